@@ -1,0 +1,154 @@
+//! Loading rule files: files and folders named by the user, and the files they `use`.
+
+use super::Program;
+use crate::diagnostics::{Diag, SourceMap};
+use crate::hooks::Hooks;
+use crate::syntax::ast::{self, Item, Span};
+use crate::syntax::parse_file;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// The result of loading: a checked program, or every diagnostic found.
+pub struct Loaded {
+    pub program: Result<Program, Vec<Diag>>,
+    pub sources: SourceMap,
+    pub files: Vec<PathBuf>,
+}
+
+/// Rule files in a folder (`*.rule`, sorted), or the file itself.
+pub fn expand(path: &Path) -> Result<Vec<PathBuf>, Diag> {
+    if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| io_diag(path, &e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("rule"))
+            .collect();
+        v.sort();
+        if v.is_empty() {
+            return Err(Diag::error(
+                "E0011",
+                format!("the folder `{}` holds no `.rule` files", path.display()),
+            )
+            .help("rule files end in `.rule`"));
+        }
+        Ok(v)
+    } else if path.exists() {
+        Ok(vec![path.to_path_buf()])
+    } else {
+        Err(Diag::error(
+            "E0010",
+            format!("no such file or folder: `{}`", path.display()),
+        )
+        .help("give a rule file, or a folder of rule files (the default is `rules/`)"))
+    }
+}
+
+fn io_diag(path: &Path, e: &std::io::Error) -> Diag {
+    Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
+        .help("check the path and its permissions")
+}
+
+/// Load rule files and folders as one program, following `use`.
+pub fn load(paths: &[PathBuf], hooks: Hooks) -> Loaded {
+    load_with(paths, hooks, SourceMap::default())
+}
+
+pub fn load_with(paths: &[PathBuf], hooks: Hooks, mut sources: SourceMap) -> Loaded {
+    let mut errs: Vec<Diag> = vec![];
+    let mut queue: Vec<(PathBuf, Option<Span>)> = vec![];
+    for p in paths {
+        match expand(p) {
+            Ok(v) => queue.extend(v.into_iter().map(|x| (x, None))),
+            Err(d) => errs.push(d),
+        }
+    }
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut files: Vec<ast::File> = vec![];
+    let mut loaded_paths = vec![];
+    let mut i = 0;
+    while i < queue.len() {
+        let (path, from) = queue[i].clone();
+        i += 1;
+        let canon = std::fs::canonicalize(&path).unwrap_or(path.clone());
+        if !seen.insert(canon) {
+            continue;
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                let mut d = io_diag(&path, &e);
+                if let Some(s) = from {
+                    d = d.label(s, "used here");
+                }
+                errs.push(d);
+                continue;
+            }
+        };
+        let name = path.display().to_string();
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let fid = sources.add(name, Some(path.clone()), lossy);
+                errs.push(
+                    Diag::error("E0006", "this is not a text file (it is not valid UTF-8)")
+                        .label(Span::new(fid, at, at + 1), "invalid byte")
+                        .help("rule files are UTF-8 text"),
+                );
+                continue;
+            }
+        };
+        let fid = sources.add(name, Some(path.clone()), text);
+        let text = sources.files[fid as usize].text.clone();
+        match parse_file(&text, fid) {
+            Ok(f) => {
+                let dir = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+                for it in &f.items {
+                    if let Item::Use(u) = it {
+                        let mut target = dir.join(&u.path);
+                        if target.extension().is_none() {
+                            target.set_extension("rule");
+                        }
+                        queue.push((target, Some(u.span)));
+                    }
+                }
+                files.push(f);
+                loaded_paths.push(path);
+            }
+            Err(ds) => errs.extend(ds),
+        }
+    }
+    if !errs.is_empty() {
+        return Loaded {
+            program: Err(errs),
+            sources,
+            files: loaded_paths,
+        };
+    }
+    match Program::build(files, sources, hooks) {
+        Ok(p) => {
+            let sources = p.sources.clone();
+            Loaded {
+                program: Ok(p),
+                sources,
+                files: loaded_paths,
+            }
+        }
+        Err((sources, errs)) => Loaded {
+            program: Err(errs),
+            sources,
+            files: loaded_paths,
+        },
+    }
+}
+
+/// Check source text held in memory (tests, the REPL, examples in documentation).
+pub fn load_str(name: &str, text: &str, hooks: Hooks) -> Result<Program, (SourceMap, Vec<Diag>)> {
+    let mut sources = SourceMap::default();
+    let fid = sources.add(name, None, text.to_string());
+    match parse_file(text, fid) {
+        Ok(f) => Program::build(vec![f], sources, hooks),
+        Err(ds) => Err((sources, ds)),
+    }
+}

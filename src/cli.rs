@@ -1,0 +1,486 @@
+//! The command line. Each command is a thin layer over the library.
+
+use crate::check::load::{load, Loaded};
+use crate::check::{Program, Query};
+use crate::diagnostics::{render, Diag, Level, SourceMap};
+use crate::eval::explain;
+use crate::eval::run::{run_all, summary};
+use crate::eval::value::Value;
+use crate::eval::{Budget, EvalError, Evaluator};
+use crate::hooks::{Engine, Hooks};
+use clap::{Args, Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(
+    name = "okite",
+    version,
+    about = "The rules of shogi and Go as mathematical definitions, checked and run",
+    long_about = "okite (掟, \"the rules\") reads rule files that state the rules of shogi and Go as \
+                  mathematical definitions, checks them, and runs them on real positions."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Parse and check rule files: every diagnostic, or OK
+    Check {
+        /// Rule files or folders (default: rules/)
+        paths: Vec<PathBuf>,
+        /// Also print information notes (recursion groups)
+        #[arg(long)]
+        notes: bool,
+        #[command(flatten)]
+        out: OutOpts,
+    },
+    /// Run the examples and theorems written inside rule files
+    Test {
+        /// Rule files or folders (default: rules/)
+        paths: Vec<PathBuf>,
+        /// Only examples and theorems whose name contains this text
+        #[arg(long)]
+        filter: Option<String>,
+        /// Print every example and theorem, not only failures
+        #[arg(long, short)]
+        verbose: bool,
+        #[command(flatten)]
+        run: RunOpts,
+        #[command(flatten)]
+        out: OutOpts,
+    },
+    /// Evaluate an expression
+    Eval {
+        /// The expression, in the rule language
+        expr: String,
+        #[command(flatten)]
+        q: QueryOpts,
+        /// Print the value as JSON: {"value": ..., "type": ...}
+        #[arg(long)]
+        json: bool,
+    },
+    /// Evaluate an expression and show why: the proof tree with rule spans
+    Explain {
+        expr: String,
+        #[command(flatten)]
+        q: QueryOpts,
+        /// How many levels of the tree to print
+        #[arg(long, default_value_t = 6)]
+        depth: usize,
+    },
+    /// Evaluate an expression under several readings side by side
+    Compare {
+        expr: String,
+        /// Comma-separated readings, e.g. narrow,broad
+        #[arg(long, value_delimiter = ',', required = true)]
+        readings: Vec<String>,
+        #[command(flatten)]
+        q: QueryOpts,
+        /// Levels of explanation printed where readings differ
+        #[arg(long, default_value_t = 4)]
+        depth: usize,
+    },
+    /// List the native functions rule files can bind
+    Natives,
+}
+
+#[derive(Args, Clone)]
+pub struct OutOpts {
+    /// Colour: auto, always or never
+    #[arg(long, default_value = "auto")]
+    pub color: String,
+}
+
+#[derive(Args, Clone)]
+pub struct RunOpts {
+    /// native (use bound native functions), rules (rule bodies only) or verify (both, compared)
+    #[arg(long, default_value = "native")]
+    pub engine: Engine,
+    /// Same as --engine verify
+    #[arg(long)]
+    pub verify: bool,
+    /// Evaluation step budget
+    #[arg(long, default_value_t = 2_000_000_000)]
+    pub max_steps: u64,
+    /// Call depth budget
+    #[arg(long, default_value_t = 100_000)]
+    pub max_depth: usize,
+    /// Time budget per query, in milliseconds
+    #[arg(long, default_value_t = 600_000)]
+    pub timeout_ms: u64,
+    /// Memory budget of the memo tables, in MiB
+    #[arg(long, default_value_t = 4096)]
+    pub max_memory_mb: usize,
+    /// Turn tabling (memoisation) off
+    #[arg(long)]
+    pub no_memo: bool,
+}
+
+impl RunOpts {
+    pub fn apply(&self, ev: &mut Evaluator) {
+        ev.engine = if self.verify {
+            Engine::Verify
+        } else {
+            self.engine
+        };
+        ev.budget = Budget {
+            max_steps: self.max_steps,
+            max_depth: self.max_depth,
+            max_memo_bytes: self.max_memory_mb << 20,
+            timeout: Some(Duration::from_millis(self.timeout_ms)),
+        };
+        ev.memoize = !self.no_memo;
+    }
+}
+
+#[derive(Args, Clone)]
+pub struct QueryOpts {
+    /// Rule files or folders to load (repeatable; default: rules/)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// The reading to evaluate under (default: base)
+    #[arg(long)]
+    pub reading: Option<String>,
+    #[command(flatten)]
+    pub run: RunOpts,
+    #[command(flatten)]
+    pub out: OutOpts,
+}
+
+/// How diagnostics are printed.
+pub struct Printer {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Printer {
+    pub fn new(opt: &OutOpts) -> Printer {
+        let tty = std::io::stderr().is_terminal();
+        let color = match opt.color.as_str() {
+            "always" => true,
+            "never" => false,
+            _ => tty && std::env::var_os("NO_COLOR").is_none(),
+        };
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(100);
+        Printer { color, width }
+    }
+    pub fn diags(&self, ds: &[Diag], sources: &SourceMap) {
+        eprint!("{}", render(ds, sources, self.width, self.color));
+    }
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    run(cli)
+}
+
+fn default_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    if paths.is_empty() {
+        vec![PathBuf::from("rules")]
+    } else {
+        paths.to_vec()
+    }
+}
+
+/// Load rule files, printing diagnostics on failure.
+fn load_or_report(paths: &[PathBuf], printer: &Printer) -> Result<(Program, Vec<PathBuf>), i32> {
+    let Loaded {
+        program,
+        sources,
+        files,
+    } = load(&default_paths(paths), Hooks::standard());
+    match program {
+        Ok(p) => Ok((p, files)),
+        Err(ds) => {
+            printer.diags(&ds, &sources);
+            let n = ds.iter().filter(|d| d.is_error()).count();
+            eprintln!(
+                "error: {n} error{} in the rule files",
+                if n == 1 { "" } else { "s" }
+            );
+            Err(2)
+        }
+    }
+}
+
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Check { paths, notes, out } => {
+            let printer = Printer::new(&out);
+            let (prog, files) = match load_or_report(&paths, &printer) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let shown: Vec<Diag> = prog
+                .notes
+                .iter()
+                .filter(|d| notes || d.level != Level::Info)
+                .cloned()
+                .collect();
+            printer.diags(&shown, &prog.sources);
+            let infos = prog.notes.iter().filter(|d| d.level == Level::Info).count();
+            println!(
+                "OK: {} file{}, {} definitions, {} readings, {} examples, {} theorems{}",
+                files.len(),
+                if files.len() == 1 { "" } else { "s" },
+                prog.keys.len(),
+                prog.readings.len(),
+                prog.examples.len(),
+                prog.theorems.len(),
+                if infos > 0 && !notes {
+                    format!(" ({infos} notes; --notes shows them)")
+                } else {
+                    String::new()
+                }
+            );
+            0
+        }
+        Command::Test {
+            paths,
+            filter,
+            verbose,
+            run,
+            out,
+        } => {
+            let printer = Printer::new(&out);
+            let (prog, _) = match load_or_report(&paths, &printer) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let mut ev = Evaluator::new(&prog);
+            run.apply(&mut ev);
+            let t0 = Instant::now();
+            let outcomes = run_all(&mut ev, filter.as_deref());
+            for o in &outcomes {
+                let (l, c) = prog.sources.line_col(o.span.file, o.span.start);
+                let file = prog
+                    .sources
+                    .get(o.span.file)
+                    .map(|f| f.name.as_str())
+                    .unwrap_or("?");
+                match &o.failure {
+                    None => {
+                        if verbose {
+                            let cases = if o.kind == "theorem" {
+                                format!(" ({} cases)", o.cases)
+                            } else {
+                                String::new()
+                            };
+                            println!(
+                                "ok    {} \"{}\" [{}] {file}:{l}:{c}{cases}",
+                                o.kind, o.name, o.reading
+                            );
+                        }
+                    }
+                    Some(d) => {
+                        println!(
+                            "FAIL  {} \"{}\" [{}] {file}:{l}:{c}: {}",
+                            o.kind, o.name, o.reading, d.message
+                        );
+                        printer.diags(std::slice::from_ref(d), &prog.sources);
+                    }
+                }
+            }
+            let (p, f) = summary(&outcomes);
+            eprintln!("ran in {:.2?}", t0.elapsed());
+            println!("{p} passed, {f} failed");
+            if f == 0 {
+                0
+            } else {
+                1
+            }
+        }
+        Command::Eval { expr, q, json } => {
+            let printer = Printer::new(&q.out);
+            with_query(&q, &expr, &printer, |prog, query, ev| {
+                let r = ev.eval_query(query);
+                match r {
+                    Ok(v) => {
+                        if json {
+                            println!(
+                                "{{\"value\": {}, \"type\": {}}}",
+                                to_json(&v),
+                                json_str(&query.ty)
+                            );
+                        } else {
+                            println!("{}", display_value(&v));
+                        }
+                        0
+                    }
+                    Err(e) => report_eval(e, prog, &printer),
+                }
+            })
+        }
+        Command::Explain { expr, q, depth } => {
+            let printer = Printer::new(&q.out);
+            with_query(&q, &expr, &printer, |prog, query, ev| {
+                let (r, tree) = ev.explain_query(query);
+                match r {
+                    Ok(v) => {
+                        println!("{expr} = {}", display_value(&v));
+                        print!("{}", explain::render(&tree, &prog.sources, depth));
+                        0
+                    }
+                    Err(e) => report_eval(e, prog, &printer),
+                }
+            })
+        }
+        Command::Compare {
+            expr,
+            readings,
+            q,
+            depth,
+        } => {
+            let printer = Printer::new(&q.out);
+            with_query(&q, &expr, &printer, |prog, query, ev| {
+                let mut rows = vec![];
+                for name in &readings {
+                    let r = match prog.reading_or_error(name) {
+                        Ok(r) => r,
+                        Err(d) => {
+                            printer.diags(&[d], &prog.sources);
+                            return 2;
+                        }
+                    };
+                    ev.set_reading(r);
+                    let (res, tree) = ev.explain_query(query);
+                    match res {
+                        Ok(v) => rows.push((name.clone(), v, tree)),
+                        Err(e) => return report_eval(e, prog, &printer),
+                    }
+                }
+                let w = readings
+                    .iter()
+                    .map(|r| r.chars().count())
+                    .max()
+                    .unwrap_or(7)
+                    .max(7);
+                println!("{:w$}  value", "reading");
+                for (n, v, _) in &rows {
+                    println!("{n:w$}  {}", display_value(v));
+                }
+                let differ = rows.windows(2).any(|p| p[0].1 != p[1].1);
+                if differ {
+                    for (n, v, tree) in &rows {
+                        println!("\nwhy {expr} = {} under {n}:", display_value(v));
+                        print!("{}", explain::render(tree, &prog.sources, depth));
+                    }
+                } else {
+                    println!("(the readings agree)");
+                }
+                0
+            })
+        }
+        Command::Natives => {
+            let h = Hooks::standard();
+            for p in h.paths() {
+                let hook = h.get(p).unwrap();
+                println!("{p}/{}  {}", hook.arity, hook.doc);
+            }
+            0
+        }
+    }
+}
+
+fn with_query(
+    q: &QueryOpts,
+    expr: &str,
+    printer: &Printer,
+    f: impl FnOnce(&Program, &Query, &mut Evaluator) -> i32,
+) -> i32 {
+    let (mut prog, _) = match load_or_report(&q.rules, printer) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let fid = prog.sources.add("<query>", None, expr.to_string());
+    let parsed = match crate::syntax::parse_expr(expr, fid) {
+        Ok(e) => e,
+        Err(ds) => {
+            printer.diags(&ds, &prog.sources);
+            return 2;
+        }
+    };
+    let query = match prog.compile_query(&parsed, &[]) {
+        Ok(q) => q,
+        Err(ds) => {
+            printer.diags(&ds, &prog.sources);
+            return 2;
+        }
+    };
+    let reading = match &q.reading {
+        Some(r) => match prog.reading_or_error(r) {
+            Ok(r) => r,
+            Err(d) => {
+                printer.diags(&[d], &prog.sources);
+                return 2;
+            }
+        },
+        None => crate::check::BASE,
+    };
+    let mut ev = Evaluator::new(&prog);
+    q.run.apply(&mut ev);
+    ev.set_reading(reading);
+    f(&prog, &query, &mut ev)
+}
+
+fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i32 {
+    printer.diags(&[*e.diag], &prog.sources);
+    2
+}
+
+/// A value for people: native values (positions, boards) as diagrams.
+pub fn display_value(v: &Value) -> String {
+    match v {
+        Value::Native(n) => n.display_long(),
+        v => v.to_string(),
+    }
+}
+
+pub fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum
+/// constants and native values as strings.
+pub fn to_json(v: &Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Str(s) => json_str(s),
+        Value::Enum(_) | Value::Func(_) | Value::Native(_) => json_str(&v.to_string()),
+        Value::Tuple(t) => format!("[{}]", t.iter().map(to_json).collect::<Vec<_>>().join(", ")),
+        Value::Set(s) => format!("[{}]", s.iter().map(to_json).collect::<Vec<_>>().join(", ")),
+        Value::Seq(s) => format!("[{}]", s.iter().map(to_json).collect::<Vec<_>>().join(", ")),
+        Value::Map(m) => format!(
+            "[{}]",
+            m.iter()
+                .map(|(k, v)| format!("[{}, {}]", to_json(k), to_json(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}

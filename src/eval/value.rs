@@ -1,0 +1,335 @@
+//! Runtime values. Sets and maps are ordered (B-trees), so iteration is deterministic and two
+//! equal sets are equal as values, hash alike and print alike.
+
+use std::any::Any;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// A value made by native code (a shogi position, a Go board...), seen by the rules only through
+/// native functions.
+pub trait NativeObj: fmt::Debug + 'static {
+    /// The opaque type's name as rule files write it (`State`, `Board`...).
+    fn type_name(&self) -> &str;
+    fn as_any(&self) -> &dyn Any;
+    /// Equality with another object of the same type.
+    fn eq_obj(&self, other: &dyn NativeObj) -> bool;
+    fn hash_obj(&self) -> u64;
+    /// A total order among objects of the same type (for sets and maps).
+    fn cmp_obj(&self, other: &dyn NativeObj) -> Ordering;
+    /// One-line text; `display_long` may print a diagram.
+    fn display(&self) -> String;
+    fn display_long(&self) -> String {
+        self.display()
+    }
+}
+
+#[derive(Clone)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Str(Rc<str>),
+    Enum(Rc<EnumVal>),
+    Tuple(Rc<[Value]>),
+    Set(Rc<BTreeSet<Value>>),
+    Seq(Rc<Vec<Value>>),
+    Map(Rc<BTreeMap<Value, Value>>),
+    Func(Rc<Func>),
+    Native(Rc<dyn NativeObj>),
+}
+
+/// An enum constant, possibly with fields: `先手`, `board(7, 6, 不成)`.
+#[derive(Debug)]
+pub struct EnumVal {
+    pub ty: u32,
+    pub tag: u32,
+    pub name: Rc<str>,
+    pub fields: Vec<Value>,
+}
+
+/// A function value: a lambda with its captured frame, a definition, a built-in or a constructor.
+pub enum Func {
+    Lambda {
+        lambda: Rc<crate::check::ir::Lambda>,
+        frame: Rc<Vec<Value>>,
+    },
+    Def(u32),
+    Builtin(crate::check::ir::Builtin),
+    Ctor(u32, u32, usize),
+}
+
+impl Func {
+    fn id(&self) -> (u8, usize) {
+        match self {
+            Func::Lambda { lambda, .. } => (0, Rc::as_ptr(lambda) as *const u8 as usize),
+            Func::Def(k) => (1, *k as usize),
+            Func::Builtin(b) => (2, *b as usize),
+            Func::Ctor(e, t, _) => (3, ((*e as usize) << 16) | *t as usize),
+        }
+    }
+}
+
+impl Value {
+    pub fn rank(&self) -> u8 {
+        match self {
+            Value::Bool(_) => 0,
+            Value::Int(_) => 1,
+            Value::Str(_) => 2,
+            Value::Enum(_) => 3,
+            Value::Tuple(_) => 4,
+            Value::Set(_) => 5,
+            Value::Seq(_) => 6,
+            Value::Map(_) => 7,
+            Value::Func(_) => 8,
+            Value::Native(_) => 9,
+        }
+    }
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+    pub fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Rc::from(v))
+    }
+    pub fn set(s: BTreeSet<Value>) -> Value {
+        Value::Set(Rc::new(s))
+    }
+    pub fn seq(s: Vec<Value>) -> Value {
+        Value::Seq(Rc::new(s))
+    }
+    pub fn map(m: BTreeMap<Value, Value>) -> Value {
+        Value::Map(Rc::new(m))
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    pub fn native<T: 'static>(&self) -> Option<&T> {
+        match self {
+            Value::Native(n) => n.as_any().downcast_ref::<T>(),
+            _ => None,
+        }
+    }
+    /// A rough count of the bytes this value holds, for the memory budget.
+    pub fn approx_size(&self) -> usize {
+        match self {
+            Value::Str(s) => 16 + s.len(),
+            Value::Tuple(t) => 16 + t.iter().map(|v| v.approx_size()).sum::<usize>(),
+            Value::Set(s) => 32 + s.len() * 24,
+            Value::Seq(s) => 32 + s.len() * 16,
+            Value::Map(m) => 32 + m.len() * 48,
+            Value::Enum(e) => 32 + e.fields.len() * 16,
+            Value::Native(_) => 256,
+            _ => 16,
+        }
+    }
+    pub fn type_desc(&self) -> &'static str {
+        match self {
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Str(_) => "a string",
+            Value::Enum(_) => "an enum constant",
+            Value::Tuple(_) => "a tuple",
+            Value::Set(_) => "a set",
+            Value::Seq(_) => "a sequence",
+            Value::Map(_) => "a map",
+            Value::Func(_) => "a function",
+            Value::Native(_) => "a native value",
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        use Value::*;
+        match (self, other) {
+            (Bool(a), Bool(b)) => a.cmp(b),
+            (Int(a), Int(b)) => a.cmp(b),
+            (Str(a), Str(b)) => a.cmp(b),
+            (Enum(a), Enum(b)) => {
+                if Rc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                (a.ty, a.tag)
+                    .cmp(&(b.ty, b.tag))
+                    .then_with(|| a.fields.cmp(&b.fields))
+            }
+            (Tuple(a), Tuple(b)) => a.cmp(b),
+            (Set(a), Set(b)) => {
+                if Rc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
+            }
+            (Seq(a), Seq(b)) => {
+                if Rc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                a.cmp(b)
+            }
+            (Map(a), Map(b)) => {
+                if Rc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
+            }
+            (Func(a), Func(b)) => a.id().cmp(&b.id()),
+            (Native(a), Native(b)) => a
+                .type_name()
+                .cmp(b.type_name())
+                .then_with(|| a.cmp_obj(b.as_ref())),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        use Value::*;
+        self.rank().hash(h);
+        match self {
+            Bool(b) => b.hash(h),
+            Int(i) => i.hash(h),
+            Str(s) => s.hash(h),
+            Enum(e) => {
+                e.ty.hash(h);
+                e.tag.hash(h);
+                e.fields.hash(h);
+            }
+            Tuple(t) => t.hash(h),
+            Set(s) => {
+                s.len().hash(h);
+                for v in s.iter() {
+                    v.hash(h);
+                }
+            }
+            Seq(s) => s.hash(h),
+            Map(m) => {
+                m.len().hash(h);
+                for (k, v) in m.iter() {
+                    k.hash(h);
+                    v.hash(h);
+                }
+            }
+            Func(f) => f.id().hash(h),
+            Native(n) => n.hash_obj().hash(h),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Value::*;
+        match self {
+            Bool(b) => write!(f, "{b}"),
+            Int(i) => write!(f, "{i}"),
+            Str(s) => write!(f, "{s:?}"),
+            Enum(e) => {
+                write!(f, "{}", e.name)?;
+                if !e.fields.is_empty() {
+                    write!(f, "(")?;
+                    for (i, v) in e.fields.iter().enumerate() {
+                        if i > 0 {
+                            write!(f, ", ")?;
+                        }
+                        write!(f, "{v}")?;
+                    }
+                    write!(f, ")")?;
+                }
+                Ok(())
+            }
+            Tuple(t) => {
+                write!(f, "(")?;
+                for (i, v) in t.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                if t.len() == 1 {
+                    write!(f, ",")?;
+                }
+                write!(f, ")")
+            }
+            Set(s) => {
+                write!(f, "{{")?;
+                for (i, v) in s.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                write!(f, "}}")
+            }
+            Seq(s) => {
+                write!(f, "[")?;
+                for (i, v) in s.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                write!(f, "]")
+            }
+            Map(m) => {
+                if m.is_empty() {
+                    return write!(f, "{{:}}");
+                }
+                write!(f, "{{")?;
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                write!(f, "}}")
+            }
+            Func(func) => match &**func {
+                crate::eval::value::Func::Lambda { .. } => write!(f, "<function>"),
+                crate::eval::value::Func::Def(k) => write!(f, "<definition #{k}>"),
+                crate::eval::value::Func::Builtin(b) => write!(f, "<built-in {}>", b.name()),
+                crate::eval::value::Func::Ctor(..) => write!(f, "<constructor>"),
+            },
+            Native(n) => write!(f, "{}", n.display()),
+        }
+    }
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Text of a value, shortened to about `max` characters.
+pub fn short(v: &Value, max: usize) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= max {
+        s
+    } else {
+        let cut: String = s.chars().take(max).collect();
+        format!("{cut}…")
+    }
+}

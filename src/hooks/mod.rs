@@ -1,0 +1,111 @@
+//! The bridge between rule definitions and native Rust functions.
+//!
+//! A rule file names a native function by path: `native def turn(s: State) -> Turn = shogi.turn`
+//! declares a primitive with no rule body; `native succ = shogi.successors` binds a definition
+//! that has a rule body to a fast path. The rule body stays the reference: every command takes
+//! `--engine native` (use the hook where one is bound; the default), `--engine rules` (ignore
+//! bindings) or `--verify` (run both and report any difference with its witness).
+
+use crate::check::Program;
+use crate::eval::value::Value;
+use indexmap::IndexMap;
+use std::rc::Rc;
+
+pub mod core;
+
+/// What a native function sees besides its arguments.
+pub struct HookCtx<'a> {
+    pub program: &'a Program,
+}
+
+impl HookCtx<'_> {
+    /// The enum constant `variant` of `enum_name` as the program declares it.
+    pub fn enum_value(&self, enum_name: &str, variant: &str) -> Result<Value, String> {
+        self.program
+            .enum_constant(enum_name, variant)
+            .ok_or_else(|| {
+                format!("the rules declare no constant `{variant}` of enum `{enum_name}`")
+            })
+    }
+}
+
+pub type HookFn = Rc<dyn Fn(&HookCtx, &[Value]) -> Result<Value, String>>;
+
+#[derive(Clone)]
+pub struct Hook {
+    pub path: String,
+    pub arity: usize,
+    pub doc: &'static str,
+    pub f: HookFn,
+}
+
+/// The registry of native functions, by path (`shogi.successors`).
+#[derive(Clone, Default)]
+pub struct Hooks {
+    map: IndexMap<String, Hook>,
+}
+
+impl Hooks {
+    pub fn new() -> Hooks {
+        Hooks::default()
+    }
+
+    /// Every native function okite ships.
+    pub fn standard() -> Hooks {
+        let mut h = Hooks::new();
+        core::register(&mut h);
+        h
+    }
+
+    pub fn add(
+        &mut self,
+        path: &str,
+        arity: usize,
+        doc: &'static str,
+        f: impl Fn(&HookCtx, &[Value]) -> Result<Value, String> + 'static,
+    ) {
+        self.map.insert(
+            path.to_string(),
+            Hook {
+                path: path.to_string(),
+                arity,
+                doc,
+                f: Rc::new(f),
+            },
+        );
+    }
+
+    pub fn get(&self, path: &str) -> Option<&Hook> {
+        self.map.get(path)
+    }
+
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(|s| s.as_str())
+    }
+}
+
+/// How definitions with a native binding are evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The native function where one is bound (the default).
+    #[default]
+    Native,
+    /// The rule body only.
+    Rules,
+    /// Both; a difference is an error that names the arguments.
+    Verify,
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Engine, String> {
+        match s {
+            "native" => Ok(Engine::Native),
+            "rules" => Ok(Engine::Rules),
+            "verify" => Ok(Engine::Verify),
+            _ => Err(format!(
+                "unknown engine `{s}`: expected `native`, `rules` or `verify`"
+            )),
+        }
+    }
+}
