@@ -14,6 +14,9 @@ pub type ReadingId = u32;
 
 #[derive(Debug)]
 pub enum Ir {
+    /// Stands for an expression the checker rejected (an unknown name): typed as anything, so that
+    /// the rest of the file is still checked.
+    Poison(Span),
     Const(Value, Span),
     Local(u32, Span),
     /// A reference to a definition: evaluated (called with no arguments) when it is a constant,
@@ -53,6 +56,7 @@ impl Ir {
     pub fn span(&self) -> Span {
         match self {
             Ir::Const(_, s)
+            | Ir::Poison(s)
             | Ir::Local(_, s)
             | Ir::Global(_, s)
             | Ir::Call(_, _, s)

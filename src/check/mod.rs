@@ -182,7 +182,7 @@ impl Program {
         let mut errs = vec![];
         p.declare(&files, &mut errs);
         p.resolve_all(&files, &mut errs);
-        if errs.is_empty() {
+        if !errs.iter().any(|d| d.code == "E0101" || d.code == "E0104" || d.code == "E0111") {
             p.infer_all(&mut errs);
         }
         p.compute_sharing();
@@ -1108,6 +1108,7 @@ impl Program {
                 slots: &mut slots,
                 errs: &mut errs,
                 mono: &HashMap::new(),
+                quiet_arity: false,
             };
             inf.infer(&ir)
         };
@@ -1186,6 +1187,7 @@ impl Program {
                     slots: &mut slots,
                     errs,
                     mono: &HashMap::new(),
+                    quiet_arity: false,
                 };
                 for s in &ex.stmts {
                     match s {
@@ -1221,6 +1223,7 @@ impl Program {
                     slots: &mut slots,
                     errs,
                     mono: &HashMap::new(),
+                    quiet_arity: false,
                 };
                 inf.binders(&th.binders);
                 let t = inf.infer(&th.body);
@@ -1306,6 +1309,7 @@ impl Program {
                 slots: &mut slots,
                 errs,
                 mono,
+                quiet_arity: false,
             };
             let t = inf.infer(b);
             inf.expect(
@@ -1580,7 +1584,7 @@ impl<'p> Resolver<'p> {
             }
         };
         self.errs.push(d);
-        Ir::Const(Value::Bool(false), span)
+        Ir::Poison(span)
     }
 
     fn arity_error(
@@ -2048,6 +2052,8 @@ struct Infer<'a> {
     slots: &'a mut Vec<Ty>,
     errs: &'a mut Vec<Diag>,
     mono: &'a HashMap<DefKey, Ty>,
+    /// Arity of calls by name was checked (and reported) during resolution.
+    quiet_arity: bool,
 }
 
 impl Infer<'_> {
@@ -2177,6 +2183,9 @@ impl Infer<'_> {
         match self.p.unifier.shallow(ft) {
             Ty::Fun(ps, r) => {
                 if ps.len() != args.len() {
+                    if self.quiet_arity {
+                        return *r;
+                    }
                     self.errs.push(
                         Diag::error(
                             "E0102",
@@ -2234,13 +2243,17 @@ impl Infer<'_> {
     fn infer_inner(&mut self, e: &Ir) -> Ty {
         match e {
             Ir::Const(v, _) => self.value_ty(v),
+            Ir::Poison(_) => self.u().fresh(),
             Ir::Local(s, _) => self.slots[*s as usize].clone(),
             Ir::Global(k, _) => self.key_ty(*k),
             Ir::Call(k, args, span) | Ir::CallBase(_, k, args, span) => {
                 let ft = self.key_ty(*k);
                 let ats: Vec<Ty> = args.iter().map(|a| self.infer(a)).collect();
                 let spans: Vec<Span> = args.iter().map(|a| a.span()).collect();
-                self.apply(&ft, &ats, &spans, *span)
+                self.quiet_arity = true;
+                let r = self.apply(&ft, &ats, &spans, *span);
+                self.quiet_arity = false;
+                r
             }
             Ir::Apply(f, args, span) => {
                 let ft = self.infer(f);

@@ -1,0 +1,170 @@
+//! The command line: exit codes and the shape of outputs.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn okite(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run okite")
+}
+
+fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("okite-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+#[test]
+fn check_rules_folder_is_clean() {
+    let o = okite(&["check", "rules/"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("OK:"));
+}
+
+#[test]
+fn test_rules_folder_passes_with_closing_line() {
+    let o = okite(&["test", "rules/"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let last = out.lines().last().unwrap();
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+}
+
+#[test]
+fn test_reports_failures_with_exit_1() {
+    let p = tmp("failing.rule", b"def f = 1\nexample \"wrong\" { assert f == 2 }\nexample \"right\" { assert f == 1 }\n");
+    let o = okite(&["test", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("FAIL  example \"wrong\""), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "1 passed, 1 failed");
+}
+
+#[test]
+fn eval_prints_a_value() {
+    let o = okite(&["eval", "--rules", "rules/", "size(boards(path(3)))"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "15");
+}
+
+#[test]
+fn eval_json() {
+    let o = okite(&["eval", "--rules", "rules/", "--json", "path(2)"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        r#"{"value": [[1, [2]], [2, [1]]], "type": "Map<Int, Set<Int>>"}"#
+    );
+}
+
+#[test]
+fn compare_readings_side_by_side() {
+    let o = okite(&[
+        "compare",
+        "--rules",
+        "rules/",
+        "--readings",
+        "base,suicide",
+        "forbidden_point(path(2), {1: 1, 2: 0}, 2, 1)",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("base     true"), "{out}");
+    assert!(out.contains("suicide  false"), "{out}");
+    assert!(out.contains("why"), "{out}");
+}
+
+#[test]
+fn explain_shows_the_witness() {
+    let o = okite(&["explain", "--rules", "rules/", "connected({1: {2}, 2: {1}, 3: {}})"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("= false"), "{out}");
+    assert!(out.contains("connected("), "{out}");
+}
+
+#[test]
+fn verify_agrees_on_the_rules() {
+    let o = okite(&["test", "rules/", "--verify"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+#[test]
+fn missing_file_is_exit_2() {
+    let o = okite(&["check", "no/such/file.rule"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("no such file or folder"), "{}", text(&o));
+}
+
+#[test]
+fn binary_file_is_exit_2() {
+    let p = tmp("binary.rule", &[0x7f, b'E', b'L', b'F', 0, 1, 2, 0xff, 0xfe]);
+    let o = okite(&["check", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("not a text file"), "{}", text(&o));
+}
+
+#[test]
+fn invalid_utf8_is_exit_2() {
+    let p = tmp("latin1.rule", b"def caf\xe9 = 1\n");
+    let o = okite(&["check", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("not valid UTF-8"), "{}", text(&o));
+}
+
+#[test]
+fn empty_file_is_exit_2() {
+    let p = tmp("empty.rule", b"");
+    let o = okite(&["check", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn nested_parentheses_are_exit_2() {
+    let src = format!("def f = {}1{}\n", "(".repeat(200_000), ")".repeat(200_000));
+    let p = tmp("nested.rule", src.as_bytes());
+    let o = okite(&["check", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("nested more than"), "{}", &text(&o)[..200.min(text(&o).len())]);
+}
+
+#[test]
+fn bad_query_is_exit_2() {
+    let o = okite(&["eval", "--rules", "rules/", "1 +"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = okite(&["eval", "--rules", "rules/", "pathh(3)"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("did you mean `path`?"), "{}", text(&o));
+}
+
+#[test]
+fn unknown_reading_is_exit_2() {
+    let o = okite(&["eval", "--rules", "rules/", "--reading", "suicid", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("did you mean `suicide`?"), "{}", text(&o));
+}
+
+#[test]
+fn usage_error_is_exit_2() {
+    let o = okite(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = okite(&["eval", "--engine", "fast", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn runaway_query_ends_with_a_budget() {
+    let o = okite(&["eval", "--rules", "rules/", "--max-steps", "10000", "size(configs(grid(3, 3)))"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("budget"), "{}", text(&o));
+}

@@ -1,0 +1,140 @@
+//! Rendered diagnostics, as snapshots at a fixed width (80 columns, no colour).
+
+use okite::check::load::load_str;
+use okite::check::Program;
+use okite::diagnostics::render;
+use okite::eval::Evaluator;
+use okite::hooks::Hooks;
+use okite::syntax::parse_expr;
+
+/// Check a source text and render its diagnostics.
+fn check(src: &str) -> String {
+    match load_str("test.rule", src, Hooks::standard()) {
+        Ok(_) => "OK".to_string(),
+        Err((sources, diags)) => render(&diags, &sources, 80, false),
+    }
+}
+
+/// Check, then evaluate a query and render its error.
+fn run(src: &str, query: &str, tweak: impl FnOnce(&mut Evaluator)) -> String {
+    let mut prog: Program = load_str("test.rule", src, Hooks::standard()).unwrap_or_else(|(s, d)| panic!("{}", render(&d, &s, 80, false)));
+    let fid = prog.sources.add("<query>", None, query.to_string());
+    let e = parse_expr(query, fid).unwrap();
+    let q = prog.compile_query(&e, &[]).unwrap();
+    let mut ev = Evaluator::new(&prog);
+    tweak(&mut ev);
+    match ev.eval_query(&q) {
+        Ok(v) => format!("value {v}"),
+        Err(e) => render(&[*e.diag], &prog.sources, 80, false),
+    }
+}
+
+#[test]
+fn syntax_error() {
+    insta::assert_snapshot!(check("def f(x) = x +\ndef g = 1\n"));
+}
+
+#[test]
+fn syntax_error_in_enum() {
+    insta::assert_snapshot!(check("enum Turn { 先手 as sente 後手 }\n"));
+}
+
+#[test]
+fn unknown_name_with_suggestion() {
+    insta::assert_snapshot!(check("def opposite(t: Int) -> Int = 0 - t\ndef g = opposit(1)\n"));
+}
+
+#[test]
+fn arity() {
+    insta::assert_snapshot!(check("def add(a: Int, b: Int) -> Int = a + b\ndef g = add(1)\n"));
+}
+
+#[test]
+fn type_mismatch() {
+    insta::assert_snapshot!(check("def f(n: Int) -> Bool = n + 1\n"));
+}
+
+#[test]
+fn duplicate_definition() {
+    insta::assert_snapshot!(check("def f = 1\ndef f = 2\n"));
+}
+
+#[test]
+fn unknown_reading() {
+    insta::assert_snapshot!(check("def f = 1\nreading broad extends narow { override def f = 2 }\n"));
+}
+
+#[test]
+fn override_of_missing_definition() {
+    insta::assert_snapshot!(check("def mate = true\nreading broad { override def mat = false }\n"));
+}
+
+#[test]
+fn all_errors_of_a_file_at_once() {
+    let out = check("def f = g\ndef h(x: Int) -> Int = x + true\ndef k = f(1, 2)\n");
+    assert!(out.contains("unknown name `g`"), "{out}");
+    assert!(out.contains("type mismatch"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn cycle_prints_the_chain() {
+    let src = "def even(n: Int) -> Bool = if n == 0 then true else odd(n - 1)\n\
+               def odd(n: Int) -> Bool = if n == 0 then false else even(n + 1)\n";
+    let out = run(src, "even(2)", |_| {});
+    assert!(out.contains("E0320"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn step_budget() {
+    let src = "def count_to(n: Int) -> Int = sum i in 1..n: i\n";
+    let out = run(src, "count_to(100000)", |ev| ev.budget.max_steps = 1000);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn depth_budget() {
+    let src = "def down(n: Int) -> Int = if n == 0 then 0 else down(n - 1) + 1\n";
+    let out = run(src, "down(1000000)", |ev| ev.budget.max_depth = 5000);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn runtime_index_error() {
+    let out = run("def s = [10, 20, 30]\n", "s[4]", |_| {});
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn deep_recursion_does_not_overflow() {
+    // 200,000 nested calls run on a stack grown on the heap
+    let src = "def down(n: Int) -> Int = if n == 0 then 0 else down(n - 1) + 1\n";
+    let out = run(src, "down(200000)", |ev| ev.budget.max_depth = 300_000);
+    assert_eq!(out, "value 200000");
+}
+
+#[test]
+fn deeply_nested_parentheses_are_refused() {
+    let src = format!("def f = {}1{}\n", "(".repeat(200_000), ")".repeat(200_000));
+    let out = check(&src);
+    assert!(out.contains("E0007"), "{}", &out[..out.len().min(400)]);
+}
+
+#[test]
+fn deeply_nested_lets_are_refused() {
+    let src = format!("def f = {}0\n", "let a = 1 in ".repeat(100_000));
+    let out = check(&src);
+    assert!(out.contains("E0007"), "{}", &out[..out.len().min(400)]);
+}
+
+#[test]
+fn moderately_nested_expression_parses() {
+    let src = format!("def f = {}1{}\n", "(".repeat(1500), ")".repeat(1500));
+    assert_eq!(check(&src), "OK");
+}
+
+#[test]
+fn empty_file() {
+    insta::assert_snapshot!(check(""));
+}
