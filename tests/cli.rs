@@ -21,7 +21,11 @@ fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 #[test]
@@ -42,7 +46,10 @@ fn test_rules_folder_passes_with_closing_line() {
 
 #[test]
 fn test_reports_failures_with_exit_1() {
-    let p = tmp("failing.rule", b"def f = 1\nexample \"wrong\" { assert f == 2 }\nexample \"right\" { assert f == 1 }\n");
+    let p = tmp(
+        "failing.rule",
+        b"def f = 1\nexample \"wrong\" { assert f == 2 }\nexample \"right\" { assert f == 1 }\n",
+    );
     let o = okite(&["test", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
@@ -86,7 +93,12 @@ fn compare_readings_side_by_side() {
 
 #[test]
 fn explain_shows_the_witness() {
-    let o = okite(&["explain", "--rules", "rules/", "connected({1: {2}, 2: {1}, 3: {}})"]);
+    let o = okite(&[
+        "explain",
+        "--rules",
+        "rules/",
+        "connected({1: {2}, 2: {1}, 3: {}})",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("= false"), "{out}");
@@ -108,7 +120,10 @@ fn missing_file_is_exit_2() {
 
 #[test]
 fn binary_file_is_exit_2() {
-    let p = tmp("binary.rule", &[0x7f, b'E', b'L', b'F', 0, 1, 2, 0xff, 0xfe]);
+    let p = tmp(
+        "binary.rule",
+        &[0x7f, b'E', b'L', b'F', 0, 1, 2, 0xff, 0xfe],
+    );
     let o = okite(&["check", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("not a text file"), "{}", text(&o));
@@ -135,7 +150,11 @@ fn nested_parentheses_are_exit_2() {
     let p = tmp("nested.rule", src.as_bytes());
     let o = okite(&["check", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("nested more than"), "{}", &text(&o)[..200.min(text(&o).len())]);
+    assert!(
+        text(&o).contains("nested more than"),
+        "{}",
+        &text(&o)[..200.min(text(&o).len())]
+    );
 }
 
 #[test]
@@ -164,7 +183,14 @@ fn usage_error_is_exit_2() {
 
 #[test]
 fn runaway_query_ends_with_a_budget() {
-    let o = okite(&["eval", "--rules", "rules/", "--max-steps", "10000", "size(configs(grid(3, 3)))"]);
+    let o = okite(&[
+        "eval",
+        "--rules",
+        "rules/",
+        "--max-steps",
+        "10000",
+        "size(configs(grid(3, 3)))",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("budget"), "{}", text(&o));
 }

@@ -17,7 +17,8 @@ fn check(src: &str) -> String {
 
 /// Check, then evaluate a query and render its error.
 fn run(src: &str, query: &str, tweak: impl FnOnce(&mut Evaluator)) -> String {
-    let mut prog: Program = load_str("test.rule", src, Hooks::standard()).unwrap_or_else(|(s, d)| panic!("{}", render(&d, &s, 80, false)));
+    let mut prog: Program = load_str("test.rule", src, Hooks::standard())
+        .unwrap_or_else(|(s, d)| panic!("{}", render(&d, &s, 80, false)));
     let fid = prog.sources.add("<query>", None, query.to_string());
     let e = parse_expr(query, fid).unwrap();
     let q = prog.compile_query(&e, &[]).unwrap();
@@ -41,12 +42,16 @@ fn syntax_error_in_enum() {
 
 #[test]
 fn unknown_name_with_suggestion() {
-    insta::assert_snapshot!(check("def opposite(t: Int) -> Int = 0 - t\ndef g = opposit(1)\n"));
+    insta::assert_snapshot!(check(
+        "def opposite(t: Int) -> Int = 0 - t\ndef g = opposit(1)\n"
+    ));
 }
 
 #[test]
 fn arity() {
-    insta::assert_snapshot!(check("def add(a: Int, b: Int) -> Int = a + b\ndef g = add(1)\n"));
+    insta::assert_snapshot!(check(
+        "def add(a: Int, b: Int) -> Int = a + b\ndef g = add(1)\n"
+    ));
 }
 
 #[test]
@@ -61,12 +66,16 @@ fn duplicate_definition() {
 
 #[test]
 fn unknown_reading() {
-    insta::assert_snapshot!(check("def f = 1\nreading broad extends narow { override def f = 2 }\n"));
+    insta::assert_snapshot!(check(
+        "def f = 1\nreading broad extends narow { override def f = 2 }\n"
+    ));
 }
 
 #[test]
 fn override_of_missing_definition() {
-    insta::assert_snapshot!(check("def mate = true\nreading broad { override def mat = false }\n"));
+    insta::assert_snapshot!(check(
+        "def mate = true\nreading broad { override def mat = false }\n"
+    ));
 }
 
 #[test]

@@ -182,7 +182,10 @@ impl Program {
         let mut errs = vec![];
         p.declare(&files, &mut errs);
         p.resolve_all(&files, &mut errs);
-        if !errs.iter().any(|d| d.code == "E0101" || d.code == "E0104" || d.code == "E0111") {
+        if !errs
+            .iter()
+            .any(|d| d.code == "E0101" || d.code == "E0104" || d.code == "E0111")
+        {
             p.infer_all(&mut errs);
         }
         p.compute_sharing();

@@ -550,7 +550,13 @@ impl<'p> Evaluator<'p> {
         self.tick(e.span())?;
         match e {
             Ir::Const(v, _) => Ok(v.clone()),
-            Ir::Poison(span) => Err(rt("E0100", "this expression did not check", *span, "here", "fix the diagnostics of `okite check`")),
+            Ir::Poison(span) => Err(rt(
+                "E0100",
+                "this expression did not check",
+                *span,
+                "here",
+                "fix the diagnostics of `okite check`",
+            )),
             Ir::Local(s, _) => Ok(frame[*s as usize].clone()),
             Ir::Global(k, span) => {
                 let key = &self.prog.keys[*k as usize];

@@ -953,7 +953,14 @@ impl Builder {
 
     fn brace_body(&self, b: Pair<Rule>, span: Span, is_set: bool) -> R<Expr> {
         let mut it = b.into_inner();
-        let first = self.expr(it.next().unwrap())?;
+        let first_pair = it.next().unwrap();
+        // `{(x in S) | ...}` keeps a membership test as its head; `{x in S | ...}` is a filter
+        let mut fi = first_pair.clone().into_inner();
+        let parenthesized = matches!(
+            (fi.next().map(|p| p.as_rule()), fi.next()),
+            (Some(Rule::paren), None)
+        );
+        let first = self.expr(first_pair)?;
         let rest = it.next().unwrap();
         let kind = match rest.as_rule() {
             Rule::brace_map => {
@@ -976,7 +983,11 @@ impl Builder {
             }
             Rule::brace_comp => {
                 let quals = self.quals(rest.into_inner().next().unwrap())?;
-                let (head, quals) = filter_form(first, quals);
+                let (head, quals) = if parenthesized {
+                    (first, quals)
+                } else {
+                    filter_form(first, quals)
+                };
                 if is_set {
                     ExprKind::SetComp(Box::new(head), quals)
                 } else {

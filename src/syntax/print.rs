@@ -244,7 +244,9 @@ pub fn print_expr(e: &Expr) -> String {
 
 /// An expression where a top-level `in` would be read as the end of a `let` binding.
 fn print_noin(e: &Expr) -> String {
-    let s = print_expr(e);
+    // `in` follows: an open-ended form (`if`, `let`...) at the end must be closed by parentheses
+    let mut s = String::new();
+    expr(&mut s, e, 0, false);
     if contains_top_in(e) {
         format!("({s})")
     } else {

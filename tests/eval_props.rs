@@ -1,0 +1,157 @@
+//! Properties of the evaluator: tabling changes nothing but speed; quantifiers, aggregates,
+//! comprehensions and closures agree with plain Rust computations.
+
+use okite::check::load::load_str;
+use okite::diagnostics::render;
+use okite::eval::value::Value;
+use okite::eval::Evaluator;
+use okite::hooks::Hooks;
+use okite::syntax::parse_expr;
+use proptest::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn eval_with(src: &str, query: &str, memo: bool) -> Result<Value, String> {
+    let mut prog =
+        load_str("p.rule", src, Hooks::standard()).map_err(|(s, d)| render(&d, &s, 80, false))?;
+    let fid = prog.sources.add("<q>", None, query.to_string());
+    let e = parse_expr(query, fid).map_err(|d| format!("{d:?}"))?;
+    let q = prog
+        .compile_query(&e, &[])
+        .map_err(|d| render(&d, &prog.sources, 80, false))?;
+    let mut ev = Evaluator::new(&prog);
+    ev.memoize = memo;
+    ev.eval_query(&q)
+        .map_err(|e| render(&[*e.diag], &prog.sources, 80, false))
+}
+
+fn eval(src: &str, query: &str) -> Value {
+    eval_with(src, query, true).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn set_lit(v: &[i64]) -> String {
+    let items: Vec<String> = v.iter().map(|i| i.to_string()).collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, .. ProptestConfig::default() })]
+
+    /// Random mutually recursive definitions over small integers, with and without tabling.
+    #[test]
+    fn memoised_and_plain_evaluation_agree(
+        a in -3i64..4, b in -3i64..4, c in 0i64..5, d in 1i64..7, k in -2i64..3, n in 0i64..12,
+        ops in prop::collection::vec(0u8..4, 3)
+    ) {
+        let op = |i: usize| ["+", "-", "*", "mod"][ops[i] as usize];
+        let src = format!(
+            "def f(n: Int) -> Int = if n <= 0 then {c} else (({a} * g(n - 1)) {} (h(n - 1) + {k})) mod 1000\n\
+             def g(n: Int) -> Int = if n <= 1 then {d} else (f(n - 2) {} g(n - 1)) mod 997\n\
+             def h(n: Int) -> Int = if n <= 0 then 1 else (f(n - 1) {} {b} + (count i in 0..n: g(i) > 3))\n",
+            op(0), op(1), op(2).replace("mod", "+"),
+        );
+        let q = format!("[f(i) | i in 0..{n}] ++ [g({n}), h({n})]");
+        let with = eval_with(&src, &q, true);
+        let without = eval_with(&src, &q, false);
+        // errors (a division by zero in `mod`) must agree too
+        prop_assert_eq!(with.map_err(|_| ()), without.map_err(|_| ()));
+    }
+
+    #[test]
+    fn quantifiers_and_aggregates(s in prop::collection::btree_set(-20i64..20, 0..12), t in -20i64..20) {
+        let v: Vec<i64> = s.iter().copied().collect();
+        let src = format!("def S = {}\n", set_lit(&v));
+        prop_assert_eq!(eval(&src, &format!("all x in S: x < {t}")), Value::Bool(v.iter().all(|x| *x < t)));
+        prop_assert_eq!(eval(&src, &format!("any x in S: x > {t}")), Value::Bool(v.iter().any(|x| *x > t)));
+        prop_assert_eq!(eval(&src, "count x in S: x mod 3 == 0"), Value::Int(v.iter().filter(|x| x.rem_euclid(3) == 0).count() as i64));
+        prop_assert_eq!(eval(&src, "sum x in S: x * x"), Value::Int(v.iter().map(|x| x * x).sum()));
+        prop_assert_eq!(eval(&src, "all x, y in S: x + y == y + x"), Value::Bool(true));
+        prop_assert_eq!(eval(&src, &format!("count x in S, y in S: x < y and y - x <= {}", t.abs())),
+            Value::Int(v.iter().flat_map(|x| v.iter().map(move |y| (x, y))).filter(|(x, y)| x < y && **y - **x <= t.abs()).count() as i64));
+        if !v.is_empty() {
+            prop_assert_eq!(eval(&src, "min x in S: x"), Value::Int(*v.iter().min().unwrap()));
+            prop_assert_eq!(eval(&src, "max x in S: 0 - x"), Value::Int(v.iter().map(|x| -x).max().unwrap()));
+        }
+    }
+
+    #[test]
+    fn comprehensions(s in prop::collection::btree_set(-20i64..20, 0..12), t in -20i64..20) {
+        let v: Vec<i64> = s.iter().copied().collect();
+        let src = format!("def S = {}\n", set_lit(&v));
+        let want: BTreeSet<Value> = v.iter().filter(|x| **x > t).map(|x| Value::Int(x * 2)).collect();
+        prop_assert_eq!(eval(&src, &format!("{{ x * 2 | x in S, x > {t} }}")), Value::set(want));
+        let want: BTreeSet<Value> = v.iter().filter(|x| **x <= t).map(|x| Value::Int(*x)).collect();
+        prop_assert_eq!(eval(&src, &format!("{{ x in S | x <= {t} }}")), Value::set(want));
+        let want: Vec<Value> = v.iter().map(|x| Value::Int(x.rem_euclid(5))).collect();
+        prop_assert_eq!(eval(&src, "[x mod 5 | x in seq(S)]"), Value::seq(want));
+        let want: BTreeMap<Value, Value> = v.iter().map(|x| (Value::Int(*x), Value::Int(x.abs()))).collect();
+        prop_assert_eq!(eval(&src, "{ x: abs(x) | x in S }"), Value::map(want));
+    }
+
+    #[test]
+    fn closure_is_reachability(edges in prop::collection::vec((0i64..10, 0i64..10), 0..25), start in 0i64..10) {
+        let mut m: BTreeMap<i64, BTreeSet<i64>> = (0..10).map(|i| (i, BTreeSet::new())).collect();
+        for (a, b) in &edges {
+            m.get_mut(a).unwrap().insert(*b);
+        }
+        let lit: Vec<String> = m.iter().map(|(k, s)| {
+            let v: Vec<i64> = s.iter().copied().collect();
+            format!("{k}: {}", set_lit(&v))
+        }).collect();
+        let src = format!("def M = {{{}}}\ndef r(s: Set<Int>) -> Set<Int> = closure s by (x -> M(x))\nnative r2 = core.reachable\ndef r2(s: Set<Int>, g: Map<Int, Set<Int>>) -> Set<Int> = closure s by (x -> g(x))\n", lit.join(", "));
+        // plain breadth-first search
+        let mut seen = BTreeSet::from([start]);
+        let mut todo = vec![start];
+        while let Some(x) = todo.pop() {
+            for y in &m[&x] {
+                if seen.insert(*y) {
+                    todo.push(*y);
+                }
+            }
+        }
+        let want = Value::set(seen.iter().map(|x| Value::Int(*x)).collect());
+        prop_assert_eq!(eval(&src, &format!("r({{{start}}})")), want.clone());
+        prop_assert_eq!(eval(&src, &format!("r2({{{start}}}, M)")), want);
+    }
+}
+
+#[test]
+fn readings_override_and_call_base() {
+    let src = "def f(n: Int) -> Int = n + 1\n\
+               def g(n: Int) -> Int = f(n) * 10\n\
+               reading double { override def f(n) = base.f(n) * 2 }\n\
+               reading triple extends double { override def f(n) = base.f(n) + 100 }\n\
+               example \"base\" { assert g(1) == 20 }\n\
+               example \"double\" reading double { assert g(1) == 40 }\n\
+               example \"triple\" reading triple { assert g(1) == 1040 }\n";
+    let prog = load_str("r.rule", src, Hooks::standard())
+        .unwrap_or_else(|(s, d)| panic!("{}", render(&d, &s, 80, false)));
+    let mut ev = Evaluator::new(&prog);
+    let outcomes = okite::eval::run::run_all(&mut ev, None);
+    for o in &outcomes {
+        assert!(
+            o.passed(),
+            "{} failed: {:?}",
+            o.name,
+            o.failure.as_ref().map(|d| &d.message)
+        );
+    }
+    assert_eq!(outcomes.len(), 3);
+}
+
+#[test]
+fn one_evaluator_keeps_tables_per_reading() {
+    let src =
+        "def f(n: Int) -> Int = n\ndef g(n: Int) -> Int = f(n) + 1\ndef h(n: Int) -> Int = n * 2\n\
+               reading other { override def f(n) = n + 10 }\n";
+    let mut prog = load_str("r.rule", src, Hooks::standard()).ok().unwrap();
+    let fid = prog.sources.add("<q>", None, "g(1) + h(1)".into());
+    let e = parse_expr("g(1) + h(1)", fid).unwrap();
+    let q = prog.compile_query(&e, &[]).ok().unwrap();
+    let other = prog.reading_id("other").unwrap();
+    let mut ev = Evaluator::new(&prog);
+    assert_eq!(ev.eval_query(&q).unwrap(), Value::Int(4));
+    ev.set_reading(other);
+    assert_eq!(ev.eval_query(&q).unwrap(), Value::Int(14));
+    // h does not depend on f: its entry is shared with base (2 entries for g, 1 for f each, 1 for h)
+    assert_eq!(ev.memo_len(), 5);
+}
