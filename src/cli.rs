@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! The command line. Each command is a thin layer over the library.
 
 use crate::check::load::{load, Loaded};
@@ -86,6 +87,42 @@ pub enum Command {
     },
     /// List the native functions rule files can bind
     Natives,
+    /// Count the leaves of the legal move tree (native move generator)
+    Perft {
+        #[command(flatten)]
+        pos: PositionOpts,
+        /// Depth in plies
+        #[arg(long)]
+        depth: u32,
+        /// Print the count below each legal move first
+        #[arg(long)]
+        divide: bool,
+        /// native (the move generator); the rules engine for shogi moves is stated in rule files
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+    },
+    /// The legal moves of a position, in USI
+    Legal {
+        #[command(flatten)]
+        pos: PositionOpts,
+    },
+    /// A board diagram of a position
+    Show {
+        #[command(flatten)]
+        pos: PositionOpts,
+    },
+}
+
+#[derive(Args, Clone)]
+pub struct PositionOpts {
+    /// The position: an SFEN, or `startpos`
+    #[arg(long, default_value = "startpos")]
+    pub sfen: String,
+    /// Moves in USI played from it, separated by spaces
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    #[command(flatten)]
+    pub out: OutOpts,
 }
 
 #[derive(Args, Clone)]
@@ -384,6 +421,72 @@ pub fn run(cli: Cli) -> i32 {
                 0
             })
         }
+        Command::Perft {
+            pos,
+            depth,
+            divide,
+            engine,
+        } => {
+            let printer = Printer::new(&pos.out);
+            if engine != Engine::Native {
+                eprintln!("error: `--engine {engine:?}` is not available for perft yet: the successor relation of shogi is run natively");
+                return 2;
+            }
+            let game = match shogi_game(&pos.sfen, &pos.moves) {
+                Ok(g) => g,
+                Err((sources, ds)) => {
+                    printer.diags(&ds, &sources);
+                    return 2;
+                }
+            };
+            let mut p = game.last().clone();
+            let t0 = Instant::now();
+            let n = if divide {
+                let mut total = 0;
+                for (m, c) in crate::shogi::perft::perft_divide(&mut p, depth) {
+                    println!("{} {c}", m.to_usi());
+                    total += c;
+                }
+                total
+            } else {
+                crate::shogi::perft::perft(&mut p, depth)
+            };
+            if std::io::stderr().is_terminal() {
+                let secs = t0.elapsed().as_secs_f64();
+                eprintln!("{:.3} s, {:.1} M leaves/s", secs, n as f64 / secs / 1e6);
+            }
+            println!("{n}");
+            0
+        }
+        Command::Legal { pos } => {
+            let printer = Printer::new(&pos.out);
+            match shogi_game(&pos.sfen, &pos.moves) {
+                Ok(g) => {
+                    let moves: Vec<String> =
+                        g.last().legal_moves().iter().map(|m| m.to_usi()).collect();
+                    println!("{}", moves.join(" "));
+                    0
+                }
+                Err((sources, ds)) => {
+                    printer.diags(&ds, &sources);
+                    2
+                }
+            }
+        }
+        Command::Show { pos } => {
+            let printer = Printer::new(&pos.out);
+            match shogi_game(&pos.sfen, &pos.moves) {
+                Ok(g) => {
+                    print!("{}", g.last().diagram());
+                    println!("sfen {}", g.last().to_sfen());
+                    0
+                }
+                Err((sources, ds)) => {
+                    printer.diags(&ds, &sources);
+                    2
+                }
+            }
+        }
         Command::Natives => {
             let h = Hooks::standard();
             for p in h.paths() {
@@ -483,4 +586,49 @@ pub fn to_json(v: &Value) -> String {
                 .join(", ")
         ),
     }
+}
+
+/// A game from an SFEN (or `startpos`) and USI moves; errors point into the text given.
+pub fn shogi_game(
+    sfen: &str,
+    moves: &str,
+) -> Result<crate::shogi::record::Game, (SourceMap, Vec<Diag>)> {
+    use crate::syntax::ast::Span;
+    let mut sources = SourceMap::default();
+    let sfen_id = sources.add("--sfen", None, sfen.to_string());
+    let pos = match crate::shogi::position::Position::from_sfen(sfen) {
+        Ok(p) => p,
+        Err(errs) => {
+            let ds = errs
+                .0
+                .iter()
+                .map(|e| {
+                    Diag::error("E0401", format!("bad SFEN: {}", e.message))
+                        .label(Span::new(sfen_id, e.offset, e.offset + e.len), "here")
+                        .help(e.help.clone())
+                })
+                .collect();
+            return Err((sources, ds));
+        }
+    };
+    let moves_id = sources.add("--moves", None, moves.to_string());
+    let mut game = crate::shogi::record::Game::new(pos);
+    let mut offset = 0;
+    for tok in moves.split_whitespace() {
+        let start = offset + moves[offset..].find(tok).unwrap_or(0);
+        offset = start + tok.len();
+        match game.last().parse_usi_move(tok) {
+            Ok(m) => game.push(m),
+            Err(e) => {
+                let d = Diag::error("E0402", format!("bad move `{tok}`: {}", e.message))
+                    .label(
+                        Span::new(moves_id, start, start + tok.len()),
+                        format!("move {}", game.moves.len() + 1),
+                    )
+                    .help(e.help.clone());
+                return Err((sources, vec![d]));
+            }
+        }
+    }
+    Ok(game)
 }

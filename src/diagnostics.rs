@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! Errors are data: a [`Diag`] holds a code, one sentence, labelled spans and a help line. This
 //! module is the one place where they become miette reports.
 

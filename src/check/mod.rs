@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! The checker: builds a [`Program`] from parsed files. It resolves names (locals, definitions,
 //! enum constants, built-ins, native functions), checks arity, infers types group by group of
 //! mutually recursive definitions, resolves readings (which definition each reading uses for

@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! The evaluator: goal-directed and tabled. Each call of a definition with given argument values
 //! is computed once per reading and stored; a call that re-enters itself with the same arguments
 //! is a cycle, reported with the chain of calls. Deep evaluations grow the stack on the heap

@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! The bridge between rule definitions and native Rust functions.
 //!
 //! A rule file names a native function by path: `native def turn(s: State) -> Turn = shogi.turn`

@@ -1,3 +1,4 @@
+#![forbid(unsafe_code)]
 //! Surface syntax: the pest grammar (`grammar/okite.pest`), the typed syntax tree with spans, and
 //! the pretty-printer.
 

@@ -1,0 +1,42 @@
+//! Native shogi engine: positions, SFEN, USI moves, legal and pseudo-legal move generation,
+//! perft, and KIF/CSA game records.
+//!
+//! Conventions: a square is `(column, row)`, both 1..9; 先手 ([`Color::Black`]) moves towards
+//! row 1; USI `7f` is column 7, row 6. Square indices are `(column - 1) * 9 + (row - 1)`.
+//!
+//! Main entry points:
+//! - [`Position::from_sfen`] / [`Position::to_sfen`], [`Position::validate_strict`],
+//!   [`Position::diagram`];
+//! - [`Position::legal_moves`], [`Position::count_legal`], [`Position::pseudo_legal_moves`]
+//!   (the one-step transition, without rule filtering), [`Position::is_legal`],
+//!   [`Position::gives_check`], [`Position::in_check`], [`Position::attackers_to`],
+//!   [`Position::attacks_from`];
+//! - [`Position::do_move`] / [`Position::undo_move`] with an incrementally kept Zobrist key
+//!   ([`Position::key`]);
+//! - [`Position::parse_usi_move`], [`Move::to_usi`], [`parse_position_command`];
+//! - [`perft()`]; [`parse_kif`], [`parse_csa`] into a [`Game`].
+//!
+//! Parsing never panics; errors carry byte spans ([`ParseError`]).
+
+pub mod bitboard;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod record;
+pub mod sfen;
+pub mod types;
+pub mod usi;
+
+#[cfg(test)]
+mod fuzz_tests;
+#[cfg(test)]
+mod oracle_tests;
+
+pub use bitboard::Bitboard;
+pub use movegen::{MoveList, MAX_MOVES};
+pub use perft::{perft, perft_divide};
+pub use position::{Position, Undo, STARTPOS_SFEN};
+pub use record::{parse_csa, parse_kif, Game};
+pub use sfen::{ParseError, ParseErrors, StrictViolation};
+pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
+pub use usi::parse_position_command;
