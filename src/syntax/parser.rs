@@ -763,8 +763,18 @@ impl Builder {
                 Expr::new(ExprKind::Call(Box::new(base), args), span)
             }
             Rule::index => {
-                let i = self.expr(q.into_inner().next().unwrap())?;
+                let ip = q.into_inner().next().unwrap();
+                // `s[(a..b)]` indexes by a range value; `s[a..b]` is a slice
+                let mut ii = ip.clone().into_inner();
+                let parenthesized = matches!(
+                    (ii.next().map(|p| p.as_rule()), ii.next()),
+                    (Some(Rule::paren), None)
+                );
+                let i = self.expr(ip)?;
                 match i.kind {
+                    ExprKind::Binary(BinOp::Range, ..) if parenthesized => {
+                        Expr::new(ExprKind::Index(Box::new(base), Box::new(i)), span)
+                    }
                     ExprKind::Binary(BinOp::Range, a, b) => {
                         Expr::new(ExprKind::Slice(Box::new(base), a, b), span)
                     }

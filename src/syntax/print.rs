@@ -227,7 +227,7 @@ fn quals(qs: &[Qual]) -> String {
                 // a guard that reads like a generator keeps its parentheses
                 let s = print_expr(e);
                 match &e.kind {
-                    ExprKind::Binary(BinOp::In, ..) => format!("({s})"),
+                    ExprKind::Binary(BinOp::In, ..) | ExprKind::Let(..) => format!("({s})"),
                     _ => s,
                 }
             }
