@@ -408,10 +408,10 @@ impl Program {
         for f in files {
             for it in &f.items {
                 match it {
-                    Item::Def(d) => {
-                        if claim(&d.name, errs) && d.aliases.iter().all(|a| claim(a, errs)) {
-                            self.new_def(d, BASE, false, errs);
-                        }
+                    Item::Def(d)
+                        if claim(&d.name, errs) && d.aliases.iter().all(|a| claim(a, errs)) =>
+                    {
+                        self.new_def(d, BASE, false, errs);
                     }
                     Item::Native(NativeDecl::Prim {
                         name,
@@ -420,10 +420,8 @@ impl Program {
                         ret,
                         hook,
                         span,
-                    }) => {
-                        if claim(name, errs) && aliases.iter().all(|a| claim(a, errs)) {
-                            self.new_prim(name, aliases, params, ret, hook, *span, BASE, errs);
-                        }
+                    }) if claim(name, errs) && aliases.iter().all(|a| claim(a, errs)) => {
+                        self.new_prim(name, aliases, params, ret, hook, *span, BASE, errs);
                     }
                     Item::Native(NativeDecl::Bind { name, hook, span }) => {
                         binds.push((BASE, name, hook, *span))
@@ -1132,10 +1130,7 @@ impl Program {
             "Int" => Some(Ty::Int),
             "Bool" => Some(Ty::Bool),
             "" => None,
-            other => match self.type_names.get(other) {
-                Some(TyDef::Alias(t)) => Some(t.clone()),
-                None => None,
-            },
+            other => self.type_names.get(other).map(|TyDef::Alias(t)| t.clone()),
         }
     }
 

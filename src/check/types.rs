@@ -129,7 +129,8 @@ impl Unifier {
         }
     }
 
-    /// Make two types equal, or say why they cannot be.
+    /// Make two types equal; `Err` when they cannot be (the caller reports where).
+    #[allow(clippy::result_unit_err)]
     pub fn unify(&mut self, a: &Ty, b: &Ty) -> Result<(), ()> {
         let a = self.shallow(a);
         let b = self.shallow(b);
@@ -168,11 +169,7 @@ impl Unifier {
 
     pub fn free_vars(&self, t: &Ty, out: &mut Vec<u32>) {
         match self.shallow(t) {
-            Ty::Var(v) => {
-                if !out.contains(&v) {
-                    out.push(v)
-                }
-            }
+            Ty::Var(v) if !out.contains(&v) => out.push(v),
             Ty::Set(a) | Ty::Seq(a) => self.free_vars(&a, out),
             Ty::Map(a, b) => {
                 self.free_vars(&a, out);

@@ -1297,7 +1297,8 @@ impl<'p> Evaluator<'p> {
                 )),
             }
         };
-        let sets = |x: &Value, y: &Value| -> R<(Rc<BTreeSet<Value>>, Rc<BTreeSet<Value>>)> {
+        type SetPair = (Rc<BTreeSet<Value>>, Rc<BTreeSet<Value>>);
+        let sets = |x: &Value, y: &Value| -> R<SetPair> {
             match (x, y) {
                 (Value::Set(i), Value::Set(j)) => Ok((i.clone(), j.clone())),
                 _ => Err(rt(

@@ -289,8 +289,7 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId) -> Diag {
     let found = e
         .line()
         .chars()
-        .skip(e.line_col.clone().into_col_pos().1.saturating_sub(1))
-        .next();
+        .nth(e.line_col.clone().into_col_pos().1.saturating_sub(1));
     let found = match found {
         Some(c) if !c.is_whitespace() => format!("found `{c}`"),
         _ if start >= e.line().len() && end == start => "found the end of the line".into(),
@@ -355,7 +354,7 @@ fn unescape(s: &str) -> String {
 enum Tok {
     Prefix(UnOp, Span),
     Operand(Expr),
-    Infix(BinOp, Span),
+    Infix(BinOp),
 }
 
 impl Builder {
@@ -734,7 +733,7 @@ impl Builder {
                     if let Some(e) = pending.take() {
                         toks.push(Tok::Operand(e));
                     }
-                    toks.push(Tok::Infix(binop_of(r).unwrap(), span));
+                    toks.push(Tok::Infix(binop_of(r).unwrap()));
                 }
                 _ => {
                     if let Some(e) = pending.take() {
@@ -1094,7 +1093,7 @@ fn binop_of(r: Rule) -> Option<BinOp> {
 fn climb(toks: &mut [Tok], pos: &mut usize, min_prec: u8) -> Expr {
     stacker::maybe_grow(64 << 10, 8 << 20, || {
         let mut lhs = unary(toks, pos);
-        while let Some(Tok::Infix(op, _)) = toks.get(*pos) {
+        while let Some(Tok::Infix(op)) = toks.get(*pos) {
             let op = *op;
             let (p, right) = op.prec();
             if p < min_prec {
@@ -1130,7 +1129,7 @@ fn unary(toks: &mut [Tok], pos: &mut usize) -> Expr {
             Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(e)), span)
         }
         Some(Tok::Operand(_)) => {
-            let t = std::mem::replace(&mut toks[*pos], Tok::Infix(BinOp::Add, Span::default()));
+            let t = std::mem::replace(&mut toks[*pos], Tok::Infix(BinOp::Add));
             *pos += 1;
             match t {
                 Tok::Operand(e) => e,
