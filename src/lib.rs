@@ -2,6 +2,21 @@
 //!
 //! The layers depend on each other in one direction:
 //! `syntax` <- `check` <- `eval` <- `hooks` <- the games and the command line.
+//!
+//! ```
+//! use okite::check::load::load_str;
+//! use okite::eval::{value::Value, Evaluator};
+//! use okite::hooks::Hooks;
+//!
+//! let src = "enum Turn { 先手 as sente, 後手 as gote }
+//!            def opp(t: Turn) -> Turn = match t { 先手 => 後手, 後手 => 先手 }";
+//! let mut prog = load_str("turn.rule", src, Hooks::standard()).ok().unwrap();
+//! let fid = prog.sources.add("<query>", None, "opp(opp(sente)) == sente".into());
+//! let expr = okite::syntax::parse_expr("opp(opp(sente)) == sente", fid).unwrap();
+//! let query = prog.compile_query(&expr, &[]).ok().unwrap();
+//! let mut ev = Evaluator::new(&prog);
+//! assert_eq!(ev.eval_query(&query).unwrap(), Value::Bool(true));
+//! ```
 // Unsafe code is denied everywhere; the one exception (a CPU-feature dispatch in shogi perft)
 // allows it locally and says why. Every module that needs none forbids it outright.
 #![deny(unsafe_code)]
