@@ -111,6 +111,156 @@ pub enum Command {
         #[command(flatten)]
         pos: PositionOpts,
     },
+    /// Go on any graph (native engine)
+    #[command(subcommand)]
+    Go(GoCommand),
+}
+
+#[derive(Subcommand)]
+pub enum GoCommand {
+    /// The number of boards (legal positions) of a graph; the count is the last line
+    Count {
+        /// grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE
+        #[arg(long)]
+        graph: String,
+    },
+    /// The number of regular sequences from the empty board (counting the empty one)
+    Sequences {
+        #[arg(long)]
+        graph: String,
+    },
+    /// The value under perfect play (Black minus White minus komi)
+    Solve {
+        #[arg(long)]
+        graph: String,
+        /// Rule preset: area, seed, situational, simple-ko, suicide
+        #[arg(long, default_value = "area")]
+        reading: String,
+        #[arg(long, default_value_t = 0.0)]
+        komi: f64,
+        /// Search node budget
+        #[arg(long, default_value_t = 200_000_000)]
+        nodes: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The graph with its vertices and neighbours
+    Show {
+        #[arg(long)]
+        graph: String,
+        /// Graphviz dot instead of a diagram
+        #[arg(long)]
+        dot: bool,
+    },
+}
+
+fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
+    crate::go::graph::Graph::parse(spec).map_err(|e| go_error(spec, "--graph", &e))
+}
+
+fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
+    use crate::syntax::ast::Span;
+    let mut sources = SourceMap::default();
+    let id = sources.add(name, None, text.to_string());
+    let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
+    if let Some(sp) = e.span.as_ref().filter(|sp| sp.offset < text.len()) {
+        d = d.label(Span::new(id, sp.offset, sp.offset + 1), "here");
+    } else {
+        d = d.label(Span::new(id, 0, text.len()), "");
+    }
+    eprint!("{}", render(&[d], &sources, 100, false));
+    2
+}
+
+fn run_go(cmd: GoCommand) -> i32 {
+    use crate::go;
+    match cmd {
+        GoCommand::Count { graph } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            match go::count::count_boards(&g) {
+                Ok(n) => {
+                    println!("{n}");
+                    0
+                }
+                Err(e) => go_error(&graph, "--graph", &e),
+            }
+        }
+        GoCommand::Sequences { graph } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            match go::sequences::count_regular_sequences(&g, u128::MAX) {
+                Ok(n) => {
+                    println!("{n}");
+                    0
+                }
+                Err(e) => go_error(&graph, "--graph", &e),
+            }
+        }
+        GoCommand::Solve {
+            graph,
+            reading,
+            komi,
+            nodes,
+            json,
+        } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            let mut rules = match go::rules::Rules::preset(&reading) {
+                Ok(r) => r,
+                Err(e) => return go_error(&reading, "--reading", &e),
+            };
+            if (komi * 2.0).fract() != 0.0 {
+                eprintln!("error: komi must be a whole or half number, not {komi}");
+                return 2;
+            }
+            rules.komi_half_points = (komi * 2.0) as i64;
+            match go::solve::solve(&g, &rules, nodes) {
+                Ok(r) => {
+                    if !r.complete {
+                        eprintln!("error: the search passed its budget of {nodes} nodes before proving a value; raise --nodes");
+                        return 2;
+                    }
+                    let pv: Vec<String> =
+                        r.pv.iter()
+                            .map(|(c, m)| match m {
+                                go::rules::Move::Place(v) => format!("{c:?} {}", g.names[*v]),
+                                go::rules::Move::Pass => format!("{c:?} pass"),
+                            })
+                            .collect();
+                    if json {
+                        let items: Vec<String> = pv.iter().map(|p| json_str(p)).collect();
+                        println!("{{\"value\": {}, \"pv\": [{}]}}", r.value, items.join(", "));
+                    } else {
+                        println!("principal variation: {}", pv.join(", "));
+                        println!("nodes: {}", r.nodes);
+                        println!("{}", r.value);
+                    }
+                    0
+                }
+                Err(e) => go_error(&graph, "--graph", &e),
+            }
+        }
+        GoCommand::Show { graph, dot } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            let b = go::board::Board::empty();
+            if dot {
+                print!("{}", go::render::dot(&g, &b));
+            } else {
+                print!("{}", go::render::diagram(&g, &b));
+            }
+            0
+        }
+    }
 }
 
 #[derive(Args, Clone)]
@@ -487,6 +637,7 @@ pub fn run(cli: Cli) -> i32 {
                 }
             }
         }
+        Command::Go(cmd) => run_go(cmd),
         Command::Natives => {
             let h = Hooks::standard();
             for p in h.paths() {

@@ -25,6 +25,7 @@ pub mod check;
 pub mod cli;
 pub mod diagnostics;
 pub mod eval;
+pub mod go;
 pub mod hooks;
 pub mod shogi;
 pub mod syntax;

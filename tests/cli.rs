@@ -194,3 +194,83 @@ fn runaway_query_ends_with_a_budget() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("budget"), "{}", text(&o));
 }
+
+fn last_line(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn perft_start_position_depth_3() {
+    // published count (YaneuraOu, Qiita ak11 and others; see tests/data/shogi/README.md)
+    let o = okite(&["perft", "--sfen", "startpos", "--depth", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(last_line(&o), "25470");
+}
+
+#[test]
+fn legal_excludes_pawn_drop_mate() {
+    let o = okite(&["legal", "--sfen", "7nk/9/6B1L/9/9/9/9/9/4K4 b P 1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.split_whitespace().any(|m| m == "P*1b"), "{out}");
+    assert!(out.split_whitespace().any(|m| m == "P*1d"), "{out}");
+}
+
+#[test]
+fn bad_sfen_and_bad_moves_are_exit_2() {
+    let o = okite(&[
+        "legal",
+        "--sfen",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("bad SFEN"), "{}", text(&o));
+    let o = okite(&["perft", "--depth", "1", "--moves", "7g7f 7f7e"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("bad move `7f7e`"), "{}", text(&o));
+    let o = okite(&["show", "--moves", "7g7f zz"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn go_counts_and_values() {
+    // Tromp and Farnebäck; OEIS A094777 and A102620
+    assert_eq!(
+        last_line(&okite(&["go", "count", "--graph", "grid:3x3"])),
+        "12675"
+    );
+    assert_eq!(
+        last_line(&okite(&["go", "count", "--graph", "path:5"])),
+        "113"
+    );
+    assert_eq!(
+        last_line(&okite(&["go", "count", "--graph", "grid:5x5"])),
+        "414295148741"
+    );
+    assert_eq!(
+        last_line(&okite(&["go", "sequences", "--graph", "path:3"])),
+        "907"
+    );
+    assert_eq!(
+        last_line(&okite(&["go", "solve", "--graph", "path:3"])),
+        "3"
+    );
+    let o = okite(&["go", "solve", "--graph", "grid:2x2", "--json"]);
+    assert!(
+        last_line(&o).starts_with("{\"value\": 1, \"pv\": ["),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn bad_graphs_are_exit_2() {
+    for spec in ["grid:0x3", "grid:ax3", "torus:3", "edges:/no/such/file"] {
+        let o = okite(&["go", "count", "--graph", spec]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", text(&o));
+    }
+}

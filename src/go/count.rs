@@ -1,0 +1,305 @@
+//! Counting boards (legal positions: configurations where every chain has a liberty).
+//!
+//! * [`count_boards_exhaustive`]: any graph of at most [`EXHAUSTIVE_MAX_VERTICES`] vertices, by
+//!   enumerating all 3^n configurations (grouped by their empty set).
+//! * [`count_boards_grid`]: grids, by a cell-by-cell transfer-matrix (border-state) dynamic
+//!   programme with exact big integers. The border holds the last `w` cells (w = the smaller
+//!   side); each border cell is empty or a stone with its colour, a chain label (connectivity
+//!   among border stones, canonically relabelled) and whether its chain already has a liberty.
+//!   A stone chain leaving the border without a liberty kills the state.
+
+use super::error::{GoError, GoResult};
+use super::graph::Graph;
+use super::small::SmallGraph;
+use num_bigint::BigUint;
+use num_traits::Zero;
+use std::collections::HashMap;
+
+/// Largest graph [`count_boards_exhaustive`] accepts.
+pub const EXHAUSTIVE_MAX_VERTICES: usize = 24;
+/// Largest grid side (the smaller one) [`count_boards_grid`] accepts.
+pub const DP_MAX_WIDTH: usize = 16;
+
+/// Counts boards of a graph by enumerating all configurations.
+pub fn count_boards_exhaustive(g: &Graph) -> GoResult<u64> {
+    if g.n > EXHAUSTIVE_MAX_VERTICES {
+        return Err(GoError::new(
+            format!(
+                "exhaustive counting of {} vertices would visit 3^{} configurations",
+                g.n, g.n
+            ),
+            format!(
+                "use at most {EXHAUSTIVE_MAX_VERTICES} vertices, or count_boards_grid for grids"
+            ),
+        ));
+    }
+    let sg = SmallGraph::new(g)?;
+    let full = sg.full;
+    let mut total = 0u64;
+    // Enumerate the empty set E; the stones S = V \ E are split into black B and white S \ B.
+    let mut e: u64 = 0;
+    loop {
+        let s = full & !e;
+        let ne = sg.nbr(e);
+        let mut b = s;
+        loop {
+            let w = s & !b;
+            if sg.all_alive(b, ne) && sg.all_alive(w, ne) {
+                total += 1;
+            }
+            if b == 0 {
+                break;
+            }
+            b = (b - 1) & s;
+        }
+        if e == full {
+            break;
+        }
+        e += 1;
+    }
+    Ok(total)
+}
+
+/// Counts boards of any graph: the grid DP for grids, enumeration otherwise.
+pub fn count_boards(g: &Graph) -> GoResult<BigUint> {
+    match g.grid {
+        Some((r, c)) => count_boards_grid(r, c),
+        None => count_boards_exhaustive(g).map(BigUint::from),
+    }
+}
+
+// Border cell encoding: 0 = empty, else (label << 2) | (white << 1) | has_liberty, label >= 1.
+const LIB: u8 = 1;
+const WHITE: u8 = 2;
+
+fn label(x: u8) -> u8 {
+    x >> 2
+}
+
+fn pack(cells: &[u8]) -> u128 {
+    cells
+        .iter()
+        .enumerate()
+        .fold(0u128, |acc, (i, &x)| acc | (x as u128) << (8 * i))
+}
+
+fn unpack(key: u128, w: usize, out: &mut [u8]) {
+    for (i, o) in out.iter_mut().enumerate().take(w) {
+        *o = (key >> (8 * i)) as u8;
+    }
+}
+
+/// Relabels chains in order of first appearance.
+fn canonical(cells: &mut [u8]) {
+    let mut map = [0u8; 64];
+    let mut next = 1u8;
+    for x in cells.iter_mut() {
+        if *x == 0 {
+            continue;
+        }
+        let l = label(*x) as usize;
+        if map[l] == 0 {
+            map[l] = next;
+            next += 1;
+        }
+        *x = (map[l] << 2) | (*x & 3);
+    }
+}
+
+/// Marks the chain with this label as having a liberty.
+fn give_liberty(cells: &mut [u8], l: u8) {
+    for x in cells.iter_mut() {
+        if *x != 0 && label(*x) == l {
+            *x |= LIB;
+        }
+    }
+}
+
+/// Counts boards of the `rows x cols` grid by the border-state dynamic programme.
+pub fn count_boards_grid(rows: usize, cols: usize) -> GoResult<BigUint> {
+    if rows == 0 || cols == 0 {
+        return Err(GoError::new(
+            format!("grid {rows}x{cols} has no vertices"),
+            "both dimensions must be at least 1",
+        ));
+    }
+    let (w, len) = if rows <= cols {
+        (rows, cols)
+    } else {
+        (cols, rows)
+    };
+    if w > DP_MAX_WIDTH {
+        return Err(GoError::new(
+            format!("grid {rows}x{cols} is too wide for the border-state count"),
+            format!("the smaller side may be at most {DP_MAX_WIDTH}"),
+        ));
+    }
+    // Lines of length w are processed one after another, cell by cell.
+    let mut states: HashMap<u128, BigUint> = HashMap::new();
+    states.insert(0, BigUint::from(1u32));
+    let mut cells = vec![0u8; w];
+    let fresh = (w + 1) as u8;
+    for r in 0..len {
+        for c in 0..w {
+            let mut next: HashMap<u128, BigUint> = HashMap::with_capacity(states.len() * 2);
+            for (key, count) in states.iter() {
+                unpack(*key, w, &mut cells);
+                let up = if r > 0 { Some(cells[c]) } else { None };
+                let left = if c > 0 { Some(cells[c - 1]) } else { None };
+                for choice in 0..3u8 {
+                    let mut nc = cells.clone();
+                    if choice == 0 {
+                        for x in [up, left].into_iter().flatten() {
+                            if x != 0 {
+                                give_liberty(&mut nc, label(x));
+                            }
+                        }
+                        nc[c] = 0;
+                    } else {
+                        let white = if choice == 2 { WHITE } else { 0 };
+                        let mut lib = 0u8;
+                        let mut stone = (fresh << 2) | white;
+                        for x in [up, left].into_iter().flatten() {
+                            if x == 0 {
+                                lib = LIB;
+                            } else if x & WHITE == white {
+                                // Merge the neighbour's chain into the new stone's chain.
+                                let l = label(x);
+                                lib |= x & LIB;
+                                for y in nc.iter_mut() {
+                                    if *y != 0 && label(*y) == l {
+                                        *y = (fresh << 2) | (*y & 3);
+                                    }
+                                }
+                            }
+                        }
+                        stone |= lib;
+                        nc[c] = stone;
+                        if lib != 0 {
+                            give_liberty(&mut nc, fresh);
+                        }
+                    }
+                    // The cell above leaves the border.
+                    if let Some(x) = up {
+                        if x != 0 && (x & WHITE != nc[c] & WHITE || nc[c] == 0) {
+                            let l = label(x);
+                            let present = nc.iter().any(|&y| y != 0 && label(y) == l);
+                            let has_lib =
+                                nc.iter().any(|&y| y != 0 && label(y) == l && y & LIB != 0)
+                                    || (!present && (x & LIB != 0 || choice == 0));
+                            if !present && !has_lib {
+                                continue;
+                            }
+                        }
+                    }
+                    canonical(&mut nc);
+                    let k = pack(&nc);
+                    match next.get_mut(&k) {
+                        Some(v) => *v += count,
+                        None => {
+                            next.insert(k, count.clone());
+                        }
+                    }
+                }
+            }
+            states = next;
+        }
+    }
+    let mut total = BigUint::zero();
+    for (key, count) in states {
+        unpack(key, w, &mut cells);
+        if cells.iter().all(|&x| x == 0 || x & LIB != 0) {
+            total += count;
+        }
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STRIP: [u64; 10] = [1, 5, 15, 41, 113, 313, 867, 2401, 6649, 18413];
+
+    #[test]
+    fn strips_exhaustive_and_dp() {
+        for (i, &want) in STRIP.iter().enumerate() {
+            let n = i + 1;
+            let g = Graph::grid(1, n).unwrap();
+            assert_eq!(count_boards_exhaustive(&g).unwrap(), want, "1x{n}");
+            assert_eq!(
+                count_boards_grid(1, n).unwrap(),
+                BigUint::from(want),
+                "1x{n} dp"
+            );
+            assert_eq!(count_boards_grid(n, 1).unwrap(), BigUint::from(want));
+        }
+    }
+
+    #[test]
+    fn squares_dp() {
+        let want = [1u64, 57, 12675, 24318165, 414_295_148_741];
+        for (i, &x) in want.iter().enumerate() {
+            assert_eq!(count_boards_grid(i + 1, i + 1).unwrap(), BigUint::from(x));
+        }
+    }
+
+    #[test]
+    fn small_grids_agree() {
+        for r in 1..=3 {
+            for c in 1..=4 {
+                if r * c > 12 {
+                    continue;
+                }
+                let g = Graph::grid(r, c).unwrap();
+                let ex = count_boards_exhaustive(&g).unwrap();
+                assert_eq!(
+                    count_boards_grid(r, c).unwrap(),
+                    BigUint::from(ex),
+                    "{r}x{c}"
+                );
+            }
+        }
+        assert_eq!(
+            count_boards_exhaustive(&Graph::grid(3, 3).unwrap()).unwrap(),
+            12675
+        );
+        assert_eq!(
+            count_boards_exhaustive(&Graph::grid(2, 2).unwrap()).unwrap(),
+            57
+        );
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore)]
+    fn grids_agree_release() {
+        assert_eq!(
+            count_boards_exhaustive(&Graph::grid(4, 4).unwrap()).unwrap(),
+            24318165
+        );
+        for r in 1..=3 {
+            for c in 1..=8 {
+                if r * c > 20 {
+                    continue;
+                }
+                let g = Graph::grid(r, c).unwrap();
+                let ex = count_boards_exhaustive(&g).unwrap();
+                assert_eq!(
+                    count_boards_grid(r, c).unwrap(),
+                    BigUint::from(ex),
+                    "{r}x{c}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn errors() {
+        assert!(count_boards_grid(0, 3).is_err());
+        assert!(count_boards_grid(17, 17).is_err());
+        assert!(count_boards_exhaustive(&Graph::grid(5, 5).unwrap()).is_err());
+        // Triangle: 3^3 = 27 configurations; the full ones with all stones of one colour die.
+        let t = Graph::complete(3).unwrap();
+        assert_eq!(count_boards_exhaustive(&t).unwrap(), 27 - 8);
+    }
+}
