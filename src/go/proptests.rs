@@ -79,9 +79,8 @@ fn random_graph() -> impl Strategy<Value = (Graph, Reference)> {
         })
         .prop_map(|(n, parents, extra)| {
             let mut edges = BTreeSet::new();
-            for v in 1..n {
-                let p = parents[v] % v;
-                edges.insert((p, v));
+            for (v, parent) in parents.iter().enumerate().take(n).skip(1) {
+                edges.insert((parent % v, v));
             }
             for (a, b) in extra {
                 if a != b {

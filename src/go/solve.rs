@@ -171,8 +171,7 @@ impl Search<'_> {
             if let Some(nb) = self.sg.play(b, v, c, self.allow_suicide) {
                 summary.add_board(nb);
                 if !self.on_path.contains(&nb) {
-                    let captured =
-                        ((b.0 | b.1).count_ones() + 1 - (nb.0 | nb.1).count_ones()) as u32;
+                    let captured = (b.0 | b.1).count_ones() + 1 - (nb.0 | nb.1).count_ones();
                     let bonus = if hint == Some(v as u8) { 1000 } else { 0 };
                     children.push((nb, v as u8, bonus + captured));
                 }
