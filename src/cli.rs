@@ -299,8 +299,8 @@ pub struct RunOpts {
     /// Time budget per query, in milliseconds
     #[arg(long, default_value_t = 600_000)]
     pub timeout_ms: u64,
-    /// Memory budget of the memo tables, in MiB
-    #[arg(long, default_value_t = 4096)]
+    /// Memory for the memo tables, in MiB (a cache: emptied when full)
+    #[arg(long, default_value_t = 2048)]
     pub max_memory_mb: usize,
     /// Turn tabling (memoisation) off
     #[arg(long)]

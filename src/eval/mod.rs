@@ -15,7 +15,8 @@ use crate::diagnostics::Diag;
 use crate::hooks::{Engine, HookCtx};
 use crate::syntax::ast::{Agg, BinOp, Quant, Span};
 use explain::Node;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,7 +30,7 @@ pub struct Budget {
     pub max_steps: u64,
     /// Nested calls of definitions.
     pub max_depth: usize,
-    /// Bytes held by the memo tables (estimated).
+    /// Bytes the memo tables may hold (estimated) before they are emptied.
     pub max_memo_bytes: usize,
     pub timeout: Option<Duration>,
 }
@@ -39,7 +40,7 @@ impl Default for Budget {
         Budget {
             max_steps: 2_000_000_000,
             max_depth: 100_000,
-            max_memo_bytes: 4 << 30,
+            max_memo_bytes: 2 << 30,
             timeout: Some(Duration::from_secs(600)),
         }
     }
@@ -106,6 +107,8 @@ pub struct Stats {
     pub native_calls: u64,
     pub steps: u64,
     pub memo_entries: usize,
+    /// How many times the memo tables were emptied to stay within their budget.
+    pub evictions: u64,
 }
 
 pub struct Evaluator<'p> {
@@ -139,10 +142,10 @@ impl<'p> Evaluator<'p> {
             memoize: true,
             interrupt: None,
             reading: BASE,
-            memo: HashMap::new(),
-            explain_memo: HashMap::new(),
+            memo: HashMap::default(),
+            explain_memo: HashMap::default(),
             memo_bytes: 0,
-            active: HashMap::new(),
+            active: HashMap::default(),
             stack: vec![],
             steps: 0,
             start: Instant::now(),
@@ -470,21 +473,14 @@ impl<'p> Evaluator<'p> {
             }
         }
         if self.memoize {
-            self.memo_bytes +=
-                64 + key.args.iter().map(|a| a.approx_size()).sum::<usize>() + v.approx_size();
+            // the tables are a cache of pure results: when they pass their budget they are
+            // emptied (calls under way are tracked apart, so cycle detection is unaffected)
+            self.memo_bytes += 96 + 24 * key.args.len();
             if self.memo_bytes > self.budget.max_memo_bytes {
-                return Err(EvalError::new(
-                    ErrKind::Budget,
-                    Diag::error(
-                        "E0303",
-                        format!(
-                            "the memo tables passed their memory budget ({} MiB)",
-                            self.budget.max_memo_bytes >> 20
-                        ),
-                    )
-                    .label(span, "while storing this call")
-                    .help("raise it with --max-memory-mb, or ask a smaller question"),
-                ));
+                self.memo.clear();
+                self.explain_memo.clear();
+                self.memo_bytes = 0;
+                self.stats.evictions += 1;
             }
             self.memo.insert(key, v.clone());
         }
@@ -846,14 +842,14 @@ impl<'p> Evaluator<'p> {
     fn update(&mut self, base: Value, updates: Vec<(Value, Value)>, span: Span) -> R<Value> {
         match base {
             Value::Map(m) => {
-                let mut m = Rc::unwrap_or_clone(m);
+                let mut m = value::Coll::take(m);
                 for (k, v) in updates {
                     m.insert(k, v);
                 }
                 Ok(Value::map(m))
             }
             Value::Seq(s) => {
-                let mut s = Rc::unwrap_or_clone(s);
+                let mut s = value::Coll::take(s);
                 for (k, v) in updates {
                     let i = k
                         .as_int()
@@ -1297,7 +1293,10 @@ impl<'p> Evaluator<'p> {
                 )),
             }
         };
-        type SetPair = (Rc<BTreeSet<Value>>, Rc<BTreeSet<Value>>);
+        type SetPair = (
+            Rc<value::Coll<BTreeSet<Value>>>,
+            Rc<value::Coll<BTreeSet<Value>>>,
+        );
         let sets = |x: &Value, y: &Value| -> R<SetPair> {
             match (x, y) {
                 (Value::Set(i), Value::Set(j)) => Ok((i.clone(), j.clone())),
@@ -1360,7 +1359,7 @@ impl<'p> Evaluator<'p> {
             }
             Concat => match (x, y) {
                 (Value::Seq(s), Value::Seq(t)) => {
-                    let mut v = Rc::unwrap_or_clone(s);
+                    let mut v = value::Coll::take(s);
                     v.extend(t.iter().cloned());
                     Value::seq(v)
                 }
@@ -1395,7 +1394,7 @@ impl<'p> Evaluator<'p> {
             }
             Union => {
                 let (s, t) = sets(&x, &y)?;
-                let mut u = Rc::unwrap_or_clone(s);
+                let mut u = value::Coll::take(s);
                 u.extend(t.iter().cloned());
                 Value::set(u)
             }

@@ -26,6 +26,53 @@ pub trait NativeObj: fmt::Debug + 'static {
     }
 }
 
+/// A collection with its hash computed once: large values (positions, games) are memo keys, and
+/// hashing them again at every call would dominate evaluation.
+pub struct Coll<T> {
+    pub inner: T,
+    hash: std::cell::OnceCell<u64>,
+}
+
+impl<T> Coll<T> {
+    pub fn new(inner: T) -> Coll<T> {
+        Coll {
+            inner,
+            hash: std::cell::OnceCell::new(),
+        }
+    }
+    /// The collection itself, without copying when this is its only reference.
+    pub fn take(rc: Rc<Coll<T>>) -> T
+    where
+        T: Clone,
+    {
+        match Rc::try_unwrap(rc) {
+            Ok(c) => c.inner,
+            Err(rc) => rc.inner.clone(),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Coll<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.inner
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Coll<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+fn cached_hash<T>(c: &Coll<T>, f: impl FnOnce(&mut rustc_hash::FxHasher)) -> u64 {
+    *c.hash.get_or_init(|| {
+        let mut h = rustc_hash::FxHasher::default();
+        f(&mut h);
+        h.finish()
+    })
+}
+
 #[derive(Clone)]
 pub enum Value {
     Bool(bool),
@@ -33,9 +80,9 @@ pub enum Value {
     Str(Rc<str>),
     Enum(Rc<EnumVal>),
     Tuple(Rc<[Value]>),
-    Set(Rc<BTreeSet<Value>>),
-    Seq(Rc<Vec<Value>>),
-    Map(Rc<BTreeMap<Value, Value>>),
+    Set(Rc<Coll<BTreeSet<Value>>>),
+    Seq(Rc<Coll<Vec<Value>>>),
+    Map(Rc<Coll<BTreeMap<Value, Value>>>),
     Func(Rc<Func>),
     Native(Rc<dyn NativeObj>),
 }
@@ -93,13 +140,13 @@ impl Value {
         Value::Tuple(Rc::from(v))
     }
     pub fn set(s: BTreeSet<Value>) -> Value {
-        Value::Set(Rc::new(s))
+        Value::Set(Rc::new(Coll::new(s)))
     }
     pub fn seq(s: Vec<Value>) -> Value {
-        Value::Seq(Rc::new(s))
+        Value::Seq(Rc::new(Coll::new(s)))
     }
     pub fn map(m: BTreeMap<Value, Value>) -> Value {
-        Value::Map(Rc::new(m))
+        Value::Map(Rc::new(Coll::new(m)))
     }
     pub fn as_bool(&self) -> Option<bool> {
         match self {
@@ -187,7 +234,7 @@ impl Ord for Value {
                 if Rc::ptr_eq(a, b) {
                     return Ordering::Equal;
                 }
-                a.cmp(b)
+                a.inner.cmp(&b.inner)
             }
             (Map(a), Map(b)) => {
                 if Rc::ptr_eq(a, b) {
@@ -219,20 +266,20 @@ impl Hash for Value {
                 e.fields.hash(h);
             }
             Tuple(t) => t.hash(h),
-            Set(s) => {
+            Set(s) => h.write_u64(cached_hash(s, |h| {
                 s.len().hash(h);
                 for v in s.iter() {
                     v.hash(h);
                 }
-            }
-            Seq(s) => s.hash(h),
-            Map(m) => {
+            })),
+            Seq(s) => h.write_u64(cached_hash(s, |h| s.inner.hash(h))),
+            Map(m) => h.write_u64(cached_hash(m, |h| {
                 m.len().hash(h);
                 for (k, v) in m.iter() {
                     k.hash(h);
                     v.hash(h);
                 }
-            }
+            })),
             Func(f) => f.id().hash(h),
             Native(n) => n.hash_obj().hash(h),
         }

@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 use std::rc::Rc;
 
 pub mod core;
+pub mod shogi;
 
 /// What a native function sees besides its arguments.
 pub struct HookCtx<'a> {
@@ -55,6 +56,7 @@ impl Hooks {
     pub fn standard() -> Hooks {
         let mut h = Hooks::new();
         core::register(&mut h);
+        shogi::register(&mut h);
         h
     }
 

@@ -1,0 +1,337 @@
+//! The bridge between rule-level shogi states and the native engine.
+//!
+//! A rule-level state is the pair `(post, turn)` of rules/shogi.rule: `post` maps each named piece
+//! `(kind, n)` to `(place, owner)`, where a place is `on_board(column, row, face)`, `stand`, or
+//! `box` (out of play: composed problems and test positions hold fewer than 40 pieces). States
+//! made here are canonical: within each kind, places in ascending order are numbered 1, 2, ...
+//! exactly as the rule definition `canon` numbers them. The enum constants are looked up by the
+//! names the rule file declares (`Kind`, `Side`, `Turn`, `Loc`).
+
+use super::{HookCtx, Hooks};
+use crate::eval::value::{EnumVal, Value};
+use crate::shogi::position::Position;
+use crate::shogi::types::{Color, Piece, PieceKind, Square};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// The rule file's enum constants that states are made of.
+pub struct Names {
+    kinds: Vec<Value>,
+    sides: [Value; 2],
+    turns: [Value; 2],
+    loc_ty: u32,
+    on_board: (u32, Rc<str>),
+    stand: Value,
+    boxed: Value,
+}
+
+const KINDS: [&str; 8] = ["歩", "香", "桂", "銀", "金", "角", "飛", "玉"];
+const BASE_KINDS: [PieceKind; 8] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::Silver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::King,
+];
+
+impl Names {
+    pub fn new(ctx: &HookCtx) -> Result<Names, String> {
+        let kinds = KINDS
+            .iter()
+            .map(|k| ctx.enum_value("Kind", k))
+            .collect::<Result<Vec<_>, _>>()?;
+        let sides = [
+            ctx.enum_value("Side", "不成")?,
+            ctx.enum_value("Side", "成")?,
+        ];
+        let turns = [
+            ctx.enum_value("Turn", "先手")?,
+            ctx.enum_value("Turn", "後手")?,
+        ];
+        let prog = ctx.program;
+        let loc_ty = prog
+            .enums
+            .iter()
+            .position(|e| e.name == "Loc")
+            .ok_or("the rules declare no enum `Loc`")? as u32;
+        let loc = &prog.enums[loc_ty as usize];
+        let tag = |n: &str| {
+            loc.variants
+                .iter()
+                .position(|v| v.name == n)
+                .map(|t| t as u32)
+        };
+        let on_board = tag("盤").ok_or("enum `Loc` has no constant `盤`")?;
+        let stand = ctx.enum_value("Loc", "駒台")?;
+        let boxed = ctx.enum_value("Loc", "箱")?;
+        Ok(Names {
+            kinds,
+            sides,
+            turns,
+            loc_ty,
+            on_board: (on_board, Rc::from("盤")),
+            stand,
+            boxed,
+        })
+    }
+
+    fn turn(&self, c: Color) -> Value {
+        self.turns[c.index()].clone()
+    }
+
+    fn square(&self, sq: Square, promoted: bool) -> Value {
+        Value::Enum(Rc::new(EnumVal {
+            ty: self.loc_ty,
+            tag: self.on_board.0,
+            name: self.on_board.1.clone(),
+            fields: vec![
+                Value::Int(sq.column() as i64),
+                Value::Int(sq.row() as i64),
+                self.sides[promoted as usize].clone(),
+            ],
+        }))
+    }
+
+    /// The canonical rule-level state of a position.
+    pub fn state(&self, pos: &Position) -> Value {
+        // (owner, place) pairs, sorted as the rule definition `canon` sorts them
+        let mut places: Vec<Vec<(Value, Value)>> = vec![vec![]; 8];
+        for (sq, color, kind, promoted) in pos.board_pieces() {
+            let k = kind.index().min(7);
+            places[k].push((self.turn(color), self.square(sq, promoted)));
+        }
+        for color in Color::ALL {
+            for (kind, n) in pos.hand(color).iter() {
+                for _ in 0..n {
+                    places[kind.index()].push((self.turn(color), self.stand.clone()));
+                }
+            }
+        }
+        let mut post = BTreeMap::new();
+        for (k, mut ps) in places.into_iter().enumerate() {
+            let total = BASE_KINDS[k].total_count() as usize;
+            while ps.len() < total {
+                ps.push((self.turns[0].clone(), self.boxed.clone()));
+            }
+            ps.sort();
+            for (i, (owner, place)) in ps.into_iter().enumerate() {
+                post.insert(
+                    Value::tuple(vec![self.kinds[k].clone(), Value::Int(i as i64 + 1)]),
+                    Value::tuple(vec![place, owner]),
+                );
+            }
+        }
+        Value::tuple(vec![Value::map(post), self.turn(pos.side_to_move())])
+    }
+
+    /// The position a rule-level state describes.
+    pub fn position(&self, v: &Value) -> Result<Position, String> {
+        let Value::Tuple(t) = v else {
+            return Err(format!(
+                "expected a state (post, turn), found {}",
+                v.type_desc()
+            ));
+        };
+        let (Some(Value::Map(post)), Some(turn)) = (t.first(), t.get(1)) else {
+            return Err("expected a state (post, turn)".into());
+        };
+        let mut pos = Position::empty();
+        let color_of = |v: &Value| -> Result<Color, String> {
+            if *v == self.turns[0] {
+                Ok(Color::Black)
+            } else if *v == self.turns[1] {
+                Ok(Color::White)
+            } else {
+                Err(format!("{v} is not a turn"))
+            }
+        };
+        pos.set_side_to_move(color_of(turn)?);
+        let mut hands = [[0u8; 8]; 2];
+        for (piece, place) in post.iter() {
+            let Value::Tuple(pk) = piece else {
+                return Err(format!("{piece} is not a piece"));
+            };
+            let k = self
+                .kinds
+                .iter()
+                .position(|x| Some(x) == pk.first())
+                .ok_or_else(|| format!("{piece} is not a piece"))?;
+            let Value::Tuple(pl) = place else {
+                return Err(format!("{place} is not a place and owner"));
+            };
+            let (Some(loc), Some(owner)) = (pl.first(), pl.get(1)) else {
+                return Err(format!("{place} is not a place and owner"));
+            };
+            let color = color_of(owner)?;
+            if *loc == self.stand {
+                hands[color.index()][k] += 1;
+                continue;
+            }
+            if *loc == self.boxed {
+                continue;
+            }
+            let Value::Enum(e) = loc else {
+                return Err(format!("{loc} is not a place"));
+            };
+            let (Some(Value::Int(c)), Some(Value::Int(r)), Some(face)) =
+                (e.fields.first(), e.fields.get(1), e.fields.get(2))
+            else {
+                return Err(format!("{loc} is not a square"));
+            };
+            let sq = Square::new(*c as u8, *r as u8)
+                .filter(|_| (1..=9).contains(c) && (1..=9).contains(r))
+                .ok_or_else(|| format!("({c}, {r}) is not a square of the board"))?;
+            let base = BASE_KINDS[k];
+            let kind = if *face == self.sides[1] {
+                base.promoted()
+                    .ok_or_else(|| format!("a promoted {} does not exist", KINDS[k]))?
+            } else {
+                base
+            };
+            if pos.piece_at(sq).is_some() {
+                return Err(format!("two pieces stand on ({c}, {r})"));
+            }
+            pos.set_piece(sq, Some(Piece::new(color, kind)));
+        }
+        for color in Color::ALL {
+            for (k, n) in hands[color.index()].iter().enumerate().take(7) {
+                pos.set_hand_count(color, BASE_KINDS[k], *n);
+            }
+            if hands[color.index()][7] > 0 {
+                return Err("a king cannot be in hand".into());
+            }
+        }
+        Ok(pos)
+    }
+}
+
+fn str_arg(v: &Value) -> Result<&str, String> {
+    match v {
+        Value::Str(s) => Ok(s),
+        v => Err(format!("expected a string, found {}", v.type_desc())),
+    }
+}
+
+/// A game (the list of positions) from an SFEN and USI moves, or a message naming the problem.
+pub fn game_positions(sfen: &str, moves: &str) -> Result<Vec<Position>, String> {
+    let pos = Position::from_sfen(sfen).map_err(|e| format!("bad SFEN: {e}"))?;
+    let mut out = vec![pos];
+    for (i, tok) in moves.split_whitespace().enumerate() {
+        let cur = out.last().unwrap();
+        // any move of the one-step transition: the rules decide which are forbidden
+        let m = crate::shogi::types::Move::from_usi(tok)
+            .filter(|m| cur.pseudo_legal_moves().contains(m))
+            .ok_or_else(|| format!("move {} `{tok}` is not a move of this position", i + 1))?;
+        out.push(cur.after(m));
+    }
+    Ok(out)
+}
+
+pub fn register(h: &mut Hooks) {
+    h.add(
+        "shogi.state",
+        1,
+        "the state of an SFEN (or `startpos`)",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let pos = Position::from_sfen(str_arg(&a[0])?).map_err(|e| format!("bad SFEN: {e}"))?;
+            Ok(names.state(&pos))
+        },
+    );
+    h.add("shogi.sfen", 1, "the SFEN of a state", |ctx, a| {
+        let names = Names::new(ctx)?;
+        Ok(Value::str(&names.position(&a[0])?.to_sfen()))
+    });
+    h.add(
+        "shogi.diagram",
+        1,
+        "a kanji diagram of a state",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            Ok(Value::str(&names.position(&a[0])?.diagram()))
+        },
+    );
+    h.add(
+        "shogi.game",
+        2,
+        "game(sfen, moves): the states of a game from an SFEN and USI moves",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let ps = game_positions(str_arg(&a[0])?, str_arg(&a[1])?)?;
+            Ok(Value::seq(ps.iter().map(|p| names.state(p)).collect()))
+        },
+    );
+    h.add(
+        "shogi.successors",
+        1,
+        "the pseudo-legal successors of a state (→β1), as canonical states",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let pos = names.position(&a[0])?;
+            Ok(Value::set(
+                pos.pseudo_legal_moves()
+                    .into_iter()
+                    .map(|m| names.state(&pos.after(m)))
+                    .collect(),
+            ))
+        },
+    );
+    h.add(
+        "shogi.sample_states",
+        2,
+        "sample_states(n, seed): n states reached by random legal play from the start position",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let (Value::Int(n), Value::Int(seed)) = (&a[0], &a[1]) else {
+                return Err("sample_states takes two integers".into());
+            };
+            if !(0..=100_000).contains(n) {
+                return Err("sample_states draws between 0 and 100000 states".into());
+            }
+            let mut rng = Lcg(*seed as u64 ^ 0x9e37_79b9_7f4a_7c15);
+            let mut out = vec![];
+            for _ in 0..*n {
+                let mut pos = Position::startpos();
+                let plies = rng.below(80);
+                for _ in 0..plies {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves
+                        .iter()
+                        .nth(rng.below(moves.len() as u64) as usize)
+                        .copied();
+                    if let Some(m) = m {
+                        pos = pos.after(m);
+                    }
+                }
+                out.push(names.state(&pos));
+            }
+            Ok(Value::seq(out))
+        },
+    );
+}
+
+/// A small deterministic generator for samples.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+}
