@@ -1,3 +1,4 @@
+#![allow(clippy::mutable_key_type)]
 //! Properties of the evaluator: tabling changes nothing but speed; quantifiers, aggregates,
 //! comprehensions and closures agree with plain Rust computations.
 
