@@ -97,14 +97,53 @@ pub enum Command {
         /// Print the count below each legal move first
         #[arg(long)]
         divide: bool,
-        /// native (the move generator); the rules engine for shogi moves is stated in rule files
+        /// native (the move generator) or rules (the definitions of rules/shogi_mate.rule)
         #[arg(long, default_value = "native")]
         engine: Engine,
+        /// Rule files for --engine rules (default: rules/)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
     },
-    /// The legal moves of a position, in USI
+    /// The legal moves of a position, in USI, under a reading (with the game's history)
     Legal {
         #[command(flatten)]
         pos: PositionOpts,
+        /// narrow (default), broad, narrow-check, broad-check, or any reading of the rules
+        #[arg(long, default_value = "narrow")]
+        reading: String,
+        /// native, rules or verify (both, compared)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// Same as --engine verify
+        #[arg(long)]
+        verify: bool,
+        /// Rule files for --engine rules (default: rules/)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+    },
+    /// Replay a game record and report, under each reading, the first forbidden move,
+    /// repetitions, perpetual checks and whether the final position is mate
+    Game {
+        /// A KIF record
+        #[arg(long)]
+        kif: Option<PathBuf>,
+        /// A CSA record
+        #[arg(long)]
+        csa: Option<PathBuf>,
+        /// USI moves from --sfen (default: the start position)
+        #[arg(long)]
+        usi: Option<String>,
+        #[arg(long, default_value = "startpos")]
+        sfen: String,
+        /// Readings to report (default: all four)
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "narrow,broad,narrow-check,broad-check"
+        )]
+        readings: Vec<String>,
+        #[command(flatten)]
+        out: OutOpts,
     },
     /// A board diagram of a position
     Show {
@@ -329,6 +368,18 @@ pub struct QueryOpts {
     /// Rule files or folders to load (repeatable; default: rules/)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
+    /// A shogi position (SFEN or `startpos`): binds `g` (the game) and `i` (its last index)
+    #[arg(long)]
+    pub sfen: Option<String>,
+    /// Moves in USI played from --sfen (any move of the one-step transition: the rules judge them)
+    #[arg(long, alias = "move")]
+    pub moves: Option<String>,
+    /// A game record in KIF: binds `g` and `i`
+    #[arg(long)]
+    pub kif: Option<PathBuf>,
+    /// A game record in CSA: binds `g` and `i`
+    #[arg(long)]
+    pub csa: Option<PathBuf>,
     /// The reading to evaluate under (default: base)
     #[arg(long)]
     pub reading: Option<String>,
@@ -518,7 +569,7 @@ pub fn run(cli: Cli) -> i32 {
                 match r {
                     Ok(v) => {
                         println!("{expr} = {}", display_value(&v));
-                        print!("{}", explain::render(&tree, &prog.sources, depth));
+                        print!("{}", explain::render(&tree, prog, depth));
                         0
                     }
                     Err(e) => report_eval(e, prog, &printer),
@@ -563,7 +614,7 @@ pub fn run(cli: Cli) -> i32 {
                 if differ {
                     for (n, v, tree) in &rows {
                         println!("\nwhy {expr} = {} under {n}:", display_value(v));
-                        print!("{}", explain::render(tree, &prog.sources, depth));
+                        print!("{}", explain::render(tree, prog, depth));
                     }
                 } else {
                     println!("(the readings agree)");
@@ -576,12 +627,9 @@ pub fn run(cli: Cli) -> i32 {
             depth,
             divide,
             engine,
+            rules,
         } => {
             let printer = Printer::new(&pos.out);
-            if engine != Engine::Native {
-                eprintln!("error: `--engine {engine:?}` is not available for perft yet: the successor relation of shogi is run natively");
-                return 2;
-            }
             let game = match shogi_game(&pos.sfen, &pos.moves) {
                 Ok(g) => g,
                 Err((sources, ds)) => {
@@ -589,6 +637,9 @@ pub fn run(cli: Cli) -> i32 {
                     return 2;
                 }
             };
+            if engine != Engine::Native {
+                return perft_by_rules(game.last(), depth, engine, &rules, &printer);
+            }
             let mut p = game.last().clone();
             let t0 = Instant::now();
             let n = if divide {
@@ -608,20 +659,105 @@ pub fn run(cli: Cli) -> i32 {
             println!("{n}");
             0
         }
-        Command::Legal { pos } => {
+        Command::Legal {
+            pos,
+            reading,
+            engine,
+            verify,
+            rules,
+        } => {
             let printer = Printer::new(&pos.out);
-            match shogi_game(&pos.sfen, &pos.moves) {
-                Ok(g) => {
-                    let moves: Vec<String> =
-                        g.last().legal_moves().iter().map(|m| m.to_usi()).collect();
-                    println!("{}", moves.join(" "));
-                    0
-                }
+            let history = match pseudo_game(&pos.sfen, &pos.moves) {
+                Ok(h) => h,
                 Err((sources, ds)) => {
                     printer.diags(&ds, &sources);
-                    2
+                    return 2;
+                }
+            };
+            let engine = if verify { Engine::Verify } else { engine };
+            let native = || -> Result<Vec<String>, i32> {
+                let Some(r) = crate::shogi::readings::Reading::named(&reading) else {
+                    eprintln!(
+                        "error: the native engine knows the readings narrow, broad, narrow-check and broad-check, not `{reading}`\nhelp: use --engine rules for a reading of your own"
+                    );
+                    return Err(2);
+                };
+                Ok(crate::shogi::readings::legal_moves(&history, r)
+                    .iter()
+                    .map(|m| m.to_usi())
+                    .collect())
+            };
+            let by_rules = || -> Result<Vec<String>, i32> {
+                legal_by_rules(&history, &reading, &rules, &printer)
+            };
+            let sorted = |mut v: Vec<String>| {
+                v.sort();
+                v
+            };
+            match engine {
+                Engine::Native => match native() {
+                    Ok(ms) => {
+                        println!("{}", ms.join(" "));
+                        0
+                    }
+                    Err(c) => c,
+                },
+                Engine::Rules => match by_rules() {
+                    Ok(ms) => {
+                        println!("{}", ms.join(" "));
+                        0
+                    }
+                    Err(c) => c,
+                },
+                Engine::Verify => {
+                    let (a, b) = match (native(), by_rules()) {
+                        (Ok(a), Ok(b)) => (sorted(a), sorted(b)),
+                        (Err(c), _) | (_, Err(c)) => return c,
+                    };
+                    if a == b {
+                        println!("{}", a.join(" "));
+                        0
+                    } else {
+                        let only_native: Vec<&String> =
+                            a.iter().filter(|m| !b.contains(m)).collect();
+                        let only_rules: Vec<&String> =
+                            b.iter().filter(|m| !a.contains(m)).collect();
+                        eprintln!(
+                            "error: the native engine and the rules disagree under `{reading}`: only native: {only_native:?}; only rules: {only_rules:?}"
+                        );
+                        1
+                    }
                 }
             }
+        }
+        Command::Game {
+            kif,
+            csa,
+            usi,
+            sfen,
+            readings,
+            out,
+        } => {
+            let printer = Printer::new(&out);
+            let q = QueryOpts {
+                rules: vec![],
+                sfen: Some(sfen),
+                moves: usi,
+                kif,
+                csa,
+                reading: None,
+                run: RunOpts::parse_default(),
+                out,
+            };
+            let positions = match positions_of(&q) {
+                Ok(Some(p)) => p,
+                Ok(None) => unreachable!(),
+                Err((sources, ds)) => {
+                    printer.diags(&ds, &sources);
+                    return 2;
+                }
+            };
+            report_game(&positions, &readings)
         }
         Command::Show { pos } => {
             let printer = Printer::new(&pos.out);
@@ -667,7 +803,14 @@ fn with_query(
             return 2;
         }
     };
-    let query = match prog.compile_query(&parsed, &[]) {
+    let bound = match game_binding(q, &prog) {
+        Ok(b) => b,
+        Err((sources, ds)) => {
+            printer.diags(&ds, &sources);
+            return 2;
+        }
+    };
+    let query = match prog.compile_query(&parsed, &bound) {
         Ok(q) => q,
         Err(ds) => {
             printer.diags(&ds, &prog.sources);
@@ -782,4 +925,302 @@ pub fn shogi_game(
         }
     }
     Ok(game)
+}
+
+/// The positions named by --sfen/--moves, --kif or --csa, if any.
+pub fn positions_of(
+    q: &QueryOpts,
+) -> Result<Option<Vec<crate::shogi::position::Position>>, (SourceMap, Vec<Diag>)> {
+    use crate::syntax::ast::Span;
+    let record = |path: &PathBuf,
+                  kif: bool|
+     -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
+        let mut sources = SourceMap::default();
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                return Err((
+                    sources,
+                    vec![
+                        Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
+                            .help("give the path of a game record"),
+                    ],
+                ))
+            }
+        };
+        let id = sources.add(path.display().to_string(), Some(path.clone()), text.clone());
+        let parsed = if kif {
+            crate::shogi::record::parse_kif(&text)
+        } else {
+            crate::shogi::record::parse_csa(&text)
+        };
+        match parsed {
+            Ok(g) => Ok(g.positions),
+            Err(errs) => {
+                let ds = errs
+                    .0
+                    .iter()
+                    .map(|e| {
+                        Diag::error("E0403", format!("bad game record: {}", e.message))
+                            .label(Span::new(id, e.offset, e.offset + e.len), "here")
+                            .help(e.help.clone())
+                    })
+                    .collect();
+                Err((sources, ds))
+            }
+        }
+    };
+    if let Some(k) = &q.kif {
+        return record(k, true).map(Some);
+    }
+    if let Some(c) = &q.csa {
+        return record(c, false).map(Some);
+    }
+    match (&q.sfen, &q.moves) {
+        (None, None) => Ok(None),
+        (sfen, moves) => {
+            let sfen = sfen.as_deref().unwrap_or("startpos");
+            let moves = moves.as_deref().unwrap_or("");
+            pseudo_game(sfen, moves).map(Some)
+        }
+    }
+}
+
+/// A game from an SFEN and moves of the one-step transition (forbidden moves included: the rules
+/// judge them); errors point into the text given.
+pub fn pseudo_game(
+    sfen: &str,
+    moves: &str,
+) -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
+    use crate::syntax::ast::Span;
+    let game = shogi_game(sfen, "")?;
+    let mut sources = SourceMap::default();
+    let moves_id = sources.add("--moves", None, moves.to_string());
+    let mut out = vec![game.last().clone()];
+    let mut offset = 0;
+    for tok in moves.split_whitespace() {
+        let start = offset + moves[offset..].find(tok).unwrap_or(0);
+        offset = start + tok.len();
+        let cur = out.last().unwrap();
+        let m = crate::shogi::types::Move::from_usi(tok)
+            .filter(|m| cur.pseudo_legal_moves().contains(m));
+        match m {
+            Some(m) => {
+                let next = cur.after(m);
+                out.push(next);
+            }
+            None => {
+                let why = match crate::shogi::types::Move::from_usi(tok) {
+                    None => "is not a move in USI notation".to_string(),
+                    Some(_) => "is not a move of this position".to_string(),
+                };
+                let d = Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
+                    .label(
+                        Span::new(moves_id, start, start + tok.len()),
+                        format!("move {}", out.len()),
+                    )
+                    .help("moves are written in USI: 7g7f, 8h2b+, P*5e");
+                return Err((sources, vec![d]));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `g` and `i` bound to the game given on the command line, if any.
+fn game_binding(
+    q: &QueryOpts,
+    prog: &Program,
+) -> Result<Vec<(String, Value, String)>, (SourceMap, Vec<Diag>)> {
+    let Some(positions) = positions_of(q)? else {
+        return Ok(vec![]);
+    };
+    let ctx = crate::hooks::HookCtx { program: prog };
+    let names = crate::hooks::shogi::Names::new(&ctx).map_err(|m| {
+        (
+            SourceMap::default(),
+            vec![Diag::error(
+                "E0404",
+                format!("the rules loaded cannot hold shogi states: {m}"),
+            )
+            .help("load rules/shogi.rule (the default rules/ folder has it)")],
+        )
+    })?;
+    let states: Vec<Value> = positions.iter().map(|p| names.state(p)).collect();
+    let n = states.len() as i64;
+    Ok(vec![
+        ("g".to_string(), Value::seq(states), "Game".to_string()),
+        ("i".to_string(), Value::Int(n), "Int".to_string()),
+    ])
+}
+
+impl RunOpts {
+    /// The defaults of the command line.
+    pub fn parse_default() -> RunOpts {
+        RunOpts {
+            engine: Engine::Native,
+            verify: false,
+            max_steps: 2_000_000_000,
+            max_depth: 100_000,
+            timeout_ms: 600_000,
+            max_memory_mb: 2048,
+            no_memo: false,
+        }
+    }
+}
+
+fn eval_with_bound(
+    prog: &mut Program,
+    text: &str,
+    bound: Vec<(String, Value, String)>,
+    engine: Engine,
+    reading: Option<&str>,
+    printer: &Printer,
+) -> Result<Value, i32> {
+    let fid = prog.sources.add("<query>", None, text.to_string());
+    let e = crate::syntax::parse_expr(text, fid).map_err(|ds| {
+        printer.diags(&ds, &prog.sources);
+        2
+    })?;
+    let q = prog.compile_query(&e, &bound).map_err(|ds| {
+        printer.diags(&ds, &prog.sources);
+        2
+    })?;
+    let r = match reading {
+        Some(r) => prog.reading_or_error(r).map_err(|d| {
+            printer.diags(&[d], &prog.sources);
+            2
+        })?,
+        None => crate::check::BASE,
+    };
+    let mut ev = Evaluator::new(prog);
+    ev.engine = engine;
+    ev.set_reading(r);
+    ev.eval_query(&q).map_err(|e| {
+        printer.diags(&[*e.diag], &prog.sources);
+        2
+    })
+}
+
+fn state_names(prog: &Program) -> Result<crate::hooks::shogi::Names, i32> {
+    crate::hooks::shogi::Names::new(&crate::hooks::HookCtx { program: prog }).map_err(|m| {
+        eprintln!("error: the rules loaded cannot hold shogi states: {m}");
+        2
+    })
+}
+
+fn perft_by_rules(
+    pos: &crate::shogi::position::Position,
+    depth: u32,
+    engine: Engine,
+    rules: &[PathBuf],
+    printer: &Printer,
+) -> i32 {
+    let mut prog = match load_or_report(rules, printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    let names = match state_names(&prog) {
+        Ok(n) => n,
+        Err(c) => return c,
+    };
+    let bound = vec![
+        ("s".to_string(), names.state(pos), "State".to_string()),
+        ("d".to_string(), Value::Int(depth as i64), "Int".to_string()),
+    ];
+    match eval_with_bound(&mut prog, "perft(s, d)", bound, engine, None, printer) {
+        Ok(v) => {
+            println!("{v}");
+            0
+        }
+        Err(c) => c,
+    }
+}
+
+fn legal_by_rules(
+    history: &[crate::shogi::position::Position],
+    reading: &str,
+    rules: &[PathBuf],
+    printer: &Printer,
+) -> Result<Vec<String>, i32> {
+    let mut prog = load_or_report(rules, printer)?.0;
+    let names = state_names(&prog)?;
+    let states: Vec<Value> = history.iter().map(|p| names.state(p)).collect();
+    let n = states.len() as i64;
+    let bound = vec![
+        ("g".to_string(), Value::seq(states), "Game".to_string()),
+        ("i".to_string(), Value::Int(n), "Int".to_string()),
+    ];
+    let reading = if reading == "base" {
+        None
+    } else {
+        Some(reading)
+    };
+    let v = eval_with_bound(
+        &mut prog,
+        "legal(g, i)",
+        bound,
+        Engine::Rules,
+        reading,
+        printer,
+    )?;
+    let Value::Set(legal) = v else {
+        eprintln!("error: `legal(g, i)` did not give a set of states");
+        return Err(2);
+    };
+    let last = history.last().expect("a game has a position");
+    Ok(last
+        .pseudo_legal_moves()
+        .into_iter()
+        .filter(|m| legal.contains(&names.state(&last.after(*m))))
+        .map(|m| m.to_usi())
+        .collect())
+}
+
+fn report_game(positions: &[crate::shogi::position::Position], readings: &[String]) -> i32 {
+    use crate::shogi::readings::{replay, Reading};
+    // the moves between consecutive positions
+    let mut moves = vec![];
+    for w in positions.windows(2) {
+        match w[0]
+            .pseudo_legal_moves()
+            .into_iter()
+            .find(|m| w[0].after(*m) == w[1])
+        {
+            Some(m) => moves.push(m),
+            None => {
+                eprintln!("error: the record has a step that is no move");
+                return 2;
+            }
+        }
+    }
+    println!("{} moves", moves.len());
+    for name in readings {
+        let Some(r) = Reading::named(name) else {
+            eprintln!("error: unknown reading `{name}`: the readings are narrow, broad, narrow-check and broad-check");
+            return 2;
+        };
+        let rep = replay(positions, &moves, r);
+        let first = match &rep.first_forbidden {
+            Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
+            None => "no forbidden move".to_string(),
+        };
+        let list = |v: &[usize]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        println!(
+            "{name:<13} {first}; fourfold repetitions at move {}; perpetual checks at move {}; final position {}",
+            list(&rep.repetitions),
+            list(&rep.perpetual_checks),
+            if rep.final_mate { "is mate" } else { "is not mate" }
+        );
+    }
+    0
 }

@@ -299,7 +299,10 @@ impl<'p> Evaluator<'p> {
         if d.is_const {
             format!("{reading}{}", d.name)
         } else {
-            let a: Vec<String> = args.iter().map(|v| short(v, 60)).collect();
+            let a: Vec<String> = args
+                .iter()
+                .map(|v| crate::hooks::show(self.prog, v, 60))
+                .collect();
             format!("{reading}{}({})", d.name, a.join(", "))
         }
     }
@@ -1092,12 +1095,15 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    pub(crate) fn binding_text(bs: &[IrBinder], frame: &[Value]) -> String {
+    pub(crate) fn binding_text(&self, bs: &[IrBinder], frame: &[Value]) -> String {
         let mut parts = vec![];
         for b in bs {
             for (p, n) in b.pats.iter().zip(&b.names) {
                 if let IrPat::Bind(s) = p {
-                    parts.push(format!("{n} = {}", short(&frame[*s as usize], 80)));
+                    parts.push(format!(
+                        "{n} = {}",
+                        crate::hooks::show(self.prog, &frame[*s as usize], 80)
+                    ));
                 } else {
                     parts.push(n.clone());
                 }
@@ -1128,7 +1134,7 @@ impl<'p> Evaluator<'p> {
             let b = b?;
             if tracing {
                 let n = Rc::new(Node {
-                    text: Self::binding_text(bs, fr),
+                    text: ev.binding_text(bs, fr),
                     span: None,
                     value: Some(Value::Bool(b)),
                     children,

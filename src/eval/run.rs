@@ -61,7 +61,7 @@ pub fn run_all(ev: &mut Evaluator, filter: Option<&str>) -> Vec<Outcome> {
             match ev.eval_bool(body, fr) {
                 Ok(true) => Ok(true),
                 Ok(false) => {
-                    let witness = Evaluator::binding_text(&th.binders, fr);
+                    let witness = ev.binding_text(&th.binders, fr);
                     let detail = describe_failure(ev, body, fr);
                     failure = Some(
                         Diag::error(

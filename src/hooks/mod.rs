@@ -41,10 +41,38 @@ pub struct Hook {
     pub f: HookFn,
 }
 
-/// The registry of native functions, by path (`shogi.successors`).
+pub type Formatter = Rc<dyn Fn(&HookCtx, &Value) -> Option<String>>;
+
+/// The registry of native functions, by path (`shogi.successors`), and of formatters that show
+/// values of a game compactly (a shogi state as its SFEN).
 #[derive(Clone, Default)]
 pub struct Hooks {
     map: IndexMap<String, Hook>,
+    formatters: Vec<Formatter>,
+}
+
+/// A value as people read it: through a game's formatter when one recognises it, shortened to
+/// about `max` characters otherwise.
+pub fn show(program: &Program, v: &Value, max: usize) -> String {
+    let ctx = HookCtx { program };
+    for f in &program.hooks.formatters {
+        if let Some(s) = f(&ctx, v) {
+            return s;
+        }
+    }
+    match v {
+        Value::Seq(items) if !items.is_empty() => {
+            // a sequence of recognised values (a game) is shown by its length and last element
+            let last = &items[items.len() - 1];
+            for f in &program.hooks.formatters {
+                if let Some(s) = f(&ctx, last) {
+                    return format!("[{} states … {s}]", items.len());
+                }
+            }
+            crate::eval::value::short(v, max)
+        }
+        _ => crate::eval::value::short(v, max),
+    }
 }
 
 impl Hooks {
@@ -76,6 +104,10 @@ impl Hooks {
                 f: Rc::new(f),
             },
         );
+    }
+
+    pub fn add_formatter(&mut self, f: impl Fn(&HookCtx, &Value) -> Option<String> + 'static) {
+        self.formatters.push(Rc::new(f));
     }
 
     pub fn get(&self, path: &str) -> Option<&Hook> {

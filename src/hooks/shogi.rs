@@ -231,6 +231,16 @@ pub fn game_positions(sfen: &str, moves: &str) -> Result<Vec<Position>, String> 
 }
 
 pub fn register(h: &mut Hooks) {
+    h.add_formatter(|ctx, v| {
+        // only pairs (map, turn) can be states: anything else is left to other formatters
+        let Value::Tuple(t) = v else { return None };
+        if t.len() != 2 || !matches!(t[0], Value::Map(_)) {
+            return None;
+        }
+        let names = Names::new(ctx).ok()?;
+        let pos = names.position(v).ok()?;
+        Some(format!("sfen({})", pos.to_sfen()))
+    });
     h.add(
         "shogi.state",
         1,

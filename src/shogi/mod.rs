@@ -22,6 +22,7 @@ pub mod bitboard;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod readings;
 pub mod record;
 pub mod sfen;
 pub mod types;
