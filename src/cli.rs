@@ -85,6 +85,11 @@ pub enum Command {
         #[arg(long, default_value_t = 4)]
         depth: usize,
     },
+    /// Ask questions about positions interactively
+    Repl {
+        /// Rule files or folders (default: rules/)
+        paths: Vec<PathBuf>,
+    },
     /// List the native functions rule files can bind
     Natives,
     /// Count the leaves of the legal move tree (native move generator)
@@ -774,6 +779,7 @@ pub fn run(cli: Cli) -> i32 {
             }
         }
         Command::Go(cmd) => run_go(cmd),
+        Command::Repl { paths } => crate::repl::run(paths),
         Command::Natives => {
             let h = Hooks::standard();
             for p in h.paths() {

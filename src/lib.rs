@@ -30,5 +30,6 @@ pub mod diagnostics;
 pub mod eval;
 pub mod go;
 pub mod hooks;
+pub mod repl;
 pub mod shogi;
 pub mod syntax;
