@@ -1,10 +1,234 @@
-//! The interactive REPL (`okite repl`).
+//! The interactive REPL (`okite repl`): expressions of the rule language are evaluated against
+//! the loaded rule files, definitions typed at the prompt override those of the files for the
+//! session, and commands set the current shogi game or Go board that queries are about.
 
+mod helper;
+mod session;
+
+use crate::eval::Evaluator;
+use helper::{Names, ReplHelper};
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{Config, Editor};
+use session::{Flow, Session};
+use std::cell::RefCell;
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// A command of the REPL, for `:help`, completion and hints.
+pub struct Cmd {
+    pub name: &'static str,
+    pub args: &'static str,
+    pub help: &'static str,
+}
+
+pub const COMMANDS: &[Cmd] = &[
+    Cmd { name: ":help", args: "", help: "this list of commands" },
+    Cmd { name: ":load", args: "PATH", help: "load a rule file or folder, alongside those loaded" },
+    Cmd { name: ":reload", args: "", help: "re-read the rule files; memo tables are kept when nothing changed" },
+    Cmd { name: ":sfen", args: "SFEN|startpos [moves ...]", help: "set the shogi game: binds g (the game) and i (its current index)" },
+    Cmd { name: ":moves", args: "[MOVE ...]", help: "play USI moves in the shogi game (without moves: list them)" },
+    Cmd { name: ":kif", args: "FILE", help: "set the shogi game from a KIF record" },
+    Cmd { name: ":csa", args: "FILE", help: "set the shogi game from a CSA record" },
+    Cmd { name: ":go", args: "GRAPH [MOVE ...]", help: "set the Go board (grid:3x3, path:4, ...): binds G (the graph) and c (the configuration)" },
+    Cmd { name: ":reading", args: "[NAME]", help: "evaluate under a reading (without a name: list the readings)" },
+    Cmd { name: ":board", args: "", help: "a diagram of the current shogi position or Go board" },
+    Cmd { name: ":legal", args: "", help: "the legal moves of the current shogi position under the reading, in USI" },
+    Cmd { name: ":compare", args: "R1,R2 EXPR", help: "evaluate under several readings; explain where they differ" },
+    Cmd { name: ":explain", args: "EXPR", help: "the value and why: the proof tree with rule spans" },
+    Cmd { name: ":time", args: "EXPR", help: "the value, the time taken and memo statistics" },
+    Cmd { name: ":type", args: "EXPR", help: "the type of an expression" },
+    Cmd { name: ":defs", args: "[PATTERN]", help: "definitions whose name contains PATTERN, with signatures" },
+    Cmd { name: ":quit", args: "", help: "leave (so does Ctrl-D)" },
+];
+
+/// Whether `text` ends inside an unfinished definition or expression, so that another line
+/// should follow it.
+pub fn incomplete(text: &str) -> bool {
+    let t = text.trim_end();
+    if t.is_empty() || t.trim_start().starts_with(':') {
+        return false;
+    }
+    match crate::syntax::parser::parse_repl(text, 0) {
+        Ok(_) => false,
+        Err(ds) => {
+            // an error at the very end: the input stopped too early
+            let at_end = ds
+                .iter()
+                .filter_map(|d| d.primary_span())
+                .any(|s| s.start as usize >= t.len());
+            at_end || open_brackets(t)
+        }
+    }
+}
+
+fn open_brackets(t: &str) -> bool {
+    let mut depth = 0i32;
+    let mut in_str = false;
+    for c in t.chars() {
+        match c {
+            '"' => in_str = !in_str,
+            '(' | '[' | '{' if !in_str => depth += 1,
+            ')' | ']' | '}' if !in_str => depth -= 1,
+            _ => {}
+        }
+    }
+    depth > 0
+}
+
+/// Where the history is kept: $OKITE_HISTORY, or ~/.okite_history.
+fn history_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("OKITE_HISTORY") {
+        return Some(PathBuf::from(p));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".okite_history"))
+}
+
+enum Input {
+    Tty(Box<Editor<ReplHelper, FileHistory>>, Option<PathBuf>),
+    Pipe(std::io::StdinLock<'static>),
+}
+
+enum Line {
+    Text(String),
+    /// Ctrl-C at the prompt: the line is dropped.
+    Cleared,
+    Eof,
+}
+
+impl Input {
+    fn read(&mut self) -> Line {
+        match self {
+            Input::Tty(ed, hist) => match ed.readline("okite> ") {
+                Ok(l) => {
+                    if !l.trim().is_empty() {
+                        let _ = ed.add_history_entry(l.as_str());
+                        if let Some(h) = hist {
+                            let _ = ed.append_history(h);
+                        }
+                    }
+                    Line::Text(l)
+                }
+                Err(ReadlineError::Interrupted) => Line::Cleared,
+                Err(_) => Line::Eof,
+            },
+            Input::Pipe(stdin) => {
+                let mut text = String::new();
+                loop {
+                    let mut l = String::new();
+                    match stdin.read_line(&mut l) {
+                        Ok(0) | Err(_) => {
+                            return if text.is_empty() {
+                                Line::Eof
+                            } else {
+                                Line::Text(text)
+                            }
+                        }
+                        Ok(_) => {
+                            let l = l.trim_end_matches(['\n', '\r']);
+                            if !text.is_empty() {
+                                text.push('\n');
+                            }
+                            text.push_str(l);
+                            if !incomplete(&text) {
+                                return Line::Text(text);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a query is running: Ctrl-C then interrupts it instead of ending the program.
+static QUERY_RUNNING: AtomicBool = AtomicBool::new(false);
+
+fn install_interrupt(flag: Arc<AtomicBool>) {
+    let _ = ctrlc::set_handler(move || {
+        if QUERY_RUNNING.load(Ordering::SeqCst) {
+            flag.store(true, Ordering::SeqCst);
+        } else if !std::io::stdin().is_terminal() {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Run `f` as an interruptible query.
+pub(crate) fn interruptible<T>(ev: &mut Evaluator, f: impl FnOnce(&mut Evaluator) -> T) -> T {
+    if let Some(flag) = &ev.interrupt {
+        flag.store(false, Ordering::SeqCst);
+    }
+    QUERY_RUNNING.store(true, Ordering::SeqCst);
+    let r = f(ev);
+    QUERY_RUNNING.store(false, Ordering::SeqCst);
+    if let Some(flag) = &ev.interrupt {
+        flag.store(false, Ordering::SeqCst);
+    }
+    r
+}
 
 /// Run the REPL on rule files; the exit status.
 pub fn run(paths: Vec<PathBuf>) -> i32 {
-    let _ = paths;
-    eprintln!("error: the REPL is not built yet");
-    2
+    let tty = std::io::stdin().is_terminal();
+    let color = tty && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let names = Rc::new(RefCell::new(Names::default()));
+    let mut input = if tty {
+        let config = Config::builder()
+            .auto_add_history(false)
+            .max_history_size(5000)
+            .map(|b| b.build())
+            .unwrap_or_default();
+        match Editor::with_config(config) {
+            Ok(mut ed) => {
+                ed.set_helper(Some(ReplHelper::new(names.clone(), color)));
+                let hist = history_path();
+                if let Some(h) = &hist {
+                    let _ = ed.load_history(h);
+                }
+                Input::Tty(Box::new(ed), hist)
+            }
+            Err(_) => Input::Pipe(std::io::stdin().lock()),
+        }
+    } else {
+        Input::Pipe(std::io::stdin().lock())
+    };
+    let flag = Arc::new(AtomicBool::new(false));
+    install_interrupt(flag.clone());
+    let mut s = Session::new(paths, color, tty);
+    if tty {
+        println!(
+            "okite {} — :help lists the commands, :quit or Ctrl-D leaves",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    s.load_initial();
+    loop {
+        *names.borrow_mut() = s.names();
+        // the program queries run on: built like the session's, and kept (with its memo tables)
+        // until the definitions change
+        let prog = match s.build() {
+            Ok(p) => p,
+            Err(_) => s.empty_program(),
+        };
+        let mut ev = Evaluator::new(&prog);
+        s.configure(&mut ev);
+        ev.interrupt = Some(flag.clone());
+        loop {
+            let _ = std::io::stdout().flush();
+            let line = match input.read() {
+                Line::Text(t) => t,
+                Line::Cleared => continue,
+                Line::Eof => return s.status(tty),
+            };
+            match s.handle(&line, &mut ev) {
+                Flow::Continue => {}
+                Flow::Rebuild => break,
+                Flow::Quit => return s.status(tty),
+            }
+        }
+    }
 }

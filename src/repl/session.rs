@@ -1,0 +1,1204 @@
+//! The state of a REPL session and its commands.
+
+use super::helper::Names;
+use super::{interruptible, COMMANDS};
+use crate::check::load::expand;
+use crate::check::{Program, Query, BASE};
+use crate::cli::{display_value, positions_of, OutOpts, QueryOpts, RunOpts};
+use crate::diagnostics::{render, Diag, SourceMap};
+use crate::eval::value::Value;
+use crate::eval::{explain, ErrKind, EvalError, Evaluator};
+use crate::go::board::{Board, Color};
+use crate::go::graph::Graph;
+use crate::hooks::{HookCtx, Hooks};
+use crate::shogi::position::Position;
+use crate::syntax::ast::{self, Item, NativeDecl, Span};
+use crate::syntax::parser::{parse_repl, ReplInput};
+use crate::syntax::{parse_expr, parse_file};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Print an error message and count it.
+macro_rules! fail {
+    ($s:expr, $($t:tt)*) => {{
+        $s.errors.set($s.errors.get() + 1);
+        eprintln!($($t)*);
+    }};
+}
+
+/// What the loop does after an input.
+pub enum Flow {
+    Continue,
+    /// The definitions changed: build the program again, with fresh memo tables.
+    Rebuild,
+    Quit,
+}
+
+#[derive(Clone)]
+struct RuleFile {
+    path: PathBuf,
+    text: String,
+    ast: ast::File,
+}
+
+struct ShogiGame {
+    positions: Vec<Position>,
+    moves: Vec<String>,
+}
+
+struct GoGame {
+    graph: Graph,
+    board: Board,
+    to_move: Color,
+    moves: Vec<String>,
+}
+
+#[derive(PartialEq)]
+enum Current {
+    Shogi,
+    Go,
+}
+
+pub struct Session {
+    paths: Vec<PathBuf>,
+    files: Vec<RuleFile>,
+    /// Items typed at the prompt; they replace same-named items of the files.
+    items: Vec<Item>,
+    /// Every source: rule files and inputs; the programs are built from a copy.
+    sources: SourceMap,
+    /// The program queries are compiled with (the evaluator runs on a twin built alike).
+    prog: Program,
+    reading: String,
+    shogi: Option<ShogiGame>,
+    go: Option<GoGame>,
+    current: Option<Current>,
+    color: bool,
+    width: usize,
+    inputs: usize,
+    /// How many inputs failed (a piped script then exits with status 1).
+    pub errors: std::cell::Cell<usize>,
+}
+
+/// The names of a top-level item, for replacing it.
+fn item_names(it: &Item) -> Vec<&str> {
+    match it {
+        Item::Def(d) => std::iter::once(&d.name)
+            .chain(d.aliases.iter())
+            .map(|n| n.text.as_str())
+            .collect(),
+        Item::Enum(e) => vec![e.name.text.as_str()],
+        Item::Type(t) => vec![t.name.text.as_str()],
+        Item::Reading(r) => vec![r.name.text.as_str()],
+        Item::Native(NativeDecl::Prim { name, aliases, .. }) => std::iter::once(name)
+            .chain(aliases.iter())
+            .map(|n| n.text.as_str())
+            .collect(),
+        Item::Native(NativeDecl::Bind { name, .. }) => vec![name.text.as_str()],
+        Item::Example(e) => vec![e.name.as_str()],
+        Item::Theorem(t) => vec![t.name.as_str()],
+        Item::Use(_) => vec![],
+    }
+}
+
+fn item_kind(it: &Item) -> &'static str {
+    match it {
+        Item::Def(_) => "definition",
+        Item::Enum(_) => "enum",
+        Item::Type(_) => "type",
+        Item::Reading(_) => "reading",
+        Item::Native(_) => "native",
+        Item::Example(_) => "example",
+        Item::Theorem(_) => "theorem",
+        Item::Use(_) => "use",
+    }
+}
+
+fn same_kind(a: &Item, b: &Item) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
+        || matches!(
+            (a, b),
+            (Item::Def(_), Item::Native(_)) | (Item::Native(_), Item::Def(_))
+        )
+}
+
+/// Files' items with the REPL's items in place of same-named ones.
+fn assemble(files: &[RuleFile], items: &[Item]) -> Vec<ast::File> {
+    let replaced = |it: &Item| {
+        items
+            .iter()
+            .any(|r| same_kind(it, r) && item_names(it).iter().any(|n| item_names(r).contains(n)))
+    };
+    let mut out: Vec<ast::File> = files
+        .iter()
+        .map(|f| ast::File {
+            items: f
+                .ast
+                .items
+                .iter()
+                .filter(|it| !replaced(it))
+                .cloned()
+                .collect(),
+        })
+        .collect();
+    out.push(ast::File {
+        items: items.to_vec(),
+    });
+    out
+}
+
+impl Session {
+    pub fn new(paths: Vec<PathBuf>, color: bool, _tty: bool) -> Session {
+        let paths = if paths.is_empty() {
+            vec![PathBuf::from("rules")]
+        } else {
+            paths
+        };
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(100);
+        Session {
+            paths,
+            files: vec![],
+            items: vec![],
+            sources: SourceMap::default(),
+            prog: Program::build(vec![], SourceMap::default(), Hooks::standard())
+                .unwrap_or_else(|_| panic!("the empty program checks")),
+            reading: "base".into(),
+            shogi: None,
+            go: None,
+            current: None,
+            color,
+            width,
+            inputs: 0,
+            errors: std::cell::Cell::new(0),
+        }
+    }
+
+    fn diags(&self, ds: &[Diag], sources: &SourceMap) {
+        if ds.iter().any(|d| d.is_error()) {
+            self.errors.set(self.errors.get() + 1);
+        }
+        eprint!("{}", render(ds, sources, self.width, self.color));
+    }
+
+    /// The exit status: 1 when a piped script had errors.
+    pub fn status(&self, tty: bool) -> i32 {
+        if !tty && self.errors.get() > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    pub fn empty_program(&self) -> Program {
+        Program::build(vec![], SourceMap::default(), Hooks::standard())
+            .unwrap_or_else(|_| panic!("the empty program checks"))
+    }
+
+    /// Build a program from the files and the REPL's items.
+    pub fn build(&self) -> Result<Program, (SourceMap, Vec<Diag>)> {
+        Program::build(
+            assemble(&self.files, &self.items),
+            self.sources.clone(),
+            Hooks::standard(),
+        )
+    }
+
+    fn build_with(
+        &self,
+        files: &[RuleFile],
+        items: &[Item],
+    ) -> Result<Program, (SourceMap, Vec<Diag>)> {
+        Program::build(
+            assemble(files, items),
+            self.sources.clone(),
+            Hooks::standard(),
+        )
+    }
+
+    /// Read the rule files of `paths` (following `use`); files whose text did not change keep
+    /// their parsed form.
+    fn read_files(&mut self, paths: &[PathBuf]) -> Result<Vec<RuleFile>, Vec<Diag>> {
+        let mut errs = vec![];
+        let mut queue: Vec<(PathBuf, Option<Span>)> = vec![];
+        for p in paths {
+            match expand(p) {
+                Ok(v) => queue.extend(v.into_iter().map(|x| (x, None))),
+                Err(d) => errs.push(d),
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut out = vec![];
+        let mut i = 0;
+        while i < queue.len() {
+            let (path, from) = queue[i].clone();
+            i += 1;
+            let canon = std::fs::canonicalize(&path).unwrap_or(path.clone());
+            if !seen.insert(canon) {
+                continue;
+            }
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    let mut d =
+                        Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
+                            .help("check the path and its permissions");
+                    if let Some(s) = from {
+                        d = d.label(s, "used here");
+                    }
+                    errs.push(d);
+                    continue;
+                }
+            };
+            let file = match self.files.iter().find(|f| f.path == path && f.text == text) {
+                Some(f) => f.clone(),
+                None => {
+                    let fid = self.sources.add(
+                        path.display().to_string(),
+                        Some(path.clone()),
+                        text.clone(),
+                    );
+                    match parse_file(&text, fid) {
+                        Ok(ast) => RuleFile { path, text, ast },
+                        Err(ds) => {
+                            errs.extend(ds);
+                            continue;
+                        }
+                    }
+                }
+            };
+            let dir = file
+                .path
+                .parent()
+                .map(|p| p.to_path_buf())
+                .unwrap_or_default();
+            for it in &file.ast.items {
+                if let Item::Use(u) = it {
+                    let mut target = dir.join(&u.path);
+                    if target.extension().is_none() {
+                        target.set_extension("rule");
+                    }
+                    queue.push((target, Some(u.span)));
+                }
+            }
+            out.push(file);
+        }
+        if errs.is_empty() {
+            Ok(out)
+        } else {
+            Err(errs)
+        }
+    }
+
+    /// Read `paths` and make them the session's rule files if they check; true when they do.
+    fn adopt(&mut self, paths: &[PathBuf]) -> bool {
+        let files = match self.read_files(paths) {
+            Ok(f) => f,
+            Err(ds) => {
+                self.diags(&ds, &self.sources);
+                return false;
+            }
+        };
+        match self.build_with(&files, &self.items) {
+            Ok(p) => {
+                self.files = files;
+                self.sources = p.sources.clone();
+                self.prog = p;
+                true
+            }
+            Err((sources, ds)) => {
+                self.diags(&ds, &sources);
+                let n = ds.iter().filter(|d| d.is_error()).count();
+                eprintln!(
+                    "error: {n} error{} in the rule files",
+                    if n == 1 { "" } else { "s" }
+                );
+                false
+            }
+        }
+    }
+
+    pub fn load_initial(&mut self) {
+        let paths = self.paths.clone();
+        if self.adopt(&paths) {
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                println!("{}", self.summary());
+            }
+        } else {
+            eprintln!("(no rules loaded; fix them and :reload)");
+        }
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "loaded {} file{}: {} definitions, {} readings",
+            self.files.len(),
+            if self.files.len() == 1 { "" } else { "s" },
+            self.prog.keys.len(),
+            self.prog.readings.len()
+        )
+    }
+
+    /// The names for completion and hints.
+    pub fn names(&self) -> Names {
+        let p = &self.prog;
+        let defs = p
+            .key_names
+            .iter()
+            .map(|(n, k)| (n.clone(), p.signature(*k)))
+            .collect();
+        Names {
+            defs,
+            readings: p.reading_names.keys().cloned().collect(),
+            others: p.all_names(),
+        }
+    }
+
+    fn reading_id(&self) -> crate::check::ir::ReadingId {
+        self.prog.reading_id(&self.reading).unwrap_or(BASE)
+    }
+
+    /// Settings of a new evaluator.
+    pub fn configure(&mut self, ev: &mut Evaluator) {
+        RunOpts::parse_default().apply(ev);
+        if self.prog.reading_id(&self.reading).is_none() {
+            self.reading = "base".into();
+        }
+        ev.set_reading(self.reading_id());
+    }
+
+    fn add_source(&mut self, name: String, text: &str) -> u32 {
+        let a = self.sources.add(name.clone(), None, text.to_string());
+        let b = self.prog.sources.add(name, None, text.to_string());
+        debug_assert_eq!(a, b);
+        a
+    }
+
+    fn input_source(&mut self, text: &str) -> u32 {
+        self.inputs += 1;
+        let name = format!("<input {}>", self.inputs);
+        self.add_source(name, text)
+    }
+
+    /// One input: a command, definitions or an expression.
+    pub fn handle(&mut self, text: &str, ev: &mut Evaluator) -> Flow {
+        let t = text.trim();
+        if t.is_empty() || t.starts_with("//") {
+            return Flow::Continue;
+        }
+        if let Some(rest) = t.strip_prefix(':') {
+            let (cmd, arg) = match rest.find(char::is_whitespace) {
+                Some(i) => (&rest[..i], rest[i..].trim()),
+                None => (rest, ""),
+            };
+            // the argument's offset in the text, for errors pointing into it
+            let arg_off = text.len() - text.trim_start().len() + 1 + cmd.len();
+            let arg_off = arg_off + text[arg_off..].len() - text[arg_off..].trim_start().len();
+            return self.command(cmd, arg, text, arg_off, ev);
+        }
+        let fid = self.input_source(text);
+        match parse_repl(text, fid) {
+            Err(ds) => {
+                self.diags(&ds, &self.prog.sources);
+                Flow::Continue
+            }
+            Ok(ReplInput::Expr(e)) => {
+                if let Some(q) = self.compile_expr(&e) {
+                    let r = interruptible(ev, |ev| ev.eval_query(&q));
+                    match r {
+                        Ok(v) => println!("{}", self.show(&v, &q.ty)),
+                        Err(e) => self.eval_error(e, ev),
+                    }
+                }
+                Flow::Continue
+            }
+            Ok(ReplInput::Items(items)) => self.define(items),
+        }
+    }
+
+    fn define(&mut self, new: Vec<Item>) -> Flow {
+        if let Some(u) = new.iter().find(|i| matches!(i, Item::Use(_))) {
+            let _ = u;
+            fail!(
+                self,
+                "error: `use` is for rule files; at the prompt, write :load PATH"
+            );
+            return Flow::Continue;
+        }
+        let mut items = self.items.clone();
+        let mut notes = vec![];
+        for it in new {
+            let names: Vec<String> = item_names(&it).iter().map(|s| s.to_string()).collect();
+            let from_file = self.files.iter().any(|f| {
+                f.ast.items.iter().any(|x| {
+                    same_kind(x, &it) && item_names(x).iter().any(|n| names.iter().any(|m| m == n))
+                })
+            });
+            items.retain(|x| {
+                !(same_kind(x, &it) && item_names(x).iter().any(|n| names.iter().any(|m| m == n)))
+            });
+            let name = names.first().cloned().unwrap_or_default();
+            notes.push(if from_file {
+                format!(
+                    "{} `{name}` defined (in place of the rule files' one for this session)",
+                    item_kind(&it)
+                )
+            } else {
+                format!("{} `{name}` defined", item_kind(&it))
+            });
+            items.push(it);
+        }
+        match self.build_with(&self.files, &items) {
+            Ok(p) => {
+                self.items = items;
+                self.sources = p.sources.clone();
+                self.prog = p;
+                for n in notes {
+                    println!("{n}");
+                }
+                Flow::Rebuild
+            }
+            Err((sources, ds)) => {
+                self.diags(&ds, &sources);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// `g` and `i` for the shogi game, `G` and `c` for the Go board.
+    fn bound(&self) -> Result<Vec<(String, Value, String)>, String> {
+        let mut b = vec![];
+        let alias = |n: &str| {
+            if self.prog.all_names().iter().any(|x| x == n) || self.has_type(n) {
+                n.to_string()
+            } else {
+                String::new()
+            }
+        };
+        if let Some(sg) = &self.shogi {
+            let names = crate::hooks::shogi::Names::new(&HookCtx {
+                program: &self.prog,
+            })
+            .map_err(|m| format!("the rules loaded cannot hold shogi states: {m}"))?;
+            let states: Vec<Value> = sg.positions.iter().map(|p| names.state(p)).collect();
+            let n = states.len() as i64;
+            b.push(("g".to_string(), Value::seq(states), alias("Game")));
+            b.push(("i".to_string(), Value::Int(n), "Int".to_string()));
+        }
+        if let Some(go) = &self.go {
+            let g = &go.graph;
+            let graph: BTreeMap<Value, Value> = (0..g.n)
+                .map(|v| {
+                    let ns: BTreeSet<Value> = g.adjacency[v]
+                        .iter()
+                        .map(|w| Value::Int(w as i64 + 1))
+                        .collect();
+                    (Value::Int(v as i64 + 1), Value::set(ns))
+                })
+                .collect();
+            let config: BTreeMap<Value, Value> = (0..g.n)
+                .map(|v| (Value::Int(v as i64 + 1), Value::Int(go.board.get(v) as i64)))
+                .collect();
+            b.push(("G".to_string(), Value::map(graph), alias("Graph")));
+            b.push(("c".to_string(), Value::map(config), alias("Config")));
+        }
+        Ok(b)
+    }
+
+    fn has_type(&self, n: &str) -> bool {
+        self.files.iter().any(|f| {
+            f.ast
+                .items
+                .iter()
+                .any(|it| matches!(it, Item::Type(t) if t.name.text == n))
+        }) || self
+            .items
+            .iter()
+            .any(|it| matches!(it, Item::Type(t) if t.name.text == n))
+    }
+
+    fn compile_expr(&mut self, e: &ast::Expr) -> Option<Query> {
+        let bound = match self.bound() {
+            Ok(b) => b,
+            Err(m) => {
+                fail!(self, "error: {m}");
+                return None;
+            }
+        };
+        match self.prog.compile_query(e, &bound) {
+            Ok(q) => Some(q),
+            Err(ds) => {
+                self.diags(&ds, &self.prog.sources);
+                None
+            }
+        }
+    }
+
+    /// Parse and compile an expression given to a command, at `off` in the input `line`.
+    fn compile_text(&mut self, line: &str, off: usize, expr: &str) -> Option<Query> {
+        if expr.trim().is_empty() {
+            fail!(self, "error: an expression is needed here");
+            return None;
+        }
+        // the whole line is the source, so that errors show it; the expression is parsed alone
+        let fid = self.input_source(line);
+        let padded = format!("{}{}", " ".repeat(off), expr);
+        match parse_expr(&padded, fid) {
+            Ok(e) => self.compile_expr(&e),
+            Err(ds) => {
+                self.diags(&ds, &self.prog.sources);
+                None
+            }
+        }
+    }
+
+    fn eval_error(&self, e: EvalError, ev: &Evaluator) {
+        if e.kind == ErrKind::Interrupted {
+            println!("interrupted (memo tables kept: {} entries)", ev.memo_len());
+        } else {
+            self.diags(&[*e.diag], &self.prog.sources);
+        }
+    }
+
+    /// A value for people: shogi states as diagrams, others compactly.
+    fn show(&self, v: &Value, ty: &str) -> String {
+        if matches!(v, Value::Tuple(t) if t.len() == 2) {
+            let _ = ty;
+            if let Ok(names) = crate::hooks::shogi::Names::new(&HookCtx {
+                program: &self.prog,
+            }) {
+                if let Ok(p) = names.position(v) {
+                    return format!("{}sfen {}", p.diagram(), p.to_sfen());
+                }
+            }
+        }
+        match v {
+            Value::Native(_) => display_value(v),
+            Value::Seq(_) | Value::Tuple(_) | Value::Map(_) | Value::Set(_) => {
+                crate::hooks::show(&self.prog, v, 4000)
+            }
+            _ => display_value(v),
+        }
+    }
+
+    fn command(
+        &mut self,
+        cmd: &str,
+        arg: &str,
+        line: &str,
+        off: usize,
+        ev: &mut Evaluator,
+    ) -> Flow {
+        match cmd {
+            "help" | "h" | "?" => {
+                let w = COMMANDS
+                    .iter()
+                    .map(|c| c.name.len() + 1 + c.args.len())
+                    .max()
+                    .unwrap_or(10);
+                println!("An expression of the rule language is evaluated; definitions typed here replace the rule files' ones for the session.");
+                for c in COMMANDS {
+                    let u = if c.args.is_empty() {
+                        c.name.to_string()
+                    } else {
+                        format!("{} {}", c.name, c.args)
+                    };
+                    println!("  {u:w$}  {}", c.help);
+                }
+                Flow::Continue
+            }
+            "quit" | "q" | "exit" => Flow::Quit,
+            "load" => {
+                if arg.is_empty() {
+                    fail!(self, "error: :load needs a rule file or folder");
+                    return Flow::Continue;
+                }
+                let mut paths = self.paths.clone();
+                paths.push(PathBuf::from(arg));
+                if self.adopt(&paths) {
+                    self.paths = paths;
+                    println!("{}", self.summary());
+                    Flow::Rebuild
+                } else {
+                    Flow::Continue
+                }
+            }
+            "reload" => self.reload(ev),
+            "sfen" => self.set_sfen(arg, line, off),
+            "moves" => self.play_moves(arg, line, off),
+            "kif" | "csa" => {
+                let q = QueryOpts {
+                    rules: vec![],
+                    sfen: None,
+                    moves: None,
+                    kif: (cmd == "kif").then(|| PathBuf::from(arg)),
+                    csa: (cmd == "csa").then(|| PathBuf::from(arg)),
+                    reading: None,
+                    run: RunOpts::parse_default(),
+                    out: OutOpts {
+                        color: "never".into(),
+                    },
+                };
+                match positions_of(&q) {
+                    Ok(Some(ps)) => {
+                        let moves = moves_between(&ps);
+                        self.shogi = Some(ShogiGame {
+                            positions: ps,
+                            moves,
+                        });
+                        self.current = Some(Current::Shogi);
+                        self.game_note();
+                    }
+                    Ok(None) => {}
+                    Err((sources, ds)) => self.diags(&ds, &sources),
+                }
+                Flow::Continue
+            }
+            "go" => self.set_go(arg, line, off),
+            "reading" => {
+                if arg.is_empty() {
+                    let names: Vec<&str> =
+                        self.prog.reading_names.keys().map(|s| s.as_str()).collect();
+                    println!("reading {} (readings: {})", self.reading, names.join(", "));
+                    return Flow::Continue;
+                }
+                match self.prog.reading_or_error(arg) {
+                    Ok(r) => {
+                        self.reading = arg.to_string();
+                        ev.set_reading(r);
+                        println!("reading {arg}");
+                    }
+                    Err(d) => self.diags(&[d], &self.prog.sources),
+                }
+                Flow::Continue
+            }
+            "board" => {
+                match self.current {
+                    Some(Current::Shogi) => {
+                        let sg = self.shogi.as_ref().expect("a game");
+                        let p = sg.positions.last().expect("a position");
+                        print!("{}", p.diagram());
+                        println!("sfen {}", p.to_sfen());
+                        println!(
+                            "i = {} ({} moves played)",
+                            sg.positions.len(),
+                            sg.moves.len()
+                        );
+                    }
+                    Some(Current::Go) => {
+                        let go = self.go.as_ref().expect("a board");
+                        print!("{}", crate::go::render::diagram(&go.graph, &go.board));
+                        println!(
+                            "{} to play ({} moves played)",
+                            if go.to_move == Color::Black {
+                                "Black (X)"
+                            } else {
+                                "White (O)"
+                            },
+                            go.moves.len()
+                        );
+                    }
+                    None => fail!(self, "error: no game yet: set one with :sfen, :kif or :go"),
+                }
+                Flow::Continue
+            }
+            "legal" => {
+                self.legal(ev);
+                Flow::Continue
+            }
+            "compare" => {
+                self.compare(arg, line, off, ev);
+                Flow::Continue
+            }
+            "explain" => {
+                if let Some(q) = self.compile_text(line, off, arg) {
+                    let (r, tree) = interruptible(ev, |ev| ev.explain_query(&q));
+                    match r {
+                        Ok(v) => {
+                            println!("{arg} = {}", self.show(&v, ""));
+                            print!("{}", explain::render(&tree, &self.prog, 6));
+                        }
+                        Err(e) => self.eval_error(e, ev),
+                    }
+                }
+                Flow::Continue
+            }
+            "time" => {
+                if let Some(q) = self.compile_text(line, off, arg) {
+                    let before = ev.stats.clone();
+                    let t0 = Instant::now();
+                    let r = interruptible(ev, |ev| ev.eval_query(&q));
+                    let dt = t0.elapsed();
+                    match r {
+                        Ok(v) => println!("{}", self.show(&v, &q.ty)),
+                        Err(e) => self.eval_error(e, ev),
+                    }
+                    let s = &ev.stats;
+                    println!(
+                        "time {dt:.2?}; {} calls, {} memo hits, {} native calls, {} steps; memo tables hold {} entries",
+                        s.calls - before.calls,
+                        s.memo_hits - before.memo_hits,
+                        s.native_calls - before.native_calls,
+                        s.steps - before.steps,
+                        ev.memo_len()
+                    );
+                }
+                Flow::Continue
+            }
+            "type" | "t" => {
+                if let Some(q) = self.compile_text(line, off, arg) {
+                    println!("{arg} : {}", q.ty);
+                }
+                Flow::Continue
+            }
+            "defs" => {
+                let mut n = 0;
+                for (name, k) in &self.prog.key_names {
+                    if name.contains(arg) {
+                        println!("{}", self.prog.signature(*k));
+                        n += 1;
+                    }
+                }
+                if n == 0 {
+                    println!("(no definition has `{arg}` in its name)");
+                }
+                Flow::Continue
+            }
+            _ => {
+                let all: Vec<&str> = COMMANDS.iter().map(|c| &c.name[1..]).collect();
+                match crate::diagnostics::suggest(cmd, all.iter().copied()) {
+                    Some(s) => fail!(
+                        self,
+                        "error: unknown command `:{cmd}`; did you mean `:{s}`? (:help lists them)"
+                    ),
+                    None => fail!(self, "error: unknown command `:{cmd}` (:help lists them)"),
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    fn reload(&mut self, ev: &mut Evaluator) -> Flow {
+        let old: Vec<(PathBuf, String)> = self
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.text.clone()))
+            .collect();
+        let files = match self.read_files(&self.paths.clone()) {
+            Ok(f) => f,
+            Err(ds) => {
+                self.diags(&ds, &self.sources);
+                println!("the rules were kept as they were");
+                return Flow::Continue;
+            }
+        };
+        let new: Vec<(PathBuf, String)> = files
+            .iter()
+            .map(|f| (f.path.clone(), f.text.clone()))
+            .collect();
+        if old == new {
+            println!(
+                "no rule file changed; memo tables kept ({} entries)",
+                ev.memo_len()
+            );
+            return Flow::Continue;
+        }
+        let changed: Vec<String> = new
+            .iter()
+            .filter(|n| !old.contains(n))
+            .map(|n| n.0.display().to_string())
+            .chain(
+                old.iter()
+                    .filter(|o| !new.iter().any(|n| n.0 == o.0))
+                    .map(|o| format!("{} (gone)", o.0.display())),
+            )
+            .collect();
+        match self.build_with(&files, &self.items) {
+            Ok(p) => {
+                self.files = files;
+                self.sources = p.sources.clone();
+                self.prog = p;
+                println!(
+                    "reloaded ({} changed); definitions changed, memo tables cleared",
+                    changed.join(", ")
+                );
+                Flow::Rebuild
+            }
+            Err((sources, ds)) => {
+                self.diags(&ds, &sources);
+                println!("the rules were kept as they were");
+                Flow::Continue
+            }
+        }
+    }
+
+    fn game_note(&self) {
+        if let Some(sg) = &self.shogi {
+            println!(
+                "game of {} position{} (sfen {}); g and i = {} bound",
+                sg.positions.len(),
+                if sg.positions.len() == 1 { "" } else { "s" },
+                sg.positions.last().expect("a position").to_sfen(),
+                sg.positions.len()
+            );
+        }
+    }
+
+    /// Play USI moves (any move of the one-step transition: the rules judge them) on `from`;
+    /// errors point into the input line.
+    fn play(
+        &mut self,
+        from: Vec<Position>,
+        moves_text: &[(usize, &str)],
+        line: &str,
+    ) -> Option<(Vec<Position>, Vec<String>)> {
+        let mut ps = from;
+        let mut ms = vec![];
+        for &(at, tok) in moves_text {
+            let cur = ps.last().expect("a position");
+            let m = crate::shogi::types::Move::from_usi(tok)
+                .filter(|m| cur.pseudo_legal_moves().contains(m));
+            match m {
+                Some(m) => {
+                    let next = cur.after(m);
+                    ps.push(next);
+                    ms.push(tok.to_string());
+                }
+                None => {
+                    let why = match crate::shogi::types::Move::from_usi(tok) {
+                        None => "is not a move in USI notation",
+                        Some(_) => "is not a move of this position",
+                    };
+                    let fid = self.input_source(line);
+                    let d = Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
+                        .label(
+                            Span::new(fid, at, at + tok.len()),
+                            format!("move {}", ps.len()),
+                        )
+                        .help("moves are written in USI: 7g7f, 8h2b+, P*5e");
+                    self.diags(&[d], &self.prog.sources);
+                    return None;
+                }
+            }
+        }
+        Some((ps, ms))
+    }
+
+    fn set_sfen(&mut self, arg: &str, line: &str, off: usize) -> Flow {
+        let toks = tokens(arg, off);
+        if toks.is_empty() {
+            fail!(
+                self,
+                "error: :sfen needs a position: an SFEN or `startpos`, and moves"
+            );
+            return Flow::Continue;
+        }
+        let (sfen, sfen_at, rest) = if toks[0].1 == "startpos" {
+            ("startpos".to_string(), toks[0].0, &toks[1..])
+        } else {
+            let mut n = toks.len().min(3);
+            if toks.len() > 3 && toks[3].1.parse::<u32>().is_ok() {
+                n = 4;
+            }
+            let end = toks[n - 1].0 + toks[n - 1].1.len();
+            (line[toks[0].0..end].to_string(), toks[0].0, &toks[n..])
+        };
+        let rest = match rest.first() {
+            Some((_, "moves")) => &rest[1..],
+            _ => rest,
+        };
+        let start = match Position::from_sfen(&sfen) {
+            Ok(p) => p,
+            Err(errs) => {
+                let fid = self.input_source(line);
+                let ds: Vec<Diag> = errs
+                    .0
+                    .iter()
+                    .map(|e| {
+                        let s = sfen_at + e.offset;
+                        Diag::error("E0401", format!("bad SFEN: {}", e.message))
+                            .label(Span::new(fid, s, s + e.len.max(1)), "here")
+                            .help(e.help.clone())
+                    })
+                    .collect();
+                self.diags(&ds, &self.prog.sources);
+                return Flow::Continue;
+            }
+        };
+        if let Some((positions, moves)) = self.play(vec![start], rest, line) {
+            self.shogi = Some(ShogiGame { positions, moves });
+            self.current = Some(Current::Shogi);
+            self.game_note();
+        }
+        Flow::Continue
+    }
+
+    fn play_moves(&mut self, arg: &str, line: &str, off: usize) -> Flow {
+        let toks = tokens(arg, off);
+        if toks.is_empty() {
+            match &self.shogi {
+                Some(sg) if !sg.moves.is_empty() => println!("{}", sg.moves.join(" ")),
+                Some(_) => println!("(no moves played)"),
+                None => fail!(self, "error: no shogi game yet: set one with :sfen"),
+            }
+            return Flow::Continue;
+        }
+        let from = match &self.shogi {
+            Some(sg) => sg.positions.clone(),
+            None => vec![Position::from_sfen("startpos").unwrap_or_else(|_| panic!("startpos"))],
+        };
+        let before = self
+            .shogi
+            .as_ref()
+            .map(|s| s.moves.clone())
+            .unwrap_or_default();
+        if let Some((positions, moves)) = self.play(from, &toks, line) {
+            let mut all = before;
+            all.extend(moves);
+            self.shogi = Some(ShogiGame {
+                positions,
+                moves: all,
+            });
+            self.current = Some(Current::Shogi);
+            self.game_note();
+        }
+        Flow::Continue
+    }
+
+    fn set_go(&mut self, arg: &str, line: &str, off: usize) -> Flow {
+        let toks = tokens(arg, off);
+        let Some(&(at, spec)) = toks.first() else {
+            fail!(self, "error: :go needs a graph: grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE");
+            return Flow::Continue;
+        };
+        let graph = match Graph::parse(spec) {
+            Ok(g) => g,
+            Err(e) => {
+                let fid = self.input_source(line);
+                let o = at
+                    + e.span
+                        .as_ref()
+                        .map(|s| s.offset)
+                        .filter(|o| *o < spec.len())
+                        .unwrap_or(0);
+                let d = Diag::error("E0501", e.message.clone())
+                    .help(e.help.clone())
+                    .label(Span::new(fid, o, o + 1), "here");
+                self.diags(&[d], &self.prog.sources);
+                return Flow::Continue;
+            }
+        };
+        let mut board = Board::empty();
+        let mut to_move = Color::Black;
+        let mut moves = vec![];
+        for &(at, tok) in &toks[1..] {
+            if tok == "pass" {
+                to_move = to_move.opponent();
+                moves.push(tok.to_string());
+                continue;
+            }
+            let v = graph.vertex(tok).or_else(|| {
+                tok.parse::<usize>()
+                    .ok()
+                    .filter(|k| *k >= 1 && *k <= graph.n)
+                    .map(|k| k - 1)
+            });
+            let r = match v {
+                Some(v) => board
+                    .play(&graph, v, to_move, false)
+                    .map_err(|e| e.to_string()),
+                None => {
+                    Err("not a vertex of the graph (give its name, or its number 1..n)".to_string())
+                }
+            };
+            match r {
+                Ok((b, _)) => {
+                    board = b;
+                    to_move = to_move.opponent();
+                    moves.push(tok.to_string());
+                }
+                Err(why) => {
+                    let fid = self.input_source(line);
+                    let d = Diag::error("E0502", format!("bad move `{tok}`: {why}"))
+                        .label(Span::new(fid, at, at + tok.len()), format!("move {}", moves.len() + 1))
+                        .help("moves alternate from Black: vertex names (as :board shows them) or `pass`");
+                    self.diags(&[d], &self.prog.sources);
+                    return Flow::Continue;
+                }
+            }
+        }
+        println!(
+            "Go board on {} vertices, {} moves played; G and c bound (vertices 1..{})",
+            graph.n,
+            moves.len(),
+            graph.n
+        );
+        self.go = Some(GoGame {
+            graph,
+            board,
+            to_move,
+            moves,
+        });
+        self.current = Some(Current::Go);
+        Flow::Continue
+    }
+
+    /// The legal moves of the current shogi position: the successors that `legal(g, i)` of the
+    /// rules keeps under the current reading.
+    fn legal(&mut self, ev: &mut Evaluator) {
+        let Some(sg) = &self.shogi else {
+            fail!(
+                self,
+                "error: no shogi game yet: set one with :sfen, :moves or :kif"
+            );
+            return;
+        };
+        let last = sg.positions.last().expect("a position").clone();
+        let names = match crate::hooks::shogi::Names::new(&HookCtx {
+            program: &self.prog,
+        }) {
+            Ok(n) => n,
+            Err(m) => {
+                fail!(
+                    self,
+                    "error: the rules loaded cannot hold shogi states: {m}"
+                );
+                return;
+            }
+        };
+        if self.prog.key_of("legal").is_none() {
+            fail!(
+                self,
+                "error: the rules loaded have no `legal(g, i)`; load rules/shogi_mate.rule"
+            );
+            return;
+        }
+        let text = "legal(g, i)";
+        let fid = self.add_source("<:legal>".into(), text);
+        let Ok(e) = parse_expr(text, fid) else {
+            return;
+        };
+        let Some(q) = self.compile_expr(&e) else {
+            return;
+        };
+        match interruptible(ev, |ev| ev.eval_query(&q)) {
+            Ok(Value::Set(legal)) => {
+                let mut ms: Vec<String> = last
+                    .pseudo_legal_moves()
+                    .into_iter()
+                    .filter(|m| legal.contains(&names.state(&last.after(*m))))
+                    .map(|m| m.to_usi())
+                    .collect();
+                ms.sort();
+                if ms.is_empty() {
+                    println!("(no legal move under {})", self.reading);
+                } else {
+                    println!("{}", ms.join(" "));
+                }
+                println!(
+                    "{} legal moves under the reading {}",
+                    ms.len(),
+                    self.reading
+                );
+            }
+            Ok(_) => fail!(self, "error: `legal(g, i)` did not give a set of states"),
+            Err(e) => self.eval_error(e, ev),
+        }
+    }
+
+    fn compare(&mut self, arg: &str, line: &str, off: usize, ev: &mut Evaluator) {
+        let (rs, expr, eoff) = match arg.find(char::is_whitespace) {
+            Some(i) => {
+                let e = arg[i..].trim_start();
+                (&arg[..i], e, off + arg.len() - e.len())
+            }
+            None => {
+                fail!(
+                    self,
+                    "error: :compare needs readings and an expression: :compare narrow,broad EXPR"
+                );
+                return;
+            }
+        };
+        let mut readings = vec![];
+        for name in rs.split(',').filter(|s| !s.is_empty()) {
+            match self.prog.reading_or_error(name) {
+                Ok(r) => readings.push((name.to_string(), r)),
+                Err(d) => {
+                    self.diags(&[d], &self.prog.sources);
+                    return;
+                }
+            }
+        }
+        let Some(q) = self.compile_text(line, eoff, expr) else {
+            return;
+        };
+        let mut rows = vec![];
+        let saved = ev.reading();
+        for (name, r) in readings {
+            ev.set_reading(r);
+            let (res, tree) = interruptible(ev, |ev| ev.explain_query(&q));
+            match res {
+                Ok(v) => rows.push((name, v, tree)),
+                Err(e) => {
+                    ev.set_reading(saved);
+                    self.eval_error(e, ev);
+                    return;
+                }
+            }
+        }
+        ev.set_reading(saved);
+        let w = rows
+            .iter()
+            .map(|r| r.0.chars().count())
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        println!("{:w$}  value", "reading");
+        for (n, v, _) in &rows {
+            println!("{n:w$}  {}", self.show(v, ""));
+        }
+        if rows.windows(2).any(|p| p[0].1 != p[1].1) {
+            for (n, v, tree) in &rows {
+                println!("\nwhy {expr} = {} under {n}:", self.show(v, ""));
+                print!("{}", explain::render(tree, &self.prog, 4));
+            }
+        } else {
+            println!("(the readings agree)");
+        }
+    }
+}
+
+/// Whitespace-separated tokens of `s` with their offsets (plus `off`).
+fn tokens(s: &str, off: usize) -> Vec<(usize, &str)> {
+    let mut out = vec![];
+    let mut start = None;
+    for (i, c) in s.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(b)) => {
+                out.push((off + b, &s[b..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(b) = start {
+        out.push((off + b, &s[b..]));
+    }
+    out
+}
+
+fn moves_between(ps: &[Position]) -> Vec<String> {
+    ps.windows(2)
+        .map(|w| {
+            w[0].pseudo_legal_moves()
+                .into_iter()
+                .find(|m| w[0].after(*m) == w[1])
+                .map(|m| m.to_usi())
+                .unwrap_or_else(|| "?".into())
+        })
+        .collect()
+}
