@@ -238,7 +238,7 @@ fn legal_moves_agree_on_oracle_positions() {
                 .filter(|m| legal.contains(&names.state(&p.after(*m))))
                 .map(|m| m.to_usi())
                 .collect();
-            let mut native: Vec<String> = legal_moves(&[p.clone()], reading)
+            let mut native: Vec<String> = legal_moves(std::slice::from_ref(&p), reading)
                 .iter()
                 .map(|m| m.to_usi())
                 .collect();

@@ -19,6 +19,8 @@ use std::collections::HashMap;
 pub const EXHAUSTIVE_MAX_VERTICES: usize = 24;
 /// Largest grid side (the smaller one) [`count_boards_grid`] accepts.
 pub const DP_MAX_WIDTH: usize = 16;
+/// Largest grid side (the larger one) [`count_boards_grid`] accepts.
+pub const DP_MAX_LENGTH: usize = 100_000;
 
 /// Counts boards of a graph by enumerating all configurations.
 pub fn count_boards_exhaustive(g: &Graph) -> GoResult<u64> {
@@ -128,6 +130,12 @@ pub fn count_boards_grid(rows: usize, cols: usize) -> GoResult<BigUint> {
     } else {
         (cols, rows)
     };
+    if len > DP_MAX_LENGTH {
+        return Err(GoError::new(
+            format!("grid {rows}x{cols} is too long for the border-state count"),
+            format!("the larger side may be at most {DP_MAX_LENGTH}"),
+        ));
+    }
     if w > DP_MAX_WIDTH {
         return Err(GoError::new(
             format!("grid {rows}x{cols} is too wide for the border-state count"),
@@ -180,16 +188,15 @@ pub fn count_boards_grid(rows: usize, cols: usize) -> GoResult<BigUint> {
                         }
                     }
                     // The cell above leaves the border.
-                    if let Some(x) = up {
-                        if x != 0 && (x & WHITE != nc[c] & WHITE || nc[c] == 0) {
-                            let l = label(x);
-                            let present = nc.iter().any(|&y| y != 0 && label(y) == l);
-                            let has_lib =
-                                nc.iter().any(|&y| y != 0 && label(y) == l && y & LIB != 0)
-                                    || (!present && (x & LIB != 0 || choice == 0));
-                            if !present && !has_lib {
-                                continue;
-                            }
+                    let leaving =
+                        up.filter(|&x| x != 0 && (x & WHITE != nc[c] & WHITE || nc[c] == 0));
+                    if let Some(x) = leaving {
+                        let l = label(x);
+                        let present = nc.iter().any(|&y| y != 0 && label(y) == l);
+                        let has_lib = nc.iter().any(|&y| y != 0 && label(y) == l && y & LIB != 0)
+                            || (!present && (x & LIB != 0 || choice == 0));
+                        if !present && !has_lib {
+                            continue;
                         }
                     }
                     canonical(&mut nc);
@@ -297,6 +304,7 @@ mod tests {
     fn errors() {
         assert!(count_boards_grid(0, 3).is_err());
         assert!(count_boards_grid(17, 17).is_err());
+        assert!(count_boards_grid(1, usize::MAX).is_err());
         assert!(count_boards_exhaustive(&Graph::grid(5, 5).unwrap()).is_err());
         // Triangle: 3^3 = 27 configurations; the full ones with all stones of one colour die.
         let t = Graph::complete(3).unwrap();

@@ -1,5 +1,20 @@
-//! Go on arbitrary finite connected simple graphs: graphs, boards, rules, SGF, counting
-//! boards and regular sequences, a small-board solver, and diagrams.
+//! Go on arbitrary finite connected simple graphs.
+//!
+//! * [`graph`]: board graphs ([`Graph`]) from spec strings (`grid:MxN`, `path:N`, `cycle:N`,
+//!   `complete:N`, `star:N`, `edges:FILE`) or edge-list text, with validation.
+//! * [`board`]: configurations ([`Board`], two vertex sets), chains, liberties, moves with
+//!   captures ([`Board::play`]), area and pure scores, [`Zobrist`] keys.
+//! * [`rules`]: rule variants ([`Rules`]: repetition, suicide, scoring, passes, komi; presets
+//!   `seed`, `area`, `situational`, `simple-ko`, `suicide`) and a [`Game`] that enforces them.
+//! * [`sgf`]: reading and writing SGF for grids.
+//! * [`count`]: number of boards (legal positions): enumeration for any small graph and a
+//!   border-state dynamic programme with big integers for grids.
+//! * [`sequences`]: number of regular sequences (positional superko) from a board.
+//! * [`solve`]: perfect-play values with area scoring and positional superko.
+//! * [`render`]: text diagrams and Graphviz output.
+//!
+//! Conventions of the seed: configuration values -1 black, 0 empty, 1 white; scores
+//! `White - Black`. The solver reports values from Black's view (Black - White - komi).
 
 #![forbid(unsafe_code)]
 

@@ -66,6 +66,31 @@ impl Reference {
             None
         }
     }
+
+    /// The move with multi-stone suicide allowed: a chain of the mover without liberties
+    /// after the captures is removed (a lone stone stays forbidden).
+    fn play_suicide(&self, c: &[i8], v: usize, col: i8) -> Option<Vec<i8>> {
+        if c[v] != 0 {
+            return None;
+        }
+        let mut out = c.to_vec();
+        out[v] = col;
+        for w in 0..self.n {
+            if c[w] == -col && self.liberties(c, w) == BTreeSet::from([v]) {
+                out[w] = 0;
+            }
+        }
+        if self.liberties(&out, v).is_empty() {
+            let ch = self.chain(&out, v);
+            if ch.len() == 1 {
+                return None;
+            }
+            for w in ch {
+                out[w] = 0;
+            }
+        }
+        Some(out)
+    }
 }
 
 fn random_graph() -> impl Strategy<Value = (Graph, Reference)> {
@@ -79,7 +104,7 @@ fn random_graph() -> impl Strategy<Value = (Graph, Reference)> {
         })
         .prop_map(|(n, parents, extra)| {
             let mut edges = BTreeSet::new();
-            for (v, parent) in parents.iter().enumerate().take(n).skip(1) {
+            for (v, &parent) in parents.iter().enumerate().skip(1) {
                 edges.insert((parent % v, v));
             }
             for (a, b) in extra {
@@ -121,6 +146,26 @@ proptest! {
                 prop_assert_eq!(game.board.values(g.n), nc.clone());
                 prop_assert!(reference.is_board(&nc));
                 prop_assert!(game.board.is_board(&g));
+                seen.push(nc.clone());
+                c = nc;
+            }
+        }
+    }
+
+    #[test]
+    fn suicide_rule_matches_reference((g, reference) in random_graph(), moves in proptest::collection::vec((0usize..8, any::<bool>()), 0..40)) {
+        let mut c = vec![0i8; g.n];
+        let rules = Rules::preset("suicide").unwrap();
+        let mut game = Game::new(g.clone(), rules);
+        let mut seen = vec![c.clone()];
+        for (v, black) in moves {
+            let v = v % g.n;
+            let col = if black { Color::Black } else { Color::White };
+            let expected = reference.play_suicide(&c, v, col.value()).filter(|nc| !seen.contains(nc));
+            let got = game.play(col, Move::Place(v));
+            prop_assert_eq!(got.is_ok(), expected.is_some());
+            if let Some(nc) = expected {
+                prop_assert_eq!(game.board.values(g.n), nc.clone());
                 seen.push(nc.clone());
                 c = nc;
             }

@@ -372,6 +372,13 @@ mod tests {
             }
             assert_eq!(gm.play(Color::White, Move::Place(2)).is_ok(), ok);
         }
+        // Situational superko: the same board may recur with the other player to move.
+        let tri = Graph::path(2).unwrap();
+        let mut gs = Game::new(tri, Rules::preset("situational").unwrap());
+        gs.play(Color::Black, Move::Place(0)).unwrap();
+        gs.play(Color::White, Move::Place(1)).unwrap(); // captures: O at 1, White just moved
+                                                        // Black at 0 captures and gives [-1, 0] with White to move: seen before.
+        assert!(gs.play(Color::Black, Move::Place(0)).is_err());
         let mut g2 = Game::new(g, Rules::area());
         assert!(g2.play(Color::White, Move::Pass).is_err());
         g2.play(Color::Black, Move::Pass).unwrap();

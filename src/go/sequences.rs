@@ -53,13 +53,13 @@ fn dfs(
         let v = empty.trailing_zeros() as usize;
         empty &= empty - 1;
         for c in [Color::Black, Color::White] {
-            if let Some(nb) = sg.play(b, v, c, false) {
-                if path.insert(nb) {
-                    let ok = dfs(sg, nb, path, count, limit);
-                    path.remove(&nb);
-                    if !ok {
-                        return false;
-                    }
+            let next = sg.play(b, v, c, false).filter(|nb| !path.contains(nb));
+            if let Some(nb) = next {
+                path.insert(nb);
+                let ok = dfs(sg, nb, path, count, limit);
+                path.remove(&nb);
+                if !ok {
+                    return false;
                 }
             }
         }

@@ -50,7 +50,7 @@ impl<'a> Parser<'a> {
 
     /// Parses a game tree and returns the nodes of its main line.
     fn tree(&mut self, depth: usize) -> GoResult<Vec<Vec<Prop>>> {
-        if depth > 10_000 {
+        if depth > 500 {
             return Err(self.err(
                 self.pos,
                 "variations nested too deeply",
@@ -492,6 +492,11 @@ mod tests {
             .replay(text, Rules::seed())
             .unwrap_err();
         assert_eq!(e.span.unwrap().offset, 14);
+        // Deep nesting is an error, not a stack overflow.
+        let deep = "(;".repeat(100_000);
+        assert!(parse_sgf(&deep).is_err());
+        let ok = format!("{}{}", "(;B[aa]".repeat(100), ")".repeat(100));
+        assert!(parse_sgf(&ok).is_ok());
         // 20x19: tt is a point, not a pass.
         let r = parse_sgf("(;SZ[20:19];B[ts])").unwrap();
         assert_eq!(r.moves[0].1, Move::Place(18 * 20 + 19));

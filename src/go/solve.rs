@@ -19,7 +19,7 @@
 //! at the time of use. Then neither path forbids any board the stored search tried, so the
 //! stored search is exactly the search that would be made now, and reusing it is sound.
 
-use super::board::Color;
+use super::board::{Board, Color};
 use super::error::{GoError, GoResult};
 use super::graph::Graph;
 use super::rules::{Move, Passes, Repetition, Rules, Scoring, Suicide};
@@ -40,6 +40,12 @@ pub struct SolveResult {
     pub nodes: u64,
     /// False when the node limit stopped the search (the value is then meaningless).
     pub complete: bool,
+    /// Transposition-table results reused.
+    pub tt_hits: u64,
+    /// Results stored in the table.
+    pub tt_stores: u64,
+    /// Results not stored because an earlier board on the path might matter.
+    pub tt_history_dependent: u64,
 }
 
 /// Over-approximation of the set of boards a search tried: all contain the stones
@@ -108,6 +114,7 @@ struct Search<'a> {
     tt: HashMap<Key, Entry>,
     hints: HashMap<Key, u8>,
     tt_capacity: usize,
+    stats: [u64; 3],
 }
 
 const INF: i64 = i64::MAX / 4;
@@ -121,6 +128,35 @@ impl Search<'_> {
             Scoring::Pure => b.0.count_ones() as i64 - b.1.count_ones() as i64,
         };
         2 * d - self.komi_half
+    }
+
+    /// Exact value from the view of `c` by null-window tests (the maximum first, then
+    /// bisection over the possible scores).
+    fn root_value(&mut self, b: SmallBoard, c: Color) -> i64 {
+        let sign = if c == Color::Black { 1 } else { -1 };
+        let n = self.sg.n as i64;
+        let mut values: Vec<i64> = (-n..=n).map(|d| sign * (2 * d - self.komi_half)).collect();
+        values.sort_unstable();
+        // Whether the value is at least values[i].
+        let at_least = |s: &mut Self, i: usize| -> bool {
+            let t = values[i];
+            let (v, _) = s.negamax(b, c, false, t - 1, t);
+            v >= t
+        };
+        let (mut lo, mut hi) = (0usize, values.len() - 1);
+        if at_least(self, hi) {
+            return values[hi];
+        }
+        hi -= 1;
+        while lo < hi && !self.aborted {
+            let mid = (lo + hi).div_ceil(2);
+            if at_least(self, mid) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        values[lo]
     }
 
     /// Whether an earlier board on the path (before the current one) may be among the boards
@@ -161,6 +197,7 @@ impl Search<'_> {
         if let Some(e) = self.tt.get(&key).copied() {
             if (e.lo == e.hi || e.lo >= beta || e.hi <= alpha) && !self.path_conflicts(&e.summary) {
                 let v = if e.lo >= beta { e.lo } else { e.hi };
+                self.stats[0] += 1;
                 return (v, e.summary);
             }
             hint = Some(e.best);
@@ -225,8 +262,15 @@ impl Search<'_> {
             }
         }
         let _ = tried_pass;
-        self.hints.insert(key, best_move);
-        if !self.path_conflicts(&summary) {
+        if self.tt_capacity > 0 {
+            self.hints.insert(key, best_move);
+        }
+        let conflict = self.tt_capacity > 0 && self.path_conflicts(&summary);
+        if conflict {
+            self.stats[2] += 1;
+        }
+        if self.tt_capacity > 0 && !conflict {
+            self.stats[1] += 1;
             if self.tt.len() >= self.tt_capacity {
                 self.tt.clear();
             }
@@ -251,7 +295,7 @@ impl Search<'_> {
             e.best = best_move;
             self.tt.insert(key, e);
         }
-        if self.hints.len() >= self.tt_capacity {
+        if self.tt_capacity > 0 && self.hints.len() >= self.tt_capacity {
             self.hints.clear();
         }
         (best, summary)
@@ -261,6 +305,38 @@ impl Search<'_> {
 /// Solves the game on a small graph (at most 64 vertices) under `rules`, which must have
 /// explicit passes and positional superko. Stops after `node_limit` positions.
 pub fn solve(g: &Graph, rules: &Rules, node_limit: u64) -> GoResult<SolveResult> {
+    solve_with(g, rules, node_limit, true)
+}
+
+/// As [`solve`]; `transposition_table = false` searches the plain game tree (slow; used to
+/// check the table).
+pub fn solve_with(
+    g: &Graph,
+    rules: &Rules,
+    node_limit: u64,
+    transposition_table: bool,
+) -> GoResult<SolveResult> {
+    solve_position(
+        g,
+        rules,
+        &[Board::empty()],
+        Color::Black,
+        node_limit,
+        transposition_table,
+    )
+}
+
+/// Solves from a position given by its history: `history` lists the earlier boards and ends
+/// with the current one (no repeated boards; a single board for a fresh start). `to_move`
+/// plays next; the value is still Black minus White minus komi.
+pub fn solve_position(
+    g: &Graph,
+    rules: &Rules,
+    history: &[Board],
+    to_move: Color,
+    node_limit: u64,
+    transposition_table: bool,
+) -> GoResult<SolveResult> {
     if rules.passes != Passes::Explicit || rules.repetition != Repetition::PositionalSuperko {
         return Err(GoError::new(
             "the solver needs explicit passes and positional superko",
@@ -268,6 +344,27 @@ pub fn solve(g: &Graph, rules: &Rules, node_limit: u64) -> GoResult<SolveResult>
         ));
     }
     let sg = SmallGraph::new(g)?;
+    let boards: Vec<SmallBoard> = history.iter().map(SmallGraph::from_board).collect();
+    for &b in &boards {
+        if b.0 & b.1 != 0 || (b.0 | b.1) & !sg.full != 0 || !sg.is_board(b) {
+            return Err(GoError::new(
+                "a history configuration is not a board of the graph",
+                "give configurations where every chain has a liberty",
+            ));
+        }
+    }
+    let Some(&start) = boards.last() else {
+        return Err(GoError::new(
+            "empty history",
+            "the history must contain at least the current board",
+        ));
+    };
+    if boards.iter().collect::<HashSet<_>>().len() != boards.len() {
+        return Err(GoError::new(
+            "the history repeats a board",
+            "under positional superko earlier boards are pairwise distinct",
+        ));
+    }
     // Static order: vertices of high degree first (centre before edges before corners).
     let mut order: Vec<usize> = (0..sg.n).collect();
     order.sort_by_key(|&v| std::cmp::Reverse(sg.adj[v].count_ones()));
@@ -284,15 +381,19 @@ pub fn solve(g: &Graph, rules: &Rules, node_limit: u64) -> GoResult<SolveResult>
         order,
         tt: HashMap::new(),
         hints: HashMap::new(),
-        tt_capacity: 1 << 22,
+        tt_capacity: if transposition_table { 1 << 22 } else { 0 },
+        stats: [0; 3],
     };
-    let start = (0u64, 0u64);
-    s.path.push(start);
-    s.on_path.insert(start);
-    let (v, _) = s.negamax(start, Color::Black, false, -INF, INF);
+    for &b in &boards {
+        s.path.push(b);
+        s.on_path.insert(b);
+    }
+    let v = s.root_value(start, to_move);
+    // From Black's view.
+    let v = if to_move == Color::Black { v } else { -v };
     let mut pv = Vec::new();
     if !s.aborted {
-        pv = principal_variation(&mut s, v);
+        pv = principal_variation(&mut s, start, to_move, v);
     }
     Ok(SolveResult {
         value_half_points: v,
@@ -300,18 +401,30 @@ pub fn solve(g: &Graph, rules: &Rules, node_limit: u64) -> GoResult<SolveResult>
         pv,
         nodes: s.nodes,
         complete: !s.aborted,
+        tt_hits: s.stats[0],
+        tt_stores: s.stats[1],
+        tt_history_dependent: s.stats[2],
     })
 }
 
 /// Follows moves that keep the value: at each position the first move whose exact value
 /// equals the position's value.
-fn principal_variation(s: &mut Search<'_>, root_value: i64) -> Vec<(Color, Move)> {
+fn principal_variation(
+    s: &mut Search<'_>,
+    start: SmallBoard,
+    to_move: Color,
+    black_value: i64,
+) -> Vec<(Color, Move)> {
     let mut pv = Vec::new();
-    let mut b = (0u64, 0u64);
-    let mut c = Color::Black;
+    let mut b = start;
+    let mut c = to_move;
     let mut prev_pass = false;
     // Value from the view of the player to move.
-    let mut value = root_value;
+    let mut value = if to_move == Color::Black {
+        black_value
+    } else {
+        -black_value
+    };
     for _ in 0..1000 {
         let sign = if c == Color::Black { 1 } else { -1 };
         if prev_pass && sign * s.final_value(b) == value {
@@ -384,6 +497,95 @@ mod tests {
         assert_eq!(value("grid:1x2"), 0.0);
         assert_eq!(value("grid:1x3"), 3.0);
         assert_eq!(value("grid:2x2"), 1.0);
+    }
+
+    #[test]
+    fn linear_go_exercises() {
+        // Positional linear Go on 1x5, X to move, values for X. For `x.o..` a published answer
+        // gives 0 (X4 O2 X1 O2); here White answers X4 with O5, capturing: X cannot retake
+        // (superko) nor play 2 (suicide), and White then fills 4 and wins every point.
+        let g = Graph::grid(1, 5).unwrap();
+        for (pos, want) in [
+            ("x.o..", -5.0),
+            ("o.x..", 5.0),
+            ("x..o.", -5.0),
+            ("o..x.", 5.0),
+            ("o....", 5.0),
+            (".o...", 0.0),
+            ("..o..", 0.0),
+        ] {
+            let vals: Vec<i8> = pos
+                .chars()
+                .map(|ch| match ch {
+                    'x' => -1,
+                    'o' => 1,
+                    _ => 0,
+                })
+                .collect();
+            let b = Board::from_values(&vals);
+            let r =
+                solve_position(&g, &Rules::area(), &[b], Color::Black, 10_000_000, true).unwrap();
+            assert!(r.complete);
+            assert_eq!(r.value, want, "{pos}");
+        }
+    }
+
+    #[test]
+    fn table_matches_plain_search() {
+        for spec in ["grid:1x4", "complete:3", "star:3", "path:3", "cycle:3"] {
+            let g = Graph::parse(spec).unwrap();
+            for komi in [-1.5, 0.0, 0.5, 2.0] {
+                let rules = Rules::area().with_komi(komi).unwrap();
+                let a = solve_with(&g, &rules, u64::MAX, true).unwrap();
+                let b = solve_with(&g, &rules, u64::MAX, false).unwrap();
+                assert_eq!(a.value, b.value, "{spec} komi {komi}");
+            }
+        }
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore)]
+    fn table_matches_plain_search_release() {
+        for spec in ["grid:2x2", "cycle:4", "star:4"] {
+            let g = Graph::parse(spec).unwrap();
+            let a = solve_with(&g, &Rules::area(), u64::MAX, true).unwrap();
+            let b = solve_with(&g, &Rules::area(), u64::MAX, false).unwrap();
+            assert_eq!(a.value, b.value, "{spec}");
+        }
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore)]
+    fn table_matches_plain_search_random_graphs() {
+        // Random connected graphs on up to 5 vertices; cases where the plain search exceeds
+        // its node budget are skipped.
+        let mut seed = 99u64;
+        let mut compared = 0;
+        for _ in 0..60 {
+            let mut next = || super::super::board::splitmix64(&mut seed);
+            let n = 2 + (next() % 4) as usize;
+            let mut edges = Vec::new();
+            for v in 1..n {
+                edges.push(((next() % v as u64) as usize, v));
+            }
+            for _ in 0..(next() % 3) {
+                let (a, b) = ((next() % n as u64) as usize, (next() % n as u64) as usize);
+                if a != b {
+                    edges.push((a, b));
+                }
+            }
+            let komi = (next() % 7) as f64 - 3.0 + if next() % 2 == 0 { 0.5 } else { 0.0 };
+            let g = Graph::from_edges((0..n).map(|i| i.to_string()).collect(), &edges).unwrap();
+            let rules = Rules::area().with_komi(komi).unwrap();
+            let plain = solve_with(&g, &rules, 2_000_000, false).unwrap();
+            if !plain.complete {
+                continue;
+            }
+            let fast = solve_with(&g, &rules, u64::MAX, true).unwrap();
+            assert_eq!(fast.value, plain.value, "{edges:?} komi {komi}");
+            compared += 1;
+        }
+        assert!(compared > 20, "{compared}");
     }
 
     #[test]
