@@ -217,7 +217,14 @@ fn legal_excludes_pawn_drop_mate() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(!out.split_whitespace().any(|m| m == "P*1b"), "{out}");
-    assert!(out.split_whitespace().any(|m| m == "P*1d"), "{out}");
+    // 後手 is already in check from the bishop: every pawn drop leaves it mated (a pawn-drop
+    // mate), except P*2b, which blocks the bishop's line
+    assert!(out.split_whitespace().any(|m| m == "5i4h"), "{out}");
+    let drops: Vec<&str> = out
+        .split_whitespace()
+        .filter(|m| m.starts_with("P*"))
+        .collect();
+    assert_eq!(drops, ["P*2b"], "{out}");
 }
 
 #[test]

@@ -86,34 +86,57 @@ pub fn is_repetition(history: &[Position]) -> bool {
     }
 }
 
-/// The legal moves of the last position of `history` under a reading.
+/// The legal moves of the last position of `history` under a reading: the moves of the one-step
+/// transition whose result is not a forbidden position, exactly as rules/shogi_mate.rule states it
+/// (two pawns, a piece with nowhere to go or a king left attacked, for any piece of the mover;
+/// pawn-drop mate judged by a real test of the replies; under the broad reading, perpetual check).
 pub fn legal_moves(history: &[Position], reading: Reading) -> Vec<Move> {
     legal_moves_depth(history, reading, 0)
+}
+
+/// The mover (`c`) has two unpromoted pawns on a file, or a piece with nowhere to go.
+pub fn static_forbidden(p: &Position, c: super::types::Color) -> bool {
+    let mut files = [0u8; 10];
+    for (sq, color, kind, promoted) in p.board_pieces() {
+        if color != c || promoted {
+            continue;
+        }
+        let rel = sq.relative_row(c);
+        match kind {
+            PieceKind::Pawn => {
+                files[sq.column() as usize] += 1;
+                if files[sq.column() as usize] > 1 || rel == 1 {
+                    return true;
+                }
+            }
+            PieceKind::Lance if rel == 1 => return true,
+            PieceKind::Knight if rel <= 2 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 fn legal_moves_depth(history: &[Position], reading: Reading, depth: usize) -> Vec<Move> {
     let Some(pos) = history.last() else {
         return vec![];
     };
-    let base: Vec<Move> = pos
-        .legal_moves_with(reading.pawn_drop_mate)
-        .iter()
-        .copied()
-        .collect();
-    if !reading.perpetual_forbidden {
-        return base;
-    }
+    let mover = pos.side_to_move();
     let mut out = vec![];
     let mut h: Vec<Position> = history.to_vec();
-    for m in base {
-        h.push(pos.after(m));
-        let keep = if perpetual_forbidden(&h) {
+    for m in pos.pseudo_legal_moves() {
+        let n = pos.after(m);
+        if n.is_king_attacked(mover) || static_forbidden(&n, mover) {
+            continue;
+        }
+        h.push(n);
+        let keep = if reading.perpetual_forbidden && perpetual_forbidden(&h) {
             false
         } else if m.drop_kind() == Some(PieceKind::Pawn) && depth < 40 {
-            // a pawn drop is a pawn-drop mate when the opponent has no answer that is not
-            // forbidden, perpetual checks included (the drop only ever counts if it could mate:
-            // with check, or in the reading where mate needs no check)
-            let could_mate = !reading.mate_needs_check() || h.last().is_some_and(|p| p.in_check());
+            // pawn-drop mate: the position after the drop is mate (in check, where the reading
+            // asks for it) and the opponent has no answer that is not forbidden
+            let last = h.last().expect("pushed");
+            let could_mate = !reading.mate_needs_check() || last.in_check();
             !could_mate || !legal_moves_depth(&h, reading, depth + 1).is_empty()
         } else {
             true

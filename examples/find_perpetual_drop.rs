@@ -1,0 +1,90 @@
+//! Searches for a game with the logic of the problem "Last Judgment": a defending pawn drop
+//! gives check, and the attacker's only answer completes the fourth repetition of the attacker's
+//! own perpetual check. The broad reading makes that drop a pawn-drop mate; the narrow one does
+//! not. It prints the SFEN and the moves, which tests/last_judgment.rs keeps.
+//!
+//! cargo run --release --example find_perpetual_drop
+
+use okite::shogi::position::Position;
+use okite::shogi::types::{Move, PieceKind};
+use std::collections::{HashMap, VecDeque};
+
+fn main() {
+    // The cycle position T2: 後手 king 1b in check from the rook on 5b; 先手 king 5c boxed in by
+    // its own pieces and by the two 後手 bishops (2d covers 4b, 2e covers 4c and 5b); 先手 holds
+    // a pawn in hand.
+    let t2 = Position::from_sfen("9/8k/5P3/3GKG1b1/4S3b/9/9/9/9 w Pr 1");
+    let t2 = match t2 {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return;
+        }
+    };
+    println!("T2 = {}", t2.to_sfen());
+    // Q: the rook on 6b, the pawn in 後手's hand, 後手 to move.
+    let q_sfen = "9/3R4k/5P3/3GKG1b1/4S3b/9/9/9/9 w p 1";
+    let _ = q_sfen;
+    // breadth-first search from T2 for a line in which 先手 always checks, reaching a position
+    // where 後手 drops a pawn with check and 先手's only legal answer recreates T2
+    let mut seen: HashMap<Position, (Position, Move)> = HashMap::new();
+    let mut queue: VecDeque<(Position, usize)> = VecDeque::new();
+    queue.push_back((t2.clone(), 0));
+    seen.insert(
+        t2.clone(),
+        (
+            t2.clone(),
+            Move::drop(
+                PieceKind::Pawn,
+                okite::shogi::types::Square::new(1, 1).unwrap(),
+            ),
+        ),
+    );
+    while let Some((p, d)) = queue.pop_front() {
+        if d > 16 {
+            break;
+        }
+        let moves = p.legal_moves();
+        for &m in moves.iter() {
+            let n = p.after(m);
+            // 先手 moves must give check
+            if p.side_to_move() == okite::shogi::types::Color::Black && !n.in_check() {
+                continue;
+            }
+            if seen.contains_key(&n) {
+                continue;
+            }
+            seen.insert(n.clone(), (p.clone(), m));
+            // the goal: 後手 to move, a pawn drop that checks and whose only answer gives T2
+            if n.side_to_move() == okite::shogi::types::Color::White {
+                for &dm in n.legal_moves().iter() {
+                    if dm.drop_kind() != Some(PieceKind::Pawn) {
+                        continue;
+                    }
+                    let r = n.after(dm);
+                    if !r.in_check() {
+                        continue;
+                    }
+                    let answers = r.legal_moves();
+                    if answers.len() == 1 && r.after(*answers.iter().next().unwrap()) == t2 {
+                        // reconstruct the line from T2
+                        let mut line = vec![dm];
+                        let mut cur = n.clone();
+                        while cur != t2 {
+                            let (prev, mv) = seen[&cur].clone();
+                            line.push(mv);
+                            cur = prev;
+                        }
+                        line.reverse();
+                        let a = *answers.iter().next().unwrap();
+                        let text: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
+                        println!("found: {} then {}", text.join(" "), a.to_usi());
+                        return;
+                    }
+                }
+            }
+            queue.push_back((n, d + 1));
+        }
+    }
+    println!("no line found");
+}
