@@ -146,7 +146,7 @@ impl Hinter for ReplHelper {
                 } else {
                     format!(" {}", c.args)
                 };
-                return Some(format!("{rest}{usage}    # {}", c.help));
+                return Some(format!("{rest}{usage}"));
             }
             return None;
         }

@@ -49,7 +49,10 @@ pub const COMMANDS: &[Cmd] = &[
 /// should follow it.
 pub fn incomplete(text: &str) -> bool {
     let t = text.trim_end();
-    if t.is_empty() || t.trim_start().starts_with(':') {
+    if t.trim_start().starts_with(':')
+        || t.lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with("//"))
+    {
         return false;
     }
     match crate::syntax::parser::parse_repl(text, 0) {

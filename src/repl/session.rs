@@ -75,6 +75,7 @@ pub struct Session {
     current: Option<Current>,
     color: bool,
     width: usize,
+    /// How many inputs were read (inputs are named `<input N>` in diagnostics).
     inputs: usize,
     /// How many inputs failed (a piped script then exits with status 1).
     pub errors: std::cell::Cell<usize>,
@@ -377,15 +378,17 @@ impl Session {
     }
 
     fn input_source(&mut self, text: &str) -> u32 {
-        self.inputs += 1;
         let name = format!("<input {}>", self.inputs);
         self.add_source(name, text)
     }
 
     /// One input: a command, definitions or an expression.
     pub fn handle(&mut self, text: &str, ev: &mut Evaluator) -> Flow {
+        self.inputs += 1;
         let t = text.trim();
-        if t.is_empty() || t.starts_with("//") {
+        if t.lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with("//"))
+        {
             return Flow::Continue;
         }
         if let Some(rest) = t.strip_prefix(':') {
@@ -837,7 +840,7 @@ impl Session {
     fn game_note(&self) {
         if let Some(sg) = &self.shogi {
             println!(
-                "game of {} position{} (sfen {}); g and i = {} bound",
+                "game of {} position{}, now sfen {}; g and i bound (i = {})",
                 sg.positions.len(),
                 if sg.positions.len() == 1 { "" } else { "s" },
                 sg.positions.last().expect("a position").to_sfen(),

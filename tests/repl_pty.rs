@@ -1,0 +1,134 @@
+//! The REPL driven in a real pseudo-terminal: line editing on, prompts shown, Ctrl-C and Ctrl-D
+//! as a person types them.
+#![cfg(unix)]
+
+use expectrl::session::OsSession as Session;
+use expectrl::{ControlCode, Expect};
+use std::process::Command;
+use std::time::Duration;
+
+fn spawn(history: &std::path::Path) -> Session {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_okite"));
+    cmd.arg("repl")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("OKITE_HISTORY", history)
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1");
+    let mut p = Session::spawn(cmd).expect("spawn okite repl in a pseudo-terminal");
+    p.set_expect_timeout(Some(Duration::from_secs(60)));
+    p
+}
+
+fn prompt(p: &mut Session) {
+    p.expect("okite> ").expect("the prompt");
+}
+
+#[test]
+fn a_session_in_a_terminal() {
+    let dir = std::env::temp_dir().join(format!("okite-repl-pty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let history = dir.join("history");
+    let _ = std::fs::remove_file(&history);
+    let mut p = spawn(&history);
+    p.expect(":help lists the commands").unwrap();
+    prompt(&mut p);
+
+    // :help lists every command with a line of description
+    p.send_line(":help").unwrap();
+    p.expect(":legal").unwrap();
+    p.expect("legal moves of the current shogi position")
+        .unwrap();
+    p.expect(":quit").unwrap();
+    prompt(&mut p);
+
+    // a pawn-drop-mate position: P*1b would mate, and is not legal
+    p.send_line(":sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1").unwrap();
+    p.expect("g and i bound (i = 1)").unwrap();
+    prompt(&mut p);
+
+    p.send_line(":board").unwrap();
+    p.expect("後手の持駒：なし").unwrap();
+    p.expect("v桂v玉|一").unwrap();
+    p.expect("角 ・ 香|三").unwrap();
+    p.expect("先手の持駒：歩").unwrap();
+    p.expect("sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1").unwrap();
+    prompt(&mut p);
+
+    p.send_line(":legal").unwrap();
+    let legal = p.expect("legal moves under the reading base").unwrap();
+    let text = String::from_utf8_lossy(legal.before()).to_string();
+    for m in ["5i4h", "5i4i", "5i5h", "5i6h", "5i6i", "P*2b", "1c1b+"] {
+        assert!(text.contains(m), "{m} is legal: {text}");
+    }
+    assert!(
+        !text.contains("P*1b"),
+        "the pawn-drop mate is not legal: {text}"
+    );
+    prompt(&mut p);
+
+    // readings side by side: the perpetual check is forbidden only under broad
+    p.send_line(":compare narrow,broad forbidden(Perpetual, 13)")
+        .unwrap();
+    p.expect("narrow   false").unwrap();
+    p.expect("broad    true").unwrap();
+    p.expect("perpetual_forbidden(").unwrap();
+    prompt(&mut p);
+
+    p.send_line(":explain mate(A, 2)").unwrap();
+    p.expect("mate(A, 2) = true").unwrap();
+    p.expect("[rules/shogi_mate.rule:70:5]").unwrap();
+    prompt(&mut p);
+
+    // an error points into the line typed
+    p.send_line("size(path(3)) + tru").unwrap();
+    p.expect("unknown name `tru`").unwrap();
+    p.expect(":1:17]").unwrap();
+    p.expect("size(path(3)) + tru").unwrap();
+    p.expect("─┬─").unwrap();
+    p.expect("not defined").unwrap();
+    prompt(&mut p);
+
+    // a definition over two lines, then used
+    p.send_line("def double(x: Int) -> Int =").unwrap();
+    p.send_line("    x * 2").unwrap();
+    p.expect("definition `double` defined").unwrap();
+    prompt(&mut p);
+    p.send_line("double(21)").unwrap();
+    p.expect("42").unwrap();
+    prompt(&mut p);
+
+    // Ctrl-C interrupts a long query and the session goes on
+    p.send_line("perft(start, 4)").unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    p.send(ControlCode::EndOfText).unwrap();
+    p.expect("interrupted (memo tables kept:").unwrap();
+    prompt(&mut p);
+    p.send_line(":time perft(start, 1)").unwrap();
+    p.expect("30").unwrap();
+    p.expect("memo hits").unwrap();
+    prompt(&mut p);
+
+    // Ctrl-C at the prompt clears the line
+    p.send("1 + ").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    p.send(ControlCode::EndOfText).unwrap();
+    prompt(&mut p);
+    p.send_line("7 * 6").unwrap();
+    p.expect("42").unwrap();
+    prompt(&mut p);
+
+    p.send_line(":quit").unwrap();
+    p.expect(expectrl::Eof).unwrap();
+
+    // the history was kept
+    let h = std::fs::read_to_string(&history).unwrap();
+    assert!(h.contains(":legal"), "history: {h}");
+    assert!(h.contains("double(21)"), "history: {h}");
+
+    // Ctrl-D quits too, and the history is read back
+    let mut p = spawn(&history);
+    prompt(&mut p);
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect(expectrl::Eof).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

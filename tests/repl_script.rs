@@ -1,0 +1,199 @@
+//! The REPL reading a script from a pipe: no prompts, no colours, exact output.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+fn okite_repl(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_okite"));
+    cmd.arg("repl")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("COLUMNS", "100")
+        .env(
+            "OKITE_HISTORY",
+            std::env::temp_dir().join("okite-repl-script-history"),
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// Run a whole script; (stdout, stderr, exit status).
+fn run_script(script: &str) -> (String, String, i32) {
+    let mut child = okite_repl(&[]).spawn().expect("okite repl");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+const SCRIPT: &str = r#"// a script for okite repl
+1 + 2 * 3
+{ x * x | x in 1..4 }
+:type size(boards(path(3)))
+size(boards(path(3)))
+:sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1
+:board
+:legal
+:moves P*1b
+uchifuzume(g, i)
+:reading broad
+forbidden(Perpetual, 13)
+def corners(G: Graph) -> Set<Vertex> =
+    { v | v in V(G), size(G(v)) == 2 }
+:go grid:3x3 B2 A1
+corners(G)
+c(5)
+:board
+:defs corner
+undefined_thing + 1
+:sfen startpos 7g7f 7g7f
+:quit
+1 + 1
+"#;
+
+const EXPECTED_OUT: &str = "\
+7
+{1, 4, 9, 16}
+size(boards(path(3))) : Int
+15
+game of 1 position, now sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1; g and i bound (i = 1)
+後手の持駒：なし
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+| ・ ・ ・ ・ ・ ・ ・v桂v玉|一
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|二
+| ・ ・ ・ ・ ・ ・ 角 ・ 香|三
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|四
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|八
+| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九
++---------------------------+
+先手の持駒：歩
+先手番
+sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1
+i = 1 (0 moves played)
+1c1b 1c1b+ 3c1e 3c1e+ 3c2b 3c2b+ 3c2d 3c2d+ 3c4b 3c4b+ 3c4d 3c4d+ 3c5a 3c5a+ 3c5e 3c5e+ 3c6f 3c6f+ 3c7g 3c7g+ 3c8h 3c8h+ 3c9i 3c9i+ 5i4h 5i4i 5i5h 5i6h 5i6i P*2b
+30 legal moves under the reading base
+game of 2 positions, now sfen 7nk/8P/6B1L/9/9/9/9/9/4K4 w - 2; g and i bound (i = 2)
+true
+reading broad
+true
+definition `corners` defined
+Go board on 9 vertices, 2 moves played; G and c bound (vertices 1..9)
+{1, 3, 7, 9}
+-1
+  A B C
+3 . . .
+2 . X .
+1 O . .
+Black (X) to play (2 moves played)
+corners(G) : (Map<Int, Set<Int>>) -> Set<Int>
+";
+
+const EXPECTED_ERR: &str = "\
+okite::E0100
+
+  × unknown name `undefined_thing`
+   ╭─[<input 19>:1:1]
+ 1 │ undefined_thing + 1
+   · ───────┬───────
+   ·        ╰── not defined
+   ╰────
+  help: define it with `def`, or bind it with `let`, a quantifier or a parameter
+okite::E0402
+
+  × bad move `7g7f`: it is not a move of this position
+   ╭─[<input 20>:1:21]
+ 1 │ :sfen startpos 7g7f 7g7f
+   ·                     ──┬─
+   ·                       ╰── move 2
+   ╰────
+  help: moves are written in USI: 7g7f, 8h2b+, P*5e
+";
+
+#[test]
+fn a_piped_script_prints_exactly_its_results() {
+    let (out, err, code) = run_script(SCRIPT);
+    assert_eq!(out, EXPECTED_OUT, "stdout:\n{out}\nstderr:\n{err}");
+    assert_eq!(err, EXPECTED_ERR, "stderr:\n{err}");
+    // a script with errors ends with status 1; nothing after :quit runs
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_clean_script_ends_with_status_zero_and_ctrl_d_is_the_end_of_input() {
+    let (out, err, code) = run_script("let x = 20 in x + 1\n[n | n in seq(1..3)]\n:type path(2)\n");
+    assert_eq!(out, "21\n[1, 2, 3]\npath(2) : Map<Int, Set<Int>>\n");
+    assert_eq!(err, "");
+    assert_eq!(code, 0);
+}
+
+/// A REPL on a rule file that the test changes while the REPL runs.
+#[test]
+fn reload_keeps_memo_tables_when_nothing_changed_and_prompt_definitions_override() {
+    let dir = std::env::temp_dir().join(format!("okite-repl-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.rule");
+    std::fs::write(
+        &file,
+        "def k -> Int = 1\ndef twice(x: Int) -> Int = 2 * x\n",
+    )
+    .unwrap();
+    let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |line: &str| -> String {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut s = String::new();
+        out.read_line(&mut s).unwrap();
+        s.trim_end().to_string()
+    };
+    assert_eq!(ask("twice(k)"), "2");
+    assert!(
+        ask(":reload").starts_with("no rule file changed; memo tables kept ("),
+        "nothing changed"
+    );
+    std::fs::write(
+        &file,
+        "def k -> Int = 10\ndef twice(x: Int) -> Int = 2 * x\n",
+    )
+    .unwrap();
+    assert_eq!(
+        ask(":reload"),
+        format!(
+            "reloaded ({} changed); definitions changed, memo tables cleared",
+            file.display()
+        )
+    );
+    assert_eq!(ask("twice(k)"), "20");
+    assert_eq!(
+        ask("def twice(x: Int) -> Int = 3 * x"),
+        "definition `twice` defined (in place of the rule files' one for this session)"
+    );
+    assert_eq!(ask("twice(k)"), "30");
+    // the override outlives a reload of the files
+    std::fs::write(
+        &file,
+        "def k -> Int = 100\ndef twice(x: Int) -> Int = 2 * x\n",
+    )
+    .unwrap();
+    assert!(ask(":reload").starts_with("reloaded ("));
+    assert_eq!(ask("twice(k)"), "300");
+    assert_eq!(ask(":defs tw"), "twice(x) : (Int) -> Int");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
