@@ -10,10 +10,11 @@ use okite::shogi::types::{Move, PieceKind};
 use std::collections::{HashMap, VecDeque};
 
 fn main() {
-    // The cycle position T2: 後手 king 1b in check from the rook on 5b; 先手 king 5c boxed in by
-    // its own pieces and by the two 後手 bishops (2d covers 4b, 2e covers 4c and 5b); 先手 holds
-    // a pawn in hand.
-    let t2 = Position::from_sfen("9/8k/5P3/3GKG1b1/4S3b/9/9/9/9 w Pr 1");
+    // The cycle position: 後手's king on 1a in check from 先手's horse on 5e; 先手's king on 5f,
+    // boxed in by its own pieces and by 後手's golds (3d covers 4e, 7d covers 6e) and bishop (8b
+    // protects 5e); 先手 holds a pawn. The horse can switch between the diagonals through 1a and
+    // 2a by one orthogonal step, which a rook or bishop cannot.
+    let t2 = Position::from_sfen("8k/1b7/9/2g3g2/4+B4/4KP3/3PPL3/9/9 w P 1");
     let t2 = match t2 {
         Ok(p) => p,
         Err(e) => {
@@ -21,10 +22,7 @@ fn main() {
             return;
         }
     };
-    println!("T2 = {}", t2.to_sfen());
-    // Q: the rook on 6b, the pawn in 後手's hand, 後手 to move.
-    let q_sfen = "9/3R4k/5P3/3GKG1b1/4S3b/9/9/9/9 w p 1";
-    let _ = q_sfen;
+    println!("start = {}", t2.to_sfen());
     // breadth-first search from T2 for a line in which 先手 always checks, reaching a position
     // where 後手 drops a pawn with check and 先手's only legal answer recreates T2
     let mut seen: HashMap<Position, (Position, Move)> = HashMap::new();
@@ -41,11 +39,21 @@ fn main() {
         ),
     );
     while let Some((p, d)) = queue.pop_front() {
-        if d > 16 {
+        if d > 16 || seen.len() > 3_000_000 {
             break;
         }
         let moves = p.legal_moves();
+        let king = p.king_square(p.side_to_move());
         for &m in moves.iter() {
+            // 先手 plays its rook and drops pawns; 後手 moves its king: the pieces that shape the
+            // cycle
+            let keep = match p.side_to_move() {
+                okite::shogi::types::Color::White => m.from() == king,
+                okite::shogi::types::Color::Black => true,
+            };
+            if !keep {
+                continue;
+            }
             let n = p.after(m);
             // 先手 moves must give check
             if p.side_to_move() == okite::shogi::types::Color::Black && !n.in_check() {

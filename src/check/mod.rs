@@ -2606,6 +2606,24 @@ impl Infer<'_> {
                 self.expect(&bt, &Ty::Int, b.span(), "a range goes between integers");
                 Ty::Set(Box::new(Ty::Int))
             }
+            Concat
+                if matches!(self.p.unifier.shallow(&at), Ty::Str)
+                    || matches!(self.p.unifier.shallow(&bt), Ty::Str) =>
+            {
+                self.expect(
+                    &at,
+                    &Ty::Str,
+                    a.span(),
+                    "`++` joins two strings or two sequences",
+                );
+                self.expect(
+                    &bt,
+                    &Ty::Str,
+                    b.span(),
+                    "`++` joins two strings or two sequences",
+                );
+                Ty::Str
+            }
             Concat => {
                 let el = self.u().fresh();
                 self.expect(
