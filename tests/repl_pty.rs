@@ -19,6 +19,14 @@ fn spawn(history: &std::path::Path) -> Session {
     p
 }
 
+/// Ctrl-C at the prompt: wait for the new prompt, and for the terminal to be read again (input
+/// typed while the line editor switches modes may be dropped, as in any terminal).
+fn settle(p: &mut Session) {
+    std::thread::sleep(Duration::from_millis(300));
+    prompt(p);
+    std::thread::sleep(Duration::from_millis(200));
+}
+
 fn prompt(p: &mut Session) {
     p.expect("okite> ").expect("the prompt");
 }
@@ -36,8 +44,7 @@ fn a_session_in_a_terminal() {
     // :help lists every command with a line of description
     p.send_line(":help").unwrap();
     p.expect(":legal").unwrap();
-    p.expect("legal moves of the current shogi position")
-        .unwrap();
+    p.expect("legal moves of the current position").unwrap();
     p.expect(":quit").unwrap();
     prompt(&mut p);
 
@@ -64,6 +71,26 @@ fn a_session_in_a_terminal() {
         !text.contains("P*1b"),
         "the pawn-drop mate is not legal: {text}"
     );
+    prompt(&mut p);
+
+    // completion of commands and of definition names, and hints
+    p.send(":leg\t").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    p.send("\r").unwrap();
+    p.expect("30 legal moves under the reading base").unwrap();
+    prompt(&mut p);
+    p.send(":rel").unwrap();
+    p.expect(":reload").unwrap(); // the rest of the command, hinted
+    p.send(ControlCode::EndOfText).unwrap();
+    settle(&mut p);
+    p.send("uchifuzume(").unwrap();
+    p.expect("uchifuzume(g, i) : ").unwrap(); // the signature, hinted
+    p.send(ControlCode::EndOfText).unwrap();
+    settle(&mut p);
+    p.send("uchifu\t").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    p.send("(g, i) or i == 1\r").unwrap();
+    p.expect("true").unwrap();
     prompt(&mut p);
 
     // readings side by side: the perpetual check is forbidden only under broad
@@ -112,7 +139,7 @@ fn a_session_in_a_terminal() {
     p.send("1 + ").unwrap();
     std::thread::sleep(Duration::from_millis(200));
     p.send(ControlCode::EndOfText).unwrap();
-    prompt(&mut p);
+    settle(&mut p);
     p.send_line("7 * 6").unwrap();
     p.expect("42").unwrap();
     prompt(&mut p);

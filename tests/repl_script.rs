@@ -91,7 +91,7 @@ true
 reading broad
 true
 definition `corners` defined
-Go board on 9 vertices, 2 moves played; G and c bound (vertices 1..9)
+Go board on 9 vertices, 2 moves played; G and c bound (G's vertices 1..9 are A3 B3 C3 A2 B2 C2 A1 B1 C1)
 {1, 3, 7, 9}
 -1
   A B C
@@ -195,5 +195,32 @@ fn reload_keeps_memo_tables_when_nothing_changed_and_prompt_definitions_override
     assert_eq!(ask(":defs tw"), "twice(x) : (Int) -> Int");
     drop(stdin);
     assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_kif_record_sets_the_game() {
+    let dir = std::env::temp_dir().join(format!("okite-repl-kif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kif = dir.join("game.kif");
+    std::fs::write(
+        &kif,
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ４五角打\n",
+    )
+    .unwrap();
+    let script = format!(
+        ":kif {}\n:moves\ni\nturn(g[i])\n:go path:3 2\n:legal\n",
+        kif.display()
+    );
+    let (out, err, code) = run_script(&script);
+    assert_eq!(err, "");
+    assert_eq!(
+        out,
+        "game of 6 positions, now sfen lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6; \
+         g and i bound (i = 6)\n7g7f 3c3d 8h2b+ 3a2b B*4e\n6\n後手\n\
+         Go board on 3 vertices, 1 move played; G and c bound (G's vertices 1..3 are 0 1 2)\n0 1 pass\n\
+         3 legal moves for White (O) (no suicide)\n"
+    );
+    assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }

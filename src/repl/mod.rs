@@ -36,7 +36,7 @@ pub const COMMANDS: &[Cmd] = &[
     Cmd { name: ":go", args: "GRAPH [MOVE ...]", help: "set the Go board (grid:3x3, path:4, ...): binds G (the graph) and c (the configuration)" },
     Cmd { name: ":reading", args: "[NAME]", help: "evaluate under a reading (without a name: list the readings)" },
     Cmd { name: ":board", args: "", help: "a diagram of the current shogi position or Go board" },
-    Cmd { name: ":legal", args: "", help: "the legal moves of the current shogi position under the reading, in USI" },
+    Cmd { name: ":legal", args: "", help: "the legal moves of the current position under the reading (shogi in USI)" },
     Cmd { name: ":compare", args: "R1,R2 EXPR", help: "evaluate under several readings; explain where they differ" },
     Cmd { name: ":explain", args: "EXPR", help: "the value and why: the proof tree with rule spans" },
     Cmd { name: ":time", args: "EXPR", help: "the value, the time taken and memo statistics" },

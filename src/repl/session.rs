@@ -685,22 +685,22 @@ impl Session {
                         print!("{}", p.diagram());
                         println!("sfen {}", p.to_sfen());
                         println!(
-                            "i = {} ({} moves played)",
+                            "i = {} ({} played)",
                             sg.positions.len(),
-                            sg.moves.len()
+                            count(sg.moves.len(), "move")
                         );
                     }
                     Some(Current::Go) => {
                         let go = self.go.as_ref().expect("a board");
                         print!("{}", crate::go::render::diagram(&go.graph, &go.board));
                         println!(
-                            "{} to play ({} moves played)",
+                            "{} to play ({} played)",
                             if go.to_move == Color::Black {
                                 "Black (X)"
                             } else {
                                 "White (O)"
                             },
-                            go.moves.len()
+                            count(go.moves.len(), "move")
                         );
                     }
                     None => fail!(self, "error: no game yet: set one with :sfen, :kif or :go"),
@@ -1032,11 +1032,14 @@ impl Session {
                 }
             }
         }
+        let shown: Vec<&str> = graph.names.iter().take(12).map(|s| s.as_str()).collect();
         println!(
-            "Go board on {} vertices, {} moves played; G and c bound (vertices 1..{})",
+            "Go board on {} vertices, {} played; G and c bound (G's vertices 1..{} are {}{})",
             graph.n,
-            moves.len(),
-            graph.n
+            count(moves.len(), "move"),
+            graph.n,
+            shown.join(" "),
+            if graph.n > shown.len() { " …" } else { "" }
         );
         self.go = Some(GoGame {
             graph,
@@ -1051,6 +1054,10 @@ impl Session {
     /// The legal moves of the current shogi position: the successors that `legal(g, i)` of the
     /// rules keeps under the current reading.
     fn legal(&mut self, ev: &mut Evaluator) {
+        if self.current == Some(Current::Go) {
+            self.go_legal();
+            return;
+        }
         let Some(sg) = &self.shogi else {
             fail!(
                 self,
@@ -1109,6 +1116,33 @@ impl Session {
             Ok(_) => fail!(self, "error: `legal(g, i)` did not give a set of states"),
             Err(e) => self.eval_error(e, ev),
         }
+    }
+
+    /// The points where the side to move may play on the Go board (suicide of more than one
+    /// stone allowed under the reading `suicide`), and pass.
+    fn go_legal(&self) {
+        let go = self.go.as_ref().expect("a board");
+        let suicide = self.reading == "suicide";
+        let mut ms: Vec<&str> = (0..go.graph.n)
+            .filter(|&v| go.board.play(&go.graph, v, go.to_move, suicide).is_ok())
+            .map(|v| go.graph.names[v].as_str())
+            .collect();
+        ms.push("pass");
+        println!("{}", ms.join(" "));
+        println!(
+            "{} legal moves for {} ({})",
+            ms.len(),
+            if go.to_move == Color::Black {
+                "Black (X)"
+            } else {
+                "White (O)"
+            },
+            if suicide {
+                "suicide allowed"
+            } else {
+                "no suicide"
+            }
+        );
     }
 
     fn compare(&mut self, arg: &str, line: &str, off: usize, ev: &mut Evaluator) {
@@ -1171,6 +1205,15 @@ impl Session {
         } else {
             println!("(the readings agree)");
         }
+    }
+}
+
+/// `1 move`, `2 moves`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
     }
 }
 
