@@ -167,11 +167,19 @@ pub enum GoCommand {
         /// grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE
         #[arg(long)]
         graph: String,
+        /// native, or rules (the definitions of rules/go.rule, for small graphs)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
     },
     /// The number of regular sequences from the empty board (counting the empty one)
     Sequences {
         #[arg(long)]
         graph: String,
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// For --engine rules: a reading of rules/go.rule (e.g. suicide)
+        #[arg(long)]
+        reading: Option<String>,
     },
     /// The value under perfect play (Black minus White minus komi)
     Solve {
@@ -195,7 +203,42 @@ pub enum GoCommand {
         /// Graphviz dot instead of a diagram
         #[arg(long)]
         dot: bool,
+        /// An SGF record whose final position is shown (grid boards)
+        #[arg(long)]
+        sgf: Option<PathBuf>,
     },
+}
+
+/// Evaluate a Go query of the rules with `G` bound to the graph.
+fn go_by_rules(
+    g: &crate::go::graph::Graph,
+    text: &str,
+    engine: Engine,
+    reading: Option<&str>,
+) -> i32 {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let mut prog = match load_or_report(&[], &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    if g.n > 16 {
+        eprintln!("error: the rules enumerate configurations of graphs of at most 16 vertices; this graph has {}\nhelp: use --engine native", g.n);
+        return 2;
+    }
+    let bound = vec![(
+        "G".to_string(),
+        crate::hooks::go::graph_value(g),
+        "Graph".to_string(),
+    )];
+    match eval_with_bound(&mut prog, text, bound, engine, reading, &printer) {
+        Ok(v) => {
+            println!("{v}");
+            0
+        }
+        Err(c) => c,
+    }
 }
 
 fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
@@ -219,11 +262,14 @@ fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
 fn run_go(cmd: GoCommand) -> i32 {
     use crate::go;
     match cmd {
-        GoCommand::Count { graph } => {
+        GoCommand::Count { graph, engine } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
                 Err(c) => return c,
             };
+            if engine != Engine::Native {
+                return go_by_rules(&g, "size(boards(G))", engine, None);
+            }
             match go::count::count_boards(&g) {
                 Ok(n) => {
                     println!("{n}");
@@ -232,11 +278,23 @@ fn run_go(cmd: GoCommand) -> i32 {
                 Err(e) => go_error(&graph, "--graph", &e),
             }
         }
-        GoCommand::Sequences { graph } => {
+        GoCommand::Sequences {
+            graph,
+            engine,
+            reading,
+        } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
                 Err(c) => return c,
             };
+            if engine != Engine::Native || reading.is_some() {
+                return go_by_rules(
+                    &g,
+                    "regular_count(G, [empty_board(G)])",
+                    Engine::Rules,
+                    reading.as_deref(),
+                );
+            }
             match go::sequences::count_regular_sequences(&g, u128::MAX) {
                 Ok(n) => {
                     println!("{n}");
@@ -291,12 +349,42 @@ fn run_go(cmd: GoCommand) -> i32 {
                 Err(e) => go_error(&graph, "--graph", &e),
             }
         }
-        GoCommand::Show { graph, dot } => {
+        GoCommand::Show { graph, dot, sgf } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
                 Err(c) => return c,
             };
-            let b = go::board::Board::empty();
+            let mut b = go::board::Board::empty();
+            if let Some(path) = sgf {
+                let text = match std::fs::read_to_string(&path) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        eprintln!("error: cannot read `{}`: {e}", path.display());
+                        return 2;
+                    }
+                };
+                let rules = match go::rules::Rules::preset("seed") {
+                    Ok(r) => r,
+                    Err(e) => return go_error("seed", "--reading", &e),
+                };
+                let record = match go::sgf::parse_sgf(&text) {
+                    Ok(r) => r,
+                    Err(e) => return go_error(&text, &path.display().to_string(), &e),
+                };
+                match record.replay(&text, rules) {
+                    Ok(game) => {
+                        if game.graph.n != g.n {
+                            eprintln!(
+                                "error: the record is for a board of {} points, the graph has {}",
+                                game.graph.n, g.n
+                            );
+                            return 2;
+                        }
+                        b = game.board;
+                    }
+                    Err(e) => return go_error(&text, &path.display().to_string(), &e),
+                }
+            }
             if dot {
                 print!("{}", go::render::dot(&g, &b));
             } else {

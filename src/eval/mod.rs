@@ -329,7 +329,11 @@ impl<'p> Evaluator<'p> {
         if d.kind == DefKind::Native {
             return self.call_hook(def, &args, span);
         }
-        if d.hook.is_some() {
+        // a native function stands for the definition as `base` states it: under a reading that
+        // overrides something the definition depends on, the rule body is the only meaning
+        let hook_applies =
+            self.reading == BASE || self.prog.shares_base[self.reading as usize][def as usize];
+        if d.hook.is_some() && hook_applies {
             match self.engine {
                 Engine::Native => return self.call_hook(def, &args, span),
                 Engine::Verify => {

@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 use std::rc::Rc;
 
 pub mod core;
+pub mod go;
 pub mod shogi;
 
 /// What a native function sees besides its arguments.
@@ -85,6 +86,7 @@ impl Hooks {
         let mut h = Hooks::new();
         core::register(&mut h);
         shogi::register(&mut h);
+        go::register(&mut h);
         h
     }
 

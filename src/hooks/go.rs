@@ -1,0 +1,140 @@
+//! The bridge between rule-level Go (rules/go.rule) and the native engine.
+//!
+//! In the rules a graph is a map from each vertex (1, 2, ..., n) to its set of neighbours, and a
+//! configuration a map from each vertex to -1 (black), 0 (empty) or 1 (white). Native vertex i is
+//! rule vertex i + 1.
+
+use super::Hooks;
+use crate::eval::value::Value;
+use crate::go::board::{Board, Color};
+use crate::go::graph::Graph;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The rule-level map of a native graph.
+pub fn graph_value(g: &Graph) -> Value {
+    let mut m = BTreeMap::new();
+    for v in 0..g.n {
+        let ns: BTreeSet<Value> = g.adjacency[v]
+            .iter()
+            .map(|w| Value::Int(w as i64 + 1))
+            .collect();
+        m.insert(Value::Int(v as i64 + 1), Value::set(ns));
+    }
+    Value::map(m)
+}
+
+/// The native graph of a rule-level map.
+pub fn native_graph(v: &Value) -> Result<Graph, String> {
+    let Value::Map(m) = v else {
+        return Err(format!(
+            "a graph is a map from vertices to neighbour sets, not {}",
+            v.type_desc()
+        ));
+    };
+    let n = m.len();
+    let index = |x: &Value| -> Result<usize, String> {
+        match x {
+            Value::Int(i) if *i >= 1 && (*i as usize) <= n => Ok(*i as usize - 1),
+            _ => Err(format!(
+                "the native engine numbers vertices 1..{n}; {x} is not one of them"
+            )),
+        }
+    };
+    let mut edges = vec![];
+    for (k, ns) in m.iter() {
+        let a = index(k)?;
+        let Value::Set(ns) = ns else {
+            return Err(format!("the neighbours of {k} are not a set"));
+        };
+        for w in ns.iter() {
+            let b = index(w)?;
+            if a < b {
+                edges.push((a, b));
+            }
+        }
+    }
+    let names = (1..=n).map(|i| i.to_string()).collect();
+    // graphs with an isolated vertex are fine for the rules; the engine wants connected graphs
+    // for play but these functions need only the adjacency
+    match Graph::from_edges(names, &edges) {
+        Ok(g) => Ok(g),
+        Err(e) => Err(e.message),
+    }
+}
+
+fn board(g: &Graph, c: &Value) -> Result<Board, String> {
+    let Value::Map(m) = c else {
+        return Err(format!(
+            "a configuration is a map from vertices to -1, 0, 1, not {}",
+            c.type_desc()
+        ));
+    };
+    let mut vals = vec![0i8; g.n];
+    for (k, v) in m.iter() {
+        let (Value::Int(i), Value::Int(x)) = (k, v) else {
+            return Err("a configuration maps vertices to -1, 0 or 1".into());
+        };
+        if *i < 1 || *i as usize > g.n || !(-1..=1).contains(x) {
+            return Err(format!("{k}: {v} is not a vertex with a colour"));
+        }
+        vals[*i as usize - 1] = *x as i8;
+    }
+    Ok(Board::from_values(&vals))
+}
+
+fn config_value(g: &Graph, b: &Board) -> Value {
+    Value::map(
+        b.values(g.n)
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (Value::Int(i as i64 + 1), Value::Int(*x as i64)))
+            .collect(),
+    )
+}
+
+pub fn register(h: &mut Hooks) {
+    h.add(
+        "go.graph",
+        1,
+        "graph(spec): the graph of grid:MxN, path:N, cycle:N, complete:N or star:N",
+        |_, a| {
+            let Value::Str(spec) = &a[0] else {
+                return Err("graph takes a string such as \"grid:3x3\"".into());
+            };
+            if spec.starts_with("edges:") {
+                return Err(
+                    "edge-list files are read by the command line (--graph edges:FILE)".into(),
+                );
+            }
+            let g = Graph::parse(spec).map_err(|e| e.message)?;
+            Ok(graph_value(&g))
+        },
+    );
+    h.add(
+        "go.is_board",
+        2,
+        "is_board(G, c): every stone of c has a liberty",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            Ok(Value::Bool(board(&g, &a[1])?.is_board(&g)))
+        },
+    );
+    h.add(
+        "go.next_boards",
+        2,
+        "next_boards(G, c): the boards one stone of either colour away (suicide forbidden)",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            let b = board(&g, &a[1])?;
+            let mut out = BTreeSet::new();
+            for v in 0..g.n {
+                for c in [Color::Black, Color::White] {
+                    if let Ok((nb, _)) = b.play(&g, v, c, false) {
+                        out.insert(config_value(&g, &nb));
+                    }
+                }
+            }
+            Ok(Value::set(out))
+        },
+    );
+}
