@@ -48,5 +48,5 @@ fn language_reference_examples_run() {
             ran += 1;
         }
     }
-    assert!(ran >= 20);
+    assert!(ran >= 15, "only {ran} examples and theorems ran");
 }
