@@ -161,8 +161,7 @@ impl Hinter for ReplHelper {
                 .iter()
                 .filter(|(n, _)| n.starts_with(prefix))
                 .collect();
-            if let Some((n, sig)) = matching.iter().find(|(n, _)| n == prefix) {
-                let _ = n;
+            if let Some((_, sig)) = matching.iter().find(|(n, _)| n == prefix) {
                 return Some(format!("    {sig}"));
             }
             if matching.len() == 1 {

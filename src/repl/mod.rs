@@ -201,7 +201,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
     };
     let flag = Arc::new(AtomicBool::new(false));
     install_interrupt(flag.clone());
-    let mut s = Session::new(paths, color, tty);
+    let mut s = Session::new(paths, color);
     if tty {
         println!(
             "okite {} — :help lists the commands, :quit or Ctrl-D leaves",

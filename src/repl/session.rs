@@ -149,7 +149,7 @@ fn assemble(files: &[RuleFile], items: &[Item]) -> Vec<ast::File> {
 }
 
 impl Session {
-    pub fn new(paths: Vec<PathBuf>, color: bool, _tty: bool) -> Session {
+    pub fn new(paths: Vec<PathBuf>, color: bool) -> Session {
         let paths = if paths.is_empty() {
             vec![PathBuf::from("rules")]
         } else {
@@ -411,7 +411,7 @@ impl Session {
                 if let Some(q) = self.compile_expr(&e) {
                     let r = interruptible(ev, |ev| ev.eval_query(&q));
                     match r {
-                        Ok(v) => println!("{}", self.show(&v, &q.ty)),
+                        Ok(v) => println!("{}", self.show(&v)),
                         Err(e) => self.eval_error(e, ev),
                     }
                 }
@@ -422,8 +422,7 @@ impl Session {
     }
 
     fn define(&mut self, new: Vec<Item>) -> Flow {
-        if let Some(u) = new.iter().find(|i| matches!(i, Item::Use(_))) {
-            let _ = u;
+        if new.iter().any(|i| matches!(i, Item::Use(_))) {
             fail!(
                 self,
                 "error: `use` is for rule files; at the prompt, write :load PATH"
@@ -566,9 +565,8 @@ impl Session {
     }
 
     /// A value for people: shogi states as diagrams, others compactly.
-    fn show(&self, v: &Value, ty: &str) -> String {
+    fn show(&self, v: &Value) -> String {
         if matches!(v, Value::Tuple(t) if t.len() == 2) {
-            let _ = ty;
             if let Ok(names) = crate::hooks::shogi::Names::new(&HookCtx {
                 program: &self.prog,
             }) {
@@ -720,8 +718,8 @@ impl Session {
                     let (r, tree) = interruptible(ev, |ev| ev.explain_query(&q));
                     match r {
                         Ok(v) => {
-                            println!("{arg} = {}", self.show(&v, ""));
-                            print!("{}", explain::render(&tree, &self.prog, 6));
+                            println!("{arg} = {}", self.show(&v));
+                            print!("{}", explain::render(&tree, &self.prog, 4));
                         }
                         Err(e) => self.eval_error(e, ev),
                     }
@@ -735,7 +733,7 @@ impl Session {
                     let r = interruptible(ev, |ev| ev.eval_query(&q));
                     let dt = t0.elapsed();
                     match r {
-                        Ok(v) => println!("{}", self.show(&v, &q.ty)),
+                        Ok(v) => println!("{}", self.show(&v)),
                         Err(e) => self.eval_error(e, ev),
                     }
                     let s = &ev.stats;
@@ -1195,11 +1193,11 @@ impl Session {
             .max(7);
         println!("{:w$}  value", "reading");
         for (n, v, _) in &rows {
-            println!("{n:w$}  {}", self.show(v, ""));
+            println!("{n:w$}  {}", self.show(v));
         }
         if rows.windows(2).any(|p| p[0].1 != p[1].1) {
             for (n, v, tree) in &rows {
-                println!("\nwhy {expr} = {} under {n}:", self.show(v, ""));
+                println!("\nwhy {expr} = {} under {n}:", self.show(v));
                 print!("{}", explain::render(tree, &self.prog, 4));
             }
         } else {
