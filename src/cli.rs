@@ -206,6 +206,9 @@ pub enum GoCommand {
         /// An SGF record whose final position is shown (grid boards)
         #[arg(long)]
         sgf: Option<PathBuf>,
+        /// Moves played from the empty board: "B A1, W B2, B pass" (vertex names as shown)
+        #[arg(long)]
+        moves: Option<String>,
     },
 }
 
@@ -349,7 +352,12 @@ fn run_go(cmd: GoCommand) -> i32 {
                 Err(e) => go_error(&graph, "--graph", &e),
             }
         }
-        GoCommand::Show { graph, dot, sgf } => {
+        GoCommand::Show {
+            graph,
+            dot,
+            sgf,
+            moves,
+        } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
                 Err(c) => return c,
@@ -384,6 +392,53 @@ fn run_go(cmd: GoCommand) -> i32 {
                     }
                     Err(e) => return go_error(&text, &path.display().to_string(), &e),
                 }
+            }
+            if let Some(ms) = moves {
+                let rules = match go::rules::Rules::preset("seed") {
+                    Ok(r) => r,
+                    Err(e) => return go_error("seed", "--reading", &e),
+                };
+                let mut game =
+                    match go::rules::Game::from_board(g.clone(), rules, b, go::board::Color::Black)
+                    {
+                        Ok(gm) => gm,
+                        Err(e) => return go_error(&ms, "--moves", &e),
+                    };
+                for part in ms.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
+                    let mut it = part.split_whitespace();
+                    let color = match it.next() {
+                        Some("B") | Some("b") => go::board::Color::Black,
+                        Some("W") | Some("w") => go::board::Color::White,
+                        _ => {
+                            eprintln!(
+                                "error: bad move `{part}`: a move is `B v`, `W v` or `B pass`"
+                            );
+                            return 2;
+                        }
+                    };
+                    let mv = match it.next() {
+                        Some("pass") => go::rules::Move::Pass,
+                        Some(name) => match g.vertex(name) {
+                            Some(v) => go::rules::Move::Place(v),
+                            None => {
+                                eprintln!("error: bad move `{part}`: `{name}` is not a vertex of the graph");
+                                return 2;
+                            }
+                        },
+                        None => {
+                            eprintln!("error: bad move `{part}`: a move names a vertex or `pass`");
+                            return 2;
+                        }
+                    };
+                    if let Err(e) = game.play(color, mv) {
+                        eprintln!(
+                            "error: illegal move `{part}`: {}\nhelp: {}",
+                            e.message, e.help
+                        );
+                        return 2;
+                    }
+                }
+                b = game.board;
             }
             if dot {
                 print!("{}", go::render::dot(&g, &b));

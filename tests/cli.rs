@@ -281,3 +281,59 @@ fn bad_graphs_are_exit_2() {
         assert_eq!(o.status.code(), Some(2), "{spec}: {}", text(&o));
     }
 }
+
+#[test]
+fn perft_by_the_rules_engine_matches_published_counts() {
+    // depth 2: start position 900; the pawn-drop-mate and knight-promotion positions of the
+    // published perft tables (tests/data/shogi/perft-published.tsv): 639 and 2606
+    for (sfen, want) in [
+        ("startpos", "900"),
+        ("7lk/9/8S/9/9/9/9/7L1/8K b P 1", "639"),
+        ("7k1/9/9/9/l2s5/6snb/9/9/8K b 2G 1", "2606"),
+    ] {
+        let o = okite(&["perft", "--engine", "rules", "--sfen", sfen, "--depth", "2"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert_eq!(last_line(&o), want, "{sfen}");
+    }
+}
+
+#[test]
+fn legal_moves_verified_under_each_reading_for_spec_positions() {
+    for (sfen, moves) in [
+        ("7nk/9/6B1L/9/9/9/9/9/4K4 b P 1", ""),
+        ("8k/6G2/9/9/9/9/9/9/4K4 b P 1", ""),
+        ("7nk/9/8L/9/9/9/9/9/4K4 b P 1", "P*1b"),
+    ] {
+        for r in ["narrow", "broad", "narrow-check", "broad-check"] {
+            let o = okite(&[
+                "legal",
+                "--verify",
+                "--reading",
+                r,
+                "--sfen",
+                sfen,
+                "--moves",
+                moves,
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{sfen} {r}: {}", text(&o));
+        }
+    }
+}
+
+#[test]
+fn game_reports_the_perpetual_check_per_reading() {
+    let o = okite(&[
+        "game",
+        "--sfen",
+        "8k/9/9/9/8R/9/9/9/4K4 w - 1",
+        "--usi",
+        "1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("narrow        no forbidden move"), "{out}");
+    assert!(
+        out.contains("broad         move 12 (2e1e) is forbidden"),
+        "{out}"
+    );
+}

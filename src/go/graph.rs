@@ -246,8 +246,9 @@ impl Graph {
         Ok(())
     }
 
+    /// Vertex names 1..n, as the rule files number vertices.
     fn numbered(n: usize) -> Vec<String> {
-        (0..n).map(|i| i.to_string()).collect()
+        (1..=n).map(|i| i.to_string()).collect()
     }
 
     /// Parses an edge list: one edge `u v` per line, names are arbitrary tokens without

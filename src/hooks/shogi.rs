@@ -290,6 +290,63 @@ pub fn register(h: &mut Hooks) {
         },
     );
     h.add(
+        "shogi.in_check",
+        2,
+        "in_check(s, o): o's king is attacked by a piece of the other side",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let pos = names.position(&a[0])?;
+            let color = if a[1] == names.turns[0] {
+                Color::Black
+            } else if a[1] == names.turns[1] {
+                Color::White
+            } else {
+                return Err(format!("{} is not a turn", a[1]));
+            };
+            Ok(Value::Bool(pos.is_king_attacked(color)))
+        },
+    );
+    h.add(
+        "shogi.targets",
+        2,
+        "targets(s, p): the squares the piece p attacks (none from the stand)",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let pos = names.position(&a[0])?;
+            let Value::Tuple(t) = &a[0] else {
+                return Err("expected a state".into());
+            };
+            let Some(Value::Map(post)) = t.first() else {
+                return Err("expected a state".into());
+            };
+            let place = post
+                .get(&a[1])
+                .ok_or_else(|| format!("{} is not a piece of the state", a[1]))?;
+            let Value::Tuple(pl) = place else {
+                return Err(format!("{place} is not a place"));
+            };
+            let Some(Value::Enum(e)) = pl.first() else {
+                return Ok(Value::set(Default::default()));
+            };
+            let (Some(Value::Int(c)), Some(Value::Int(r))) = (e.fields.first(), e.fields.get(1))
+            else {
+                return Ok(Value::set(Default::default()));
+            };
+            let sq = Square::new(*c as u8, *r as u8).ok_or("not a square")?;
+            Ok(Value::set(
+                pos.attacks_from(sq)
+                    .squares()
+                    .map(|x| {
+                        Value::tuple(vec![
+                            Value::Int(x.column() as i64),
+                            Value::Int(x.row() as i64),
+                        ])
+                    })
+                    .collect(),
+            ))
+        },
+    );
+    h.add(
         "shogi.sample_states",
         2,
         "sample_states(n, seed): n states reached by random legal play from the start position",

@@ -224,6 +224,29 @@ fn perft6_startpos() {
     println!("perft(6) startpos: {:.3} s", t.elapsed().as_secs_f64());
 }
 
+/// Every published count above 20 million leaves and below a billion (start position depth 6,
+/// matsuri depth 4, the 593-move position depth 3); run with
+/// `cargo test --release -- --ignored perft_large --nocapture`.
+#[test]
+#[ignore]
+fn perft_large_published() {
+    let mut n = 0;
+    for (name, sfen, depth, nodes) in perft_rows() {
+        if nodes <= 20_000_000 || nodes > 1_000_000_000 {
+            continue;
+        }
+        let mut p = Position::from_sfen(&sfen).unwrap();
+        let t = std::time::Instant::now();
+        assert_eq!(perft(&mut p, depth), nodes, "{name} depth {depth}");
+        println!(
+            "{name} depth {depth}: {nodes} leaves in {:.3} s",
+            t.elapsed().as_secs_f64()
+        );
+        n += 1;
+    }
+    assert_eq!(n, 3);
+}
+
 fn has_mate_in_one(pos: &Position) -> bool {
     pos.legal_moves().iter().any(|&m| {
         let after = pos.after(m);
