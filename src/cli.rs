@@ -1176,11 +1176,11 @@ pub fn pseudo_game(
     Ok(out)
 }
 
+/// Names bound before a query: (name, value, type).
+pub type Bindings = Vec<(String, Value, String)>;
+
 /// `g` and `i` bound to the game given on the command line, if any.
-fn game_binding(
-    q: &QueryOpts,
-    prog: &Program,
-) -> Result<Vec<(String, Value, String)>, (SourceMap, Vec<Diag>)> {
+fn game_binding(q: &QueryOpts, prog: &Program) -> Result<Bindings, (SourceMap, Vec<Diag>)> {
     let Some(positions) = positions_of(q)? else {
         return Ok(vec![]);
     };

@@ -29,21 +29,33 @@ fn blocks(doc: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn language_reference_examples_run() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/LANGUAGE.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/LANGUAGE.md")).unwrap();
     let bs = blocks(&doc);
     assert!(bs.len() >= 12, "only {} blocks", bs.len());
     let mut ran = 0;
     for (line, text) in bs {
         let prog = match load_str(&format!("LANGUAGE.md:{line}"), &text, Hooks::standard()) {
             Ok(p) => p,
-            Err((s, d)) => panic!("block at line {line} does not check:\n{}", render(&d, &s, 100, false)),
+            Err((s, d)) => panic!(
+                "block at line {line} does not check:\n{}",
+                render(&d, &s, 100, false)
+            ),
         };
         let mut ev = Evaluator::new(&prog);
         let outcomes = run_all(&mut ev, None);
-        assert!(!outcomes.is_empty(), "block at line {line} has no example or theorem");
+        assert!(
+            !outcomes.is_empty(),
+            "block at line {line} has no example or theorem"
+        );
         for o in outcomes {
             if let Some(d) = &o.failure {
-                panic!("block at line {line}: {} \"{}\" fails:\n{}", o.kind, o.name, render(std::slice::from_ref(d), &prog.sources, 100, false));
+                panic!(
+                    "block at line {line}: {} \"{}\" fails:\n{}",
+                    o.kind,
+                    o.name,
+                    render(std::slice::from_ref(d), &prog.sources, 100, false)
+                );
             }
             ran += 1;
         }

@@ -15,33 +15,65 @@ use std::path::PathBuf;
 
 fn rules() -> Program {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], Hooks::standard()).program.unwrap_or_else(|_| panic!("rules/ does not check"))
+    load(&[dir], Hooks::standard())
+        .program
+        .unwrap_or_else(|_| panic!("rules/ does not check"))
 }
 
-fn eval(prog: &mut Program, text: &str, g: &Graph, extra: Vec<(String, Value, String)>, reading: &str, engine: Engine) -> Value {
+fn eval(
+    prog: &mut Program,
+    text: &str,
+    g: &Graph,
+    extra: Vec<(String, Value, String)>,
+    reading: &str,
+    engine: Engine,
+) -> Value {
     let fid = prog.sources.add("<q>", None, text.to_string());
     let e = parse_expr(text, fid).unwrap();
     let mut bound = vec![("G".to_string(), graph_value(g), "Graph".to_string())];
     bound.extend(extra);
-    let q = prog.compile_query(&e, &bound).unwrap_or_else(|_| panic!("{text}"));
+    let q = prog
+        .compile_query(&e, &bound)
+        .unwrap_or_else(|_| panic!("{text}"));
     let mut ev = Evaluator::new(prog);
     ev.engine = engine;
     ev.set_reading(prog.reading_id(reading).unwrap());
-    ev.eval_query(&q).unwrap_or_else(|e| panic!("{}", e.diag.message))
+    ev.eval_query(&q)
+        .unwrap_or_else(|e| panic!("{}", e.diag.message))
 }
 
 fn small_graphs() -> Vec<Graph> {
-    ["path:1", "path:2", "path:3", "path:4", "path:5", "cycle:3", "cycle:4", "cycle:5", "complete:4", "star:3", "grid:2x2", "grid:2x3"]
-        .iter()
-        .map(|s| Graph::parse(s).unwrap())
-        .collect()
+    [
+        "path:1",
+        "path:2",
+        "path:3",
+        "path:4",
+        "path:5",
+        "cycle:3",
+        "cycle:4",
+        "cycle:5",
+        "complete:4",
+        "star:3",
+        "grid:2x2",
+        "grid:2x3",
+    ]
+    .iter()
+    .map(|s| Graph::parse(s).unwrap())
+    .collect()
 }
 
 #[test]
 fn the_same_boards() {
     let mut prog = rules();
     for g in small_graphs() {
-        let by_rules = eval(&mut prog, "size(boards(G))", &g, vec![], "base", Engine::Rules);
+        let by_rules = eval(
+            &mut prog,
+            "size(boards(G))",
+            &g,
+            vec![],
+            "base",
+            Engine::Rules,
+        );
         let native = okite::go::count::count_boards(&g).unwrap().to_string();
         assert_eq!(by_rules.to_string(), native, "{:?}", g.names);
     }
@@ -52,7 +84,14 @@ fn the_same_regular_sequences() {
     let mut prog = rules();
     for spec in ["path:1", "path:2", "path:3", "cycle:3", "star:2"] {
         let g = Graph::parse(spec).unwrap();
-        let by_rules = eval(&mut prog, "regular_count(G, [empty_board(G)])", &g, vec![], "base", Engine::Rules);
+        let by_rules = eval(
+            &mut prog,
+            "regular_count(G, [empty_board(G)])",
+            &g,
+            vec![],
+            "base",
+            Engine::Rules,
+        );
         let native = okite::go::sequences::count_regular_sequences(&g, u128::MAX).unwrap();
         assert_eq!(by_rules, Value::Int(native as i64), "{spec}");
     }
@@ -73,20 +112,25 @@ fn the_same_values_with_area_scoring() {
 
 /// A random connected graph: a random tree plus random extra edges.
 fn graph_strategy() -> impl Strategy<Value = Graph> {
-    (2usize..7, prop::collection::vec(0usize..100, 7), prop::collection::vec((0usize..7, 0usize..7), 0..4)).prop_map(|(n, parents, extra)| {
-        let mut edges = vec![];
-        for (v, p) in parents.iter().enumerate().take(n).skip(1) {
-            edges.push((p % v, v));
-        }
-        for (a, b) in extra {
-            if a < n && b < n && a != b {
-                edges.push((a.min(b), a.max(b)));
+    (
+        2usize..7,
+        prop::collection::vec(0usize..100, 7),
+        prop::collection::vec((0usize..7, 0usize..7), 0..4),
+    )
+        .prop_map(|(n, parents, extra)| {
+            let mut edges = vec![];
+            for (v, p) in parents.iter().enumerate().take(n).skip(1) {
+                edges.push((p % v, v));
             }
-        }
-        edges.sort();
-        edges.dedup();
-        Graph::from_edges((1..=n).map(|i| i.to_string()).collect(), &edges).unwrap()
-    })
+            for (a, b) in extra {
+                if a < n && b < n && a != b {
+                    edges.push((a.min(b), a.max(b)));
+                }
+            }
+            edges.sort();
+            edges.dedup();
+            Graph::from_edges((1..=n).map(|i| i.to_string()).collect(), &edges).unwrap()
+        })
 }
 
 proptest! {

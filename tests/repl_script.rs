@@ -209,7 +209,7 @@ fn a_kif_record_sets_the_game() {
     )
     .unwrap();
     let script = format!(
-        ":kif {}\n:moves\ni\nturn(g[i])\n:go path:3 2\n:legal\n",
+        ":kif {}\n:moves\ni\nturn(g[i])\n:go grid:1x3 A1\n:legal\n",
         kif.display()
     );
     let (out, err, code) = run_script(&script);
@@ -218,9 +218,36 @@ fn a_kif_record_sets_the_game() {
         out,
         "game of 6 positions, now sfen lnsgkg1nl/1r5s1/pppppp1pp/6p2/5B3/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6; \
          g and i bound (i = 6)\n7g7f 3c3d 8h2b+ 3a2b B*4e\n6\n後手\n\
-         Go board on 3 vertices, 1 move played; G and c bound (G's vertices 1..3 are 0 1 2)\n0 1 pass\n\
+         Go board on 3 vertices, 1 move played; G and c bound (G's vertices 1..3 are A1 B1 C1)\nB1 C1 pass\n\
          3 legal moves for White (O) (no suicide)\n"
     );
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn explanations_take_a_depth_and_errors_in_command_arguments_point_into_the_line() {
+    let (out, err, code) = run_script(
+        ":sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1 P*1b\n\
+         :explain --depth 1 uchifuzume(g, i)\n\
+         :compare -d 1 narrow,broad forbidden(Perpetual, 13)\n\
+         :type uchifuzume(g, i) or tru\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "uchifuzume(g, i) = true");
+    assert!(lines[2]
+        .starts_with("uchifuzume([2 states … sfen(7nk/8P/6B1L/9/9/9/9/9/4K4 w - 1)], 2) = true"));
+    assert_eq!(lines[3], "  … (deeper steps not shown; raise --depth)");
+    assert_eq!(
+        lines[4..7],
+        ["reading  value", "narrow   false", "broad    true"]
+    );
+    assert!(out.contains("\nwhy forbidden(Perpetual, 13) = true under broad:\n"));
+    assert!(
+        err.contains(
+            "   ╭─[<input 4>:1:27]\n 1 │ :type uchifuzume(g, i) or tru\n   ·                           ─┬─\n"
+        ),
+        "{err}"
+    );
+    assert_eq!(code, 1);
 }

@@ -714,12 +714,13 @@ impl Session {
                 Flow::Continue
             }
             "explain" => {
+                let (depth, arg, off) = depth_option(arg, off);
                 if let Some(q) = self.compile_text(line, off, arg) {
                     let (r, tree) = interruptible(ev, |ev| ev.explain_query(&q));
                     match r {
                         Ok(v) => {
                             println!("{arg} = {}", self.show(&v));
-                            print!("{}", explain::render(&tree, &self.prog, 4));
+                            print!("{}", explain::render(&tree, &self.prog, depth));
                         }
                         Err(e) => self.eval_error(e, ev),
                     }
@@ -1144,6 +1145,7 @@ impl Session {
     }
 
     fn compare(&mut self, arg: &str, line: &str, off: usize, ev: &mut Evaluator) {
+        let (depth, arg, off) = depth_option(arg, off);
         let (rs, expr, eoff) = match arg.find(char::is_whitespace) {
             Some(i) => {
                 let e = arg[i..].trim_start();
@@ -1198,12 +1200,25 @@ impl Session {
         if rows.windows(2).any(|p| p[0].1 != p[1].1) {
             for (n, v, tree) in &rows {
                 println!("\nwhy {expr} = {} under {n}:", self.show(v));
-                print!("{}", explain::render(tree, &self.prog, 4));
+                print!("{}", explain::render(tree, &self.prog, depth));
             }
         } else {
             println!("(the readings agree)");
         }
     }
+}
+
+/// `--depth N` (or `-d N`) before the argument of :explain and :compare: how many levels of
+/// explanation to print (4 without it); the rest of the argument and its offset.
+fn depth_option(arg: &str, off: usize) -> (usize, &str, usize) {
+    let toks = tokens(arg, 0);
+    if let [(_, "--depth" | "-d"), (at, n), ..] = toks.as_slice() {
+        if let Ok(d) = n.parse::<usize>() {
+            let rest = arg[at + n.len()..].trim_start();
+            return (d, rest, off + arg.len() - rest.len());
+        }
+    }
+    (4, arg, off)
 }
 
 /// `1 move`, `2 moves`.
