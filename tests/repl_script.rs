@@ -251,3 +251,21 @@ fn explanations_take_a_depth_and_errors_in_command_arguments_point_into_the_line
     );
     assert_eq!(code, 1);
 }
+
+#[test]
+fn examples_and_theorems_typed_at_the_prompt_run_at_once() {
+    let (out, err, code) = run_script(
+        "example \"paths\" { assert size(path(3)) == 3 }\n\
+         theorem \"neighbours are mutual\" for v, w in V(path(4)):\n    \
+         v in path(4)(w) iff w in path(4)(v)\n\
+         example \"wrong\" { assert 1 + 1 == 3 }\n",
+    );
+    assert_eq!(
+        out,
+        "example `paths` defined\nok    example \"paths\"\n\
+         theorem `neighbours are mutual` defined\nok    theorem \"neighbours are mutual\" (16 cases)\n\
+         example `wrong` defined\nFAIL  example \"wrong\": example \"wrong\": assertion failed\n"
+    );
+    assert!(err.contains("left is 2, right is 3"), "{err}");
+    assert_eq!(code, 1);
+}

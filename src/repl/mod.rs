@@ -220,6 +220,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
         let mut ev = Evaluator::new(&prog);
         s.configure(&mut ev);
         ev.interrupt = Some(flag.clone());
+        s.run_pending(&mut ev);
         loop {
             let _ = std::io::stdout().flush();
             let line = match input.read() {

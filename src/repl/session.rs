@@ -75,6 +75,8 @@ pub struct Session {
     current: Option<Current>,
     color: bool,
     width: usize,
+    /// Examples and theorems typed at the prompt, run once the program is rebuilt.
+    pending: Vec<String>,
     /// How many inputs were read (inputs are named `<input N>` in diagnostics).
     inputs: usize,
     /// How many inputs failed (a piped script then exits with status 1).
@@ -173,6 +175,7 @@ impl Session {
             color,
             width,
             inputs: 0,
+            pending: vec![],
             errors: std::cell::Cell::new(0),
         }
     }
@@ -431,6 +434,7 @@ impl Session {
         }
         let mut items = self.items.clone();
         let mut notes = vec![];
+        let mut pending = vec![];
         for it in new {
             let names: Vec<String> = item_names(&it).iter().map(|s| s.to_string()).collect();
             let from_file = self.files.iter().any(|f| {
@@ -450,6 +454,9 @@ impl Session {
             } else {
                 format!("{} `{name}` defined", item_kind(&it))
             });
+            if matches!(it, Item::Example(_) | Item::Theorem(_)) {
+                pending.push(name.clone());
+            }
             items.push(it);
         }
         match self.build_with(&self.files, &items) {
@@ -460,6 +467,7 @@ impl Session {
                 for n in notes {
                     println!("{n}");
                 }
+                self.pending = pending;
                 Flow::Rebuild
             }
             Err((sources, ds)) => {
@@ -467,6 +475,26 @@ impl Session {
                 Flow::Continue
             }
         }
+    }
+
+    /// Run the examples and theorems just typed, on the rebuilt program.
+    pub fn run_pending(&mut self, ev: &mut Evaluator) {
+        for name in std::mem::take(&mut self.pending) {
+            let outcomes = interruptible(ev, |ev| crate::eval::run::run_all(ev, Some(&name)));
+            for o in outcomes.iter().filter(|o| o.name == name) {
+                match &o.failure {
+                    None if o.kind == "theorem" => {
+                        println!("ok    theorem \"{}\" ({} cases)", o.name, o.cases)
+                    }
+                    None => println!("ok    {} \"{}\"", o.kind, o.name),
+                    Some(d) => {
+                        println!("FAIL  {} \"{}\": {}", o.kind, o.name, d.message);
+                        self.diags(std::slice::from_ref(d), &self.prog.sources);
+                    }
+                }
+            }
+        }
+        ev.set_reading(self.reading_id());
     }
 
     /// `g` and `i` for the shogi game, `G` and `c` for the Go board.
