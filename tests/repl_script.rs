@@ -269,3 +269,36 @@ fn examples_and_theorems_typed_at_the_prompt_run_at_once() {
     assert!(err.contains("left is 2, right is 3"), "{err}");
     assert_eq!(code, 1);
 }
+
+/// SIGINT (Ctrl-C) during a query of a piped script interrupts that query only.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_stops_the_running_query_and_the_script_goes_on() {
+    let mut child = okite_repl(&[]).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "1 + 1").unwrap();
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line, "2\n");
+    writeln!(stdin, "perft(start, 4)").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    line.clear();
+    out.read_line(&mut line).unwrap();
+    assert!(
+        line.starts_with("interrupted (memo tables kept: "),
+        "{line}"
+    );
+    writeln!(stdin, "2 + 3").unwrap();
+    drop(stdin);
+    line.clear();
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line, "5\n");
+    assert!(child.wait().unwrap().success());
+}
