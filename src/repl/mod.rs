@@ -26,23 +26,91 @@ pub struct Cmd {
 }
 
 pub const COMMANDS: &[Cmd] = &[
-    Cmd { name: ":help", args: "", help: "this list of commands" },
-    Cmd { name: ":load", args: "PATH", help: "load a rule file or folder, alongside those loaded" },
-    Cmd { name: ":reload", args: "", help: "re-read the rule files; memo tables are kept when nothing changed" },
-    Cmd { name: ":sfen", args: "SFEN|startpos [moves ...]", help: "set the shogi game: binds g (the game) and i (its current index)" },
-    Cmd { name: ":moves", args: "[MOVE ...]", help: "play USI moves in the shogi game (without moves: list them)" },
-    Cmd { name: ":kif", args: "FILE", help: "set the shogi game from a KIF record" },
-    Cmd { name: ":csa", args: "FILE", help: "set the shogi game from a CSA record" },
-    Cmd { name: ":go", args: "GRAPH [MOVE ...]", help: "set the Go board (grid:3x3, path:4, ...): binds G (the graph) and c (the configuration)" },
-    Cmd { name: ":reading", args: "[NAME]", help: "evaluate under a reading (without a name: list the readings)" },
-    Cmd { name: ":board", args: "", help: "a diagram of the current shogi position or Go board" },
-    Cmd { name: ":legal", args: "", help: "the legal moves of the current position under the reading (shogi in USI)" },
-    Cmd { name: ":compare", args: "[--depth N] R1,R2 EXPR", help: "evaluate under several readings; explain where they differ" },
-    Cmd { name: ":explain", args: "[--depth N] EXPR", help: "the value and why: the proof tree with rule spans" },
-    Cmd { name: ":time", args: "EXPR", help: "the value, the time taken and memo statistics" },
-    Cmd { name: ":type", args: "EXPR", help: "the type of an expression" },
-    Cmd { name: ":defs", args: "[PATTERN]", help: "definitions whose name contains PATTERN, with signatures" },
-    Cmd { name: ":quit", args: "", help: "leave (so does Ctrl-D)" },
+    Cmd {
+        name: ":help",
+        args: "",
+        help: "this list of commands",
+    },
+    Cmd {
+        name: ":load",
+        args: "PATH",
+        help: "load a rule file or folder, alongside those loaded",
+    },
+    Cmd {
+        name: ":reload",
+        args: "",
+        help: "re-read the rule files; memo tables are kept when nothing changed",
+    },
+    Cmd {
+        name: ":sfen",
+        args: "SFEN|startpos [moves ...]",
+        help: "set the shogi game: binds g (the game) and i (its current index)",
+    },
+    Cmd {
+        name: ":moves",
+        args: "[MOVE ...]",
+        help: "play USI moves in the shogi game (without moves: list them)",
+    },
+    Cmd {
+        name: ":kif",
+        args: "FILE",
+        help: "set the shogi game from a KIF record",
+    },
+    Cmd {
+        name: ":csa",
+        args: "FILE",
+        help: "set the shogi game from a CSA record",
+    },
+    Cmd {
+        name: ":go",
+        args: "GRAPH [MOVE ...]",
+        help: "set the Go board (grid:3x3, path:4, ...): binds G and c",
+    },
+    Cmd {
+        name: ":reading",
+        args: "[NAME]",
+        help: "evaluate under a reading (without a name: list the readings)",
+    },
+    Cmd {
+        name: ":board",
+        args: "",
+        help: "a diagram of the current shogi position or Go board",
+    },
+    Cmd {
+        name: ":legal",
+        args: "",
+        help: "the legal moves of the current position under the reading",
+    },
+    Cmd {
+        name: ":compare",
+        args: "[--depth N] R1,R2 EXPR",
+        help: "evaluate under several readings; explain where they differ",
+    },
+    Cmd {
+        name: ":explain",
+        args: "[--depth N] EXPR",
+        help: "the value and why: the proof tree with rule spans",
+    },
+    Cmd {
+        name: ":time",
+        args: "EXPR",
+        help: "the value, the time taken and memo statistics",
+    },
+    Cmd {
+        name: ":type",
+        args: "EXPR",
+        help: "the type of an expression",
+    },
+    Cmd {
+        name: ":defs",
+        args: "[PATTERN]",
+        help: "definitions whose name contains PATTERN, with signatures",
+    },
+    Cmd {
+        name: ":quit",
+        args: "",
+        help: "leave (so does Ctrl-D)",
+    },
 ];
 
 /// Whether `text` ends inside an unfinished definition or expression, so that another line

@@ -627,7 +627,8 @@ impl Session {
                     .map(|c| c.name.len() + 1 + c.args.len())
                     .max()
                     .unwrap_or(10);
-                println!("An expression of the rule language is evaluated; definitions typed here replace the rule files' ones for the session.");
+                println!("An expression of the rule language is evaluated and its value printed. Definitions");
+                println!("typed here are added, in place of same-named ones of the rule files, for the session.");
                 for c in COMMANDS {
                     let u = if c.args.is_empty() {
                         c.name.to_string()
