@@ -177,6 +177,9 @@ pub enum GoCommand {
         graph: String,
         #[arg(long, default_value = "native")]
         engine: Engine,
+        /// Stop with an error once the count passes this many sequences
+        #[arg(long, default_value_t = 10_000_000_000)]
+        limit: u128,
         /// For --engine rules: a reading of rules/go.rule (e.g. suicide)
         #[arg(long)]
         reading: Option<String>,
@@ -285,6 +288,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             graph,
             engine,
             reading,
+            limit,
         } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
@@ -298,7 +302,7 @@ fn run_go(cmd: GoCommand) -> i32 {
                     reading.as_deref(),
                 );
             }
-            match go::sequences::count_regular_sequences(&g, u128::MAX) {
+            match go::sequences::count_regular_sequences(&g, limit) {
                 Ok(n) => {
                     println!("{n}");
                     0
@@ -785,6 +789,10 @@ pub fn run(cli: Cli) -> i32 {
                     return 2;
                 }
             };
+            if depth > 12 {
+                eprintln!("error: perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)\nhelp: ask for a depth of at most 12");
+                return 2;
+            }
             if engine != Engine::Native {
                 return perft_by_rules(game.last(), depth, engine, &rules, &printer);
             }

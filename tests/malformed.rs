@@ -1,0 +1,213 @@
+//! Malformed input for every command: a short error naming the problem, exit status 2, no panic,
+//! and no file written. (Each command returning at all shows it does not hang.)
+
+use std::process::Command;
+
+fn dir() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("okite-malformed-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn every_command_refuses_malformed_input() {
+    let d = dir();
+    let bad_rule = d.join("bad.rule");
+    std::fs::write(&bad_rule, "def f(x = 1\n").unwrap();
+    let bad_kif = d.join("bad.kif");
+    std::fs::write(&bad_kif, "手合割：平手\n   1 ７七歩(77)\n   2 ９九王(11)\n").unwrap();
+    let bad_csa = d.join("bad.csa");
+    std::fs::write(&bad_csa, "PI\n+\n+7776FU\n-1199OU\n").unwrap();
+    let bad_sgf = d.join("bad.sgf");
+    std::fs::write(&bad_sgf, "(;SZ[3];B[zz]").unwrap();
+    let bad_edges = d.join("bad.edges");
+    std::fs::write(&bad_edges, "a b\nc d\n").unwrap();
+    let before: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let p = |x: &std::path::Path| x.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["check".into(), p(&bad_rule)], "syntax error"),
+        (vec!["check".into(), "no/such/dir".into()], "no such file"),
+        (vec!["test".into(), p(&bad_rule)], "syntax error"),
+        (vec!["eval".into(), "1 + (".into()], "syntax error"),
+        (vec!["eval".into(), "undefined_name".into()], "unknown name"),
+        (vec!["eval".into(), "1 / 0".into()], "division by zero"),
+        (
+            vec![
+                "eval".into(),
+                "--sfen".into(),
+                "not an sfen".into(),
+                "g".into(),
+            ],
+            "bad SFEN",
+        ),
+        (
+            vec![
+                "explain".into(),
+                "--reading".into(),
+                "nowhere".into(),
+                "true".into(),
+            ],
+            "no reading named",
+        ),
+        (
+            vec![
+                "compare".into(),
+                "--readings".into(),
+                "narrow,nowhere".into(),
+                "true".into(),
+            ],
+            "no reading named",
+        ),
+        (
+            vec![
+                "perft".into(),
+                "--sfen".into(),
+                "9/9/9 b - 1".into(),
+                "--depth".into(),
+                "1".into(),
+            ],
+            "bad SFEN",
+        ),
+        (
+            vec!["perft".into(), "--depth".into(), "99".into()],
+            "would not finish",
+        ),
+        (
+            vec![
+                "perft".into(),
+                "--depth".into(),
+                "1".into(),
+                "--moves".into(),
+                "7g7f 7f7e".into(),
+            ],
+            "bad move",
+        ),
+        (
+            vec!["legal".into(), "--moves".into(), "9z9y".into()],
+            "bad move",
+        ),
+        (
+            vec!["legal".into(), "--reading".into(), "mine".into()],
+            "readings",
+        ),
+        (
+            vec![
+                "show".into(),
+                "--sfen".into(),
+                "lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSNLX b - 1".into(),
+            ],
+            "bad SFEN",
+        ),
+        (
+            vec!["game".into(), "--kif".into(), p(&bad_kif)],
+            "bad game record",
+        ),
+        (
+            vec!["game".into(), "--csa".into(), p(&bad_csa)],
+            "bad game record",
+        ),
+        (
+            vec!["game".into(), "--usi".into(), "7g7f 7g7f".into()],
+            "bad move",
+        ),
+        (
+            vec![
+                "go".into(),
+                "count".into(),
+                "--graph".into(),
+                "grid:0x3".into(),
+            ],
+            "no vertices",
+        ),
+        (
+            vec![
+                "go".into(),
+                "count".into(),
+                "--graph".into(),
+                format!("edges:{}", p(&bad_edges)),
+            ],
+            "connected",
+        ),
+        (
+            vec![
+                "go".into(),
+                "sequences".into(),
+                "--graph".into(),
+                "hexagon:4".into(),
+            ],
+            "graph",
+        ),
+        (
+            vec![
+                "go".into(),
+                "solve".into(),
+                "--graph".into(),
+                "path:3".into(),
+                "--reading".into(),
+                "nowhere".into(),
+            ],
+            "preset",
+        ),
+        (
+            vec![
+                "go".into(),
+                "solve".into(),
+                "--graph".into(),
+                "path:3".into(),
+                "--komi".into(),
+                "0.3".into(),
+            ],
+            "komi",
+        ),
+        (
+            vec![
+                "go".into(),
+                "show".into(),
+                "--graph".into(),
+                "grid:3x3".into(),
+                "--sgf".into(),
+                p(&bad_sgf),
+            ],
+            "",
+        ),
+        (
+            vec![
+                "go".into(),
+                "show".into(),
+                "--graph".into(),
+                "grid:3x3".into(),
+                "--moves".into(),
+                "B Z9".into(),
+            ],
+            "not a vertex",
+        ),
+        (vec!["frobnicate".into()], "unrecognized subcommand"),
+    ];
+    for (args, needle) in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {text}");
+        assert!(!text.contains("panicked"), "{args:?}: {text}");
+        assert!(
+            text.contains(needle),
+            "{args:?} should say `{needle}`: {text}"
+        );
+    }
+    let after: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(before.len(), after.len(), "a command left a file behind");
+}
