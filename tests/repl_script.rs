@@ -302,3 +302,12 @@ fn an_interrupt_stops_the_running_query_and_the_script_goes_on() {
     assert_eq!(line, "5\n");
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn an_empty_line_or_a_command_ends_an_unfinished_definition() {
+    let (out, err, code) =
+        run_script("def x =\n:type 1\ndef y =\n\n1 + 1\ndef z(a: Int) -> Int =\n  a + 1\nz(1)\n");
+    assert_eq!(out, "1 : Int\n2\ndefinition `z` defined\n2\n");
+    assert_eq!(err.matches("expected an expression").count(), 2, "{err}");
+    assert_eq!(code, 1);
+}

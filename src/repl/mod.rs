@@ -116,6 +116,15 @@ pub const COMMANDS: &[Cmd] = &[
 /// Whether `text` ends inside an unfinished definition or expression, so that another line
 /// should follow it.
 pub fn incomplete(text: &str) -> bool {
+    // an empty line ends an unfinished input (which is then reported as it is)
+    if text.contains('\n')
+        && text
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| l.trim().is_empty())
+    {
+        return false;
+    }
     let t = text.trim_end();
     if t.trim_start().starts_with(':')
         || t.lines()
@@ -160,7 +169,9 @@ fn history_path() -> Option<PathBuf> {
 
 enum Input {
     Tty(Box<Editor<ReplHelper, FileHistory>>, Option<PathBuf>),
-    Pipe(std::io::StdinLock<'static>),
+    /// Standard input that is not a terminal, with a line read ahead (a command that ended an
+    /// unfinished definition).
+    Pipe(std::io::StdinLock<'static>, Option<String>),
 }
 
 enum Line {
@@ -186,11 +197,18 @@ impl Input {
                 Err(ReadlineError::Interrupted) => Line::Cleared,
                 Err(_) => Line::Eof,
             },
-            Input::Pipe(stdin) => {
+            Input::Pipe(stdin, ahead) => {
                 let mut text = String::new();
                 loop {
                     let mut l = String::new();
-                    match stdin.read_line(&mut l) {
+                    let read = match ahead.take() {
+                        Some(a) => {
+                            l = a;
+                            Ok(l.len().max(1))
+                        }
+                        None => stdin.read_line(&mut l),
+                    };
+                    match read {
                         Ok(0) | Err(_) => {
                             return if text.is_empty() {
                                 Line::Eof
@@ -200,6 +218,11 @@ impl Input {
                         }
                         Ok(_) => {
                             let l = l.trim_end_matches(['\n', '\r']);
+                            if !text.is_empty() && l.trim_start().starts_with(':') {
+                                // a command: the unfinished input before it ends here
+                                *ahead = Some(l.to_string());
+                                return Line::Text(text);
+                            }
                             if !text.is_empty() {
                                 text.push('\n');
                             }
@@ -262,10 +285,10 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
                 }
                 Input::Tty(Box::new(ed), hist)
             }
-            Err(_) => Input::Pipe(std::io::stdin().lock()),
+            Err(_) => Input::Pipe(std::io::stdin().lock(), None),
         }
     } else {
-        Input::Pipe(std::io::stdin().lock())
+        Input::Pipe(std::io::stdin().lock(), None)
     };
     let flag = Arc::new(AtomicBool::new(false));
     install_interrupt(flag.clone());
