@@ -158,6 +158,38 @@ pub enum Command {
     /// Go on any graph (native engine)
     #[command(subcommand)]
     Go(GoCommand),
+    /// Find forced mates (tsume): every attacking move checks, the defender resists longest
+    Mate {
+        /// The position (SFEN or `startpos`)
+        #[arg(long, conflicts_with = "batch")]
+        sfen: Option<String>,
+        /// USI moves played from --sfen first
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// A file with one SFEN per line
+        #[arg(long)]
+        batch: Option<PathBuf>,
+        /// narrow-check (default; mate presupposes check, as in tsume) or narrow
+        #[arg(long, default_value = "narrow-check")]
+        reading: String,
+        /// shortest (prove the mate is the shortest) or any (stop at the first proof)
+        #[arg(long, default_value = "shortest")]
+        length: String,
+        /// Time limit per problem in milliseconds (0: none)
+        #[arg(long, default_value_t = 60_000)]
+        time_ms: u64,
+        /// Node limit per problem (0: none)
+        #[arg(long, default_value_t = 0)]
+        nodes: u64,
+        /// Transposition table size in MiB
+        #[arg(long, default_value_t = 256)]
+        hash_mb: usize,
+        /// One JSON object per problem
+        #[arg(long)]
+        json: bool,
+    },
+    /// A USI engine answering `go mate` (for shogi GUIs)
+    Usi,
 }
 
 #[derive(Subcommand)]
@@ -931,6 +963,29 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Go(cmd) => run_go(cmd),
         Command::Repl { paths } => crate::repl::run(paths),
+        Command::Mate {
+            sfen,
+            moves,
+            batch,
+            reading,
+            length,
+            time_ms,
+            nodes,
+            hash_mb,
+            json,
+        } => run_mate(
+            sfen, moves, batch, &reading, &length, time_ms, nodes, hash_mb, json,
+        ),
+        Command::Usi => {
+            let stdin = std::io::stdin();
+            match crate::shogi::usi_engine::usi_loop(stdin.lock(), std::io::stdout()) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
         Command::Natives => {
             let h = Hooks::standard();
             for p in h.paths() {
@@ -1380,4 +1435,99 @@ fn report_game(positions: &[crate::shogi::position::Position], readings: &[Strin
         );
     }
     0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_mate(
+    sfen: Option<String>,
+    moves: String,
+    batch: Option<PathBuf>,
+    reading: &str,
+    length: &str,
+    time_ms: u64,
+    nodes: u64,
+    hash_mb: usize,
+    json: bool,
+) -> i32 {
+    use crate::shogi::dfpn::{solve, MateLength, MateOptions, MateStatus};
+    if reading != "narrow-check" && reading != "mate-needs-check" {
+        eprintln!(
+            "error: the native mate search follows the reading narrow-check (mate presupposes check; pawn-drop mate forbidden), not `{reading}`\nhelp: positions under other readings can be judged with `okite eval --reading ... 'mate(g, i)'`"
+        );
+        return 2;
+    }
+    let length = match length {
+        "shortest" => MateLength::Shortest,
+        "any" => MateLength::Any,
+        other => {
+            eprintln!("error: unknown length `{other}`: expected `shortest` or `any`");
+            return 2;
+        }
+    };
+    let opts = MateOptions {
+        max_nodes: nodes,
+        max_ms: time_ms,
+        hash_mb,
+        length,
+        max_plies: 0,
+    };
+    let problems: Vec<String> = match (&sfen, &batch) {
+        (Some(s), _) => vec![s.clone()],
+        (None, Some(path)) => match std::fs::read_to_string(path) {
+            Ok(t) => t
+                .lines()
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect(),
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                return 2;
+            }
+        },
+        (None, None) => {
+            eprintln!("error: give a position with --sfen or a file of positions with --batch");
+            return 2;
+        }
+    };
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let mut code = 0;
+    for (n, text) in problems.iter().enumerate() {
+        let pos = match shogi_game(text, if batch.is_some() { "" } else { &moves }) {
+            Ok(g) => g.last().clone(),
+            Err((sources, ds)) => {
+                if batch.is_some() {
+                    eprintln!("line {}:", n + 1);
+                }
+                printer.diags(&ds, &sources);
+                code = 2;
+                continue;
+            }
+        };
+        let r = solve(&pos, &opts);
+        let result = match r.result {
+            MateStatus::Mate => "mate",
+            MateStatus::NoMate => "nomate",
+            MateStatus::Unknown => "unknown",
+        };
+        let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
+        if json {
+            let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
+            println!(
+                "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}}}",
+                r.plies,
+                pvs.join(", "),
+                r.nodes,
+                r.ms
+            );
+        } else {
+            match r.result {
+                MateStatus::Mate => println!("mate in {}: {}", r.plies, pv.join(" ")),
+                MateStatus::NoMate => println!("no mate"),
+                MateStatus::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
+            }
+        }
+    }
+    code
 }

@@ -337,3 +337,68 @@ fn game_reports_the_perpetual_check_per_reading() {
         "{out}"
     );
 }
+
+#[test]
+fn mate_json_and_batch() {
+    let o = okite(&[
+        "mate",
+        "--sfen",
+        "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1",
+        "--json",
+        "--hash-mb",
+        "16",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = last_line(&o);
+    assert!(
+        out.starts_with(r#"{"result": "mate", "plies": 1, "pv": ["1c1b"#),
+        "{out}"
+    );
+    // the first three problems of the published mate-in-5 set (tests/data/shogi/README.md)
+    let o = okite(&[
+        "mate",
+        "--batch",
+        "tests/data/shogi/mate-5-ply.sfen",
+        "--json",
+        "--hash-mb",
+        "16",
+        "--nodes",
+        "2000000",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 500);
+    assert!(
+        lines[..3]
+            .iter()
+            .all(|l| l.contains(r#""result": "mate", "plies": 5"#)),
+        "{out}"
+    );
+}
+
+#[test]
+fn usi_engine_answers_go_mate() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("usi")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"usi\nisready\nposition sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1\ngo mate 2000\nquit\n",
+        )
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("usiok") && out.contains("readyok"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("checkmate 1c1b")),
+        "{out}"
+    );
+}

@@ -14,11 +14,16 @@
 //! - [`Position::do_move`] / [`Position::undo_move`] with an incrementally kept Zobrist key
 //!   ([`Position::key`]);
 //! - [`Position::parse_usi_move`], [`Move::to_usi`], [`parse_position_command`];
-//! - [`perft()`]; [`parse_kif`], [`parse_csa`] into a [`Game`].
+//! - [`perft()`]; [`parse_kif`], [`parse_csa`] into a [`Game`];
+//! - mate search: [`mate_in_1`], [`mate_in_3`], [`mate_in_n_exhaustive`] (the reference),
+//!   [`solve`] (df-pn), and the USI loop [`usi_loop`] (`go mate`).
 //!
 //! Parsing never panics; errors carry byte spans ([`ParseError`]).
 
 pub mod bitboard;
+pub mod dfpn;
+pub mod mate1;
+pub mod mate3;
 pub mod movegen;
 pub mod perft;
 pub mod position;
@@ -27,6 +32,7 @@ pub mod record;
 pub mod sfen;
 pub mod types;
 pub mod usi;
+pub mod usi_engine;
 
 #[cfg(test)]
 mod fuzz_tests;
@@ -34,6 +40,9 @@ mod fuzz_tests;
 mod oracle_tests;
 
 pub use bitboard::Bitboard;
+pub use dfpn::{solve, MateLength, MateOptions, MateResult, MateStatus};
+pub use mate1::{has_evasion, is_mating_line, mate_in_1, mate_in_n_exhaustive};
+pub use mate3::{mate_in_3, mate_in_3_with, Mate3Stats};
 pub use movegen::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};
 pub use position::{Position, Undo, STARTPOS_SFEN};
@@ -41,3 +50,4 @@ pub use record::{parse_csa, parse_kif, Game};
 pub use sfen::{ParseError, ParseErrors, StrictViolation};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
 pub use usi::parse_position_command;
+pub use usi_engine::usi_loop;

@@ -1,0 +1,505 @@
+//! Mate in one, a fast "has the side in check any legal reply" test, and a plain exhaustive
+//! mate search for small depths (the reference for the faster routines).
+//!
+//! Conventions: the attacker is the side to move; every attacker move must give check; the
+//! defender tries every legal move (futile interpositions included), so lengths are strict.
+//! A pawn drop that mates is illegal (打ち歩詰め) and is never part of an answer; the legal
+//! move generator already excludes it.
+
+use super::bitboard::{tables, MASK};
+use super::position::Position;
+use super::types::{Color, Move, PieceKind};
+
+/// True if the side to move, assumed in check, has at least one legal move. Exact (same answer
+/// as [`Position::has_legal_move`]) but stops at the first reply found.
+pub fn has_evasion(p: &Position) -> bool {
+    let t = tables();
+    let us = p.side;
+    let them = us.flip();
+    let ui = us.index();
+    let ksq = p.king[ui] as usize;
+    if ksq >= 81 {
+        return p.has_legal_move();
+    }
+    let occ = p.occ();
+    let own = p.by_color[ui];
+    let occ_wo_king = occ ^ (1u128 << ksq);
+    let mut tg = t.king[ksq] & !own & MASK;
+    while tg != 0 {
+        let to = tg.trailing_zeros() as usize;
+        tg &= tg - 1;
+        if !p.is_attacked(to, them, occ_wo_king) {
+            return true;
+        }
+    }
+    let checkers = p.attackers_occ(ksq, them, occ);
+    if checkers == 0 {
+        return p.has_legal_move();
+    }
+    if checkers & (checkers - 1) != 0 {
+        return false;
+    }
+    let c = checkers.trailing_zeros() as usize;
+    let between = t.between(ksq, c);
+    let pinned = p.pinned(us, ksq);
+    let king_bb = p.bb(PieceKind::King);
+    // Board moves onto the checker or a square between.
+    let mut targets = between | checkers;
+    while targets != 0 {
+        let s = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let mut movers = p.attackers_occ(s, us, occ) & !king_bb;
+        while movers != 0 {
+            let f = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
+            if pinned >> f & 1 == 0 || t.line(ksq, f) >> s & 1 != 0 {
+                // Any piece that reaches `s` has a legal form of the move (promotion is
+                // available wherever a piece would otherwise be dead).
+                return true;
+            }
+        }
+    }
+    // Drops between.
+    if between != 0 {
+        let hand = p.hands[ui];
+        if hand.is_empty() {
+            return false;
+        }
+        for k in 3..7 {
+            if hand.get(k) != 0 {
+                return true;
+            }
+        }
+        if hand.get(1) != 0 && between & !t.last1[ui] != 0 {
+            return true;
+        }
+        if hand.get(2) != 0 && between & !t.last2[ui] != 0 {
+            return true;
+        }
+        if hand.get(0) != 0 {
+            let mut tg = between & !t.last1[ui];
+            let own_pawns = p.bb(PieceKind::Pawn) & own;
+            for f in t.file.iter() {
+                if own_pawns & f != 0 {
+                    tg &= !f;
+                }
+            }
+            if tg != 0 {
+                // A pawn interposition right in front of the attacker's king could be an
+                // illegal pawn-drop mate: let the full generator judge that rare case.
+                let theirk = p.king[them.index()] as usize;
+                let front = if theirk < 81 {
+                    t.pawn[them.index()][theirk]
+                } else {
+                    0
+                };
+                if tg & !front != 0 {
+                    return true;
+                }
+                return p.has_legal_move();
+            }
+        }
+    }
+    false
+}
+
+/// The legal checking moves of the side to move: board moves from the legal generator
+/// (run without the hand), drops generated on the checking squares only.
+pub(super) fn checks(p: &Position) -> Vec<Move> {
+    let t = tables();
+    let us = p.side;
+    let ui = us.index();
+    let them = us.flip();
+    let theirk = p.king[them.index()] as usize;
+    if theirk >= 81 {
+        return Vec::new();
+    }
+    let hand = p.hands[ui];
+    let mut out = Vec::new();
+    let disc = discoverers(p, theirk);
+    let board_moves = if hand.is_empty() {
+        p.legal_moves()
+    } else {
+        let mut q = p.clone();
+        q.hands[ui] = super::types::Hand::EMPTY;
+        q.legal_moves()
+    };
+    for &m in board_moves.iter() {
+        if gives_check_fast(p, m, theirk, disc) {
+            out.push(m);
+        }
+    }
+    if hand.is_empty() {
+        return out;
+    }
+    let occ = p.occ();
+    let mut target = !occ & super::bitboard::MASK;
+    let ksq = p.king[ui] as usize;
+    if ksq < 81 {
+        let checkers = p.attackers_occ(ksq, them, occ);
+        if checkers != 0 {
+            if checkers & (checkers - 1) != 0 {
+                return out;
+            }
+            target &= t.between(ksq, checkers.trailing_zeros() as usize);
+        }
+    }
+    for k in (0..7).rev() {
+        if hand.get(k) == 0 {
+            continue;
+        }
+        let kind = PieceKind::HAND[k];
+        let mut tg = t.attacks(kind, them, theirk, occ) & target;
+        match kind {
+            PieceKind::Pawn => {
+                tg &= !t.last1[ui];
+                let own_pawns = p.bb(PieceKind::Pawn) & p.by_color[ui];
+                for f in t.file.iter() {
+                    if own_pawns & f != 0 {
+                        tg &= !f;
+                    }
+                }
+            }
+            PieceKind::Lance => tg &= !t.last1[ui],
+            PieceKind::Knight => tg &= !t.last2[ui],
+            _ => {}
+        }
+        while tg != 0 {
+            let to = tg.trailing_zeros() as usize;
+            tg &= tg - 1;
+            let m = Move::drop(kind, super::types::Square::new_unchecked(to));
+            if kind == PieceKind::Pawn {
+                // Pawn-drop mate is illegal.
+                let mut q = p.clone();
+                q.do_move(m);
+                if !has_evasion(&q) {
+                    continue;
+                }
+            }
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Pieces of the side to move standing alone between the opponent's king (on `theirk`) and a
+/// slider of the side to move: moving one off that line discovers a check.
+pub(super) fn discoverers(p: &Position, theirk: usize) -> u128 {
+    let t = tables();
+    let us = p.side;
+    let ours = p.by_color[us.index()];
+    let snipers = ((t.rook_empty[theirk] & (p.bb(PieceKind::Rook) | p.bb(PieceKind::Dragon)))
+        | (t.bishop_empty[theirk] & (p.bb(PieceKind::Bishop) | p.bb(PieceKind::Horse)))
+        | (t.lance_empty(us.flip(), theirk) & p.bb(PieceKind::Lance)))
+        & ours;
+    let occ = p.occ();
+    let mut out = 0u128;
+    let mut s = snipers;
+    while s != 0 {
+        let sq = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let b = t.between(theirk, sq) & occ;
+        if b != 0 && b & (b - 1) == 0 && b & ours != 0 {
+            out |= b;
+        }
+    }
+    out
+}
+
+/// Exact check test for a legal move `m`, given the opponent's king square and the
+/// discoverers of [`discoverers`].
+#[inline]
+pub(super) fn gives_check_fast(p: &Position, m: Move, theirk: usize, disc: u128) -> bool {
+    let t = tables();
+    let them = p.side.flip();
+    let to = m.to().index();
+    match m.from() {
+        None => {
+            let Some(k) = m.drop_kind() else { return false };
+            t.attacks(k, them, theirk, p.occ()) >> to & 1 != 0
+        }
+        Some(f) => {
+            let f = f.index();
+            let code = p.board[f];
+            if code == 0 {
+                return false;
+            }
+            let kind = PieceKind::ALL[((code & 15) - 1) as usize];
+            let kind = if m.is_promotion() {
+                kind.promoted().unwrap_or(kind)
+            } else {
+                kind
+            };
+            let occ = p.occ() & !(1u128 << f);
+            // Attack sets are symmetric when seen from the king with the other colour.
+            if t.attacks(kind, them, theirk, occ) >> to & 1 != 0 {
+                return true;
+            }
+            disc >> f & 1 != 0 && t.line(theirk, f) >> to & 1 == 0
+        }
+    }
+}
+
+/// A mate in one for the side to move: a legal move after which the opponent is in check and
+/// has no legal move. Works when the side to move is itself in check (the move must then
+/// evade and mate at once). Never returns a pawn-drop mate (illegal).
+pub fn mate_in_1(pos: &Position) -> Option<Move> {
+    let them = pos.side_to_move().flip();
+    pos.king_square(them)?;
+    let mut p = pos.clone();
+    // Only checking moves are candidates; the check generator places drops on checking
+    // squares only and leaves out pawn-drop mates.
+    for m in checks(pos) {
+        if m.drop_kind() == Some(PieceKind::Pawn) {
+            continue; // a pawn drop left in the list is legal, hence not a mate
+        }
+        let u = p.do_move(m);
+        let mated = !has_evasion(&p);
+        p.undo_move(m, u);
+        if mated {
+            return Some(m);
+        }
+    }
+    None
+}
+
+/// Shortest mate of at most `plies` plies (odd counts are meaningful) by plain exhaustive
+/// search: every attacker move must give check, every legal defence is tried. Returns the
+/// line: the attacker's first move, then the defence that holds out longest, and so on.
+pub fn mate_in_n_exhaustive(pos: &Position, plies: u32) -> Option<Vec<Move>> {
+    let them = pos.side_to_move().flip();
+    pos.king_square(them)?;
+    let mut p = pos.clone();
+    let mut n = 1;
+    while n <= plies {
+        if let Some(pv) = attack(&mut p, n) {
+            return Some(pv);
+        }
+        n += 2;
+    }
+    None
+}
+
+/// A mate within exactly `n` or fewer plies, preferring the first checking move that works.
+fn attack(p: &mut Position, n: u32) -> Option<Vec<Move>> {
+    if n == 0 {
+        return None;
+    }
+    for m in checks(p) {
+        let u = p.do_move(m);
+        let r = defend(p, n - 1);
+        p.undo_move(m, u);
+        if let Some(mut rest) = r {
+            rest.insert(0, m);
+            return Some(rest);
+        }
+    }
+    None
+}
+
+/// Every defence is mated within `n` plies; returns the longest of the shortest lines.
+fn defend(p: &mut Position, n: u32) -> Option<Vec<Move>> {
+    let list = p.legal_moves();
+    if list.is_empty() {
+        return Some(Vec::new());
+    }
+    if n < 2 {
+        return None;
+    }
+    let mut best: Option<Vec<Move>> = None;
+    for &d in list.iter() {
+        let u = p.do_move(d);
+        // Shortest mate after this defence.
+        let mut found = None;
+        let mut k = 1;
+        while k < n {
+            if let Some(pv) = attack(p, k) {
+                found = Some(pv);
+                break;
+            }
+            k += 2;
+        }
+        p.undo_move(d, u);
+        let mut line = found?;
+        line.insert(0, d);
+        if best.as_ref().is_none_or(|b| line.len() > b.len()) {
+            best = Some(line);
+        }
+    }
+    best
+}
+
+/// True if `line` is a legal mating line from `pos`: every move legal, the attacker's moves
+/// all give check, and the defender has no legal move at the end.
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    if line.len().is_multiple_of(2) {
+        return false;
+    }
+    let attacker: Color = pos.side_to_move();
+    let mut p = pos.clone();
+    for &m in line {
+        if !p.is_legal(m) {
+            return false;
+        }
+        let by_attacker = p.side_to_move() == attacker;
+        p.do_move(m);
+        if by_attacker && !p.in_check() {
+            return false;
+        }
+    }
+    p.is_checkmate()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(name: &str) -> Vec<Position> {
+        let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| Position::from_sfen(l.trim()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn evasion_test_matches_generator() {
+        for p in lines("no-mate-1-ply.sfen")
+            .into_iter()
+            .chain(lines("mate-1-ply.sfen"))
+        {
+            if p.in_check() {
+                assert_eq!(has_evasion(&p), p.has_legal_move(), "{p}");
+            }
+            for m in p.legal_moves().iter().copied() {
+                if p.gives_check(m) {
+                    let q = p.after(m);
+                    assert_eq!(has_evasion(&q), q.has_legal_move(), "{q}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mate_1_ply_set() {
+        for p in lines("mate-1-ply.sfen") {
+            let m = mate_in_1(&p).unwrap_or_else(|| panic!("no mate found: {p}"));
+            assert!(p.is_legal(m), "{p} {m}");
+            let q = p.after(m);
+            assert!(q.in_check() && !q.has_legal_move(), "{p} {m}");
+        }
+    }
+
+    #[test]
+    fn no_mate_1_ply_set() {
+        for p in lines("no-mate-1-ply.sfen") {
+            assert_eq!(mate_in_1(&p), None, "{p}");
+            // The filter in mate_in_1 must not hide a mate: compare with the plain search.
+            assert!(mate_in_n_exhaustive(&p, 1).is_none(), "{p}");
+        }
+    }
+
+    #[test]
+    fn filter_agrees_with_plain_search() {
+        for p in lines("mate-1-ply.sfen").into_iter().take(200) {
+            let a = mate_in_1(&p).is_some();
+            let b = mate_in_n_exhaustive(&p, 1).is_some();
+            assert_eq!(a, b, "{p}");
+        }
+    }
+
+    #[test]
+    fn pawn_drop_mate_is_not_an_answer() {
+        let p = Position::from_sfen("7nk/9/7G1/9/9/9/9/9/4K4 b P 1").unwrap();
+        assert_eq!(mate_in_1(&p), None);
+        assert!(mate_in_n_exhaustive(&p, 1).is_none());
+        // A pushed pawn mate is fine.
+        let p = Position::from_sfen("7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1").unwrap();
+        assert!(mate_in_1(&p).is_some());
+    }
+
+    #[test]
+    fn attacker_in_check_must_evade() {
+        // 先手 in check by the rook on 5e... the mating gold drop does not evade, so no mate.
+        let p = Position::from_sfen("4k4/9/4P4/9/4r4/9/9/9/4K4 b G 1").unwrap();
+        assert!(p.in_check());
+        assert_eq!(mate_in_1(&p), None);
+        // Capturing the checker while mating is fine.
+        let p = Position::from_sfen("3gkg3/9/4+R4/9/4r4/9/9/9/4K4 b - 1").unwrap();
+        let _ = mate_in_1(&p);
+    }
+
+    #[test]
+    fn fast_check_test_is_exact() {
+        for p in lines("mate-1-ply.sfen")
+            .into_iter()
+            .chain(lines("no-mate-1-ply.sfen"))
+        {
+            let Some(k) = p.king_square(p.side_to_move().flip()) else {
+                continue;
+            };
+            let disc = discoverers(&p, k.index());
+            for m in p.legal_moves().iter().copied() {
+                assert_eq!(
+                    gives_check_fast(&p, m, k.index(), disc),
+                    p.gives_check(m),
+                    "{p} {m}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn check_generator_matches() {
+        for p in lines("mate-1-ply.sfen")
+            .into_iter()
+            .chain(lines("no-mate-1-ply.sfen"))
+        {
+            let mut a: Vec<String> = checks(&p).iter().map(|m| m.to_usi()).collect();
+            let mut b: Vec<String> = p.legal_checks().iter().map(|m| m.to_usi()).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{p}");
+        }
+    }
+
+    #[test]
+    fn exhaustive_small() {
+        let p = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap();
+        let pv = mate_in_n_exhaustive(&p, 3).unwrap();
+        assert_eq!(pv.len(), 1);
+        assert!(is_mating_line(&p, &pv));
+    }
+}
+
+#[cfg(test)]
+mod bench {
+    use super::*;
+
+    /// Time per position of [`mate_in_1`] over both nshogi sets
+    /// (`cargo test --release bench_mate1 -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn bench_mate1() {
+        for name in ["mate-1-ply.sfen", "no-mate-1-ply.sfen"] {
+            let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
+            let ps: Vec<Position> = std::fs::read_to_string(path)
+                .unwrap()
+                .lines()
+                .map(|l| Position::from_sfen(l.trim()).unwrap())
+                .collect();
+            let rounds = 50;
+            let t0 = std::time::Instant::now();
+            let mut found = 0;
+            for _ in 0..rounds {
+                for p in &ps {
+                    found += mate_in_1(std::hint::black_box(p)).is_some() as usize;
+                }
+            }
+            let ns = t0.elapsed().as_nanos() as f64 / (rounds * ps.len()) as f64;
+            println!("{name}: {ns:.0} ns per position ({} mates)", found / rounds);
+        }
+    }
+}
