@@ -194,6 +194,36 @@ pub enum Command {
 
 #[derive(Subcommand)]
 pub enum GoCommand {
+    /// The number of ultimate boards of a graph (seed 004), last line
+    Ultimate {
+        #[arg(long)]
+        graph: String,
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+    },
+    /// The outcome class of every vertex after a sequence of moves (seed 004; rules engine)
+    Classes {
+        #[arg(long)]
+        graph: String,
+        /// Moves from the empty board: "B 1, W 2" (vertex names as `okite go show` prints them)
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// A reading of rules/go_life.rule (e.g. cautious, literal-ultimate)
+        #[arg(long)]
+        reading: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The pure-Go and Chinese scores of a sequence, and whether it is Chinese-terminable
+    Score {
+        #[arg(long)]
+        graph: String,
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// pure or chinese (both are printed; this one comes last)
+        #[arg(long, default_value = "chinese")]
+        reading: String,
+    },
     /// The number of boards (legal positions) of a graph; the count is the last line
     Count {
         /// grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE
@@ -297,9 +327,183 @@ fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
     2
 }
 
+/// The boards of a move list "B 1, W 2" played from the empty board (implicit passes, positional
+/// superko, suicide forbidden: a regular sequence of seed 002), as rule-level configurations.
+fn go_sequence(g: &crate::go::graph::Graph, moves: &str) -> Result<Value, i32> {
+    use crate::go;
+    let mut b = go::board::Board::empty();
+    let mut seq = vec![crate::hooks::go::config_value(g, &b)];
+    let mut seen = vec![b];
+    for part in moves.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        let mut it = part.split_whitespace();
+        let color = match it.next() {
+            Some("B") | Some("b") => go::board::Color::Black,
+            Some("W") | Some("w") => go::board::Color::White,
+            _ => {
+                eprintln!("error: bad move `{part}`: a move is `B v` or `W v`");
+                return Err(2);
+            }
+        };
+        let Some(v) = it.next().and_then(|n| g.vertex(n)) else {
+            eprintln!("error: bad move `{part}`: not a vertex of the graph");
+            return Err(2);
+        };
+        match b.play(g, v, color, false) {
+            Ok((nb, _)) => {
+                if seen.contains(&nb) {
+                    eprintln!("error: illegal move `{part}`: it repeats an earlier board (positional superko)");
+                    return Err(2);
+                }
+                b = nb;
+                seen.push(b);
+                seq.push(crate::hooks::go::config_value(g, &b));
+            }
+            Err(e) => {
+                eprintln!("error: illegal move `{part}`: {e:?}");
+                return Err(2);
+            }
+        }
+    }
+    Ok(Value::seq(seq))
+}
+
 fn run_go(cmd: GoCommand) -> i32 {
     use crate::go;
     match cmd {
+        GoCommand::Ultimate { graph, engine } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            if engine != Engine::Native {
+                return go_by_rules(
+                    &g,
+                    "size({ c | c in boards(G), ultimate(G, c) })",
+                    engine,
+                    None,
+                );
+            }
+            match crate::hooks::go::count_ultimate(&g) {
+                Ok(n) => {
+                    println!("{n}");
+                    0
+                }
+                Err(m) => {
+                    eprintln!("error: {m}");
+                    2
+                }
+            }
+        }
+        GoCommand::Classes {
+            graph,
+            moves,
+            reading,
+            json,
+        } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            let r = match go_sequence(&g, &moves) {
+                Ok(r) => r,
+                Err(c) => return c,
+            };
+            let printer = Printer::new(&OutOpts {
+                color: "auto".into(),
+            });
+            let mut prog = match load_or_report(&[], &printer) {
+                Ok((p, _)) => p,
+                Err(c) => return c,
+            };
+            let bound = vec![
+                (
+                    "G".to_string(),
+                    crate::hooks::go::graph_value(&g),
+                    "Graph".to_string(),
+                ),
+                ("r".to_string(), r, "Seq<Config>".to_string()),
+            ];
+            match eval_with_bound(
+                &mut prog,
+                "classes(G, r)",
+                bound,
+                Engine::Native,
+                reading.as_deref(),
+                &printer,
+            ) {
+                Ok(Value::Seq(cs)) => {
+                    let names: Vec<String> = cs
+                        .iter()
+                        .map(|c| match c.to_string().as_str() {
+                            "𝓑" => "B".to_string(),
+                            "𝓦" => "W".to_string(),
+                            "𝓝" => "N".to_string(),
+                            "𝓟" => "P".to_string(),
+                            other => other.to_string(),
+                        })
+                        .collect();
+                    if json {
+                        let items: Vec<String> = names.iter().map(|n| json_str(n)).collect();
+                        println!("{{\"classes\": [{}]}}", items.join(", "));
+                    } else {
+                        for (v, n) in names.iter().enumerate() {
+                            println!("{} {n}", g.names[v]);
+                        }
+                    }
+                    0
+                }
+                Ok(v) => {
+                    eprintln!("error: classes(G, r) gave {v}");
+                    2
+                }
+                Err(c) => c,
+            }
+        }
+        GoCommand::Score {
+            graph,
+            moves,
+            reading,
+        } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            let r = match go_sequence(&g, &moves) {
+                Ok(r) => r,
+                Err(c) => return c,
+            };
+            let printer = Printer::new(&OutOpts {
+                color: "auto".into(),
+            });
+            let mut prog = match load_or_report(&[], &printer) {
+                Ok((p, _)) => p,
+                Err(c) => return c,
+            };
+            let bound = vec![
+                (
+                    "G".to_string(),
+                    crate::hooks::go::graph_value(&g),
+                    "Graph".to_string(),
+                ),
+                ("r".to_string(), r, "Seq<Config>".to_string()),
+            ];
+            let q = "(score(last(r)), chinese_score(G, r), terminable(G, r))";
+            match eval_with_bound(&mut prog, q, bound, Engine::Native, None, &printer) {
+                Ok(Value::Tuple(t)) if t.len() == 3 => {
+                    let (pure, chinese) = (t[0].to_string(), t[1].to_string());
+                    println!("pure Go score (White minus Black): {pure}");
+                    println!("Chinese score (White minus Black): {chinese}");
+                    println!("Chinese-terminable: {}", t[2]);
+                    println!("{}", if reading == "pure" { pure } else { chinese });
+                    0
+                }
+                Ok(v) => {
+                    eprintln!("error: the scores came out as {v}");
+                    2
+                }
+                Err(c) => c,
+            }
+        }
         GoCommand::Count { graph, engine } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,

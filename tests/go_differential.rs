@@ -153,3 +153,59 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_same_ultimate_boards() {
+    let mut prog = rules();
+    for g in small_graphs() {
+        let by_rules = eval(
+            &mut prog,
+            "size({ c | c in boards(G), ultimate(G, c) })",
+            &g,
+            vec![],
+            "base",
+            Engine::Rules,
+        );
+        let native = okite::hooks::go::count_ultimate(&g).unwrap();
+        assert_eq!(by_rules, Value::Int(native as i64), "{:?}", g.names);
+    }
+}
+
+#[test]
+fn outcome_classes_from_the_command_line() {
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    };
+    assert_eq!(
+        run(&["go", "classes", "--graph", "path:2", "--json"]),
+        r#"{"classes": ["N", "N"]}"#
+    );
+    assert_eq!(
+        run(&["go", "classes", "--graph", "path:2", "--moves", "B 1", "--json"]),
+        r#"{"classes": ["B", "B"]}"#
+    );
+    assert_eq!(
+        run(&[
+            "go",
+            "classes",
+            "--graph",
+            "path:2",
+            "--reading",
+            "cautious",
+            "--json"
+        ]),
+        r#"{"classes": ["P", "P"]}"#
+    );
+    assert!(run(&["go", "score", "--graph", "path:2", "--moves", "B 1"]).ends_with("-2"));
+}

@@ -149,7 +149,8 @@ pub fn count_ultimate(g: &Graph) -> Result<u64, String> {
             g.n
         ));
     }
-    let mut vals = vec![0i8; g.n];
+    // every configuration once: each vertex runs through -1, 0, 1 like the digits of a counter
+    let mut vals = vec![-1i8; g.n];
     let mut count = 0u64;
     loop {
         let b = Board::from_values(&vals);
