@@ -367,6 +367,31 @@ fn go_sequence(g: &crate::go::graph::Graph, moves: &str) -> Result<Value, i32> {
     Ok(Value::seq(seq))
 }
 
+/// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of moves given.
+fn eval_on_sequence(
+    graph: &str,
+    moves: &str,
+    text: &str,
+    reading: Option<&str>,
+) -> Result<(crate::go::graph::Graph, Value), i32> {
+    let g = go_graph(graph)?;
+    let r = go_sequence(&g, moves)?;
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let mut prog = load_or_report(&[], &printer)?.0;
+    let bound = vec![
+        (
+            "G".to_string(),
+            crate::hooks::go::graph_value(&g),
+            "Graph".to_string(),
+        ),
+        ("r".to_string(), r, "Seq<Config>".to_string()),
+    ];
+    let v = eval_with_bound(&mut prog, text, bound, Engine::Native, reading, &printer)?;
+    Ok((g, v))
+}
+
 fn run_go(cmd: GoCommand) -> i32 {
     use crate::go;
     match cmd {
@@ -399,97 +424,42 @@ fn run_go(cmd: GoCommand) -> i32 {
             moves,
             reading,
             json,
-        } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
-                Err(c) => return c,
-            };
-            let r = match go_sequence(&g, &moves) {
-                Ok(r) => r,
-                Err(c) => return c,
-            };
-            let printer = Printer::new(&OutOpts {
-                color: "auto".into(),
-            });
-            let mut prog = match load_or_report(&[], &printer) {
-                Ok((p, _)) => p,
-                Err(c) => return c,
-            };
-            let bound = vec![
-                (
-                    "G".to_string(),
-                    crate::hooks::go::graph_value(&g),
-                    "Graph".to_string(),
-                ),
-                ("r".to_string(), r, "Seq<Config>".to_string()),
-            ];
-            match eval_with_bound(
-                &mut prog,
-                "classes(G, r)",
-                bound,
-                Engine::Native,
-                reading.as_deref(),
-                &printer,
-            ) {
-                Ok(Value::Seq(cs)) => {
-                    let names: Vec<String> = cs
-                        .iter()
-                        .map(|c| match c.to_string().as_str() {
-                            "𝓑" => "B".to_string(),
-                            "𝓦" => "W".to_string(),
-                            "𝓝" => "N".to_string(),
-                            "𝓟" => "P".to_string(),
-                            other => other.to_string(),
-                        })
-                        .collect();
-                    if json {
-                        let items: Vec<String> = names.iter().map(|n| json_str(n)).collect();
-                        println!("{{\"classes\": [{}]}}", items.join(", "));
-                    } else {
-                        for (v, n) in names.iter().enumerate() {
-                            println!("{} {n}", g.names[v]);
-                        }
+        } => match eval_on_sequence(&graph, &moves, "classes(G, r)", reading.as_deref()) {
+            Ok((g, Value::Seq(cs))) => {
+                let names: Vec<String> = cs
+                    .iter()
+                    .map(|c| match c.to_string().as_str() {
+                        "𝓑" => "B".to_string(),
+                        "𝓦" => "W".to_string(),
+                        "𝓝" => "N".to_string(),
+                        "𝓟" => "P".to_string(),
+                        other => other.to_string(),
+                    })
+                    .collect();
+                if json {
+                    let items: Vec<String> = names.iter().map(|n| json_str(n)).collect();
+                    println!("{{\"classes\": [{}]}}", items.join(", "));
+                } else {
+                    for (v, n) in names.iter().enumerate() {
+                        println!("{} {n}", g.names[v]);
                     }
-                    0
                 }
-                Ok(v) => {
-                    eprintln!("error: classes(G, r) gave {v}");
-                    2
-                }
-                Err(c) => c,
+                0
             }
-        }
+            Ok((_, v)) => {
+                eprintln!("error: classes(G, r) gave {v}");
+                2
+            }
+            Err(c) => c,
+        },
         GoCommand::Score {
             graph,
             moves,
             reading,
         } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
-                Err(c) => return c,
-            };
-            let r = match go_sequence(&g, &moves) {
-                Ok(r) => r,
-                Err(c) => return c,
-            };
-            let printer = Printer::new(&OutOpts {
-                color: "auto".into(),
-            });
-            let mut prog = match load_or_report(&[], &printer) {
-                Ok((p, _)) => p,
-                Err(c) => return c,
-            };
-            let bound = vec![
-                (
-                    "G".to_string(),
-                    crate::hooks::go::graph_value(&g),
-                    "Graph".to_string(),
-                ),
-                ("r".to_string(), r, "Seq<Config>".to_string()),
-            ];
             let q = "(score(last(r)), chinese_score(G, r), terminable(G, r))";
-            match eval_with_bound(&mut prog, q, bound, Engine::Native, None, &printer) {
-                Ok(Value::Tuple(t)) if t.len() == 3 => {
+            match eval_on_sequence(&graph, &moves, q, None) {
+                Ok((_, Value::Tuple(t))) if t.len() == 3 => {
                     let (pure, chinese) = (t[0].to_string(), t[1].to_string());
                     println!("pure Go score (White minus Black): {pure}");
                     println!("Chinese score (White minus Black): {chinese}");
@@ -497,7 +467,7 @@ fn run_go(cmd: GoCommand) -> i32 {
                     println!("{}", if reading == "pure" { pure } else { chinese });
                     0
                 }
-                Ok(v) => {
+                Ok((_, v)) => {
                     eprintln!("error: the scores came out as {v}");
                     2
                 }
