@@ -44,7 +44,9 @@ fn main() {
     let native_s = t.elapsed().as_secs_f64();
     // rules
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    let mut prog = load(&[dir], Hooks::standard()).program.ok().expect("rules");
+    let Ok(mut prog) = load(&[dir], Hooks::standard()).program else {
+        panic!("rules/ does not check")
+    };
     let names = Names::new(&HookCtx { program: &prog }).expect("names");
     let bound_games: Vec<Value> = games
         .iter()
@@ -56,8 +58,7 @@ fn main() {
         let e = parse_expr("mate(g, 2)", fid).unwrap();
         queries.push(
             prog.compile_query(&e, &[("g".to_string(), g.clone(), "Game".to_string())])
-                .ok()
-                .expect("query"),
+                .unwrap_or_else(|_| panic!("the query does not check")),
         );
     }
     let reading = prog.reading_id("narrow-check").unwrap();
