@@ -108,6 +108,11 @@ pub enum Command {
         /// Rule files for --engine rules (default: rules/)
         #[arg(long = "rules")]
         rules: Vec<PathBuf>,
+        /// Count under a reading (narrow, broad, narrow-check, broad-check), with the history of
+        /// --moves and of each line; without it, the usual perft convention (pawn-drop mate is a
+        /// checking pawn drop, no history)
+        #[arg(long)]
+        reading: Option<String>,
     },
     /// The legal moves of a position, in USI, under a reading (with the game's history)
     Legal {
@@ -986,8 +991,28 @@ pub fn run(cli: Cli) -> i32 {
             divide,
             engine,
             rules,
+            reading,
         } => {
             let printer = Printer::new(&pos.out);
+            if let Some(r) = reading {
+                let Some(rd) = crate::shogi::readings::Reading::named(&r) else {
+                    eprintln!("error: unknown reading `{r}`: the native engine knows narrow, broad, narrow-check and broad-check");
+                    return 2;
+                };
+                if depth > 8 {
+                    eprintln!("error: perft under a reading follows every line's history; ask for a depth of at most 8");
+                    return 2;
+                }
+                let mut history = match pseudo_game(&pos.sfen, &pos.moves) {
+                    Ok(h) => h,
+                    Err((sources, ds)) => {
+                        printer.diags(&ds, &sources);
+                        return 2;
+                    }
+                };
+                println!("{}", perft_reading(&mut history, depth, rd));
+                return 0;
+            }
             let game = match shogi_game(&pos.sfen, &pos.moves) {
                 Ok(g) => g,
                 Err((sources, ds)) => {
@@ -1704,4 +1729,27 @@ fn run_mate(
         }
     }
     code
+}
+
+/// Perft under a reading, each line with its history (repetitions and perpetual checks count).
+fn perft_reading(
+    history: &mut Vec<crate::shogi::position::Position>,
+    depth: u32,
+    r: crate::shogi::readings::Reading,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = crate::shogi::readings::legal_moves(history, r);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut n = 0;
+    for m in moves {
+        let next = history.last().expect("a position").after(m);
+        history.push(next);
+        n += perft_reading(history, depth - 1, r);
+        history.pop();
+    }
+    n
 }

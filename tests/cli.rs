@@ -402,3 +402,18 @@ fn usi_engine_answers_go_mate() {
         "{out}"
     );
 }
+
+#[test]
+fn perft_under_readings() {
+    // the perft convention agrees with every reading at small depths of these positions
+    for (sfen, depth, want) in [
+        ("startpos", "3", "25470"),
+        ("7lk/9/8S/9/9/9/9/7L1/8K b P 1", "3", "10786"),
+    ] {
+        for r in ["narrow", "broad", "narrow-check", "broad-check"] {
+            let o = okite(&["perft", "--reading", r, "--sfen", sfen, "--depth", depth]);
+            assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+            assert_eq!(last_line(&o), want, "{sfen} {r}");
+        }
+    }
+}
