@@ -135,6 +135,9 @@ pub struct Program {
     pub theorems: Vec<Theorem>,
     /// Groups of mutually recursive definitions (keys), callees first.
     pub sccs: Vec<Vec<DefKey>>,
+    /// light[def]: a small definition outside any recursion, whose calls the evaluator does not
+    /// table (computing it is cheaper than remembering it; it cannot take part in a cycle).
+    pub light: Vec<bool>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
     pub hooks: Hooks,
@@ -166,6 +169,7 @@ impl Program {
             examples: vec![],
             theorems: vec![],
             sccs: vec![],
+            light: vec![],
             notes: vec![],
             hooks,
             unifier: Unifier::default(),
@@ -190,6 +194,7 @@ impl Program {
             p.infer_all(&mut errs);
         }
         p.compute_sharing();
+        p.compute_light();
         p.recursion_notes();
         if errs.iter().any(|d| d.is_error()) {
             let sources = std::mem::take(&mut p.sources);
@@ -1358,6 +1363,32 @@ impl Program {
         }
     }
 
+    fn compute_light(&mut self) {
+        let mut recursive = vec![false; self.keys.len()];
+        for scc in &self.sccs {
+            let rec = scc.len() > 1
+                || self
+                    .defs
+                    .iter()
+                    .any(|d| d.key == scc[0] && d.deps.contains(&scc[0]));
+            for k in scc {
+                recursive[*k as usize] = rec;
+            }
+        }
+        self.light = self
+            .defs
+            .iter()
+            .map(|d| {
+                d.kind == DefKind::Rule
+                    && d.hook.is_none()
+                    && !d.is_const
+                    && d.deps.is_empty()
+                    && !recursive.get(d.key as usize).copied().unwrap_or(true)
+                    && d.body.as_ref().is_some_and(|b| light_ir(b, 0))
+            })
+            .collect();
+    }
+
     fn recursion_notes(&mut self) {
         for scc in &self.sccs {
             let recursive = scc.len() > 1
@@ -1438,6 +1469,33 @@ impl Program {
             (true, _) => format!("{} : {}", k.name, t),
             (false, _) => format!("{}({}) : {}", k.name, params.join(", "), t),
         }
+    }
+}
+
+/// A small expression: no calls of definitions, no iteration, a bounded size.
+fn light_ir(e: &Ir, depth: usize) -> bool {
+    if depth > 12 {
+        return false;
+    }
+    let l = |x: &Ir| light_ir(x, depth + 1);
+    match e {
+        Ir::Const(..) | Ir::Local(..) | Ir::Poison(_) => true,
+        Ir::Tuple(xs, _) | Ir::SeqLit(xs, _) | Ir::SetLit(xs, _) | Ir::Ctor(_, _, xs, _) => {
+            xs.len() <= 8 && xs.iter().all(l)
+        }
+        Ir::Apply(f, xs, _) => l(f) && xs.iter().all(l),
+        Ir::Index(a, b, _) | Ir::Bin(_, a, b, _) => l(a) && l(b),
+        Ir::Proj(a, _, _) | Ir::Not(a, _) | Ir::Neg(a, _) => l(a),
+        Ir::If(c, a, b, _) => l(c) && l(a) && l(b),
+        Ir::Let(bs, body, _) => bs.len() <= 4 && bs.iter().all(|(_, x)| l(x)) && l(body),
+        Ir::Match(sc, arms, _) => {
+            arms.len() <= 12
+                && l(sc)
+                && arms
+                    .iter()
+                    .all(|a| a.guard.as_ref().is_none_or(l) && l(&a.body))
+        }
+        _ => false,
     }
 }
 

@@ -404,6 +404,26 @@ impl<'p> Evaluator<'p> {
 
     fn call_rule(&mut self, def: DefId, args: Vec<Value>, span: Span) -> R<Value> {
         let d = &self.prog.defs[def as usize];
+        // a small definition outside any recursion (an accessor, arithmetic on its arguments) is
+        // evaluated directly: remembering it would cost more than computing it, and it cannot
+        // take part in a cycle
+        if self.prog.light[def as usize] && !self.tracing() {
+            let Some(body) = d.body.as_ref() else {
+                return Err(rt(
+                    "E0312",
+                    "this definition has no body",
+                    span,
+                    "called here",
+                    "",
+                ));
+            };
+            let mut frame = args;
+            frame.resize(
+                d.nlocals.max(frame.len() as u32) as usize,
+                Value::Bool(false),
+            );
+            return self.eval(body, &mut frame);
+        }
         let reading = if self.prog.shares_base[self.reading as usize][def as usize] {
             BASE
         } else {
