@@ -174,7 +174,7 @@ fn reload_keeps_memo_tables_when_nothing_changed_and_prompt_definitions_override
     assert_eq!(
         ask(":reload"),
         format!(
-            "reloaded ({} changed); definitions changed, memo tables cleared",
+            "reloaded ({} changed); kept 0 memo entries of unchanged definitions",
             file.display()
         )
     );
@@ -310,4 +310,39 @@ fn an_empty_line_or_a_command_ends_an_unfinished_definition() {
     assert_eq!(out, "1 : Int\n2\ndefinition `z` defined\n2\n");
     assert_eq!(err.matches("expected an expression").count(), 2, "{err}");
     assert_eq!(code, 1);
+}
+
+/// After a change, the memo entries of definitions that did not change (nor anything they use)
+/// are kept; those of changed definitions are not.
+#[test]
+fn reload_keeps_the_memo_of_untouched_definitions() {
+    let dir = std::env::temp_dir().join(format!("okite-repl-reload2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.rule");
+    let body = "def total(n: Int) -> Int = sum i in 1..n: i\ndef shifted(n: Int) -> Int = sum i in 1..n: i + k\n";
+    std::fs::write(&file, format!("def k -> Int = 1\n{body}")).unwrap();
+    let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |line: &str| -> String {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut s = String::new();
+        out.read_line(&mut s).unwrap();
+        s.trim_end().to_string()
+    };
+    assert_eq!(ask("total(100) + shifted(10)"), "5115");
+    std::fs::write(&file, format!("def k -> Int = 2\n{body}")).unwrap();
+    // total(100) is kept; k and shifted(10) (which uses k) are not
+    assert_eq!(
+        ask(":reload"),
+        format!(
+            "reloaded ({} changed); kept 1 memo entries of unchanged definitions",
+            file.display()
+        )
+    );
+    assert_eq!(ask("total(100) + shifted(10)"), "5125");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -135,6 +135,10 @@ pub struct Program {
     pub theorems: Vec<Theorem>,
     /// Groups of mutually recursive definitions (keys), callees first.
     pub sccs: Vec<Vec<DefKey>>,
+    /// fingerprint[def]: a hash of the definition's text and of everything it can reach (the
+    /// definitions of every name it uses, in every reading, and the enum declarations): two
+    /// programs that give a definition the same fingerprint give it the same meaning.
+    pub fingerprint: Vec<u64>,
     /// light[def]: a small definition outside any recursion, whose calls the evaluator does not
     /// table (computing it is cheaper than remembering it; it cannot take part in a cycle).
     pub light: Vec<bool>,
@@ -170,6 +174,7 @@ impl Program {
             theorems: vec![],
             sccs: vec![],
             light: vec![],
+            fingerprint: vec![],
             notes: vec![],
             hooks,
             unifier: Unifier::default(),
@@ -195,6 +200,7 @@ impl Program {
         }
         p.compute_sharing();
         p.compute_light();
+        p.compute_fingerprints();
         p.recursion_notes();
         if errs.iter().any(|d| d.is_error()) {
             let sources = std::mem::take(&mut p.sources);
@@ -1385,6 +1391,65 @@ impl Program {
                     && d.deps.is_empty()
                     && !recursive.get(d.key as usize).copied().unwrap_or(true)
                     && d.body.as_ref().is_some_and(|b| light_ir(b, 0))
+            })
+            .collect();
+    }
+
+    fn compute_fingerprints(&mut self) {
+        use std::hash::{Hash, Hasher};
+        let hash = |t: &str| {
+            let mut h = rustc_hash::FxHasher::default();
+            t.hash(&mut h);
+            h.finish()
+        };
+        // the enum declarations, which give values their meaning
+        let mut enums = String::new();
+        for e in &self.enums {
+            enums.push_str(&e.name);
+            for v in &e.variants {
+                enums.push_str(&format!(" {}{:?}", v.name, v.fields));
+            }
+            enums.push(';');
+        }
+        let own: Vec<u64> = self
+            .defs
+            .iter()
+            .map(|d| {
+                let text = match &d.ast {
+                    Some(a) => crate::syntax::print::print_def(a),
+                    None => format!("native {}({})", d.name, d.params.join(",")),
+                };
+                hash(&format!(
+                    "{}|{}|{}|{:?}|{}",
+                    self.readings[d.reading as usize].name, d.is_override, text, d.hook, enums
+                ))
+            })
+            .collect();
+        let mut by_key: Vec<Vec<usize>> = vec![vec![]; self.keys.len()];
+        for (i, d) in self.defs.iter().enumerate() {
+            by_key[d.key as usize].push(i);
+        }
+        self.fingerprint = (0..self.defs.len())
+            .map(|start| {
+                let mut seen = vec![false; self.defs.len()];
+                let mut todo = vec![start];
+                seen[start] = true;
+                let mut parts = vec![];
+                while let Some(d) = todo.pop() {
+                    parts.push(own[d]);
+                    for k in &self.defs[d].deps {
+                        for &e in &by_key[*k as usize] {
+                            if !seen[e] {
+                                seen[e] = true;
+                                todo.push(e);
+                            }
+                        }
+                    }
+                }
+                parts[1..].sort_unstable();
+                let mut h = rustc_hash::FxHasher::default();
+                parts.hash(&mut h);
+                h.finish()
             })
             .collect();
     }

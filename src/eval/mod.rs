@@ -87,6 +87,26 @@ fn rt(
     )
 }
 
+/// A memo entry carried from one program to another.
+pub struct CarriedEntry {
+    reading: String,
+    fingerprint: u64,
+    args: Box<[Value]>,
+    value: Value,
+}
+
+fn has_func(v: &Value) -> bool {
+    match v {
+        Value::Func(_) => true,
+        Value::Tuple(t) => t.iter().any(has_func),
+        Value::Set(s) => s.iter().any(has_func),
+        Value::Seq(s) => s.iter().any(has_func),
+        Value::Map(m) => m.iter().any(|(k, v)| has_func(k) || has_func(v)),
+        Value::Enum(e) => e.fields.iter().any(has_func),
+        _ => false,
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct MemoKey {
     reading: ReadingId,
@@ -180,6 +200,51 @@ impl<'p> Evaluator<'p> {
 
     pub fn memo_len(&self) -> usize {
         self.memo.len()
+    }
+
+    /// The memo entries, named so that another program can take over those of the definitions
+    /// it states the same way (see [`Evaluator::import_memo`]).
+    pub fn export_memo(&self) -> Vec<CarriedEntry> {
+        self.memo
+            .iter()
+            .filter(|(k, v)| !k.args.iter().any(has_func) && !has_func(v))
+            .map(|(k, v)| CarriedEntry {
+                reading: self.prog.readings[k.reading as usize].name.clone(),
+                fingerprint: self.prog.fingerprint[k.def as usize],
+                args: k.args.clone(),
+                value: v.clone(),
+            })
+            .collect()
+    }
+
+    /// Take over the entries of definitions whose fingerprint is unchanged; the number kept.
+    pub fn import_memo(&mut self, entries: Vec<CarriedEntry>) -> usize {
+        let mut index: HashMap<(String, u64), DefId> = HashMap::default();
+        for (i, d) in self.prog.defs.iter().enumerate() {
+            let r = self.prog.readings[d.reading as usize].name.clone();
+            index
+                .entry((r, self.prog.fingerprint[i]))
+                .or_insert(i as DefId);
+        }
+        let mut kept = 0;
+        for e in entries {
+            let Some(r) = self.prog.reading_id(&e.reading) else {
+                continue;
+            };
+            let Some(&def) = index.get(&(e.reading.clone(), e.fingerprint)) else {
+                continue;
+            };
+            self.memo.insert(
+                MemoKey {
+                    reading: r,
+                    def,
+                    args: e.args,
+                },
+                e.value,
+            );
+            kept += 1;
+        }
+        kept
     }
 
     /// Evaluate a compiled query.

@@ -300,6 +300,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
         );
     }
     s.load_initial();
+    let mut carried = vec![];
     loop {
         *names.borrow_mut() = s.names();
         // the program queries run on: built like the session's, and kept (with its memo tables)
@@ -311,6 +312,10 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
         let mut ev = Evaluator::new(&prog);
         s.configure(&mut ev);
         ev.interrupt = Some(flag.clone());
+        let kept = ev.import_memo(std::mem::take(&mut carried));
+        if let Some(note) = s.reload_note.take() {
+            println!("{note}; kept {kept} memo entries of unchanged definitions");
+        }
         s.run_pending(&mut ev);
         loop {
             let _ = std::io::stdout().flush();
@@ -321,7 +326,10 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
             };
             match s.handle(&line, &mut ev) {
                 Flow::Continue => {}
-                Flow::Rebuild => break,
+                Flow::Rebuild => {
+                    carried = ev.export_memo();
+                    break;
+                }
                 Flow::Quit => return s.status(tty),
             }
         }

@@ -30,7 +30,8 @@ macro_rules! fail {
 /// What the loop does after an input.
 pub enum Flow {
     Continue,
-    /// The definitions changed: build the program again, with fresh memo tables.
+    /// The definitions changed: build the program again (the memo entries of definitions that did
+    /// not change are carried over).
     Rebuild,
     Quit,
 }
@@ -81,6 +82,8 @@ pub struct Session {
     inputs: usize,
     /// How many inputs failed (a piped script then exits with status 1).
     pub errors: std::cell::Cell<usize>,
+    /// What `:reload` has to say once the memo entries of unchanged definitions are carried over.
+    pub reload_note: Option<String>,
 }
 
 /// The names of a top-level item, for replacing it.
@@ -177,6 +180,7 @@ impl Session {
             inputs: 0,
             pending: vec![],
             errors: std::cell::Cell::new(0),
+            reload_note: None,
         }
     }
 
@@ -851,10 +855,7 @@ impl Session {
                 self.files = files;
                 self.sources = p.sources.clone();
                 self.prog = p;
-                println!(
-                    "reloaded ({} changed); definitions changed, memo tables cleared",
-                    changed.join(", ")
-                );
+                self.reload_note = Some(format!("reloaded ({} changed)", changed.join(", ")));
                 Flow::Rebuild
             }
             Err((sources, ds)) => {
