@@ -26,16 +26,10 @@ pub struct Names {
 }
 
 const KINDS: [&str; 8] = ["歩", "香", "桂", "銀", "金", "角", "飛", "玉"];
-const BASE_KINDS: [PieceKind; 8] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Gold,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-    PieceKind::King,
-];
+/// The unpromoted kinds, in the order of the rule file's `Kind` (the engine's discriminant order).
+fn base_kind(k: usize) -> PieceKind {
+    PieceKind::ALL[k]
+}
 
 impl Names {
     pub fn new(ctx: &HookCtx) -> Result<Names, String> {
@@ -112,7 +106,7 @@ impl Names {
         }
         let mut post = BTreeMap::new();
         for (k, mut ps) in places.into_iter().enumerate() {
-            let total = BASE_KINDS[k].total_count() as usize;
+            let total = base_kind(k).total_count() as usize;
             while ps.len() < total {
                 ps.push((self.turns[0].clone(), self.boxed.clone()));
             }
@@ -184,7 +178,7 @@ impl Names {
             let sq = Square::new(*c as u8, *r as u8)
                 .filter(|_| (1..=9).contains(c) && (1..=9).contains(r))
                 .ok_or_else(|| format!("({c}, {r}) is not a square of the board"))?;
-            let base = BASE_KINDS[k];
+            let base = base_kind(k);
             let kind = if *face == self.sides[1] {
                 base.promoted()
                     .ok_or_else(|| format!("a promoted {} does not exist", KINDS[k]))?
@@ -198,7 +192,7 @@ impl Names {
         }
         for color in Color::ALL {
             for (k, n) in hands[color.index()].iter().enumerate().take(7) {
-                pos.set_hand_count(color, BASE_KINDS[k], *n);
+                pos.set_hand_count(color, base_kind(k), *n);
             }
             if hands[color.index()][7] > 0 {
                 return Err("a king cannot be in hand".into());
