@@ -216,6 +216,13 @@ pub enum GoCommand {
         /// A reading of rules/go_life.rule (e.g. cautious, literal-ultimate)
         #[arg(long)]
         reading: Option<String>,
+        /// native (the search of src/go/life.rs), rules (the definitions of
+        /// rules/go_life.rule) or verify (both, reporting a difference)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// Bound on the sequences the native search visits
+        #[arg(long, default_value_t = crate::go::life::DEFAULT_NODE_LIMIT)]
+        nodes: u64,
         #[arg(long)]
         json: bool,
     },
@@ -378,6 +385,7 @@ fn eval_on_sequence(
     moves: &str,
     text: &str,
     reading: Option<&str>,
+    engine: Engine,
 ) -> Result<(crate::go::graph::Graph, Value), i32> {
     let g = go_graph(graph)?;
     let r = go_sequence(&g, moves)?;
@@ -393,7 +401,7 @@ fn eval_on_sequence(
         ),
         ("r".to_string(), r, "Seq<Config>".to_string()),
     ];
-    let v = eval_with_bound(&mut prog, text, bound, Engine::Native, reading, &printer)?;
+    let v = eval_with_bound(&mut prog, text, bound, engine, reading, &printer)?;
     Ok((g, v))
 }
 
@@ -428,42 +436,99 @@ fn run_go(cmd: GoCommand) -> i32 {
             graph,
             moves,
             reading,
+            engine,
+            nodes,
             json,
-        } => match eval_on_sequence(&graph, &moves, "classes(G, r)", reading.as_deref()) {
-            Ok((g, Value::Seq(cs))) => {
-                let names: Vec<String> = cs
-                    .iter()
-                    .map(|c| match c.to_string().as_str() {
-                        "𝓑" => "B".to_string(),
-                        "𝓦" => "W".to_string(),
-                        "𝓝" => "N".to_string(),
-                        "𝓟" => "P".to_string(),
-                        other => other.to_string(),
-                    })
-                    .collect();
-                if json {
-                    let items: Vec<String> = names.iter().map(|n| json_str(n)).collect();
-                    println!("{{\"classes\": [{}]}}", items.join(", "));
-                } else {
-                    for (v, n) in names.iter().enumerate() {
-                        println!("{} {n}", g.names[v]);
+        } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            let start = std::time::Instant::now();
+            let table = crate::go::life::Table::for_reading(reading.as_deref());
+            let letters: Vec<char> = match (engine, table) {
+                (Engine::Native, Some(table)) => {
+                    let seq = match crate::go::life::sequence_from_moves(&g, &moves) {
+                        Ok(s) => s,
+                        Err(e) => return go_error(&moves, "--moves", &e),
+                    };
+                    let mut cl = match crate::go::life::Classifier::new(&g, table) {
+                        Ok(c) => c,
+                        Err(e) => return go_error(&graph, "--graph", &e),
+                    };
+                    cl.node_limit = nodes;
+                    match cl.classes(&seq) {
+                        Ok(ks) => {
+                            eprintln!(
+                                "classified in {:.2?}: {} sequences searched, {} memo hits, {} memo entries",
+                                start.elapsed(),
+                                cl.stats.nodes,
+                                cl.stats.hits,
+                                cl.stats.entries
+                            );
+                            ks.iter().map(|k| k.letter()).collect()
+                        }
+                        Err(e) => {
+                            eprintln!("error: {}\nhelp: {}", e.message, e.help);
+                            return 2;
+                        }
                     }
                 }
-                0
+                (engine, _) => {
+                    if engine == Engine::Native {
+                        eprintln!(
+                            "note: the native search knows the readings base, cautious and \
+                             literal-ultimate; the reading `{}` is evaluated by the rules",
+                            reading.as_deref().unwrap_or("")
+                        );
+                    }
+                    match eval_on_sequence(
+                        &graph,
+                        &moves,
+                        "classes(G, r)",
+                        reading.as_deref(),
+                        engine,
+                    ) {
+                        Ok((_, Value::Seq(cs))) => cs
+                            .iter()
+                            .map(|c| match c.to_string().as_str() {
+                                "𝓑" => 'B',
+                                "𝓦" => 'W',
+                                "𝓝" => 'N',
+                                "𝓟" => 'P',
+                                _ => '?',
+                            })
+                            .collect(),
+                        Ok((_, v)) => {
+                            eprintln!("error: classes(G, r) gave {v}");
+                            return 2;
+                        }
+                        Err(c) => return c,
+                    }
+                }
+            };
+            if json {
+                let items: Vec<String> = letters.iter().map(|n| format!("\"{n}\"")).collect();
+                println!("{{\"classes\": [{}]}}", items.join(", "));
+            } else {
+                let last = crate::go::life::sequence_from_moves(&g, &moves)
+                    .ok()
+                    .and_then(|s| s.last().copied())
+                    .unwrap_or_default();
+                print!(
+                    "{}",
+                    crate::go::render::classes_diagram(&g, &last, &letters)
+                );
             }
-            Ok((_, v)) => {
-                eprintln!("error: classes(G, r) gave {v}");
-                2
-            }
-            Err(c) => c,
-        },
+            0
+        }
         GoCommand::Score {
             graph,
             moves,
             reading,
         } => {
             let q = "(score(last(r)), chinese_score(G, r), terminable(G, r))";
-            match eval_on_sequence(&graph, &moves, q, None) {
+            match eval_on_sequence(&graph, &moves, q, None, Engine::Native) {
                 Ok((_, Value::Tuple(t))) if t.len() == 3 => {
                     let (pure, chinese) = (t[0].to_string(), t[1].to_string());
                     println!("pure Go score (White minus Black): {pure}");

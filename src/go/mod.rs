@@ -23,6 +23,7 @@ pub mod board;
 pub mod count;
 pub mod error;
 pub mod graph;
+pub mod life;
 pub mod render;
 pub mod rules;
 pub mod sequences;

@@ -48,6 +48,47 @@ pub fn diagram(g: &Graph, b: &Board) -> String {
     s
 }
 
+/// The board and the outcome class of each vertex (one letter: B, W, N, P): for grids two
+/// diagrams side by side, the stones on the left and the classes on the right; for other graphs
+/// one line per vertex with its stone, its class and its neighbours.
+pub fn classes_diagram(g: &Graph, b: &Board, classes: &[char]) -> String {
+    let class = |v: usize| classes.get(v).copied().unwrap_or('?');
+    let mut s = String::new();
+    match g.grid {
+        Some((rows, cols)) if cols <= COLUMN_LETTERS.len() => {
+            let width = rows.to_string().len();
+            let header: String = COLUMN_LETTERS[..cols]
+                .iter()
+                .map(|&c| format!(" {}", c as char))
+                .collect();
+            s.push_str(&format!("{:width$}{header}   {:width$}{header}\n", "", ""));
+            for r in 0..rows {
+                let row = rows - r;
+                let stones: String = (0..cols)
+                    .map(|c| format!(" {}", symbol(b, r * cols + c)))
+                    .collect();
+                let ks: String = (0..cols)
+                    .map(|c| format!(" {}", class(r * cols + c)))
+                    .collect();
+                s.push_str(&format!("{row:>width$}{stones}   {row:>width$}{ks}\n"));
+            }
+        }
+        _ => {
+            for v in 0..g.n {
+                let nb: Vec<&str> = g.adjacency[v].iter().map(|w| g.names[w].as_str()).collect();
+                s.push_str(&format!(
+                    "{} {} {} : {}\n",
+                    g.names[v],
+                    symbol(b, v),
+                    class(v),
+                    nb.join(" ")
+                ));
+            }
+        }
+    }
+    s
+}
+
 fn dot_id(name: &str) -> String {
     let escaped: String = name
         .chars()

@@ -93,6 +93,7 @@ pub fn config_value(g: &Graph, b: &Board) -> Value {
 }
 
 pub fn register(h: &mut Hooks) {
+    register_life(h);
     h.add(
         "go.graph",
         1,
@@ -192,4 +193,78 @@ fn is_ultimate(g: &Graph, b: &Board) -> bool {
         }
     }
     true
+}
+
+thread_local! {
+    /// The classifier of the graph last asked about, with its memo: `classes` and `outcome` are
+    /// called many times on one graph (every vertex, every option).
+    static CLASSIFIER: std::cell::RefCell<Option<(Graph, crate::go::life::Classifier)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Entries kept in the cached classifier's memo before it is emptied.
+const CLASSIFIER_MEMO_CAP: usize = 5_000_000;
+
+/// The classes of every vertex after r, or of vertex `only` (a native index).
+fn native_classes(
+    ctx: &super::HookCtx,
+    g: &Value,
+    r: &Value,
+    only: Option<usize>,
+) -> Result<Vec<Value>, String> {
+    use crate::go::life::{Classifier, Table};
+    let g = native_graph(g)?;
+    let Value::Seq(items) = r else {
+        return Err(format!(
+            "a regular sequence is a sequence of configurations, not {}",
+            r.type_desc()
+        ));
+    };
+    let seq = items
+        .iter()
+        .map(|c| board(&g, c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let classes = CLASSIFIER.with(|cell| -> Result<_, String> {
+        let mut slot = cell.borrow_mut();
+        let same = matches!(&*slot, Some((h, _)) if h.adjacency == g.adjacency);
+        if !same {
+            let c = Classifier::new(&g, Table::Reconstruction).map_err(|e| e.message)?;
+            *slot = Some((g.clone(), c));
+        }
+        let (_, c) = slot.as_mut().expect("set above");
+        if c.stats.entries > CLASSIFIER_MEMO_CAP {
+            c.clear();
+        }
+        match only {
+            None => c.classes(&seq),
+            Some(v) => c.class_of(&seq, v).map(|k| vec![k]),
+        }
+        .map_err(|e| e.message)
+    })?;
+    classes
+        .iter()
+        .map(|k| ctx.enum_value("Class", k.rule_name()))
+        .collect()
+}
+
+pub fn register_life(h: &mut Hooks) {
+    h.add(
+        "go.classes",
+        2,
+        "classes(G, r): the outcome class of every vertex after the regular sequence r (seed 004)",
+        |ctx, a| Ok(Value::seq(native_classes(ctx, &a[0], &a[1], None)?)),
+    );
+    h.add(
+        "go.outcome",
+        3,
+        "outcome(G, r, v): the outcome class of v after the regular sequence r (seed 004)",
+        |ctx, a| {
+            let Value::Int(v) = a[2] else {
+                return Err(format!("a vertex is a number, not {}", a[2].type_desc()));
+            };
+            let i = usize::try_from(v - 1).map_err(|_| format!("{v} is not a vertex"))?;
+            let mut one = native_classes(ctx, &a[0], &a[1], Some(i))?;
+            Ok(one.pop().expect("one class"))
+        },
+    );
 }

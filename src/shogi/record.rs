@@ -205,6 +205,9 @@ fn kif_hand(s: &str) -> Option<Vec<(PieceKind, u8)>> {
         .filter(|p| !p.is_empty())
     {
         let (kind, used) = kif_piece(part)?;
+        if !PieceKind::HAND.contains(&kind) {
+            return None; // a king or a promoted piece is never in hand
+        }
         let rest = &part[used..];
         let n = if rest.is_empty() {
             1
@@ -839,6 +842,15 @@ mod tests {
         let bad = KIF.replace("７六歩(77)", "７五歩(77)");
         let e = parse_kif(&bad).unwrap_err();
         assert!(e.0[0].message.starts_with("line 7:"), "{e}");
+    }
+
+    #[test]
+    fn kif_hand_of_kings_is_an_error() {
+        // found by the kif fuzz target: a king in hand indexed past the hand table
+        assert!(kif_hand("玉").is_none());
+        assert!(kif_hand("と二").is_none());
+        let text = "先手の持駒：玉\n手数----指手---------消費時間--\n   1 ５八玉(59)\n";
+        let _ = parse_kif(text);
     }
 
     #[test]

@@ -1,0 +1,20 @@
+//! The evaluator on programs that check: examples and theorems run under small budgets.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use okite::check::load::load_str;
+use okite::eval::{run, Budget, Evaluator};
+use okite::hooks::Hooks;
+use std::time::Duration;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(prog) = load_str("fuzz.rule", text, Hooks::standard()) else { return };
+    let mut ev = Evaluator::new(&prog);
+    ev.budget = Budget {
+        max_steps: 200_000,
+        max_depth: 2_000,
+        max_memo_bytes: 16 << 20,
+        timeout: Some(Duration::from_millis(500)),
+    };
+    let _ = run::run_all(&mut ev, None);
+});

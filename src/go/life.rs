@@ -1,0 +1,505 @@
+//! Life and death on graphs (seed 004): the outcome class of every vertex after a regular
+//! sequence, by a search over regular sequences.
+//!
+//! `o(r, v)` is decided on an ultimate board by who owns the stone or the eye, and otherwise by a
+//! table from "some black option gets v" and "some white option gets v", where the options of r
+//! are the regular sequences `r + d` (either colour; passes are implicit). This module computes
+//! the classes of all vertices at once for each sequence it visits.
+//!
+//! The history problem: the options of r depend on every board of r (a board may not repeat), so
+//! the class of r is not a function of its last board. It is a function of the *set* of boards of
+//! r and of its last board, and that pair is the memo key: two sequences that visit the same
+//! boards in another order share their entry, and no entry is ever used for a sequence whose
+//! future it does not describe.
+
+use super::board::{Board, Color};
+use super::error::{GoError, GoResult};
+use super::graph::Graph;
+use super::small::{SmallBoard, SmallGraph};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// An outcome class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Black gets the vertex.
+    B,
+    /// White gets the vertex.
+    W,
+    /// Whoever moves next gets it.
+    N,
+    /// The previous player's: best left alone.
+    P,
+}
+
+impl Class {
+    /// The letter used by the command line (`B`, `W`, `N`, `P`).
+    pub fn letter(self) -> char {
+        match self {
+            Class::B => 'B',
+            Class::W => 'W',
+            Class::N => 'N',
+            Class::P => 'P',
+        }
+    }
+
+    /// The constant of rules/go_life.rule (`𝓑`, `𝓦`, `𝓝`, `𝓟`).
+    pub fn rule_name(self) -> &'static str {
+        match self {
+            Class::B => "𝓑",
+            Class::W => "𝓦",
+            Class::N => "𝓝",
+            Class::P => "𝓟",
+        }
+    }
+
+    fn gets_black(self) -> bool {
+        matches!(self, Class::B | Class::P)
+    }
+
+    fn gets_white(self) -> bool {
+        matches!(self, Class::W | Class::P)
+    }
+}
+
+/// The table from (Black moving first gets v, White moving first gets v) to a class: the seed's
+/// table is lost, so this is one of the readings of rules/go_life.rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Table {
+    /// The reconstruction of rules/go_life.rule (`table`): both get it: 𝓝; only Black: 𝓑;
+    /// only White: 𝓦; neither: 𝓟.
+    #[default]
+    Reconstruction,
+    /// The reading `cautious`: a vertex both players get is left to the previous player (𝓟).
+    Cautious,
+}
+
+impl Table {
+    /// The table of a reading of rules/go_life.rule, when this module knows it. The reading
+    /// `literal-ultimate` changes only which configurations are ultimate, and it agrees with the
+    /// base definition on boards (a configuration in a regular sequence is always a board), so
+    /// the classes are the base ones.
+    pub fn for_reading(reading: Option<&str>) -> Option<Table> {
+        match reading {
+            None | Some("base") | Some("literal-ultimate") => Some(Table::Reconstruction),
+            Some("cautious") => Some(Table::Cautious),
+            Some(_) => None,
+        }
+    }
+
+    pub fn apply(self, black_gets: bool, white_gets: bool) -> Class {
+        match (self, black_gets, white_gets) {
+            (Table::Reconstruction, true, true) => Class::N,
+            (Table::Cautious, true, true) => Class::P,
+            (_, true, false) => Class::B,
+            (_, false, true) => Class::W,
+            (_, false, false) => Class::P,
+        }
+    }
+}
+
+/// Counters of a classification.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LifeStats {
+    /// Sequences whose classes were computed (memo misses).
+    pub nodes: u64,
+    /// Memo hits.
+    pub hits: u64,
+    /// Memo entries at the end.
+    pub entries: usize,
+}
+
+/// What the memo knows of one sequence: for each vertex, whether its class is known and which.
+#[derive(Clone, Copy, Default)]
+struct Known {
+    known: u64,
+    lo: u64,
+    hi: u64,
+}
+
+impl Known {
+    fn get(&self, v: usize) -> Option<Class> {
+        if self.known >> v & 1 == 0 {
+            return None;
+        }
+        Some(match (self.lo >> v & 1, self.hi >> v & 1) {
+            (0, 0) => Class::B,
+            (1, 0) => Class::W,
+            (0, 1) => Class::N,
+            _ => Class::P,
+        })
+    }
+
+    fn set(&mut self, v: usize, k: Class) {
+        let (lo, hi) = match k {
+            Class::B => (0, 0),
+            Class::W => (1, 0),
+            Class::N => (0, 1),
+            Class::P => (1, 1),
+        };
+        self.known |= 1 << v;
+        self.lo |= lo << v;
+        self.hi |= hi << v;
+    }
+}
+
+/// The classifier of one graph, with its memo kept across calls (so classifying many sequences
+/// of one graph, as the tests do, shares the work).
+///
+/// The search is the definition's, vertex by vertex: `o(r, v)` asks whether some black option
+/// gets v and whether some white option does, and stops looking at options once one does. The
+/// memo key is the last board and the set of boards of r, the set as a 128-bit Zobrist sum of
+/// its boards (two independent 64-bit keys): two sets share a key only by a collision, whose
+/// probability for the hundred million entries a large run holds is below 2^-70.
+pub struct Classifier {
+    sg: SmallGraph,
+    table: Table,
+    memo: FxHashMap<(SmallBoard, u64, u64), Known>,
+    /// The search stops with an error after this many memo misses in one call.
+    pub node_limit: u64,
+    pub stats: LifeStats,
+}
+
+/// Default bound on the sequences one classification may visit.
+pub const DEFAULT_NODE_LIMIT: u64 = 200_000_000;
+
+/// Two independent 64-bit keys of a board (splitmix64 of its masks with two seeds).
+fn board_keys(b: SmallBoard) -> (u64, u64) {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
+        z ^ (z >> 31)
+    };
+    let a = mix(b.0.wrapping_add(0x9e3779b97f4a7c15)) ^ mix(b.1 ^ 0x3c6ef372fe94f82a);
+    let c = mix(b.1.wrapping_add(0xdaa66d2c7ddf743f)) ^ mix(b.0 ^ 0x7f4a7c159e3779b9);
+    (mix(a), mix(c.rotate_left(17)))
+}
+
+/// The state of a search: the last board, the boards seen, and the set key.
+struct Path {
+    seen: FxHashSet<SmallBoard>,
+    k1: u64,
+    k2: u64,
+}
+
+impl Path {
+    fn push(&mut self, b: SmallBoard) {
+        self.seen.insert(b);
+        let (a, c) = board_keys(b);
+        self.k1 = self.k1.wrapping_add(a);
+        self.k2 = self.k2.wrapping_add(c);
+    }
+
+    fn pop(&mut self, b: SmallBoard) {
+        self.seen.remove(&b);
+        let (a, c) = board_keys(b);
+        self.k1 = self.k1.wrapping_sub(a);
+        self.k2 = self.k2.wrapping_sub(c);
+    }
+}
+
+impl Classifier {
+    /// A classifier for a graph of at most 64 vertices.
+    pub fn new(g: &Graph, table: Table) -> GoResult<Classifier> {
+        Ok(Classifier {
+            sg: SmallGraph::new(g)?,
+            table,
+            memo: FxHashMap::default(),
+            node_limit: DEFAULT_NODE_LIMIT,
+            stats: LifeStats::default(),
+        })
+    }
+
+    /// Whether a board is ultimate (seed 004): every empty point is forbidden for one colour at
+    /// least, and where the other colour may play, the new stone's chain has one liberty.
+    pub fn is_ultimate(&self, b: SmallBoard) -> bool {
+        let sg = &self.sg;
+        let mut empty = sg.full & !(b.0 | b.1);
+        while empty != 0 {
+            let v = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let black = sg.play(b, v, Color::Black, false);
+            let white = sg.play(b, v, Color::White, false);
+            if black.is_some() && white.is_some() {
+                return false;
+            }
+            if let Some(nb) = black {
+                let chain = sg.flood(1u64 << v, nb.0);
+                if (sg.nbr(chain) & sg.full & !(nb.0 | nb.1)).count_ones() != 1 {
+                    return false;
+                }
+            }
+            if let Some(nb) = white {
+                let chain = sg.flood(1u64 << v, nb.1);
+                if (sg.nbr(chain) & sg.full & !(nb.0 | nb.1)).count_ones() != 1 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The classes of every vertex after the regular sequence `seq` (its boards, the first one
+    /// included; passes are implicit). The boards must be boards of the graph, pairwise
+    /// distinct.
+    pub fn classes(&mut self, seq: &[Board]) -> GoResult<Vec<Class>> {
+        let mut path = self.path_of(seq)?;
+        let last = SmallGraph::from_board(seq.last().expect("checked"));
+        let mut budget = self.node_limit;
+        let mut out = Vec::with_capacity(self.sg.n);
+        for v in 0..self.sg.n {
+            out.push(self.outcome(last, v, &mut path, &mut budget)?);
+        }
+        self.stats.entries = self.memo.len();
+        Ok(out)
+    }
+
+    /// The class of one vertex after `seq`.
+    pub fn class_of(&mut self, seq: &[Board], v: usize) -> GoResult<Class> {
+        if v >= self.sg.n {
+            return Err(GoError::new(
+                format!("vertex index {v} is not a vertex of the graph"),
+                "vertices are numbered from 1 in the rules",
+            ));
+        }
+        let mut path = self.path_of(seq)?;
+        let last = SmallGraph::from_board(seq.last().expect("checked"));
+        let mut budget = self.node_limit;
+        let k = self.outcome(last, v, &mut path, &mut budget)?;
+        self.stats.entries = self.memo.len();
+        Ok(k)
+    }
+
+    fn path_of(&self, seq: &[Board]) -> GoResult<Path> {
+        let sg = &self.sg;
+        if seq.is_empty() {
+            return Err(GoError::new(
+                "a regular sequence has at least one board",
+                "start from the empty board",
+            ));
+        }
+        let mut path = Path {
+            seen: FxHashSet::default(),
+            k1: 0,
+            k2: 0,
+        };
+        for (i, b) in seq.iter().enumerate() {
+            let b = SmallGraph::from_board(b);
+            if (b.0 | b.1) & !sg.full != 0 || b.0 & b.1 != 0 || !sg.is_board(b) {
+                return Err(GoError::new(
+                    format!("configuration {} of the sequence is not a board", i + 1),
+                    "every stone needs a liberty",
+                ));
+            }
+            if path.seen.contains(&b) {
+                return Err(GoError::new(
+                    format!("board {} of the sequence repeats an earlier one", i + 1),
+                    "a regular sequence never repeats a board (positional superko)",
+                ));
+            }
+            path.push(b);
+        }
+        Ok(path)
+    }
+
+    fn outcome(
+        &mut self,
+        last: SmallBoard,
+        v: usize,
+        path: &mut Path,
+        budget: &mut u64,
+    ) -> GoResult<Class> {
+        if self.is_ultimate(last) {
+            return Ok(self.ultimate_class(last, v));
+        }
+        let key = (last, path.k1, path.k2);
+        if let Some(k) = self.memo.get(&key).and_then(|k| k.get(v)) {
+            self.stats.hits += 1;
+            return Ok(k);
+        }
+        if *budget == 0 {
+            return Err(GoError::new(
+                format!(
+                    "the classification visited more than {} sequences",
+                    self.node_limit
+                ),
+                "raise the node limit or classify a later position of a smaller graph",
+            ));
+        }
+        *budget -= 1;
+        self.stats.nodes += 1;
+        let mut gets = [false, false];
+        let empty = self.sg.full & !(last.0 | last.1);
+        // options in the order most likely to get v first: the stone on v, then next to it
+        let near = self.sg.adj[v] & empty;
+        let order = [empty & (1u64 << v), near, empty & !near & !(1u64 << v)];
+        for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
+            let mut options: Vec<SmallBoard> = Vec::with_capacity(empty.count_ones() as usize);
+            for mut set in order {
+                while set != 0 {
+                    let w = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    if let Some(d) = self.sg.play(last, w, c, false) {
+                        if !path.seen.contains(&d) {
+                            options.push(d);
+                        }
+                    }
+                }
+            }
+            // an option whose class the memo already knows decides without a search
+            let wants = |k: Class| {
+                if i == 0 {
+                    k.gets_black()
+                } else {
+                    k.gets_white()
+                }
+            };
+            for &d in &options {
+                let (a, b) = board_keys(d);
+                let key = (d, path.k1.wrapping_add(a), path.k2.wrapping_add(b));
+                let known = if self.is_ultimate(d) {
+                    Some(self.ultimate_class(d, v))
+                } else {
+                    self.memo.get(&key).and_then(|k| k.get(v))
+                };
+                if known.is_some_and(wants) {
+                    gets[i] = true;
+                    break;
+                }
+            }
+            for &d in &options {
+                if gets[i] {
+                    break;
+                }
+                path.push(d);
+                let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+                    self.outcome(d, v, path, budget)
+                });
+                path.pop(d);
+                gets[i] = wants(r?);
+            }
+        }
+        let k = self.table.apply(gets[0], gets[1]);
+        self.memo.entry(key).or_default().set(v, k);
+        Ok(k)
+    }
+
+    fn ultimate_class(&self, b: SmallBoard, v: usize) -> Class {
+        let bit = 1u64 << v;
+        let nbr = self.sg.adj[v];
+        let empty = (b.0 | b.1) & bit == 0;
+        if b.0 & bit != 0 || (empty && nbr & b.0 != 0) {
+            Class::B
+        } else if b.1 & bit != 0 || (empty && nbr & b.1 != 0) {
+            Class::W
+        } else {
+            Class::P
+        }
+    }
+
+    /// Forgets the memo.
+    pub fn clear(&mut self) {
+        self.memo.clear();
+        self.stats.entries = 0;
+    }
+}
+
+/// The classes of every vertex after `seq` (see [`Classifier::classes`]).
+pub fn outcome_classes(g: &Graph, seq: &[Board], table: Table) -> GoResult<Vec<Class>> {
+    Classifier::new(g, table)?.classes(seq)
+}
+
+/// The boards of a move list "B v, W w, ..." (vertex names as the graph prints them) played from
+/// the empty board as a regular sequence: suicide forbidden, no board repeated.
+pub fn sequence_from_moves(g: &Graph, moves: &str) -> GoResult<Vec<Board>> {
+    let mut b = Board::empty();
+    let mut seq = vec![b];
+    let mut offset = 0usize;
+    for raw in moves.split(',') {
+        let start = offset + (raw.len() - raw.trim_start().len());
+        offset += raw.len() + 1;
+        let part = raw.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let err = |msg: String, help: &str| GoError::at(moves, start, msg, help.to_string());
+        let mut it = part.split_whitespace();
+        let color = match it.next() {
+            Some("B") | Some("b") => Color::Black,
+            Some("W") | Some("w") => Color::White,
+            _ => {
+                return Err(err(
+                    format!("bad move `{part}`"),
+                    "a move is `B v` or `W v`",
+                ))
+            }
+        };
+        let (Some(name), None) = (it.next(), it.next()) else {
+            return Err(err(
+                format!("bad move `{part}`"),
+                "a move is a colour and one vertex name, e.g. `B 1`",
+            ));
+        };
+        let Some(v) = g.vertex(name) else {
+            return Err(err(
+                format!("`{name}` is not a vertex of the graph"),
+                "`okite go show --graph G` lists the vertex names",
+            ));
+        };
+        match b.play(g, v, color, false) {
+            Ok((nb, _)) if seq.contains(&nb) => {
+                return Err(err(
+                    format!("illegal move `{part}`: it repeats an earlier board"),
+                    "a regular sequence never repeats a board (positional superko)",
+                ))
+            }
+            Ok((nb, _)) => {
+                b = nb;
+                seq.push(b);
+            }
+            Err(e) => {
+                return Err(err(
+                    format!("illegal move `{part}`: {e}"),
+                    "play on an empty point where the stone keeps a liberty",
+                ))
+            }
+        }
+    }
+    Ok(seq)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes(spec: &str, moves: &str, table: Table) -> String {
+        let g = Graph::parse(spec).unwrap();
+        let seq = sequence_from_moves(&g, moves).unwrap();
+        outcome_classes(&g, &seq, table)
+            .unwrap()
+            .iter()
+            .map(|c| c.letter())
+            .collect()
+    }
+
+    #[test]
+    fn small_paths() {
+        // the examples of rules/go_life.rule
+        assert_eq!(classes("path:1", "", Table::Reconstruction), "P");
+        assert_eq!(classes("path:2", "", Table::Reconstruction), "NN");
+        assert_eq!(classes("path:2", "", Table::Cautious), "PP");
+        assert_eq!(classes("path:2", "B 1", Table::Reconstruction), "BB");
+    }
+
+    #[test]
+    fn bad_sequences() {
+        let g = Graph::parse("path:3").unwrap();
+        for bad in ["X 1", "B 9", "B 1, W 1", "B", "B 1 2"] {
+            assert!(sequence_from_moves(&g, bad).is_err(), "{bad}");
+        }
+        // on the triangle, B 1 then W 2 W 3 captures 1; B 1 again would capture 2 and 3 ...
+        // the board after it (B at 1 alone) repeats the second board
+        let g = Graph::parse("cycle:3").unwrap();
+        let e = sequence_from_moves(&g, "B 1, W 2, W 3, B 1").unwrap_err();
+        assert!(e.message.contains("repeats"), "{}", e.message);
+    }
+}
