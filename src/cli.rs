@@ -342,41 +342,14 @@ fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
 /// The boards of a move list "B 1, W 2" played from the empty board (implicit passes, positional
 /// superko, suicide forbidden: a regular sequence of seed 002), as rule-level configurations.
 fn go_sequence(g: &crate::go::graph::Graph, moves: &str) -> Result<Value, i32> {
-    use crate::go;
-    let mut b = go::board::Board::empty();
-    let mut seq = vec![crate::hooks::go::config_value(g, &b)];
-    let mut seen = vec![b];
-    for part in moves.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
-        let mut it = part.split_whitespace();
-        let color = match it.next() {
-            Some("B") | Some("b") => go::board::Color::Black,
-            Some("W") | Some("w") => go::board::Color::White,
-            _ => {
-                eprintln!("error: bad move `{part}`: a move is `B v` or `W v`");
-                return Err(2);
-            }
-        };
-        let Some(v) = it.next().and_then(|n| g.vertex(n)) else {
-            eprintln!("error: bad move `{part}`: not a vertex of the graph");
-            return Err(2);
-        };
-        match b.play(g, v, color, false) {
-            Ok((nb, _)) => {
-                if seen.contains(&nb) {
-                    eprintln!("error: illegal move `{part}`: it repeats an earlier board (positional superko)");
-                    return Err(2);
-                }
-                b = nb;
-                seen.push(b);
-                seq.push(crate::hooks::go::config_value(g, &b));
-            }
-            Err(e) => {
-                eprintln!("error: illegal move `{part}`: {e:?}");
-                return Err(2);
-            }
-        }
+    match crate::go::life::sequence_from_moves(g, moves) {
+        Ok(seq) => Ok(Value::seq(
+            seq.iter()
+                .map(|b| crate::hooks::go::config_value(g, b))
+                .collect(),
+        )),
+        Err(e) => Err(go_error(moves, "--moves", &e)),
     }
-    Ok(Value::seq(seq))
 }
 
 /// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of moves given.
