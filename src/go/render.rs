@@ -11,10 +11,12 @@ fn symbol(b: &Board, v: usize) -> char {
     }
 }
 
-/// A diagram of a board: for grids, rows with `X` (black), `O` (white), `.` (empty), row
-/// numbers from the bottom and column letters; for other graphs, one line per vertex with its
-/// stone and neighbours.
-pub fn diagram(g: &Graph, b: &Board) -> String {
+/// Panels of one character per vertex: for grids, the panels side by side, each with row numbers
+/// from the bottom and column letters; for other graphs, one line per vertex with its name, one
+/// character of each panel and its neighbours.
+type Cell<'a> = &'a dyn Fn(usize) -> char;
+
+fn panels(g: &Graph, cells: &[Cell]) -> String {
     let mut s = String::new();
     match g.grid {
         Some((rows, cols)) if cols <= COLUMN_LETTERS.len() => {
@@ -23,29 +25,37 @@ pub fn diagram(g: &Graph, b: &Board) -> String {
                 .iter()
                 .map(|&c| format!(" {}", c as char))
                 .collect();
-            s.push_str(&format!("{:width$}{header}\n", ""));
+            let line = |f: &dyn Fn(Cell) -> String| {
+                cells.iter().map(|c| f(*c)).collect::<Vec<_>>().join("   ")
+            };
+            s.push_str(&line(&|_| format!("{:width$}{header}", "")));
+            s.push('\n');
             for r in 0..rows {
-                s.push_str(&format!("{:>width$}", rows - r));
-                for c in 0..cols {
-                    s.push(' ');
-                    s.push(symbol(b, r * cols + c));
-                }
+                s.push_str(&line(&|cell| {
+                    let row: String = (0..cols)
+                        .map(|c| format!(" {}", cell(r * cols + c)))
+                        .collect();
+                    format!("{:>width$}{row}", rows - r)
+                }));
                 s.push('\n');
             }
         }
         _ => {
             for v in 0..g.n {
                 let nb: Vec<&str> = g.adjacency[v].iter().map(|w| g.names[w].as_str()).collect();
-                s.push_str(&format!(
-                    "{} {} : {}\n",
-                    g.names[v],
-                    symbol(b, v),
-                    nb.join(" ")
-                ));
+                let marks: String = cells.iter().map(|c| format!(" {}", c(v))).collect();
+                s.push_str(&format!("{}{marks} : {}\n", g.names[v], nb.join(" ")));
             }
         }
     }
     s
+}
+
+/// A diagram of a board: for grids, rows with `X` (black), `O` (white), `.` (empty), row
+/// numbers from the bottom and column letters; for other graphs, one line per vertex with its
+/// stone and neighbours.
+pub fn diagram(g: &Graph, b: &Board) -> String {
+    panels(g, &[&|v| symbol(b, v)])
 }
 
 /// The board and the outcome class of each vertex (one letter: B, W, N, P): for grids two
@@ -53,40 +63,7 @@ pub fn diagram(g: &Graph, b: &Board) -> String {
 /// one line per vertex with its stone, its class and its neighbours.
 pub fn classes_diagram(g: &Graph, b: &Board, classes: &[char]) -> String {
     let class = |v: usize| classes.get(v).copied().unwrap_or('?');
-    let mut s = String::new();
-    match g.grid {
-        Some((rows, cols)) if cols <= COLUMN_LETTERS.len() => {
-            let width = rows.to_string().len();
-            let header: String = COLUMN_LETTERS[..cols]
-                .iter()
-                .map(|&c| format!(" {}", c as char))
-                .collect();
-            s.push_str(&format!("{:width$}{header}   {:width$}{header}\n", "", ""));
-            for r in 0..rows {
-                let row = rows - r;
-                let stones: String = (0..cols)
-                    .map(|c| format!(" {}", symbol(b, r * cols + c)))
-                    .collect();
-                let ks: String = (0..cols)
-                    .map(|c| format!(" {}", class(r * cols + c)))
-                    .collect();
-                s.push_str(&format!("{row:>width$}{stones}   {row:>width$}{ks}\n"));
-            }
-        }
-        _ => {
-            for v in 0..g.n {
-                let nb: Vec<&str> = g.adjacency[v].iter().map(|w| g.names[w].as_str()).collect();
-                s.push_str(&format!(
-                    "{} {} {} : {}\n",
-                    g.names[v],
-                    symbol(b, v),
-                    class(v),
-                    nb.join(" ")
-                ));
-            }
-        }
-    }
-    s
+    panels(g, &[&|v| symbol(b, v), &class])
 }
 
 fn dot_id(name: &str) -> String {
