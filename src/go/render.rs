@@ -11,11 +11,12 @@ fn symbol(b: &Board, v: usize) -> char {
     }
 }
 
+/// One character for each vertex.
+type Cell<'a> = &'a dyn Fn(usize) -> char;
+
 /// Panels of one character per vertex: for grids, the panels side by side, each with row numbers
 /// from the bottom and column letters; for other graphs, one line per vertex with its name, one
 /// character of each panel and its neighbours.
-type Cell<'a> = &'a dyn Fn(usize) -> char;
-
 fn panels(g: &Graph, cells: &[Cell]) -> String {
     let mut s = String::new();
     match g.grid {
