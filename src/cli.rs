@@ -174,12 +174,17 @@ pub enum Command {
         /// A file with one SFEN per line
         #[arg(long)]
         batch: Option<PathBuf>,
-        /// narrow-check (default; mate presupposes check, as in tsume) or narrow
+        /// The reading whose legality the search follows: narrow-check (default; mate
+        /// presupposes check, as in tsume), narrow, broad or broad-check (perpetual check
+        /// forbidden, the history given by --moves counted)
         #[arg(long, default_value = "narrow-check")]
         reading: String,
         /// shortest (prove the mate is the shortest) or any (stop at the first proof)
         #[arg(long, default_value = "shortest")]
         length: String,
+        /// Look for mates of at most this many plies (0: no limit)
+        #[arg(long, default_value_t = 0)]
+        max_plies: u32,
         /// Time limit per problem in milliseconds (0: none)
         #[arg(long, default_value_t = 60_000)]
         time_ms: u64,
@@ -1206,13 +1211,23 @@ pub fn run(cli: Cli) -> i32 {
             batch,
             reading,
             length,
+            max_plies,
             time_ms,
             nodes,
             hash_mb,
             json,
-        } => run_mate(
-            sfen, moves, batch, &reading, &length, time_ms, nodes, hash_mb, json,
-        ),
+        } => run_mate(MateArgs {
+            sfen,
+            moves,
+            batch,
+            reading,
+            length,
+            max_plies,
+            time_ms,
+            nodes,
+            hash_mb,
+            json,
+        }),
         Command::Usi => {
             let stdin = std::io::stdin();
             match crate::shogi::usi_engine::usi_loop(stdin.lock(), std::io::stdout()) {
@@ -1674,26 +1689,30 @@ fn report_game(positions: &[crate::shogi::position::Position], readings: &[Strin
     0
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_mate(
+/// The arguments of `okite mate`.
+struct MateArgs {
     sfen: Option<String>,
     moves: String,
     batch: Option<PathBuf>,
-    reading: &str,
-    length: &str,
+    reading: String,
+    length: String,
+    max_plies: u32,
     time_ms: u64,
     nodes: u64,
     hash_mb: usize,
     json: bool,
-) -> i32 {
-    use crate::shogi::dfpn::{solve, MateLength, MateOptions, MateStatus};
-    if reading != "narrow-check" && reading != "mate-needs-check" {
+}
+
+fn run_mate(a: MateArgs) -> i32 {
+    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver, MateStatus};
+    let Some(reading) = crate::shogi::readings::Reading::named(&a.reading) else {
         eprintln!(
-            "error: the native mate search follows the reading narrow-check (mate presupposes check; pawn-drop mate forbidden), not `{reading}`\nhelp: positions under other readings can be judged with `okite eval --reading ... 'mate(g, i)'`"
+            "error: unknown reading `{}` for the mate search\nhelp: the mate search follows narrow, broad, narrow-check (the default) or broad-check",
+            a.reading
         );
         return 2;
-    }
-    let length = match length {
+    };
+    let length = match a.length.as_str() {
         "shortest" => MateLength::Shortest,
         "any" => MateLength::Any,
         other => {
@@ -1701,14 +1720,14 @@ fn run_mate(
             return 2;
         }
     };
-    let opts = MateOptions {
-        max_nodes: nodes,
-        max_ms: time_ms,
-        hash_mb,
-        length,
-        max_plies: 0,
-    };
-    let problems: Vec<String> = match (&sfen, &batch) {
+    if a.hash_mb == 0 || a.hash_mb > 1 << 20 {
+        eprintln!(
+            "error: --hash-mb {} is out of range\nhelp: give a table size from 1 to 1048576 MiB",
+            a.hash_mb
+        );
+        return 2;
+    }
+    let problems: Vec<String> = match (&a.sfen, &a.batch) {
         (Some(s), _) => vec![s.clone()],
         (None, Some(path)) => match std::fs::read_to_string(path) {
             Ok(t) => t
@@ -1729,44 +1748,102 @@ fn run_mate(
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
-    let mut code = 0;
-    for (n, text) in problems.iter().enumerate() {
-        let pos = match shogi_game(text, if batch.is_some() { "" } else { &moves }) {
-            Ok(g) => g.last().clone(),
-            Err((sources, ds)) => {
-                if batch.is_some() {
-                    eprintln!("line {}:", n + 1);
+    let tty = std::io::stderr().is_terminal();
+    let outcome = crate::shogi::dfpn::with_stack(|| {
+        let mut solver = MateSolver::new(a.hash_mb);
+        let mut code = 0;
+        for (n, text) in problems.iter().enumerate() {
+            let game = match shogi_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
+                Ok(g) => g,
+                Err((sources, ds)) => {
+                    if a.batch.is_some() {
+                        eprintln!("line {}:", n + 1);
+                    }
+                    printer.diags(&ds, &sources);
+                    code = 2;
+                    continue;
                 }
-                printer.diags(&ds, &sources);
-                code = 2;
-                continue;
+            };
+            let bar = tty.then(|| {
+                let b = indicatif::ProgressBar::new_spinner();
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                );
+                b
+            });
+            let progress: Option<crate::shogi::dfpn::ProgressFn> = bar.clone().map(|b| {
+                let f: crate::shogi::dfpn::ProgressFn = std::sync::Arc::new(move |p| {
+                    let nps = (p.nodes * 1000).checked_div(p.ms).unwrap_or(0);
+                    let found = if p.plies > 0 {
+                        format!(", mate in {} found", p.plies)
+                    } else {
+                        String::new()
+                    };
+                    b.set_message(format!(
+                        "{} nodes, {} nodes/s, root pn {} dn {}{found}",
+                        p.nodes, nps, p.pn, p.dn
+                    ));
+                    b.tick();
+                });
+                f
+            });
+            let opts = MateOptions {
+                max_nodes: a.nodes,
+                max_ms: a.time_ms,
+                hash_mb: a.hash_mb,
+                length,
+                max_plies: a.max_plies,
+                reading,
+                stop: None,
+                progress,
+            };
+            let r = solver.solve_history(&game.positions, &opts);
+            if let Some(b) = bar {
+                b.finish_and_clear();
             }
-        };
-        let r = solve(&pos, &opts);
-        let result = match r.result {
-            MateStatus::Mate => "mate",
-            MateStatus::NoMate => "nomate",
-            MateStatus::Unknown => "unknown",
-        };
-        let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
-        if json {
-            let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
-            println!(
-                "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}}}",
-                r.plies,
-                pvs.join(", "),
-                r.nodes,
-                r.ms
-            );
-        } else {
-            match r.result {
-                MateStatus::Mate => println!("mate in {}: {}", r.plies, pv.join(" ")),
-                MateStatus::NoMate => println!("no mate"),
-                MateStatus::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
+            let result = match r.result {
+                MateStatus::Mate => "mate",
+                MateStatus::NoMate => "nomate",
+                MateStatus::Unknown => "unknown",
+            };
+            let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
+            if a.json {
+                let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
+                println!(
+                    "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}}}",
+                    r.plies,
+                    pvs.join(", "),
+                    r.nodes,
+                    r.ms,
+                    r.shortest
+                );
+            } else {
+                match r.result {
+                    MateStatus::Mate => {
+                        let note = if r.shortest || length == MateLength::Any {
+                            ""
+                        } else {
+                            " (not proven shortest within the limits)"
+                        };
+                        println!("mate in {}{note}: {}", r.plies, pv.join(" "))
+                    }
+                    MateStatus::NoMate if a.max_plies > 0 => {
+                        println!("no mate in {} plies or fewer", a.max_plies)
+                    }
+                    MateStatus::NoMate => println!("no mate"),
+                    MateStatus::Unknown => {
+                        println!("unknown (limits reached after {} nodes)", r.nodes)
+                    }
+                }
             }
         }
-    }
-    code
+        code
+    });
+    outcome.unwrap_or_else(|| {
+        eprintln!("error: the mate search could not run (no thread for its stack)");
+        2
+    })
 }
 
 /// Perft under a reading, each line with its history (repetitions and perpetual checks count).

@@ -103,83 +103,11 @@ pub fn has_evasion(p: &Position) -> bool {
     false
 }
 
-/// The legal checking moves of the side to move: board moves from the legal generator
-/// (run without the hand), drops generated on the checking squares only.
+/// The legal checking moves of the side to move (see [`super::checks::generate_checks`]).
 pub(super) fn checks(p: &Position) -> Vec<Move> {
-    let t = tables();
-    let us = p.side;
-    let ui = us.index();
-    let them = us.flip();
-    let theirk = p.king[them.index()] as usize;
-    if theirk >= 81 {
-        return Vec::new();
-    }
-    let hand = p.hands[ui];
-    let mut out = Vec::new();
-    let disc = discoverers(p, theirk);
-    let board_moves = if hand.is_empty() {
-        p.legal_moves()
-    } else {
-        let mut q = p.clone();
-        q.hands[ui] = super::types::Hand::EMPTY;
-        q.legal_moves()
-    };
-    for &m in board_moves.iter() {
-        if gives_check_fast(p, m, theirk, disc) {
-            out.push(m);
-        }
-    }
-    if hand.is_empty() {
-        return out;
-    }
-    let occ = p.occ();
-    let mut target = !occ & super::bitboard::MASK;
-    let ksq = p.king[ui] as usize;
-    if ksq < 81 {
-        let checkers = p.attackers_occ(ksq, them, occ);
-        if checkers != 0 {
-            if checkers & (checkers - 1) != 0 {
-                return out;
-            }
-            target &= t.between(ksq, checkers.trailing_zeros() as usize);
-        }
-    }
-    for k in (0..7).rev() {
-        if hand.get(k) == 0 {
-            continue;
-        }
-        let kind = PieceKind::HAND[k];
-        let mut tg = t.attacks(kind, them, theirk, occ) & target;
-        match kind {
-            PieceKind::Pawn => {
-                tg &= !t.last1[ui];
-                let own_pawns = p.bb(PieceKind::Pawn) & p.by_color[ui];
-                for f in t.file.iter() {
-                    if own_pawns & f != 0 {
-                        tg &= !f;
-                    }
-                }
-            }
-            PieceKind::Lance => tg &= !t.last1[ui],
-            PieceKind::Knight => tg &= !t.last2[ui],
-            _ => {}
-        }
-        while tg != 0 {
-            let to = tg.trailing_zeros() as usize;
-            tg &= tg - 1;
-            let m = Move::drop(kind, super::types::Square::new_unchecked(to));
-            if kind == PieceKind::Pawn {
-                // Pawn-drop mate is illegal.
-                let mut q = p.clone();
-                q.do_move(m);
-                if !has_evasion(&q) {
-                    continue;
-                }
-            }
-            out.push(m);
-        }
-    }
-    out
+    let mut l = super::movegen::MoveList::new();
+    super::checks::generate_checks(p, &mut l);
+    l.as_slice().to_vec()
 }
 
 /// Pieces of the side to move standing alone between the opponent's king (on `theirk`) and a
@@ -244,17 +172,89 @@ pub(super) fn gives_check_fast(p: &Position, m: Move, theirk: usize, disc: u128)
 /// has no legal move. Works when the side to move is itself in check (the move must then
 /// evade and mate at once). Never returns a pawn-drop mate (illegal).
 pub fn mate_in_1(pos: &Position) -> Option<Move> {
-    let them = pos.side_to_move().flip();
-    pos.king_square(them)?;
     let mut p = pos.clone();
-    // Only checking moves are candidates; the check generator places drops on checking
-    // squares only and leaves out pawn-drop mates.
-    for m in checks(pos) {
+    let mut buf = Vec::with_capacity(128);
+    mate_in_1_with(&mut p, &mut buf)
+}
+
+/// [`mate_in_1`] on a position the caller lends (it is left as it was) with a buffer for the
+/// checks.
+///
+/// Most checks are rejected without playing them: a square next to the king that is free of
+/// the king's own pieces, not attacked before the move, not attacked by the moved piece from its
+/// new square, and not on a line through the square the piece leaves (where a slider could be
+/// uncovered), stays a flight square, so the check does not mate.
+pub(super) fn mate_in_1_with(p: &mut Position, buf: &mut Vec<Move>) -> Option<Move> {
+    let t = tables();
+    let us = p.side;
+    let them = us.flip();
+    let k = p.king[them.index()] as usize;
+    if k >= 81 {
+        return None;
+    }
+    buf.clear();
+    // Pawn drops are skipped below: no need to judge them.
+    super::checks::generate_checks_unjudged(p, buf);
+    if buf.is_empty() {
+        return None;
+    }
+    let occ_wo_king = p.occ() ^ (1u128 << k);
+    let around = t.king[k] & !p.by_color[them.index()] & MASK;
+    let mut free = 0u128;
+    let mut a = around;
+    while a != 0 {
+        let s = a.trailing_zeros() as usize;
+        a &= a - 1;
+        if !p.is_attacked(s, us, occ_wo_king) {
+            free |= 1u128 << s;
+        }
+    }
+    for &m in buf.iter() {
         if m.drop_kind() == Some(PieceKind::Pawn) {
             continue; // a pawn drop left in the list is legal, hence not a mate
         }
+        if free != 0 {
+            let to = m.to().index();
+            let (kind, occ_after, from_lines) = match m.from() {
+                None => (
+                    m.drop_kind().unwrap_or(PieceKind::Pawn),
+                    occ_wo_king | (1u128 << to),
+                    None,
+                ),
+                Some(f) => {
+                    let f = f.index();
+                    let code = p.board[f];
+                    let kind = PieceKind::ALL[((code & 15).max(1) - 1) as usize];
+                    let kind = if m.is_promotion() {
+                        kind.promoted().unwrap_or(kind)
+                    } else {
+                        kind
+                    };
+                    (
+                        (kind),
+                        (occ_wo_king & !(1u128 << f)) | (1u128 << to),
+                        Some(f),
+                    )
+                }
+            };
+            let covered = t.attacks(kind, us, to, occ_after);
+            let mut still = free & !covered;
+            if let Some(f) = from_lines {
+                let mut c = still;
+                while c != 0 {
+                    let s = c.trailing_zeros() as usize;
+                    c &= c - 1;
+                    if (t.rook_empty[s] | t.bishop_empty[s]) >> f & 1 != 0 {
+                        still &= !(1u128 << s);
+                    }
+                }
+            }
+            if still != 0 {
+                continue;
+            }
+        }
         let u = p.do_move(m);
-        let mated = !has_evasion(&p);
+        let mated = !has_evasion(p);
         p.undo_move(m, u);
         if mated {
             return Some(m);
@@ -483,14 +483,21 @@ mod bench {
     #[test]
     #[ignore]
     fn bench_mate1() {
+        let only = std::env::var("MATE1_SET").ok();
         for name in ["mate-1-ply.sfen", "no-mate-1-ply.sfen"] {
+            if only.as_deref().is_some_and(|o| o != name) {
+                continue;
+            }
             let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
             let ps: Vec<Position> = std::fs::read_to_string(path)
                 .unwrap()
                 .lines()
                 .map(|l| Position::from_sfen(l.trim()).unwrap())
                 .collect();
-            let rounds = 50;
+            let rounds = std::env::var("MATE1_ROUNDS")
+                .ok()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(50);
             let t0 = std::time::Instant::now();
             let mut found = 0;
             for _ in 0..rounds {
@@ -501,5 +508,61 @@ mod bench {
             let ns = t0.elapsed().as_nanos() as f64 / (rounds * ps.len()) as f64;
             println!("{name}: {ns:.0} ns per position ({} mates)", found / rounds);
         }
+    }
+}
+
+#[cfg(test)]
+mod bench_parts {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn bench_mate1_parts() {
+        let path = format!(
+            "{}/tests/data/shogi/mate-1-ply.sfen",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let ps: Vec<Position> = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| Position::from_sfen(l.trim()).unwrap())
+            .collect();
+        let rounds = 200;
+        let mut buf = Vec::with_capacity(128);
+        let t0 = std::time::Instant::now();
+        let mut n = 0;
+        for _ in 0..rounds {
+            for p in &ps {
+                buf.clear();
+                super::super::checks::generate_checks(std::hint::black_box(p), &mut buf);
+                n += buf.len();
+            }
+        }
+        let ns = t0.elapsed().as_nanos() as f64 / (rounds * ps.len()) as f64;
+        println!(
+            "generate_checks: {ns:.0} ns per position, {:.1} checks",
+            n as f64 / (rounds * ps.len()) as f64
+        );
+        let t0 = std::time::Instant::now();
+        for _ in 0..rounds {
+            for p in &ps {
+                std::hint::black_box(p.clone());
+            }
+        }
+        let ns = t0.elapsed().as_nanos() as f64 / (rounds * ps.len()) as f64;
+        println!("clone: {ns:.0} ns per position");
+        let mut tested = 0usize;
+        let mut before = 0usize;
+        for p in &ps {
+            let m = mate_in_1(p).unwrap();
+            let cs = checks(p);
+            before += cs.iter().position(|&c| c == m).unwrap() + 1;
+            tested += cs.len();
+        }
+        println!(
+            "checks per position {:.1}, index of the mate {:.1}",
+            tested as f64 / ps.len() as f64,
+            before as f64 / ps.len() as f64
+        );
     }
 }

@@ -21,9 +21,11 @@
 //! Parsing never panics; errors carry byte spans ([`ParseError`]).
 
 pub mod bitboard;
+pub mod checks;
 pub mod dfpn;
 pub mod mate1;
 pub mod mate3;
+mod memory;
 pub mod movegen;
 pub mod perft;
 pub mod position;

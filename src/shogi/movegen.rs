@@ -17,6 +17,25 @@ pub enum PawnDropMate {
     NoMoveLeft,
 }
 
+/// Somewhere moves can be put: a [`MoveList`] or a vector.
+pub trait MoveSink {
+    fn push_move(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push_move(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline(always)]
+    fn push_move(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
 /// Capacity of a [`MoveList`]; more than the most legal moves any position can have (593).
 pub const MAX_MOVES: usize = 1024;
 
@@ -45,11 +64,30 @@ impl MoveList {
     }
 
     #[inline(always)]
-    fn push(&mut self, m: Move) {
+    pub(super) fn push(&mut self, m: Move) {
         if self.len < MAX_MOVES {
             self.moves[self.len] = m;
             self.len += 1;
         }
+    }
+
+    /// Removes every move.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps the moves for which `f` holds, in order.
+    pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
+        let mut w = 0;
+        for r in 0..self.len {
+            let m = self.moves[r];
+            if f(m) {
+                self.moves[w] = m;
+                w += 1;
+            }
+        }
+        self.len = w;
     }
 
     /// Number of moves.
