@@ -111,6 +111,24 @@ fn verify_agrees_on_the_rules() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
+/// The rules' `mate_in` (tsume by the definitions of seed 001) and the df-pn search it is bound
+/// to agree on the first positions of the published mate-in-one and no-mate-in-one sets, with
+/// `--verify` running both.
+#[test]
+fn mate_in_verified_on_the_oracle_sets() {
+    for (file, expect) in [
+        ("tests/data/shogi/mate-1-ply.sfen", "true"),
+        ("tests/data/shogi/no-mate-1-ply.sfen", "false"),
+    ] {
+        let text_all = std::fs::read_to_string(file).unwrap();
+        for sfen in text_all.lines().take(4) {
+            let o = okite(&["eval", "--verify", "--sfen", sfen, "mate_in(g, 1, 1)"]);
+            assert_eq!(o.status.code(), Some(0), "{sfen}: {}", text(&o));
+            assert_eq!(last_line(&o), expect, "{sfen}");
+        }
+    }
+}
+
 #[test]
 fn missing_file_is_exit_2() {
     let o = okite(&["check", "no/such/file.rule"]);

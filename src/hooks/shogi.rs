@@ -341,6 +341,46 @@ pub fn register(h: &mut Hooks) {
         },
     );
     h.add(
+        "shogi.mate_in",
+        3,
+        "mate_in(g, i, n): the side to move at g[i] forces mate within n plies, checking every move (the df-pn search, narrow reading)",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let Value::Seq(g) = &a[0] else {
+                return Err(format!("{} is not a game", a[0]));
+            };
+            let (Value::Int(i), Value::Int(n)) = (&a[1], &a[2]) else {
+                return Err("mate_in takes an index and a number of plies".into());
+            };
+            if *i < 1 || *i as usize > g.inner.len() {
+                return Err(format!("index {i} is outside the game (1..{})", g.inner.len()));
+            }
+            if *n < 1 {
+                return Ok(Value::Bool(false));
+            }
+            let history: Vec<Position> = g.inner[..*i as usize]
+                .iter()
+                .map(|v| names.position(v))
+                .collect::<Result<_, _>>()?;
+            let opts = crate::shogi::dfpn::MateOptions {
+                max_plies: (*n).min(10_000) as u32,
+                length: crate::shogi::dfpn::MateLength::Any,
+                hash_mb: 16,
+                max_nodes: 50_000_000,
+                ..Default::default()
+            };
+            let r = crate::shogi::dfpn::solve_history(&history, &opts);
+            match r.result {
+                crate::shogi::dfpn::MateStatus::Mate => Ok(Value::Bool(true)),
+                crate::shogi::dfpn::MateStatus::NoMate => Ok(Value::Bool(false)),
+                crate::shogi::dfpn::MateStatus::Unknown => Err(format!(
+                    "the mate search reached its limit of {} nodes without an answer",
+                    r.nodes
+                )),
+            }
+        },
+    );
+    h.add(
         "shogi.sample_states",
         2,
         "sample_states(n, seed): n states reached by random legal play from the start position",
