@@ -1,145 +1,251 @@
 //! A USI engine loop for mate search (`go mate`).
 //!
 //! Understood: `usi`, `isready`, `setoption name USI_Hash value N` (MiB),
-//! `setoption name MateLength value shortest|any`, `usinewgame`, `position ...`,
-//! `go mate <ms|infinite>` (answered with `info` lines and `checkmate <moves>`,
-//! `checkmate nomate` or `checkmate timeout`), `go ...` otherwise (answered with
-//! `bestmove` of a mate in one or `resign`), `stop` and `gameover` (ignored: the search runs
-//! to its limit), `quit`. Unknown or malformed commands produce an `info string` line; the
-//! loop never panics on input.
+//! `setoption name MateLength value shortest|any`, `setoption name Reading value narrow-check|
+//! narrow|broad|broad-check`, `usinewgame`, `position ...` (the moves count as the game's history
+//! under the broad readings), `go mate <ms|infinite>` (answered with `info` lines and
+//! `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`), `go ...` otherwise (answered
+//! with `bestmove` of a mate in one or `resign`), `stop` (ends the running search, which then
+//! answers), `gameover`, `ponderhit`, `quit`. The search runs on its own thread, so `stop`,
+//! `isready` and `quit` are read while it runs. Unknown or malformed commands produce an
+//! `info string` line; the loop never panics on input.
 
-use super::dfpn::{solve, MateLength, MateOptions, MateStatus};
+use super::dfpn::{MateLength, MateOptions, MateSolver, MateStatus, Progress};
 use super::mate1::mate_in_1;
 use super::position::Position;
+use super::readings::Reading;
 use super::usi::parse_position_command;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
-/// Runs the engine until `quit` or the end of the input. Output errors end the loop.
-pub fn usi_loop(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    let mut pos = Position::startpos();
-    let mut hash_mb = 64usize;
-    let mut length = MateLength::Shortest;
-    for line in input.lines() {
-        let line = match line {
-            Ok(l) => l,
-            Err(_) => {
-                writeln!(output, "info string unreadable input line")?;
-                continue;
-            }
-        };
-        let line = line.trim();
-        let mut words = line.split_whitespace();
-        let Some(cmd) = words.next() else { continue };
-        match cmd {
-            "usi" => {
-                writeln!(output, "id name okite-mate")?;
-                writeln!(output, "id author okite")?;
-                writeln!(
-                    output,
-                    "option name USI_Hash type spin default 64 min 1 max 65536"
-                )?;
-                writeln!(
-                    output,
-                    "option name MateLength type combo default shortest var shortest var any"
-                )?;
-                writeln!(output, "usiok")?;
-            }
-            "isready" => writeln!(output, "readyok")?,
-            "setoption" => {
-                let rest: Vec<&str> = words.collect();
-                let name = rest
-                    .iter()
-                    .position(|w| *w == "name")
-                    .and_then(|i| rest.get(i + 1));
-                let value = rest
-                    .iter()
-                    .position(|w| *w == "value")
-                    .and_then(|i| rest.get(i + 1));
-                match (name, value) {
-                    (Some(&"USI_Hash"), Some(v)) => match v.parse::<usize>() {
-                        Ok(n) if (1..=65536).contains(&n) => hash_mb = n,
-                        _ => writeln!(output, "info string bad USI_Hash value {v}")?,
-                    },
-                    (Some(&"MateLength"), Some(&"shortest")) => length = MateLength::Shortest,
-                    (Some(&"MateLength"), Some(&"any")) => length = MateLength::Any,
-                    _ => writeln!(output, "info string ignored option: {line}")?,
-                }
-            }
-            "usinewgame" | "stop" | "gameover" | "ponderhit" => {}
-            "position" => match parse_position_command(line) {
-                Ok(game) => pos = game.last().clone(),
-                Err(e) => {
-                    let msg = e.to_string().replace('\n', " ");
-                    writeln!(output, "info string bad position: {msg}")?;
-                }
-            },
-            "go" => {
-                let args: Vec<&str> = words.collect();
-                if args.first() == Some(&"mate") {
-                    let ms = match args.get(1) {
-                        None | Some(&"infinite") => Some(0),
-                        Some(v) => v.parse::<u64>().ok(),
-                    };
-                    let Some(ms) = ms else {
-                        writeln!(output, "info string bad go mate time")?;
-                        writeln!(output, "checkmate timeout")?;
-                        continue;
-                    };
-                    go_mate(&pos, ms, hash_mb, length, &mut output)?;
-                } else {
-                    match mate_in_1(&pos) {
-                        Some(m) => writeln!(output, "bestmove {}", m.to_usi())?,
-                        None => writeln!(output, "bestmove resign")?,
-                    }
-                }
-            }
-            "quit" => break,
-            _ => writeln!(output, "info string unknown command: {cmd}")?,
-        }
-        output.flush()?;
-    }
-    output.flush()
+/// Writes a line to the shared output.
+fn say<W: Write>(out: &Mutex<W>, line: &str) -> std::io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(w, "{line}")?;
+    w.flush()
 }
 
-fn go_mate(
-    pos: &Position,
-    ms: u64,
-    hash_mb: usize,
-    length: MateLength,
-    output: &mut impl Write,
-) -> std::io::Result<()> {
-    let opts = MateOptions {
-        max_ms: ms,
-        hash_mb,
-        length,
-        ..Default::default()
-    };
-    let r = solve(pos, &opts);
+/// Runs the engine until `quit` or the end of the input. Output errors end the loop.
+pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Result<()> {
+    let out = Mutex::new(output);
+    let mut history = vec![Position::startpos()];
+    let mut hash_mb = 64usize;
+    let mut length = MateLength::Shortest;
+    let mut reading = Reading::NARROW_CHECK;
+    let mut solver: Option<MateSolver> = None;
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        // The running search: its stop flag and the thread, which hands the solver back.
+        let mut running: Option<(
+            Arc<AtomicBool>,
+            std::thread::ScopedJoinHandle<'_, Option<MateSolver>>,
+        )> = None;
+        let finish = |running: &mut Option<(
+            Arc<AtomicBool>,
+            std::thread::ScopedJoinHandle<'_, Option<MateSolver>>,
+        )>,
+                      solver: &mut Option<MateSolver>,
+                      stop: bool| {
+            if let Some((flag, handle)) = running.take() {
+                if stop {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                if let Ok(Some(s)) = handle.join() {
+                    *solver = Some(s);
+                }
+            }
+        };
+        for line in input.lines() {
+            let line = match line {
+                Ok(l) => l,
+                Err(_) => {
+                    say(&out, "info string unreadable input line")?;
+                    continue;
+                }
+            };
+            let line = line.trim();
+            let mut words = line.split_whitespace();
+            let Some(cmd) = words.next() else { continue };
+            match cmd {
+                "usi" => {
+                    say(&out, "id name okite-mate")?;
+                    say(&out, "id author okite")?;
+                    say(
+                        &out,
+                        "option name USI_Hash type spin default 64 min 1 max 65536",
+                    )?;
+                    say(
+                        &out,
+                        "option name MateLength type combo default shortest var shortest var any",
+                    )?;
+                    say(&out, "option name Reading type combo default narrow-check var narrow-check var narrow var broad var broad-check")?;
+                    say(&out, "usiok")?;
+                }
+                "isready" => say(&out, "readyok")?,
+                "stop" | "gameover" => finish(&mut running, &mut solver, true),
+                "quit" => {
+                    finish(&mut running, &mut solver, true);
+                    break;
+                }
+                "ponderhit" => {}
+                "setoption" => {
+                    finish(&mut running, &mut solver, false);
+                    let rest: Vec<&str> = words.collect();
+                    let name = rest
+                        .iter()
+                        .position(|w| *w == "name")
+                        .and_then(|i| rest.get(i + 1));
+                    let value = rest
+                        .iter()
+                        .position(|w| *w == "value")
+                        .and_then(|i| rest.get(i + 1));
+                    match (name, value) {
+                        (Some(&"USI_Hash"), Some(v)) => match v.parse::<usize>() {
+                            Ok(n) if (1..=65536).contains(&n) => {
+                                if n != hash_mb {
+                                    solver = None;
+                                }
+                                hash_mb = n
+                            }
+                            _ => say(&out, &format!("info string bad USI_Hash value {v}"))?,
+                        },
+                        (Some(&"MateLength"), Some(&"shortest")) => length = MateLength::Shortest,
+                        (Some(&"MateLength"), Some(&"any")) => length = MateLength::Any,
+                        (Some(&"Reading"), Some(v)) => match Reading::named(v) {
+                            Some(r) => reading = r,
+                            None => say(&out, &format!("info string unknown reading {v}"))?,
+                        },
+                        _ => say(&out, &format!("info string ignored option: {line}"))?,
+                    }
+                }
+                "usinewgame" => finish(&mut running, &mut solver, false),
+                "position" => {
+                    finish(&mut running, &mut solver, false);
+                    match parse_position_command(line) {
+                        Ok(game) => history = game.positions,
+                        Err(e) => {
+                            let msg = e.to_string().replace('\n', " ");
+                            say(&out, &format!("info string bad position: {msg}"))?;
+                        }
+                    }
+                }
+                "go" => {
+                    finish(&mut running, &mut solver, false);
+                    let args: Vec<&str> = words.collect();
+                    if args.first() == Some(&"mate") {
+                        let ms = match args.get(1) {
+                            None | Some(&"infinite") => Some(0),
+                            Some(v) => v.parse::<u64>().ok(),
+                        };
+                        let Some(ms) = ms else {
+                            say(&out, "info string bad go mate time")?;
+                            say(&out, "checkmate timeout")?;
+                            continue;
+                        };
+                        let flag = Arc::new(AtomicBool::new(false));
+                        let s = solver.take().unwrap_or_else(|| MateSolver::new(hash_mb));
+                        let h = history.clone();
+                        let out_ref = &out;
+                        let stop = flag.clone();
+                        let handle = std::thread::Builder::new()
+                            .stack_size(1 << 30)
+                            .spawn_scoped(scope, move || {
+                                let mut s = s;
+                                // Progress goes through a channel to a thread that writes the
+                                // `info` lines (the callback must not borrow the output).
+                                let (tx, rx) = std::sync::mpsc::channel::<Progress>();
+                                let forward = scope.spawn(move || {
+                                    for p in rx {
+                                        let nps = (p.nodes * 1000).checked_div(p.ms).unwrap_or(0);
+                                        let _ = say(
+                                            out_ref,
+                                            &format!(
+                                                "info time {} nodes {} nps {}",
+                                                p.ms, p.nodes, nps
+                                            ),
+                                        );
+                                    }
+                                });
+                                let progress: super::dfpn::ProgressFn =
+                                    Arc::new(move |p: &Progress| {
+                                        let _ = tx.send(*p);
+                                    });
+                                let opts = MateOptions {
+                                    max_ms: ms,
+                                    hash_mb,
+                                    length,
+                                    reading,
+                                    stop: Some(stop),
+                                    progress: Some(progress),
+                                    ..Default::default()
+                                };
+                                // This thread has the large stack deep searches need.
+                                let r = s.solve_history(&h, &opts);
+                                drop(opts);
+                                let _ = forward.join();
+                                let _ = report(out_ref, r);
+                                Some(s)
+                            });
+                        match handle {
+                            Ok(handle) => running = Some((flag, handle)),
+                            Err(_) => {
+                                say(&out, "info string no thread for the search")?;
+                                say(&out, "checkmate timeout")?;
+                            }
+                        }
+                    } else {
+                        let pos = history.last().cloned().unwrap_or_else(Position::startpos);
+                        match mate_in_1(&pos) {
+                            Some(m) => say(&out, &format!("bestmove {}", m.to_usi()))?,
+                            None => say(&out, "bestmove resign")?,
+                        }
+                    }
+                }
+                _ => say(&out, &format!("info string unknown command: {cmd}"))?,
+            }
+        }
+        finish(&mut running, &mut solver, false);
+        Ok(())
+    })?;
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    w.flush()
+}
+
+/// The answer to `go mate`.
+fn report<W: Write>(out: &Mutex<W>, r: super::dfpn::MateResult) -> std::io::Result<()> {
     let nps = (r.nodes * 1000).checked_div(r.ms).unwrap_or(0);
     match r.result {
         MateStatus::Mate => {
             let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
-            writeln!(
-                output,
-                "info time {} nodes {} nps {} score mate {} pv {}",
-                r.ms,
-                r.nodes,
-                nps,
-                r.plies,
-                pv.join(" ")
+            say(
+                out,
+                &format!(
+                    "info time {} nodes {} nps {} score mate {} pv {}",
+                    r.ms,
+                    r.nodes,
+                    nps,
+                    r.plies,
+                    pv.join(" ")
+                ),
             )?;
             if !r.shortest {
-                writeln!(output, "info string the length is not proven shortest")?;
+                say(out, "info string the length is not proven shortest")?;
             }
-            writeln!(output, "checkmate {}", pv.join(" "))
+            say(out, &format!("checkmate {}", pv.join(" ")))
         }
         MateStatus::NoMate => {
-            writeln!(output, "info time {} nodes {} nps {}", r.ms, r.nodes, nps)?;
-            writeln!(output, "checkmate nomate")
+            say(
+                out,
+                &format!("info time {} nodes {} nps {}", r.ms, r.nodes, nps),
+            )?;
+            say(out, "checkmate nomate")
         }
         MateStatus::Unknown => {
-            writeln!(output, "info time {} nodes {} nps {}", r.ms, r.nodes, nps)?;
-            writeln!(output, "checkmate timeout")
+            say(
+                out,
+                &format!("info time {} nodes {} nps {}", r.ms, r.nodes, nps),
+            )?;
+            say(out, "checkmate timeout")
         }
     }
 }
@@ -184,6 +290,46 @@ mod tests {
             out.contains("checkmate timeout") || out.contains("checkmate "),
             "{out}"
         );
+    }
+
+    /// `stop` ends an infinite search, which answers at once.
+    #[test]
+    fn stop_ends_an_infinite_search() {
+        struct Pipe(std::sync::mpsc::Receiver<String>, String);
+        impl std::io::Read for Pipe {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.1.is_empty() {
+                    match self.0.recv() {
+                        Ok(l) => self.1 = l,
+                        Err(_) => return Ok(0),
+                    }
+                }
+                let n = buf.len().min(self.1.len());
+                buf[..n].copy_from_slice(&self.1.as_bytes()[..n]);
+                self.1.drain(..n);
+                Ok(n)
+            }
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let t0 = std::time::Instant::now();
+        let feeder = std::thread::spawn(move || {
+            // Microcosmos (1,525 plies): the search would run for minutes.
+            tx.send("setoption name USI_Hash value 16\nposition sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1\ngo mate infinite\n".into())
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            tx.send("isready\n".into()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            tx.send("stop\nquit\n".into()).unwrap();
+        });
+        let mut out = Vec::new();
+        usi_loop(std::io::BufReader::new(Pipe(rx, String::new())), &mut out).unwrap();
+        feeder.join().unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // readyok came while the search ran, and the answer after the stop: a timeout.
+        let ready = out.find("readyok").expect("readyok");
+        let answer = out.find("checkmate timeout").expect("an answer");
+        assert!(ready < answer, "{out}");
+        assert!(t0.elapsed() < std::time::Duration::from_secs(60), "{out}");
     }
 
     #[test]
