@@ -96,16 +96,32 @@ fn push_all_forms(
 /// Appends the legal checking moves of the side to move to `list`. Returns true when a pawn
 /// drop that checks was left out because it would be a pawn-drop mate.
 pub fn generate_checks(p: &Position, list: &mut impl MoveSink) -> bool {
-    generate(p, list, true)
+    generate(p, list, true, Parts::All)
+}
+
+/// Which checks to generate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Parts {
+    All,
+    /// Drops only (nothing when the side to move is in check).
+    Drops,
+    /// Board moves only (everything when the side to move is in check).
+    Board,
+}
+
+/// Part of the checks, without the pawn-drop-mate test (for the mate-in-one routine, which
+/// tries the drops first).
+pub(super) fn generate_checks_part(p: &Position, list: &mut impl MoveSink, parts: Parts) {
+    generate(p, list, false, parts);
 }
 
 /// [`generate_checks`] without the pawn-drop-mate test: a pawn drop that checks is listed even
 /// when it would mate (the caller finds it mated and must not count it).
 pub fn generate_checks_unjudged(p: &Position, list: &mut impl MoveSink) {
-    generate(p, list, false);
+    generate(p, list, false, Parts::All);
 }
 
-fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool) -> bool {
+fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool, parts: Parts) -> bool {
     let t = tables();
     let us = p.side;
     let them = us.flip();
@@ -117,15 +133,12 @@ fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool) -> bool {
     let occ = p.occ();
     let ksq = p.king[ui] as usize;
     if ksq < 81 && p.attackers_occ(ksq, them, occ) != 0 {
-        return checks_in_check(p, list, theirk);
+        return parts != Parts::Drops && checks_in_check(p, list, theirk);
     }
     if p.attackers_occ(theirk, us, occ) != 0 {
-        return checks_already_given(p, list);
+        return parts != Parts::Drops && checks_already_given(p, list);
     }
     let own = p.by_color[ui];
-    let pinned = if ksq < 81 { p.pinned(us, ksq) } else { 0 };
-    let disc = discoverers(p, theirk);
-    let zone = t.zone[ui];
     // The squares from which each kind attacks the king.
     let mut chk = [0u128; 14];
     let ks = t.king[theirk];
@@ -149,6 +162,68 @@ fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool) -> bool {
     chk[PieceKind::Rook.index()] = r;
     chk[PieceKind::Horse.index()] = b | ks;
     chk[PieceKind::Dragon.index()] = r | ks;
+    // Drops on the checking squares.
+    let hand = p.hands[ui];
+    let empty = !occ & MASK;
+    let mut excluded = false;
+    for k in (0..7).rev() {
+        if parts == Parts::Board {
+            break;
+        }
+        if hand.get(k) == 0 {
+            continue;
+        }
+        let kind = PieceKind::HAND[k];
+        let mut tg = chk[kind.index()] & empty;
+        match kind {
+            PieceKind::Pawn => {
+                tg &= !t.last1[ui];
+                let own_pawns = p.bb(PieceKind::Pawn) & own;
+                if tg != 0 && own_pawns & t.file[tg.trailing_zeros() as usize / 9] != 0 {
+                    tg = 0;
+                }
+                if tg != 0 && judge_pawn {
+                    let to = tg.trailing_zeros() as usize;
+                    let m = Move::drop(kind, sq(to));
+                    let mut q = p.clone();
+                    q.do_move(m);
+                    if !super::mate1::has_evasion(&q) {
+                        excluded = true;
+                        tg = 0;
+                    }
+                }
+            }
+            PieceKind::Lance => tg &= !t.last1[ui],
+            PieceKind::Knight => tg &= !t.last2[ui],
+            _ => {}
+        }
+        while tg != 0 {
+            let to = tg.trailing_zeros() as usize;
+            tg &= tg - 1;
+            list.push_move(Move::drop(kind, sq(to)));
+        }
+    }
+    if parts != Parts::Drops {
+        board_checks(p, list, &chk, theirk);
+    }
+    excluded
+}
+
+/// The checking board moves (see [`generate_checks`]), `chk` the squares from which each kind
+/// attacks the king on `theirk`.
+fn board_checks(p: &Position, list: &mut impl MoveSink, chk: &[u128; 14], theirk: usize) {
+    let t = tables();
+    let us = p.side;
+    let ui = us.index();
+    let occ = p.occ();
+    let ksq = p.king[ui] as usize;
+    let own = p.by_color[ui];
+    let zone = t.zone[ui];
+    let pinned = if ksq < 81 { p.pinned(us, ksq) } else { 0 };
+    let disc = discoverers(p, theirk);
+    let ks = t.king[theirk];
+    let (b, r) = (chk[PieceKind::Bishop.index()], chk[PieceKind::Rook.index()]);
+    let them = us.flip();
     // Pieces that move one step (and knights) check directly only from near the king; sliders
     // from anywhere; and the pieces that uncover a check.
     let sliders = p.bb(PieceKind::Lance)
@@ -244,48 +319,6 @@ fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool) -> bool {
             }
         }
     }
-    // Drops on the checking squares.
-    let hand = p.hands[ui];
-    if hand.is_empty() {
-        return false;
-    }
-    let empty = !occ & MASK;
-    let mut excluded = false;
-    for k in (0..7).rev() {
-        if hand.get(k) == 0 {
-            continue;
-        }
-        let kind = PieceKind::HAND[k];
-        let mut tg = chk[kind.index()] & empty;
-        match kind {
-            PieceKind::Pawn => {
-                tg &= !t.last1[ui];
-                let own_pawns = p.bb(PieceKind::Pawn) & own;
-                if tg != 0 && own_pawns & t.file[tg.trailing_zeros() as usize / 9] != 0 {
-                    tg = 0;
-                }
-                if tg != 0 && judge_pawn {
-                    let to = tg.trailing_zeros() as usize;
-                    let m = Move::drop(kind, sq(to));
-                    let mut q = p.clone();
-                    q.do_move(m);
-                    if !super::mate1::has_evasion(&q) {
-                        excluded = true;
-                        tg = 0;
-                    }
-                }
-            }
-            PieceKind::Lance => tg &= !t.last1[ui],
-            PieceKind::Knight => tg &= !t.last2[ui],
-            _ => {}
-        }
-        while tg != 0 {
-            let to = tg.trailing_zeros() as usize;
-            tg &= tg - 1;
-            list.push_move(Move::drop(kind, sq(to)));
-        }
-    }
-    excluded
 }
 
 /// An impossible position (the opponent is in check with us to move, as in some rule examples):
@@ -363,13 +396,26 @@ mod tests {
 
     #[test]
     fn pawn_drop_mate_is_left_out_and_reported() {
-        let p = Position::from_sfen("7nk/9/6B1L/9/9/9/9/9/4K4 b P 1").unwrap();
+        // The gold on 2c defends the pawn: P*1b would mate.
+        let p = Position::from_sfen("7nk/9/7G1/9/9/9/9/9/4K4 b P 1").unwrap();
         let mut l = MoveList::new();
         assert!(generate_checks(&p, &mut l));
         assert!(!sorted(l.as_slice()).contains(&"P*1b".to_string()));
-        let p = Position::from_sfen("7nk/9/8L/9/9/9/9/9/4K4 b P 1").unwrap();
+        let mut l = MoveList::new();
+        generate_checks_unjudged(&p, &mut l);
+        assert!(sorted(l.as_slice()).contains(&"P*1b".to_string()));
+        // Undefended, the pawn is taken: a legal check.
+        let p = Position::from_sfen("7nk/9/9/9/9/9/9/9/4K4 b P 1").unwrap();
         let mut l = MoveList::new();
         assert!(!generate_checks(&p, &mut l));
         assert!(sorted(l.as_slice()).contains(&"P*1b".to_string()));
+        // An impossible position where the king is already in check: the moves that keep it so.
+        let p = Position::from_sfen("7nk/9/8L/9/9/9/9/9/4K4 b P 1").unwrap();
+        let mut l = MoveList::new();
+        generate_checks(&p, &mut l);
+        for &m in l.as_slice() {
+            assert!(p.after(m).is_king_attacked(Color::White), "{m}");
+        }
+        assert!(l.len() > 10);
     }
 }

@@ -181,6 +181,12 @@ mod hand {
     /// Every field at its largest value: "as much as you like".
     pub const FULL: u32 = 31 | (7 << 6) | (7 << 10) | (7 << 14) | (7 << 18) | (3 << 22) | (3 << 25);
 
+    /// The packed hand, assuming every count fits (see [`fits`]).
+    #[inline]
+    pub fn pack_unchecked(h: &Hand) -> u32 {
+        (0..7).fold(0, |v, k| v | (h.get(k) as u32) << SHIFT[k])
+    }
+
     /// The packed hand, or `None` if a count does not fit (more pieces than the game has).
     pub fn pack(h: &Hand) -> Option<u32> {
         let mut v = 0;
@@ -635,16 +641,10 @@ impl History {
     }
 }
 
-/// Key of the board and side (hands removed from the position key).
+/// Key of the board and side (hands removed from the position key); never 0 (an empty slot).
+#[inline]
 fn board_key(p: &Position) -> u64 {
-    let t = tables();
-    let mut k = p.key();
-    for c in 0..2 {
-        for h in 0..7 {
-            k ^= t.z_hand[c][h][(p.hands[c].get(h) as usize).min(18)];
-        }
-    }
-    k | 1 // never 0 (an empty slot)
+    p.board_key() | 1
 }
 
 #[inline]
@@ -708,10 +708,11 @@ struct Search<'a> {
 impl Search<'_> {
     #[inline]
     fn hands(&self, p: &Position) -> (u32, u32) {
+        // The root's hands fit (checked before the search) and no more pieces appear.
         let a = self.attacker.index();
         (
-            hand::pack(&p.hands[a]).unwrap_or(hand::FULL),
-            hand::pack(&p.hands[a ^ 1]).unwrap_or(hand::FULL),
+            hand::pack_unchecked(&p.hands[a]),
+            hand::pack_unchecked(&p.hands[a ^ 1]),
         )
     }
 
@@ -851,6 +852,15 @@ impl Search<'_> {
         true
     }
 
+    /// Are the defender's legal moves at `p` those of the standard rule (no pawn drop judged by the
+    /// reading, no history looked at)?
+    fn plain_defences(&self, p: &Position) -> bool {
+        let pawn_rule = self.reading.pawn_drop_mate == PawnDropMate::NoMoveLeft
+            && p.hands[p.side.index()].get(0) != 0
+            && p.king[self.attacker.index()] < 81;
+        !(pawn_rule || self.broad && self.history.thrice > 0)
+    }
+
     /// Is the defender to move at `p` (in check) without a legal move under the reading?
     fn is_mated(&mut self, p: &mut Position) -> bool {
         if !has_evasion(p) {
@@ -895,7 +905,10 @@ impl Search<'_> {
         let simple = !self.broad || self.history.thrice == 0;
         if p.side != self.attacker {
             // After a check.
-            if self.is_mated(p) {
+            let n = p.count_legal();
+            // No legal move under the standard pawn-drop rule means none under any reading;
+            // some moves may still all be forbidden under the others.
+            if n == 0 || (!self.plain_defences(p) && self.is_mated(p)) {
                 let v = Val::proof(0, 0, self.interposition_bound(p, hd));
                 if self.table_usable() && simple {
                     self.tt.store(key, &v, ha, hd, 1);
@@ -903,10 +916,14 @@ impl Search<'_> {
                 return v;
             }
             if simple && self.table_usable() {
-                return self.and_lookahead(p, key, ha, hd, budget);
+                if n <= LOOKAHEAD_MAX {
+                    return self.and_lookahead(p, key, ha, hd, budget);
+                }
+                let v = Val::unknown((n as u32).min(20), 1);
+                self.tt.store(key, &v, ha, hd, 1);
+                return v;
             }
-            let n = p.count_legal() as u32;
-            Val::unknown(n.clamp(1, 20), 1)
+            Val::unknown((n as u32).clamp(1, 20), 1)
         } else {
             // After an evasion.
             if budget >= 1 && simple {
@@ -935,15 +952,12 @@ impl Search<'_> {
 
     /// Reads the table buckets of the children from `base` on, so that the memory loads overlap
     /// (the probes that follow find them in the cache).
-    fn warm(&mut self, p: &mut Position, base: usize) {
+    fn warm(&self, p: &Position, base: usize) {
         if !self.table_usable() {
             return;
         }
-        for i in base..self.children.len() {
-            let m = self.children[i].m;
-            let u = p.do_move(m);
-            self.tt.prefetch(board_key(p));
-            p.undo_move(m, u);
+        for c in &self.children[base..] {
+            self.tt.prefetch(p.board_key_after(c.m) | 1);
         }
     }
 
@@ -968,9 +982,7 @@ impl Search<'_> {
         let mut moves = [Move::drop(PieceKind::Pawn, super::types::Square::new_unchecked(0)); 24];
         moves[..n].copy_from_slice(self.scratch.as_slice());
         for &m in &moves[..n] {
-            let u = p.do_move(m);
-            self.tt.prefetch(board_key(p));
-            p.undo_move(m, u);
+            self.tt.prefetch(p.board_key_after(m) | 1);
         }
         let cb = if budget >= NO_LIMIT {
             NO_LIMIT
@@ -1835,7 +1847,11 @@ impl MateSolver {
             shortest,
             max_depth: s.max_depth,
         };
-        let hands_fit = hand::pack(&pos.hands[0]).is_some() && hand::pack(&pos.hands[1]).is_some();
+        // Every hand count must fit its field however the pieces move between the hands: true
+        // when the material is possible (no more pieces of a kind than the game has).
+        let hands_fit = hand::pack(&pos.hands[0]).is_some()
+            && hand::pack(&pos.hands[1]).is_some()
+            && pos.material_problems().is_empty();
         if pos.king_square(attacker.flip()).is_none() || !hands_fit {
             return done(&s, MateStatus::NoMate, 0, Vec::new(), false);
         }

@@ -185,6 +185,7 @@ pub fn mate_in_1(pos: &Position) -> Option<Move> {
 /// new square, and not on a line through the square the piece leaves (where a slider could be
 /// uncovered), stays a flight square, so the check does not mate.
 pub(super) fn mate_in_1_with(p: &mut Position, buf: &mut Vec<Move>) -> Option<Move> {
+    use super::checks::{generate_checks_part, Parts};
     let t = tables();
     let us = p.side;
     let them = us.flip();
@@ -192,12 +193,10 @@ pub(super) fn mate_in_1_with(p: &mut Position, buf: &mut Vec<Move>) -> Option<Mo
     if k >= 81 {
         return None;
     }
+    // Drops first (cheap to list, and often the mate), then board moves. Pawn drops are skipped:
+    // no need to judge them.
     buf.clear();
-    // Pawn drops are skipped below: no need to judge them.
-    super::checks::generate_checks_unjudged(p, buf);
-    if buf.is_empty() {
-        return None;
-    }
+    generate_checks_part(p, buf, Parts::Drops);
     let occ_wo_king = p.occ() ^ (1u128 << k);
     let around = t.king[k] & !p.by_color[them.index()] & MASK;
     let mut free = 0u128;
@@ -209,37 +208,53 @@ pub(super) fn mate_in_1_with(p: &mut Position, buf: &mut Vec<Move>) -> Option<Mo
             free |= 1u128 << s;
         }
     }
-    for &m in buf.iter() {
+    if let Some(m) = first_mate(p, buf, k, free, occ_wo_king) {
+        return Some(m);
+    }
+    buf.clear();
+    generate_checks_part(p, buf, Parts::Board);
+    first_mate(p, buf, k, free, occ_wo_king)
+}
+
+/// The first of the checks `moves` that mates. A check is rejected without being played when a
+/// square next to the king (`free`: empty of the king's own pieces and not attacked before the
+/// move) stays free: not attacked by the moved piece from its new square and not on a line
+/// through the square it leaves (where a slider could be uncovered); or when the checker stands
+/// next to the king and no other piece defends it.
+fn first_mate(
+    p: &mut Position,
+    moves: &[Move],
+    k: usize,
+    free: u128,
+    occ_wo_king: u128,
+) -> Option<Move> {
+    let t = tables();
+    let us = p.side;
+    for &m in moves {
         if m.drop_kind() == Some(PieceKind::Pawn) {
             continue; // a pawn drop left in the list is legal, hence not a mate
         }
+        let to = m.to().index();
+        let (kind, occ_after, from) = match m.from() {
+            None => (
+                m.drop_kind().unwrap_or(PieceKind::Pawn),
+                occ_wo_king | (1u128 << to),
+                None,
+            ),
+            Some(f) => {
+                let f = f.index();
+                let kind = PieceKind::ALL[((p.board[f] & 15).max(1) - 1) as usize];
+                let kind = if m.is_promotion() {
+                    kind.promoted().unwrap_or(kind)
+                } else {
+                    kind
+                };
+                (kind, (occ_wo_king & !(1u128 << f)) | (1u128 << to), Some(f))
+            }
+        };
         if free != 0 {
-            let to = m.to().index();
-            let (kind, occ_after, from_lines) = match m.from() {
-                None => (
-                    m.drop_kind().unwrap_or(PieceKind::Pawn),
-                    occ_wo_king | (1u128 << to),
-                    None,
-                ),
-                Some(f) => {
-                    let f = f.index();
-                    let code = p.board[f];
-                    let kind = PieceKind::ALL[((code & 15).max(1) - 1) as usize];
-                    let kind = if m.is_promotion() {
-                        kind.promoted().unwrap_or(kind)
-                    } else {
-                        kind
-                    };
-                    (
-                        (kind),
-                        (occ_wo_king & !(1u128 << f)) | (1u128 << to),
-                        Some(f),
-                    )
-                }
-            };
-            let covered = t.attacks(kind, us, to, occ_after);
-            let mut still = free & !covered;
-            if let Some(f) = from_lines {
+            let mut still = free & !t.attacks(kind, us, to, occ_after);
+            if let Some(f) = from {
                 let mut c = still;
                 while c != 0 {
                     let s = c.trailing_zeros() as usize;
@@ -250,6 +265,13 @@ pub(super) fn mate_in_1_with(p: &mut Position, buf: &mut Vec<Move>) -> Option<Mo
                 }
             }
             if still != 0 {
+                continue;
+            }
+        }
+        // A piece next to the king that no other piece defends is taken by the king.
+        if t.king[k] >> to & 1 != 0 {
+            let from_bit = from.map_or(0, |f| 1u128 << f);
+            if p.attackers_occ(to, us, occ_after) & !from_bit == 0 {
                 continue;
             }
         }

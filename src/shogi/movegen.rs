@@ -727,8 +727,10 @@ mod tests {
         .unwrap();
         let orig = p.clone();
         for m in orig.legal_moves().iter().copied() {
+            let before = p.board_key_after(m);
             let u = p.do_move(m);
             assert_eq!(p.key(), p.compute_key(), "{m}");
+            assert_eq!(p.board_key(), before, "{m}");
             p.undo_move(m, u);
             assert_eq!(p, orig);
             assert_eq!(p.board, orig.board);

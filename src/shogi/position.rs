@@ -21,6 +21,8 @@ pub struct Position {
     pub(super) side: Color,
     pub(super) ply: u64,
     pub(super) key: u64,
+    /// The part of `key` that comes from the hands (so that `key ^ hand_key` keys the board).
+    pub(super) hand_key: u64,
     pub(super) king: [u8; 2],
 }
 
@@ -29,6 +31,7 @@ pub struct Position {
 pub struct Undo {
     captured: u8,
     key: u64,
+    hand_key: u64,
 }
 
 impl PartialEq for Position {
@@ -77,6 +80,7 @@ impl Position {
             side: Color::Black,
             ply: 1,
             key: 0,
+            hand_key: 0,
             king: [NO_SQ; 2],
         }
     }
@@ -180,9 +184,11 @@ impl Position {
         let t = tables();
         let k = kind.index();
         let old = self.hands[color.index()].get(k) as usize;
-        self.key ^= t.z_hand[color.index()][k][old.min(18)];
+        let d = t.z_hand[color.index()][k][old.min(18)]
+            ^ t.z_hand[color.index()][k][(n as usize).min(18)];
         self.hands[color.index()].set(kind, n);
-        self.key ^= t.z_hand[color.index()][k][(n as usize).min(18)];
+        self.key ^= d;
+        self.hand_key ^= d;
     }
 
     pub(super) fn set_side(&mut self, side: Color) {
@@ -442,13 +448,17 @@ impl Position {
         let to = m.to().index();
         let to_bit = 1u128 << to;
         let old_key = self.key;
+        let old_hand_key = self.hand_key;
         let mut key = self.key ^ t.z_side;
+        let mut hkey = self.hand_key;
         let mut captured = 0u8;
         let f = m.origin_raw();
         if f >= 81 {
             let k = f - 81;
             let n = self.hands[ui].get(k) as usize;
-            key ^= t.z_hand[ui][k][n] ^ t.z_hand[ui][k][n.saturating_sub(1)];
+            let d = t.z_hand[ui][k][n] ^ t.z_hand[ui][k][n.saturating_sub(1)];
+            key ^= d;
+            hkey ^= d;
             self.hands[ui].sub(k);
             let code = (k as u8 + 1) | ((ui as u8) << 4);
             self.board[to] = code;
@@ -472,7 +482,9 @@ impl Position {
                 } else {
                     let hk = PieceKind::ALL[ck].unpromoted().index();
                     let n = self.hands[ui].get(hk) as usize;
-                    key ^= t.z_hand[ui][hk][n.min(18)] ^ t.z_hand[ui][hk][(n + 1).min(18)];
+                    let d = t.z_hand[ui][hk][n.min(18)] ^ t.z_hand[ui][hk][(n + 1).min(18)];
+                    key ^= d;
+                    hkey ^= d;
                     self.hands[ui].add(hk);
                 }
             }
@@ -496,11 +508,13 @@ impl Position {
             }
         }
         self.key = key;
+        self.hand_key = hkey;
         self.side = us.flip();
         self.ply += 1;
         Undo {
             captured,
             key: old_key,
+            hand_key: old_hand_key,
         }
     }
 
@@ -551,6 +565,7 @@ impl Position {
         self.side = us;
         self.ply -= 1;
         self.key = undo.key;
+        self.hand_key = undo.hand_key;
     }
 
     /// The position after `m` (copy-make).
@@ -558,6 +573,43 @@ impl Position {
         let mut p = self.clone();
         p.do_move(m);
         p
+    }
+
+    /// The Zobrist key of the board and side alone (the hands left out): positions that differ
+    /// only in their hands share it.
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.key ^ self.hand_key
+    }
+
+    /// [`Position::board_key`] of the position after `m` (assumed pseudo-legal), without playing
+    /// it.
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        let t = tables();
+        let ui = self.side.index();
+        let to = m.to().index();
+        let mut k = self.key ^ self.hand_key ^ t.z_side;
+        let f = m.origin_raw();
+        if f >= 81 {
+            let code = ((f - 81) as u8 + 1) | ((ui as u8) << 4);
+            k ^= t.z_piece[code as usize * 81 + to];
+        } else {
+            let code = self.board[f];
+            let kind = ((code & 15).max(1) - 1) as usize;
+            let new_kind = if m.is_promotion() {
+                PieceKind::ALL[kind].promoted().map_or(kind, |p| p.index())
+            } else {
+                kind
+            };
+            let new_code = (new_kind as u8 + 1) | ((ui as u8) << 4);
+            k ^= t.z_piece[code as usize * 81 + f] ^ t.z_piece[new_code as usize * 81 + to];
+            let cap = self.board[to];
+            if cap != 0 {
+                k ^= t.z_piece[cap as usize * 81 + to];
+            }
+        }
+        k
     }
 
     /// Recomputes the Zobrist key from the board, hands and side (for checks).
