@@ -20,6 +20,7 @@
 
 pub mod bitset;
 pub mod board;
+pub mod chains;
 pub mod count;
 pub mod error;
 pub mod graph;

@@ -6,6 +6,7 @@
 
 use super::bitset::BitSet;
 use super::board::{Board, Color, Illegal, Zobrist};
+use super::chains::ChainBoard;
 use super::error::{GoError, GoResult};
 use super::graph::Graph;
 use std::collections::HashSet;
@@ -184,6 +185,8 @@ pub struct Game {
     /// Zobrist key of the current board.
     pub hash: u64,
     zobrist: Zobrist,
+    /// The current board's chains and liberties, kept move by move.
+    chains: ChainBoard,
     seen: HashSet<Board>,
     seen_situations: HashSet<(Board, Color)>,
     consecutive_passes: usize,
@@ -194,6 +197,7 @@ impl Game {
     pub fn new(graph: Graph, rules: Rules) -> Game {
         let zobrist = Zobrist::new(graph.n);
         let board = Board::empty();
+        let chains = ChainBoard::new(&graph, board);
         let mut g = Game {
             graph,
             rules,
@@ -203,6 +207,7 @@ impl Game {
             boards: vec![board],
             hash: 0,
             zobrist,
+            chains,
             seen: HashSet::new(),
             seen_situations: HashSet::new(),
             consecutive_passes: 0,
@@ -234,6 +239,7 @@ impl Game {
         g.seen.clear();
         g.seen_situations.clear();
         g.board = board;
+        g.chains = ChainBoard::new(&g.graph, board);
         g.boards = vec![board];
         g.hash = g.zobrist.hash(&board);
         g.to_move = to_move;
@@ -256,8 +262,8 @@ impl Game {
             return Err(Illegal::WrongTurn);
         }
         let (b, cap) =
-            self.board
-                .play(&self.graph, v, c, self.rules.suicide == Suicide::Allowed)?;
+            self.chains
+                .result(&self.graph, v, c, self.rules.suicide == Suicide::Allowed)?;
         let repeated = match self.rules.repetition {
             Repetition::PositionalSuperko => self.seen.contains(&b),
             Repetition::SituationalSuperko => self.seen_situations.contains(&(b, c.opponent())),
@@ -307,6 +313,9 @@ impl Game {
                     )
                 })?;
                 self.consecutive_passes = 0;
+                self.chains
+                    .play(&self.graph, v, c, self.rules.suicide == Suicide::Allowed)
+                    .map_err(|e| GoError::new(format!("{e}"), "a legal move"))?;
                 r
             }
         };
@@ -318,6 +327,11 @@ impl Game {
         self.seen.insert(board);
         self.seen_situations.insert((board, self.to_move));
         Ok(cap)
+    }
+
+    /// The chains and liberties of the current board.
+    pub fn chains(&self) -> &ChainBoard {
+        &self.chains
     }
 
     /// Score of the current board under the rules, White minus Black, without komi.
