@@ -41,6 +41,58 @@ if [ "$quick" != "--quick" ]; then
   r3=$(secs $okite perft --engine rules --depth 3)
   row "perft(3) start position, rules engine" "$r3" "-" "-"
 fi
+# Mate search: the published sets with --length any (the first proof), okite against cshogi's
+# DfPn (its defaults: depth 31, 1,048,576 nodes per problem) on the same files.
+for n in 5 7 9 11; do
+  f=tests/data/shogi/mate-$n-ply.sfen
+  a=$(secs $okite mate --batch $f --length any --json --hash-mb 64)
+  b=-
+  if [ "$peer" = yes ]; then
+    b=$(secs "$venv/bin/python" - "$f" <<'PY'
+import sys, cshogi
+from cshogi import DfPn
+d = DfPn(); b = cshogi.Board(); n = 0
+for line in open(sys.argv[1]):
+    if line.strip():
+        b.set_sfen(line.strip()); n += d.search(b) and len(d.get_pv(b)) > 0
+print(n)
+PY
+)
+  fi
+  row "mate-$n set (500), --length any, vs cshogi DfPn" "$a" "$b" "$(ratio "$a" "$b")"
+done
+# Mate in one, per position (ns), on both published sets.
+m1=$(cargo test --release --quiet --lib -- --ignored --exact shogi::mate1::bench::bench_mate1 --nocapture 2>/dev/null | grep -o '[0-9]* ns per position' | awk '{print $1}' | paste -sd/ -)
+c1=-
+if [ "$peer" = yes ]; then
+  c1=$("$venv/bin/python" - tests/data/shogi/mate-1-ply.sfen tests/data/shogi/no-mate-1-ply.sfen <<'PY'
+import sys, time, cshogi
+out = []
+for path in sys.argv[1:]:
+    bs = []
+    for l in open(path):
+        if l.strip():
+            b = cshogi.Board(); b.set_sfen(l.strip()); bs.append(b)
+    t0 = time.perf_counter()
+    for _ in range(20):
+        for b in bs:
+            b.mate_move_in_1ply()
+    out.append(f"{(time.perf_counter() - t0) / (20 * len(bs)) * 1e9:.0f}")
+print("/".join(out))
+PY
+)
+fi
+row "mate in 1, ns/position (mate/no-mate sets)" "$m1" "$c1" "-"
+m3=$(cargo test --release --quiet --lib -- --ignored --exact shogi::mate3::bench::bench_mate3 --nocapture --test-threads=1 2>/dev/null | grep -o 'omissions=[a-z]*: [0-9]* positions, [0-9]* mates, [^(]*([0-9.]* us/pos' | awk -F'[(]' '{print $2}' | awk '{print $1}' | paste -sd' ' -)
+row "3-ply routine us/pos, omissions on/off x2, 3 sets" "$m3" "-" "-"
+if [ "$quick" != "--quick" ]; then
+  sfen=$(grep '^kh-microcosmos' tests/data/shogi/curated.tsv | cut -f2)
+  mc=$( { /usr/bin/time -f %e $okite mate --sfen "$sfen" --length any --time-ms 120000 --hash-mb 4096 --json | grep -o '"result": "[a-z]*", "plies": [0-9]*' | tr -d '"' ; } 2>&1 | paste -sd' ' -)
+  row "Microcosmos (1525), 120 s limit" "$mc" "-" "-"
+  gc=$(secs $okite go classes --graph grid:2x2)
+  gr=$(secs $okite go classes --graph grid:2x2 --engine rules)
+  row "go classes grid:2x2 empty, native vs rules" "$gc" "$gr" "$(ratio "$gc" "$gr")"
+fi
 g=$(secs $okite go count --graph grid:5x5)
 row "go count grid:5x5 (414295148741)" "$g" "-" "-"
 s=$(secs $okite go solve --graph grid:2x2)
