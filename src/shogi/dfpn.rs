@@ -2312,10 +2312,11 @@ mod microcosmos {
         assert!(is_mating_line(&p, &moves));
     }
 
-    /// `MICRO_MS=120000 MICRO_MB=4096 cargo test --release microcosmos_solve -- --ignored
-    /// --nocapture`
+    /// Microcosmos (1,525 plies) is proved and its line replays as a mate. About a minute on
+    /// one core (the 120-second target is measured by scripts/bench.sh); the 600-second budget
+    /// here only keeps a slow machine from hanging. Release builds only.
     #[test]
-    #[ignore]
+    #[cfg_attr(debug_assertions, ignore)]
     fn microcosmos_solve() {
         let (p, _) = problem();
         let env = |k: &str, d: u64| {
@@ -2325,8 +2326,8 @@ mod microcosmos {
                 .unwrap_or(d)
         };
         let opts = MateOptions {
-            max_ms: env("MICRO_MS", 120_000),
-            hash_mb: env("MICRO_MB", 2048) as usize,
+            max_ms: env("MICRO_MS", 600_000),
+            hash_mb: env("MICRO_MB", 1024) as usize,
             length: MateLength::Any,
             ..Default::default()
         };
@@ -2335,9 +2336,11 @@ mod microcosmos {
             "microcosmos: {:?}, {} plies, {} nodes, {} ms",
             r.result, r.plies, r.nodes, r.ms
         );
-        if r.result == MateStatus::Mate {
-            assert!(is_mating_line(&p, &r.pv));
-        }
+        assert_eq!(r.result, MateStatus::Mate);
+        // Futile interpositions only lengthen a strict mate: no proof is shorter than 1,525.
+        assert!(r.plies >= 1525, "{}", r.plies);
+        assert_eq!(r.pv.len() as u32, r.plies);
+        assert!(is_mating_line(&p, &r.pv));
     }
 }
 
