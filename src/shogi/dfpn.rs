@@ -330,7 +330,7 @@ impl Val {
 
 /// An entry of the table. Its key carries the table's generation in its top byte, so that
 /// entries of earlier searches read as empty without clearing the table.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, bytemuck::Zeroable)]
 struct Entry {
     key: u64,
     ha: u32,
@@ -345,15 +345,17 @@ struct Entry {
 const BUCKET: usize = 4;
 
 /// The entries of one bucket: two cache lines, fetched together.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, bytemuck::Zeroable)]
 #[repr(align(128))]
 struct Bucket([Entry; BUCKET]);
 
 /// The transposition table: buckets of four entries.
 struct Table {
-    buckets: Vec<Bucket>,
+    buckets: super::memory::ZeroedArray<Bucket>,
     mask: usize,
     gen: u8,
+    /// Stores left before the table asks for huge pages (see [`Table::store`]).
+    until_huge: u64,
 }
 
 impl Table {
@@ -364,22 +366,22 @@ impl Table {
         while count * 2 <= n {
             count *= 2;
         }
-        // Halve the table until the memory can be had.
+        // Halve the table until the memory can be had. The memory comes zeroed from the
+        // system (an all-zero entry is empty) and is touched only where the search writes, so a
+        // short search on a large table costs no more than on a small one.
         loop {
-            let mut buckets: Vec<Bucket> = Vec::new();
-            if buckets.try_reserve_exact(count).is_ok() || count == 1 {
-                // Huge pages are asked for before the memory is first touched.
-                super::memory::advise_huge_pages(
-                    buckets.as_mut_ptr() as usize,
-                    buckets.capacity() * std::mem::size_of::<Bucket>(),
-                );
-                buckets.resize(count, Bucket::default());
+            if let Some(buckets) = super::memory::ZeroedArray::new(count) {
+                // Huge pages are asked for after about eight stores per 2 MiB of table, when
+                // most of them would be made resident anyway.
+                let until_huge = ((count * std::mem::size_of::<Bucket>()) >> 21) as u64 * 8;
                 return Table {
                     buckets,
                     mask: count - 1,
                     gen: 1,
+                    until_huge,
                 };
             }
+            assert!(count > 1, "no memory for a table of one bucket");
             count /= 2;
         }
     }
@@ -451,6 +453,14 @@ impl Table {
     /// Stores a value; unresolved values are stored for the exact hands.
     fn store(&mut self, key: u64, v: &Val, ha: u32, hd: u32, amount: u64) {
         let (eha, ehd) = if v.resolved() { (v.ha, v.hd) } else { (ha, hd) };
+        // A short search touches a few pages of a large table; a long one all of them, and
+        // then huge pages save most of the address-translation misses.
+        if self.until_huge > 0 {
+            self.until_huge -= 1;
+            if self.until_huge == 0 {
+                self.buckets.advise_huge_pages();
+            }
+        }
         let b = self.bucket(key);
         let tag = self.tag(key);
         let gen_bits = (self.gen as u64) << 56;
