@@ -10,7 +10,7 @@
 
 use super::bitboard::{tables, Tables, MASK};
 use super::mate1::{discoverers, gives_check_fast};
-use super::movegen::MoveSink;
+use super::movegen::{push_piece_moves, MoveSink};
 use super::position::Position;
 use super::types::{Color, Move, PieceKind, Square};
 
@@ -58,41 +58,6 @@ fn dead_squares(t: &Tables, us: Color, kind: PieceKind) -> u128 {
     }
 }
 
-/// Pushes every legal form (promoting or not) of the moves of a `kind` from `from` to the
-/// squares of `targets`.
-#[inline(always)]
-fn push_all_forms(
-    t: &Tables,
-    list: &mut impl MoveSink,
-    us: Color,
-    kind: PieceKind,
-    from: usize,
-    targets: u128,
-) {
-    let zone = t.zone[us.index()];
-    let dead = dead_squares(t, us, kind);
-    let mut tg = targets;
-    if kind.can_promote() {
-        let from_in_zone = zone >> from & 1 != 0;
-        while tg != 0 {
-            let to = tg.trailing_zeros() as usize;
-            tg &= tg - 1;
-            if from_in_zone || zone >> to & 1 != 0 {
-                list.push_move(Move::board(sq(from), sq(to), true));
-            }
-            if dead >> to & 1 == 0 {
-                list.push_move(Move::board(sq(from), sq(to), false));
-            }
-        }
-    } else {
-        while tg != 0 {
-            let to = tg.trailing_zeros() as usize;
-            tg &= tg - 1;
-            list.push_move(Move::board(sq(from), sq(to), false));
-        }
-    }
-}
-
 /// Appends the legal checking moves of the side to move to `list`. Returns true when a pawn
 /// drop that checks was left out because it would be a pawn-drop mate.
 pub fn generate_checks(p: &Position, list: &mut impl MoveSink) -> bool {
@@ -109,12 +74,6 @@ pub(super) enum Parts {
     Board,
 }
 
-/// Part of the checks, without the pawn-drop-mate test (for the mate-in-one routine, which
-/// tries the drops first).
-pub(super) fn generate_checks_part(p: &Position, list: &mut impl MoveSink, parts: Parts) {
-    generate(p, list, false, parts);
-}
-
 /// [`generate_checks`] without the pawn-drop-mate test: a pawn drop that checks is listed even
 /// when it would mate (the caller finds it mated and must not count it).
 pub fn generate_checks_unjudged(p: &Position, list: &mut impl MoveSink) {
@@ -122,24 +81,38 @@ pub fn generate_checks_unjudged(p: &Position, list: &mut impl MoveSink) {
 }
 
 fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool, parts: Parts) -> bool {
+    generate_with(p, &setup(p), list, judge_pawn, parts)
+}
+
+/// What the checks of a position are generated from, computed once for several parts.
+pub(super) enum Setup {
+    /// The opponent has no king: there is no check.
+    NoKing,
+    /// The side to move is in check: its checks are the legal evasions that give check.
+    InCheck { theirk: usize },
+    /// The opponent is already in check (an impossible position, as in some rule examples).
+    AlreadyGiven,
+    /// The squares from which each kind attacks the opponent's king on `theirk`.
+    Plain { chk: [u128; 14], theirk: usize },
+}
+
+/// The [`Setup`] of the checks of the side to move.
+pub(super) fn setup(p: &Position) -> Setup {
     let t = tables();
     let us = p.side;
     let them = us.flip();
-    let ui = us.index();
     let theirk = p.king[them.index()] as usize;
     if theirk >= 81 {
-        return false;
+        return Setup::NoKing;
     }
     let occ = p.occ();
-    let ksq = p.king[ui] as usize;
+    let ksq = p.king[us.index()] as usize;
     if ksq < 81 && p.attackers_occ(ksq, them, occ) != 0 {
-        return parts != Parts::Drops && checks_in_check(p, list, theirk);
+        return Setup::InCheck { theirk };
     }
     if p.attackers_occ(theirk, us, occ) != 0 {
-        return parts != Parts::Drops && checks_already_given(p, list);
+        return Setup::AlreadyGiven;
     }
-    let own = p.by_color[ui];
-    // The squares from which each kind attacks the king.
     let mut chk = [0u128; 14];
     let ks = t.king[theirk];
     chk[PieceKind::Pawn.index()] = t.pawn[them.index()][theirk];
@@ -162,14 +135,41 @@ fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool, parts: Par
     chk[PieceKind::Rook.index()] = r;
     chk[PieceKind::Horse.index()] = b | ks;
     chk[PieceKind::Dragon.index()] = r | ks;
-    // Drops on the checking squares.
+    Setup::Plain { chk, theirk }
+}
+
+/// The `parts` of the checks of `p`, whose [`setup`] is `setup`. Returns true when a pawn drop
+/// that checks was left out because it would be a pawn-drop mate (only with `judge_pawn`; in
+/// check, when one may have been).
+pub(super) fn generate_with(
+    p: &Position,
+    setup: &Setup,
+    list: &mut impl MoveSink,
+    judge_pawn: bool,
+    parts: Parts,
+) -> bool {
+    match setup {
+        Setup::NoKing => false,
+        Setup::InCheck { theirk } => parts != Parts::Drops && checks_in_check(p, list, *theirk),
+        Setup::AlreadyGiven => parts != Parts::Drops && checks_already_given(p, list),
+        Setup::Plain { chk, theirk } => {
+            let excluded = parts != Parts::Board && drop_checks(p, list, chk, judge_pawn);
+            if parts != Parts::Drops {
+                board_checks(p, list, chk, *theirk);
+            }
+            excluded
+        }
+    }
+}
+
+/// The drops on the checking squares `chk` (see [`generate_checks`]).
+fn drop_checks(p: &Position, list: &mut impl MoveSink, chk: &[u128; 14], judge_pawn: bool) -> bool {
+    let t = tables();
+    let ui = p.side.index();
     let hand = p.hands[ui];
-    let empty = !occ & MASK;
+    let empty = !p.occ() & MASK;
     let mut excluded = false;
     for k in (0..7).rev() {
-        if parts == Parts::Board {
-            break;
-        }
         if hand.get(k) == 0 {
             continue;
         }
@@ -178,7 +178,7 @@ fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool, parts: Par
         match kind {
             PieceKind::Pawn => {
                 tg &= !t.last1[ui];
-                let own_pawns = p.bb(PieceKind::Pawn) & own;
+                let own_pawns = p.bb(PieceKind::Pawn) & p.by_color[ui];
                 if tg != 0 && own_pawns & t.file[tg.trailing_zeros() as usize / 9] != 0 {
                     tg = 0;
                 }
@@ -202,9 +202,6 @@ fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool, parts: Par
             tg &= tg - 1;
             list.push_move(Move::drop(kind, sq(to)));
         }
-    }
-    if parts != Parts::Drops {
-        board_checks(p, list, &chk, theirk);
     }
     excluded
 }
@@ -271,7 +268,7 @@ fn board_checks(p: &Position, list: &mut impl MoveSink, chk: &[u128; 14], theirk
         let direct_from = if disc >> from & 1 != 0 {
             // Every move off the line to the king discovers a check.
             let line = t.line(theirk, from);
-            push_all_forms(t, list, us, kind, from, reach & !line);
+            push_piece_moves(t, list, us, kind, from, reach & !line, true);
             reach & line
         } else {
             reach
@@ -335,13 +332,28 @@ fn checks_already_given(p: &Position, list: &mut impl MoveSink) -> bool {
 
 /// The checking moves when the side to move is in check: legal evasions that give check.
 fn checks_in_check(p: &Position, list: &mut impl MoveSink, theirk: usize) -> bool {
-    let disc = discoverers(p, theirk);
-    let all = p.legal_moves();
-    for &m in all.iter() {
-        if gives_check_fast(p, m, theirk, disc) {
-            list.push_move(m);
+    /// Passes on the moves that give check.
+    struct Checking<'a, S> {
+        p: &'a Position,
+        theirk: usize,
+        disc: u128,
+        out: &'a mut S,
+    }
+    impl<S: MoveSink> MoveSink for Checking<'_, S> {
+        #[inline(always)]
+        fn push_move(&mut self, m: Move) {
+            if gives_check_fast(self.p, m, self.theirk, self.disc) {
+                self.out.push_move(m);
+            }
         }
     }
+    let disc = discoverers(p, theirk);
+    p.generate_legal_into(&mut Checking {
+        p,
+        theirk,
+        disc,
+        out: list,
+    });
     // Whether a pawn drop was left out is not tracked here: report that one may have been.
     p.hands[p.side.index()].get(0) != 0
 }

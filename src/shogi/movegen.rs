@@ -136,9 +136,9 @@ fn sq(i: usize) -> Square {
 /// promotion choices: a promoting move when the kind can promote and `from` or `to` is in the
 /// zone, a non-promoting one unless the piece would be dead (`legal_only`) .
 #[inline(always)]
-fn push_piece_moves(
+pub(super) fn push_piece_moves(
     t: &Tables,
-    list: &mut MoveList,
+    list: &mut impl MoveSink,
     us: Color,
     kind: PieceKind,
     from: usize,
@@ -158,17 +158,17 @@ fn push_piece_moves(
             let to = targets.trailing_zeros() as usize;
             targets &= targets - 1;
             if from_in_zone || zone >> to & 1 != 0 {
-                list.push(Move::board(sq(from), sq(to), true));
+                list.push_move(Move::board(sq(from), sq(to), true));
             }
             if dead >> to & 1 == 0 {
-                list.push(Move::board(sq(from), sq(to), false));
+                list.push_move(Move::board(sq(from), sq(to), false));
             }
         }
     } else {
         while targets != 0 {
             let to = targets.trailing_zeros() as usize;
             targets &= targets - 1;
-            list.push(Move::board(sq(from), sq(to), false));
+            list.push_move(Move::board(sq(from), sq(to), false));
         }
     }
 }
@@ -185,6 +185,30 @@ impl Position {
 
     /// Like [`Position::generate_legal`], with a choice of the pawn-drop-mate reading.
     pub fn generate_legal_with(&self, list: &mut MoveList, rule: PawnDropMate) {
+        if rule == PawnDropMate::RequiresCheck {
+            self.generate_legal_into(list);
+        } else {
+            let before = list.len;
+            self.generate_legal_into(list);
+            // Re-judge the pawn drops: any that leaves the opponent without a move is out.
+            let mut w = before;
+            for r in before..list.len {
+                let m = list.moves[r];
+                let keep = m.drop_kind() != Some(PieceKind::Pawn) || {
+                    let after = self.after(m);
+                    after.has_legal_move_with(rule)
+                };
+                if keep {
+                    list.moves[w] = m;
+                    w += 1;
+                }
+            }
+            list.len = w;
+        }
+    }
+
+    /// The legal moves (as [`Position::generate_legal`]) put into any sink.
+    pub(super) fn generate_legal_into(&self, list: &mut impl MoveSink) {
         let t = tables();
         let us = self.side;
         let them = us.flip();
@@ -206,7 +230,7 @@ impl Position {
                 let to = tg.trailing_zeros() as usize;
                 tg &= tg - 1;
                 if !self.is_attacked(to, them, occ_wo_king) {
-                    list.push(Move::board(sq(ksq), sq(to), false));
+                    list.push_move(Move::board(sq(ksq), sq(to), false));
                 }
             }
         }
@@ -232,26 +256,7 @@ impl Position {
             }
             push_piece_moves(t, list, us, kind, from, tg, true);
         }
-        if rule == PawnDropMate::RequiresCheck {
-            self.generate_drops(t, list, drop_target, true);
-        } else {
-            let before = list.len;
-            self.generate_drops(t, list, drop_target, true);
-            // Re-judge the pawn drops: any that leaves the opponent without a move is out.
-            let mut w = before;
-            for r in before..list.len {
-                let m = list.moves[r];
-                let keep = m.drop_kind() != Some(PieceKind::Pawn) || {
-                    let after = self.after(m);
-                    after.has_legal_move_with(rule)
-                };
-                if keep {
-                    list.moves[w] = m;
-                    w += 1;
-                }
-            }
-            list.len = w;
-        }
+        self.generate_drops(t, list, drop_target, true);
     }
 
     /// True if the side to move has a legal move under the given pawn-drop-mate reading.
@@ -280,7 +285,7 @@ impl Position {
 
     /// Drops onto `target`; with `legal_only`, no dead drops, no two pawns and no pawn-drop
     /// mate.
-    fn generate_drops(&self, t: &Tables, list: &mut MoveList, target: u128, legal_only: bool) {
+    fn generate_drops(&self, t: &Tables, list: &mut impl MoveSink, target: u128, legal_only: bool) {
         let us = self.side;
         let ui = us.index();
         let hand = self.hands[ui];
@@ -321,7 +326,7 @@ impl Position {
             while tg != 0 {
                 let to = tg.trailing_zeros() as usize;
                 tg &= tg - 1;
-                list.push(Move::drop(kind, sq(to)));
+                list.push_move(Move::drop(kind, sq(to)));
             }
         }
     }
