@@ -84,7 +84,9 @@ fn generate(p: &Position, list: &mut impl MoveSink, judge_pawn: bool, parts: Par
     generate_with(p, &setup(p), list, judge_pawn, parts)
 }
 
-/// What the checks of a position are generated from, computed once for several parts.
+/// What the checks of a position are generated from, computed once for several parts. It lives
+/// on the stack for one call; boxing the large variant would cost an allocation per position.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Setup {
     /// The opponent has no king: there is no check.
     NoKing,
