@@ -340,6 +340,7 @@ pub fn diagonal_meet(a: usize, b: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::super::mate1::{is_mating_line, mate_in_n_exhaustive};
+    use super::super::types::Color;
     use super::*;
 
     fn lines(name: &str) -> Vec<Position> {
@@ -374,6 +375,55 @@ mod tests {
         // The same lance pinned along the first rank by the rook on 1a does not count.
         let p = Position::from_sfen("3kl3R/9/9/9/4p4/9/9/9/4R4 b - 1").unwrap();
         assert!(!supported(&p, sq("5e")));
+    }
+
+    /// For each legal defence of `q` (the defender to move, in check): whether a mate in one
+    /// answers it.
+    fn answered(q: &Position) -> Vec<(String, bool)> {
+        q.legal_moves()
+            .iter()
+            .map(|&d| (d.to_usi(), mate_in_1(&q.after(d)).is_some()))
+            .collect()
+    }
+
+    /// Seed 003's first example, built anew: after a rook drop checks along the king's rank, a
+    /// gold that steps back to interpose four squares from the king opens the attacker's
+    /// rook on the next rank onto the king's surroundings and is mated at once, while another
+    /// gold interposing five squares away is not. So a mated interposition says nothing of
+    /// those farther out, and the routine must find the refutation.
+    #[test]
+    fn a_mated_interposition_says_nothing_of_farther_ones() {
+        let before = Position::from_sfen("ln4g2/k8/pp2g3R/1G7/9/9/9/9/K8 b R 1").unwrap();
+        let q = before.after(before.parse_usi_move("R*1b").unwrap());
+        let a = answered(&q);
+        assert!(a.contains(&("5c5b".into(), true)), "{a:?}");
+        assert!(a.contains(&("3a4b".into(), false)), "{a:?}");
+        for om in [true, false] {
+            assert_eq!(refute_all(&q, om, &mut Mate3Stats::default()), None);
+        }
+    }
+
+    /// Seed 003's counterexample to omitting moving interpositions, built anew: the bishop
+    /// checks from 3h; the only defence is the lance's step 5e-5f, and when the bishop takes
+    /// it, the rook on 2e reaches 6e through the square the lance left, although no defender
+    /// piece covered 6e when the check was given. No mate in 3; the shortest mate is the
+    /// seed's line of 7 plies (the bishop takes again, the second rook recaptures, and a rook
+    /// drop on 8b mates).
+    #[test]
+    fn a_moving_interposition_opens_a_line_to_the_check() {
+        let p = Position::from_sfen("ln7/k1G6/p8/9/4l2rr/9/9/9/K4B3 b - 1").unwrap();
+        let q = p.after(p.parse_usi_move("4i3h").unwrap());
+        let sq = |s: &str| Square::from_usi(s).unwrap().index();
+        assert_eq!(q.attackers_occ(sq("6e"), Color::White, q.occ()), 0);
+        assert_eq!(answered(&q), vec![("5e5f".to_string(), false)]);
+        check_agree(&p);
+        assert_eq!(mate_in_3(&p), None);
+        let line = mate_in_n_exhaustive(&p, 7).unwrap();
+        let usi: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
+        assert_eq!(
+            usi,
+            ["4i3h", "5e5f", "3h5f", "2e6e", "5f6e", "1e6e", "R*8b"]
+        );
     }
 
     #[test]
