@@ -181,3 +181,53 @@ proptest! {
         prop_assert_eq!(native, by_rules.classes(&g, &seq));
     }
 }
+
+/// Seed 004's reason for the second condition of Chinese-style terminability: one chain whose
+/// vertices get different classes. Found by examples/find_split_chain.rs: on the 5-path, after
+/// Black plays 1, 3, 4 and 5, both black chains share the one liberty 2, and White's stone there
+/// would capture them. The chain 3-4-5 looks dead, but its vertices do not share one fate: 3
+/// goes to White, while 4 and 5, in the captured area, are 𝓟. Every class is 𝓑, 𝓦 or 𝓟, so the
+/// first condition holds and only the second makes the sequence not terminable.
+#[test]
+fn one_chain_with_two_classes() {
+    let g = Graph::parse("path:5").unwrap();
+    let mut seq = vec![Board::empty()];
+    for v in [0, 2, 3, 4] {
+        let (nb, _) = seq
+            .last()
+            .unwrap()
+            .play(&g, v, Color::Black, false)
+            .unwrap();
+        seq.push(nb);
+    }
+    let classes = Classifier::new(&g, Table::Reconstruction)
+        .unwrap()
+        .classes(&seq)
+        .unwrap();
+    assert_eq!(letters(&classes), "WWWPP");
+    let last = seq.last().unwrap();
+    let chain: Vec<usize> = last
+        .chains(&g, Color::Black)
+        .into_iter()
+        .map(|c| c.iter().collect::<Vec<usize>>())
+        .find(|c| c.len() == 3)
+        .unwrap();
+    assert_eq!(chain, [2, 3, 4]);
+    assert_ne!(classes[2], classes[3]);
+    // The rule file's definitions, with the outcome classes bound to the native search.
+    let mut prog = rules();
+    let r = Value::seq(seq.iter().map(|b| config_value(&g, b)).collect());
+    for (text, want) in [
+        ("all v in V(G): outcome(G, r, v) != 𝓝", true),
+        ("terminable(G, r)", false),
+    ] {
+        let mut q = compile(&mut prog, text);
+        q.bound = vec![graph_value(&g), r.clone()];
+        let mut ev = Evaluator::new(&prog);
+        ev.engine = Engine::Native;
+        let v = ev
+            .eval_query(&q)
+            .unwrap_or_else(|e| panic!("{}", e.diag.message));
+        assert_eq!(v, Value::Bool(want), "{text}");
+    }
+}
