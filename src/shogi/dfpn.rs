@@ -350,13 +350,30 @@ const BUCKET: usize = 4;
 struct Bucket([Entry; BUCKET]);
 
 /// The transposition table: buckets of four entries.
+///
+/// A search starts on a small part of the table (the first `FIRST_PART` buckets) and doubles the
+/// part in use whenever it holds two stores per bucket, moving the entries whose bucket changes.
+/// So a short search touches a few contiguous pages, and a batch of short problems reuses the
+/// same ones instead of faulting in the whole table.
 struct Table {
     buckets: super::memory::ZeroedArray<Bucket>,
+    /// The whole table, and the part in use by this search (masks of bucket indices).
     mask: usize,
+    active: usize,
+    /// Stores made by this search.
+    stored: u64,
+    /// The largest part ever used: what must be cleared when the generations wrap.
+    used: usize,
     gen: u8,
-    /// Stores left before the table asks for huge pages (see [`Table::store`]).
-    until_huge: u64,
+    huge: bool,
 }
+
+/// Buckets of the part of the table a search starts on (512 KiB).
+const FIRST_PART: usize = 1 << 12;
+
+/// Size of the part in use from which huge pages are asked for (fewer address-translation
+/// misses on a table read at random; each is slow to fault in, so not for short searches).
+const HUGE_FROM_BYTES: usize = 32 << 20;
 
 impl Table {
     fn new(mb: usize) -> Table {
@@ -367,18 +384,18 @@ impl Table {
             count *= 2;
         }
         // Halve the table until the memory can be had. The memory comes zeroed from the
-        // system (an all-zero entry is empty) and is touched only where the search writes, so a
-        // short search on a large table costs no more than on a small one.
+        // system (an all-zero entry is empty) and is touched only where the search writes.
         loop {
             if let Some(buckets) = super::memory::ZeroedArray::new(count) {
-                // Huge pages are asked for after about eight stores per 2 MiB of table, when
-                // most of them would be made resident anyway.
-                let until_huge = ((count * std::mem::size_of::<Bucket>()) >> 21) as u64 * 8;
+                let first = (count.min(FIRST_PART)) - 1;
                 return Table {
                     buckets,
                     mask: count - 1,
+                    active: first,
+                    stored: 0,
+                    used: first,
                     gen: 1,
-                    until_huge,
+                    huge: false,
                 };
             }
             assert!(count > 1, "no memory for a table of one bucket");
@@ -390,8 +407,46 @@ impl Table {
     fn new_search(&mut self) {
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
-            self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
+            self.buckets[..=self.used]
+                .iter_mut()
+                .for_each(|b| *b = Bucket::default());
             self.gen = 1;
+        }
+        self.active = self.mask.min(FIRST_PART - 1);
+        self.stored = 0;
+    }
+
+    /// Doubles the part in use: an entry of this search in bucket `i` either stays or moves to
+    /// bucket `i + old size`, which held nothing of this search.
+    fn grow(&mut self) {
+        let old = self.active + 1;
+        self.active = self.active * 2 + 1;
+        self.used = self.used.max(self.active);
+        if !self.huge && (self.active + 1) * std::mem::size_of::<Bucket>() >= HUGE_FROM_BYTES {
+            self.huge = true;
+            self.buckets.advise_huge_pages();
+        }
+        let gen = self.gen as u64;
+        for i in 0..old {
+            let mut free = 0;
+            for j in 0..BUCKET {
+                let e = self.buckets[i].0[j];
+                if e.key == 0 || e.key >> 56 != gen {
+                    continue;
+                }
+                let b = self.bucket(e.key);
+                if b != i {
+                    self.buckets[b].0[free] = e;
+                    free += 1;
+                    self.buckets[i].0[j] = Entry::default();
+                }
+            }
+            // Slots of the new bucket not written hold older generations: empty.
+            for j in free..BUCKET {
+                if self.buckets[i + old].0[j].key >> 56 == gen {
+                    self.buckets[i + old].0[j] = Entry::default();
+                }
+            }
         }
     }
 
@@ -402,7 +457,7 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        (key >> 20) as usize & self.mask
+        (key >> 20) as usize & self.active
     }
 
     /// Brings the bucket of `key` into the cache.
@@ -453,14 +508,10 @@ impl Table {
     /// Stores a value; unresolved values are stored for the exact hands.
     fn store(&mut self, key: u64, v: &Val, ha: u32, hd: u32, amount: u64) {
         let (eha, ehd) = if v.resolved() { (v.ha, v.hd) } else { (ha, hd) };
-        // A short search touches a few pages of a large table; a long one all of them, and
-        // then huge pages save most of the address-translation misses.
-        if self.until_huge > 0 {
-            self.until_huge -= 1;
-            if self.until_huge == 0 {
-                self.buckets.advise_huge_pages();
-            }
+        if self.stored >= (self.active as u64 + 1) * 2 && self.active < self.mask {
+            self.grow();
         }
+        self.stored += 1;
         let b = self.bucket(key);
         let tag = self.tag(key);
         let gen_bits = (self.gen as u64) << 56;
@@ -707,12 +758,32 @@ struct Search<'a> {
     best_plies: u32,
     path: Path,
     history: History,
-    rep_table: FxHashMap<u64, Val>,
-    children: Vec<Child>,
-    scratch: MoveList,
+    rep_table: &'a mut FxHashMap<u64, Val>,
+    children: &'a mut Vec<Child>,
+    scratch: &'a mut MoveList,
     capped: bool,
     max_depth: u32,
+    mate_buf: &'a mut Vec<Move>,
+}
+
+/// The working memory of a search, kept by the solver from one problem to the next (a batch of
+/// short problems would otherwise spend much of its time allocating and faulting it in).
+struct Buffers {
+    rep_table: FxHashMap<u64, Val>,
+    children: Vec<Child>,
+    scratch: Box<MoveList>,
     mate_buf: Vec<Move>,
+}
+
+impl Buffers {
+    fn new() -> Buffers {
+        Buffers {
+            rep_table: FxHashMap::default(),
+            children: Vec::with_capacity(4096),
+            scratch: Box::new(MoveList::new()),
+            mate_buf: Vec::with_capacity(128),
+        }
+    }
 }
 
 impl Search<'_> {
@@ -1230,7 +1301,7 @@ impl Search<'_> {
         if or {
             // Pawn drops that mate are found mated below and left out then.
             self.scratch.clear();
-            generate_checks_unjudged(p, &mut self.scratch);
+            generate_checks_unjudged(p, &mut *self.scratch);
         } else {
             exact = self.gen_defences(p);
         }
@@ -1547,7 +1618,7 @@ impl Search<'_> {
         let or = p.side_to_move() == self.attacker;
         if or {
             self.scratch.clear();
-            generate_checks(p, &mut self.scratch);
+            generate_checks(p, &mut *self.scratch);
         } else {
             self.gen_defences(p);
         }
@@ -1686,7 +1757,7 @@ impl Search<'_> {
             let or = p.side_to_move() == self.attacker;
             if or {
                 self.scratch.clear();
-                generate_checks(p, &mut self.scratch);
+                generate_checks(p, &mut *self.scratch);
             } else {
                 self.gen_defences(p);
             }
@@ -1784,6 +1855,7 @@ impl Search<'_> {
 /// (entries of earlier problems are ignored).
 pub struct MateSolver {
     tt: Table,
+    buffers: Buffers,
     hash_mb: usize,
 }
 
@@ -1792,6 +1864,7 @@ impl MateSolver {
     pub fn new(hash_mb: usize) -> MateSolver {
         MateSolver {
             tt: Table::new(hash_mb),
+            buffers: Buffers::new(),
             hash_mb,
         }
     }
@@ -1818,6 +1891,11 @@ impl MateSolver {
             };
         };
         self.tt.new_search();
+        let b = &mut self.buffers;
+        b.rep_table.clear();
+        b.children.clear();
+        b.scratch.clear();
+        b.mate_buf.clear();
         let attacker = pos.side_to_move();
         let mut s = Search {
             tt: &mut self.tt,
@@ -1836,12 +1914,12 @@ impl MateSolver {
             best_plies: 0,
             path: Path::new(),
             history: History::default(),
-            rep_table: FxHashMap::default(),
-            children: Vec::with_capacity(4096),
-            scratch: MoveList::new(),
+            rep_table: &mut b.rep_table,
+            children: &mut b.children,
+            scratch: &mut b.scratch,
             capped: false,
             max_depth: 0,
-            mate_buf: Vec::with_capacity(128),
+            mate_buf: &mut b.mate_buf,
         };
         if s.broad {
             for q in &history[..history.len() - 1] {
