@@ -873,7 +873,7 @@ impl Search<'_> {
     /// (a pawn drop was judged by the attacker's hand).
     fn gen_defences(&mut self, p: &Position) -> bool {
         self.scratch.clear();
-        p.generate_legal(&mut self.scratch);
+        p.generate_legal(self.scratch);
         let mut exact = false;
         if self.reading.pawn_drop_mate == PawnDropMate::NoMoveLeft
             && p.hands[p.side.index()].get(0) != 0
@@ -1008,7 +1008,7 @@ impl Search<'_> {
         } else {
             // After an evasion.
             if budget >= 1 && simple {
-                if let Some(m) = mate_in_1_with(p, &mut self.mate_buf) {
+                if let Some(m) = mate_in_1_with(p, self.mate_buf) {
                     let ph = match m.drop_kind() {
                         Some(k) => hand::add1(0, k.index()),
                         None => 0,
@@ -1114,7 +1114,7 @@ impl Search<'_> {
                     }
                     _ => {
                         if cb >= 1 {
-                            if let Some(mm) = mate_in_1_with(p, &mut self.mate_buf) {
+                            if let Some(mm) = mate_in_1_with(p, self.mate_buf) {
                                 let mph = match mm.drop_kind() {
                                     Some(k) => hand::add1(0, k.index()),
                                     None => 0,
