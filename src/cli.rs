@@ -747,6 +747,9 @@ pub struct RunOpts {
     /// Memory for the memo tables, in MiB (a cache: emptied when full)
     #[arg(long, default_value_t = 2048)]
     pub max_memory_mb: usize,
+    /// Memory the whole process may occupy, in MiB: past it the query ends with a diagnostic
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+    pub max_resident_mb: usize,
     /// Turn tabling (memoisation) off
     #[arg(long)]
     pub no_memo: bool,
@@ -763,6 +766,7 @@ impl RunOpts {
             max_steps: self.max_steps,
             max_depth: self.max_depth,
             max_memo_bytes: self.max_memory_mb << 20,
+            max_resident_bytes: self.max_resident_mb.saturating_mul(1 << 20),
             timeout: Some(Duration::from_millis(self.timeout_ms)),
         };
         ev.memoize = !self.no_memo;
@@ -1528,6 +1532,7 @@ impl RunOpts {
             max_depth: 100_000,
             timeout_ms: 600_000,
             max_memory_mb: 2048,
+            max_resident_mb: crate::eval::DEFAULT_MAX_RESIDENT_MB,
             no_memo: false,
         }
     }

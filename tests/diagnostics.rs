@@ -102,6 +102,17 @@ fn step_budget() {
     insta::assert_snapshot!(out);
 }
 
+/// The process's resident memory is read every 2^20 steps; a bound below it ends the query.
+#[test]
+#[cfg(target_os = "linux")]
+fn resident_memory_budget() {
+    let src = "def count_to(n: Int) -> Int = sum i in 1..n: i\n";
+    let out = run(src, "count_to(3000000)", |ev| {
+        ev.budget.max_resident_bytes = 1 << 20
+    });
+    insta::assert_snapshot!(out);
+}
+
 #[test]
 fn depth_budget() {
     let src = "def down(n: Int) -> Int = if n == 0 then 0 else down(n - 1) + 1\n";

@@ -32,7 +32,20 @@ pub struct Budget {
     pub max_depth: usize,
     /// Bytes the memo tables may hold (estimated) before they are emptied.
     pub max_memo_bytes: usize,
+    /// Bytes the whole process may occupy in memory (resident) before the query is ended: the
+    /// memo estimate does not see everything a query builds.
+    pub max_resident_bytes: usize,
     pub timeout: Option<Duration>,
+}
+
+/// The default bound on the process's resident memory, in MiB: a third of a 24 GiB machine.
+pub const DEFAULT_MAX_RESIDENT_MB: usize = 8192;
+
+/// The resident memory of this process in bytes, where the system tells it (Linux).
+pub fn resident_bytes() -> Option<usize> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 impl Default for Budget {
@@ -41,6 +54,7 @@ impl Default for Budget {
             max_steps: 2_000_000_000,
             max_depth: 100_000,
             max_memo_bytes: 2 << 30,
+            max_resident_bytes: DEFAULT_MAX_RESIDENT_MB << 20,
             timeout: Some(Duration::from_secs(600)),
         }
     }
@@ -310,6 +324,24 @@ impl<'p> Evaluator<'p> {
                         .label(span, "evaluating this when time ran out")
                         .help("raise it with --timeout-ms, or ask a smaller question"),
                     ));
+                }
+            }
+            if self.steps & 0xF_FFFF == 0 {
+                if let Some(rss) = resident_bytes() {
+                    if rss > self.budget.max_resident_bytes {
+                        return Err(EvalError::new(
+                            ErrKind::Budget,
+                            Diag::error(
+                                "E0306",
+                                format!(
+                                    "the query used more memory than allowed ({} MiB resident)",
+                                    self.budget.max_resident_bytes >> 20
+                                ),
+                            )
+                            .label(span, "evaluating this when memory ran out")
+                            .help("raise it with --max-resident-mb, or ask a smaller question"),
+                        ));
+                    }
                 }
             }
             if let Some(flag) = &self.interrupt {

@@ -149,18 +149,22 @@ impl Known {
 /// gets v and whether some white option does, and stops looking at options once one does. The
 /// memo key is the last board and the set of boards of r, the set as a 128-bit Zobrist sum of
 /// its boards (two independent 64-bit keys): two sets share a key only by a collision, whose
-/// probability for the hundred million entries a large run holds is below 2^-70.
+/// probability for the hundred million entries a large run holds is below 2^-70. Sequences that
+/// a symmetry of the graph maps onto each other share one entry (the least image is stored,
+/// with the vertices renamed): on the 2 x 2 board a quarter of the sequences are searched.
 pub struct Classifier {
     sg: SmallGraph,
+    syms: Vec<Symmetry>,
     table: Table,
-    memo: FxHashMap<(SmallBoard, u64, u64), Known>,
+    memo: FxHashMap<Key, Known>,
     /// The search stops with an error after this many memo misses in one call.
     pub node_limit: u64,
     pub stats: LifeStats,
 }
 
-/// Default bound on the sequences one classification may visit.
-pub const DEFAULT_NODE_LIMIT: u64 = 200_000_000;
+/// Default bound on the sequences one classification may visit. Each holds a memo entry of
+/// about 110 bytes, so the default keeps the table near 5 GiB, well inside a 24 GiB machine.
+pub const DEFAULT_NODE_LIMIT: u64 = 50_000_000;
 
 /// Two independent 64-bit keys of a board (splitmix64 of its masks with two seeds).
 fn board_keys(b: SmallBoard) -> (u64, u64) {
@@ -174,34 +178,118 @@ fn board_keys(b: SmallBoard) -> (u64, u64) {
     (mix(a), mix(c.rotate_left(17)))
 }
 
-/// The state of a search: the last board, the boards seen, and the set key.
+/// A symmetry of the graph (a permutation of its vertices that keeps the edges), with tables
+/// that map a vertex mask a byte at a time.
+struct Symmetry {
+    perm: Vec<usize>,
+    bytes: Vec<[u64; 256]>,
+}
+
+impl Symmetry {
+    fn new(perm: Vec<usize>) -> Symmetry {
+        let chunks = perm.len().div_ceil(8);
+        let mut bytes = vec![[0u64; 256]; chunks];
+        for (k, t) in bytes.iter_mut().enumerate() {
+            for b in 1..256usize {
+                let v = 8 * k + b.trailing_zeros() as usize;
+                let img = perm.get(v).map_or(0, |&w| 1u64 << w);
+                t[b] = t[b & (b - 1)] | img;
+            }
+        }
+        Symmetry { perm, bytes }
+    }
+
+    #[inline]
+    fn mask(&self, m: u64) -> u64 {
+        let mut out = 0;
+        for (k, t) in self.bytes.iter().enumerate() {
+            out |= t[(m >> (8 * k)) as usize & 0xFF];
+        }
+        out
+    }
+
+    #[inline]
+    fn board(&self, b: SmallBoard) -> SmallBoard {
+        (self.mask(b.0), self.mask(b.1))
+    }
+}
+
+/// At most this many symmetries are used (any subset that includes the identity is sound: a
+/// state is stored under its least image among them, with the classes moved along).
+const MAX_SYMMETRIES: usize = 48;
+
+/// The symmetries of a graph, the identity first, found by backtracking over the vertices
+/// (images must keep adjacency with every vertex mapped so far, and degrees).
+fn symmetries(sg: &SmallGraph) -> Vec<Symmetry> {
+    fn extend(sg: &SmallGraph, perm: &mut Vec<usize>, used: u64, out: &mut Vec<Vec<usize>>) {
+        if out.len() >= MAX_SYMMETRIES {
+            return;
+        }
+        let v = perm.len();
+        if v == sg.n {
+            out.push(perm.clone());
+            return;
+        }
+        for w in 0..sg.n {
+            if used >> w & 1 != 0 || sg.adj[v].count_ones() != sg.adj[w].count_ones() {
+                continue;
+            }
+            let keeps = (0..v).all(|u| (sg.adj[v] >> u & 1) == (sg.adj[w] >> perm[u] & 1));
+            if keeps {
+                perm.push(w);
+                extend(sg, perm, used | 1 << w, out);
+                perm.pop();
+            }
+        }
+    }
+    let mut out = vec![(0..sg.n).collect::<Vec<_>>()];
+    let mut found = Vec::new();
+    extend(sg, &mut Vec::new(), 0, &mut found);
+    out.extend(
+        found
+            .into_iter()
+            .filter(|p| p.iter().enumerate().any(|(i, &w)| i != w)),
+    );
+    out.truncate(MAX_SYMMETRIES);
+    out.into_iter().map(Symmetry::new).collect()
+}
+
+/// The state of a search: the boards seen, and for each symmetry the set key of their images.
 struct Path {
     seen: FxHashSet<SmallBoard>,
-    k1: u64,
-    k2: u64,
+    keys: Vec<(u64, u64)>,
 }
 
 impl Path {
-    fn push(&mut self, b: SmallBoard) {
+    fn push(&mut self, b: SmallBoard, syms: &[Symmetry]) {
         self.seen.insert(b);
-        let (a, c) = board_keys(b);
-        self.k1 = self.k1.wrapping_add(a);
-        self.k2 = self.k2.wrapping_add(c);
+        for (k, s) in self.keys.iter_mut().zip(syms) {
+            let (a, c) = board_keys(s.board(b));
+            k.0 = k.0.wrapping_add(a);
+            k.1 = k.1.wrapping_add(c);
+        }
     }
 
-    fn pop(&mut self, b: SmallBoard) {
+    fn pop(&mut self, b: SmallBoard, syms: &[Symmetry]) {
         self.seen.remove(&b);
-        let (a, c) = board_keys(b);
-        self.k1 = self.k1.wrapping_sub(a);
-        self.k2 = self.k2.wrapping_sub(c);
+        for (k, s) in self.keys.iter_mut().zip(syms) {
+            let (a, c) = board_keys(s.board(b));
+            k.0 = k.0.wrapping_sub(a);
+            k.1 = k.1.wrapping_sub(c);
+        }
     }
 }
+
+/// A memo key: the last board and the 128-bit key of the set of boards.
+type Key = (SmallBoard, u64, u64);
 
 impl Classifier {
     /// A classifier for a graph of at most 64 vertices.
     pub fn new(g: &Graph, table: Table) -> GoResult<Classifier> {
+        let sg = SmallGraph::new(g)?;
         Ok(Classifier {
-            sg: SmallGraph::new(g)?,
+            syms: symmetries(&sg),
+            sg,
             table,
             memo: FxHashMap::default(),
             node_limit: DEFAULT_NODE_LIMIT,
@@ -279,8 +367,7 @@ impl Classifier {
         }
         let mut path = Path {
             seen: FxHashSet::default(),
-            k1: 0,
-            k2: 0,
+            keys: vec![(0, 0); self.syms.len()],
         };
         for (i, b) in seq.iter().enumerate() {
             let b = SmallGraph::from_board(b);
@@ -296,9 +383,34 @@ impl Classifier {
                     "a regular sequence never repeats a board (positional superko)",
                 ));
             }
-            path.push(b);
+            path.push(b, &self.syms);
         }
         Ok(path)
+    }
+
+    /// The memo key of the sequence `path` (+ `extra`) ending on `last`, up to the graph's
+    /// symmetries: the least image, and the symmetry that gives it (the vertex `v` of the
+    /// sequence is the vertex `perm[v]` of the stored one).
+    fn canonical(&self, last: SmallBoard, path: &Path, extra: Option<SmallBoard>) -> (Key, usize) {
+        let mut best: Option<(Key, usize)> = None;
+        for (i, (s, k)) in self.syms.iter().zip(&path.keys).enumerate() {
+            let (mut k1, mut k2) = *k;
+            if let Some(d) = extra {
+                let (a, c) = board_keys(s.board(d));
+                k1 = k1.wrapping_add(a);
+                k2 = k2.wrapping_add(c);
+            }
+            let key = (s.board(last), k1, k2);
+            if best.is_none_or(|(b, _)| key < b) {
+                best = Some((key, i));
+            }
+        }
+        best.expect("the identity is always a symmetry")
+    }
+
+    /// The number of symmetries of the graph in use (the identity included).
+    pub fn symmetry_count(&self) -> usize {
+        self.syms.len()
     }
 
     fn outcome(
@@ -311,8 +423,9 @@ impl Classifier {
         if self.is_ultimate(last) {
             return Ok(self.ultimate_class(last, v));
         }
-        let key = (last, path.k1, path.k2);
-        if let Some(k) = self.memo.get(&key).and_then(|k| k.get(v)) {
+        let (key, sym) = self.canonical(last, path, None);
+        let sv = self.syms[sym].perm[v];
+        if let Some(k) = self.memo.get(&key).and_then(|k| k.get(sv)) {
             self.stats.hits += 1;
             return Ok(k);
         }
@@ -354,12 +467,12 @@ impl Classifier {
                 }
             };
             for &d in &options {
-                let (a, b) = board_keys(d);
-                let key = (d, path.k1.wrapping_add(a), path.k2.wrapping_add(b));
                 let known = if self.is_ultimate(d) {
                     Some(self.ultimate_class(d, v))
                 } else {
-                    self.memo.get(&key).and_then(|k| k.get(v))
+                    let (key, sym) = self.canonical(d, path, Some(d));
+                    let sv = self.syms[sym].perm[v];
+                    self.memo.get(&key).and_then(|k| k.get(sv))
                 };
                 if known.is_some_and(wants) {
                     gets[i] = true;
@@ -370,16 +483,16 @@ impl Classifier {
                 if gets[i] {
                     break;
                 }
-                path.push(d);
+                path.push(d, &self.syms);
                 let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
                     self.outcome(d, v, path, budget)
                 });
-                path.pop(d);
+                path.pop(d, &self.syms);
                 gets[i] = wants(r?);
             }
         }
         let k = self.table.apply(gets[0], gets[1]);
-        self.memo.entry(key).or_default().set(v, k);
+        self.memo.entry(key).or_default().set(sv, k);
         Ok(k)
     }
 
