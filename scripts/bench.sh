@@ -9,10 +9,11 @@ cargo build --release --quiet
 okite=./target/release/okite
 venv=$(mktemp -d)/venv
 python3 -m venv "$venv" >/dev/null 2>&1 && "$venv/bin/pip" install --quiet cshogi >/dev/null 2>&1 && peer=yes || peer=no
+"$venv/bin/pip" install --quiet sgfmill >/dev/null 2>&1 && gopeer=yes || gopeer=no
 
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null; t1=$(date +%s.%N); python3 -c "print(f'{$t1 - $t0:.3f}')"; }
+secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null; t1=$(date +%s.%N); python3 -c "print(f'{$t1 - $t0:.4f}')"; }
 row() { printf '%-44s %12s %12s %8s\n' "$1" "$2" "$3" "$4"; }
-ratio() { if [ "$2" = "-" ]; then echo "-"; else python3 -c "print(f'{$2 / $1:.2f}')"; fi; }
+ratio() { if [ "$2" = "-" ] || [ "$1" = "-" ]; then echo "-"; else python3 -c "print(f'{$2 / $1:.2f}' if $1 > 0 else '-')"; fi; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); date: $(date -u +%Y-%m-%d)"
 row "measure" "okite (s)" "peer (s)" "peer/okite"
@@ -114,6 +115,54 @@ if [ "$quick" != "--quick" ]; then
   gc=$(secs $okite go classes --graph grid:2x2)
   gr=$(secs $okite go classes --graph grid:2x2 --engine rules)
   row "go classes grid:2x2 empty, native vs rules" "$gc" "$gr" "$(ratio "$gc" "$gr")"
+fi
+# Go: a random 19 x 19 game legal under positional superko (made with sgfmill), parsed and
+# replayed: okite's whole process (SGF, captures, superko, the final diagram) against sgfmill's
+# parse and replay in Python, the best of 20.
+if [ "$gopeer" = yes ]; then
+  sgf=$(mktemp --suffix .sgf)
+  b=$("$venv/bin/python" - "$sgf" 1000 <<'PY'
+import sys, random, time
+from sgfmill import sgf, boards
+random.seed(7)
+n = 19
+b = boards.Board(n)
+seen = {tuple(map(tuple, b.board))}
+game = sgf.Sgf_game(size=n)
+colour = "b"
+for _ in range(int(sys.argv[2])):
+    empty = [(r, c) for r in range(n) for c in range(n) if b.get(r, c) is None]
+    random.shuffle(empty)
+    for (r, c) in empty:
+        t = b.copy()
+        t.play(r, c, colour)
+        key = tuple(map(tuple, t.board))
+        if t.get(r, c) != colour or key in seen:
+            continue  # suicide, or a repeated board
+        b = t
+        seen.add(key)
+        game.extend_main_sequence().set_move(colour, (r, c))
+        break
+    colour = "w" if colour == "b" else "b"
+data = game.serialise()
+open(sys.argv[1], "wb").write(data)
+best = float("inf")
+for _ in range(20):
+    t0 = time.perf_counter()
+    g = sgf.Sgf_game.from_bytes(data)
+    bb = boards.Board(n)
+    for node in g.get_main_sequence()[1:]:
+        c, mv = node.get_move()
+        if mv is not None:
+            bb.play(mv[0], mv[1], c)
+    best = min(best, time.perf_counter() - t0)
+print(f"{best:.4f}")
+PY
+)
+  m=$(grep -o ';[BW]\[' "$sgf" | wc -l)
+  a=$(best3 $okite go show --graph grid:19x19 --sgf "$sgf")
+  row "go: 19x19 SGF of $m moves replayed, vs sgfmill" "$a" "$b" "$(ratio "$a" "$b")"
+  rm -f "$sgf"
 fi
 g=$(secs $okite go count --graph grid:5x5)
 row "go count grid:5x5 (414295148741)" "$g" "-" "-"
