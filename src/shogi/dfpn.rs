@@ -1779,12 +1779,18 @@ impl Search<'_> {
             let mut pick: Option<(Move, u32)> = None;
             if or {
                 // A check whose mate the tables know; if none is known any more, the node is
-                // searched again.
+                // searched again, and then each check is searched for its mate (the node's proof
+                // may rest on a child's entry that a probe at this budget does not return).
                 for attempt in 0..2 {
                     for &m in &moves {
-                        let u = p.do_move(m);
-                        let v = self.child_init(p, cb, pk);
-                        p.undo_move(m, u);
+                        let v = if attempt == 0 {
+                            let u = p.do_move(m);
+                            let v = self.child_init(p, cb, pk);
+                            p.undo_move(m, u);
+                            v
+                        } else {
+                            self.child_solved(p, m, cb, pk)
+                        };
                         if v.pn == 0 && v.len <= cb && pick.is_none_or(|(_, l)| v.len < l) {
                             pick = Some((m, v.len));
                         }
@@ -2109,6 +2115,26 @@ mod tests {
     fn small_sets_quick() {
         run_set("mate-3-ply.sfen", 3, 30);
         run_set("mate-5-ply.sfen", 5, 10);
+    }
+
+    /// Line 298 of the mate-9 set: the node after 5c4b 5a4b R*4a 4b4a is proved again when the
+    /// line is read, but no probe of its checks at the remaining budget returned the proof; the
+    /// line broke off after four plies while the length (9) was right. Each check is now
+    /// searched for its mate.
+    #[test]
+    fn the_line_is_read_to_the_end() {
+        let s = "1+P1gk2nl/2s2g1s1/n1pp+Bp1pp/4P1p2/lp5P1/5R3/2PPS1PsP/2G3+n2/1+p1K3NL b RBL3Pg 59";
+        let p = Position::from_sfen(s).unwrap();
+        let r = solve(
+            &p,
+            &MateOptions {
+                hash_mb: 16,
+                ..Default::default()
+            },
+        );
+        assert_eq!((r.result, r.plies, r.shortest), (MateStatus::Mate, 9, true));
+        assert_eq!(r.pv.len(), 9, "{:?}", r.pv);
+        assert!(is_mating_line(&p, &r.pv), "{:?}", r.pv);
     }
 
     #[test]
