@@ -14,6 +14,7 @@ fuzz_target!(|data: &[u8]| {
         max_steps: 200_000,
         max_depth: 2_000,
         max_memo_bytes: 16 << 20,
+        max_resident_bytes: 2 << 30,
         timeout: Some(Duration::from_millis(500)),
     };
     let _ = run::run_all(&mut ev, None);
