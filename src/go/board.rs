@@ -213,6 +213,17 @@ impl Board {
         self.dead_stones(g, Color::Black).is_empty() && self.dead_stones(g, Color::White).is_empty()
     }
 
+    /// Whether a stone may be put on v at all: v is a vertex of `g` and empty.
+    pub(crate) fn check_free(&self, g: &Graph, v: usize) -> Result<(), Illegal> {
+        if v >= g.n {
+            return Err(Illegal::OffBoard);
+        }
+        if self.occupied().contains(v) {
+            return Err(Illegal::Occupied);
+        }
+        Ok(())
+    }
+
     /// Plays a stone of colour `c` at v: opponent chains left without liberties are removed; if
     /// the own chain then has no liberty the move is suicide, an error unless `allow_suicide`
     /// and the chain has more than one stone (the chain is then removed). Returns the new
@@ -224,12 +235,7 @@ impl Board {
         c: Color,
         allow_suicide: bool,
     ) -> Result<(Board, BitSet), Illegal> {
-        if v >= g.n {
-            return Err(Illegal::OffBoard);
-        }
-        if self.occupied().contains(v) {
-            return Err(Illegal::Occupied);
-        }
+        self.check_free(g, v)?;
         let mut b = *self;
         b.stones_mut(c).insert(v);
         let opp = c.opponent();

@@ -131,12 +131,7 @@ impl ChainBoard {
         c: Color,
         allow_suicide: bool,
     ) -> Result<(Board, BitSet), Illegal> {
-        if v >= g.n {
-            return Err(Illegal::OffBoard);
-        }
-        if self.board.occupied().contains(v) {
-            return Err(Illegal::Occupied);
-        }
+        self.board.check_free(g, v)?;
         let opp = c.opponent();
         let mut captured = BitSet::EMPTY;
         for id in self.neighbour_chains(g, v, opp) {
