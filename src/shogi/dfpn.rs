@@ -441,15 +441,11 @@ impl Table {
                 }
                 let b = self.bucket(e.key);
                 if b != i {
+                    // The slots of bucket `i + old` hold older generations only (it was out of
+                    // this search's reach): they read as empty and may be overwritten.
                     self.buckets[b].0[free] = e;
                     free += 1;
                     self.buckets[i].0[j] = Entry::default();
-                }
-            }
-            // Slots of the new bucket not written hold older generations: empty.
-            for j in free..BUCKET {
-                if self.buckets[i + old].0[j].key >> 56 == gen {
-                    self.buckets[i + old].0[j] = Entry::default();
                 }
             }
         }
