@@ -231,3 +231,69 @@ fn one_chain_with_two_classes() {
         assert_eq!(v, Value::Bool(want), "{text}");
     }
 }
+
+/// The two native searches: with the asked boards recorded (results shared between sequences
+/// that agree on them) and without (results keyed by the whole set of boards, with the graph's
+/// symmetries). Each sequence is classified by fresh classifiers of both kinds and by one of each
+/// kept across the sequences, so that results stored for one sequence are reused by others.
+fn searches_agree(spec: &str, seqs: &[Vec<Board>]) -> usize {
+    let g = Graph::parse(spec).unwrap();
+    let mut kept_tracked = Classifier::new(&g, Table::Reconstruction).unwrap();
+    assert!(kept_tracked.tracking(), "{spec}");
+    let mut kept_plain = Classifier::new(&g, Table::Reconstruction).unwrap();
+    kept_plain.set_tracking(false);
+    kept_plain.node_limit = 1_000_000;
+    let mut compared = 0;
+    for seq in seqs {
+        let Ok(plain) = kept_plain.classes(seq) else {
+            continue; // too large for the search without recording
+        };
+        let t = kept_tracked.classes(seq).unwrap();
+        assert_eq!(letters(&t), letters(&plain), "{spec}: sequence {seq:?}");
+        let fresh = Classifier::new(&g, Table::Reconstruction)
+            .unwrap()
+            .classes(seq)
+            .unwrap();
+        assert_eq!(letters(&fresh), letters(&plain), "{spec}: sequence {seq:?}");
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn the_two_native_searches_agree_on_the_small_graphs() {
+    for (spec, moves) in [
+        ("path:4", 6),
+        ("cycle:4", 4),
+        ("path:3", usize::MAX),
+        ("cycle:3", usize::MAX),
+    ] {
+        let g = Graph::parse(spec).unwrap();
+        let mut all = vec![];
+        regular_sequences(&g, moves, &mut all, &mut vec![Board::empty()]);
+        assert_eq!(searches_agree(spec, &all), all.len(), "{spec}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #[test]
+    fn the_two_native_searches_agree_on_random_sequences(
+        graph in 0usize..4,
+        moves in proptest::collection::vec((0usize..6, any::<bool>()), 3..20),
+    ) {
+        let spec = ["grid:2x2", "path:5", "cycle:5", "grid:2x3"][graph];
+        let g = Graph::parse(spec).unwrap();
+        let mut seq = vec![Board::empty()];
+        for (v, black) in moves {
+            let c = if black { Color::Black } else { Color::White };
+            if let Ok((nb, _)) = seq.last().unwrap().play(&g, v % g.n, c, false) {
+                if !seq.contains(&nb) {
+                    seq.push(nb);
+                }
+            }
+        }
+        // positions too early for the search without recording are left out
+        prop_assume!(searches_agree(spec, &[seq]) == 1);
+    }
+}
