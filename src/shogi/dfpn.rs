@@ -22,6 +22,8 @@
 //!   other, and the non-promoting form of a pawn, lance, bishop or rook move after the promoting
 //!   form, so that near-identical moves do not inflate the proof numbers.
 //! - **Thresholds** with the 1+ε rule, so that the search does not flip between two children.
+//! - **Ties**: of two children with the same number, the one with less work below it so far is
+//!   searched first (the work is kept in the table with unresolved entries).
 //! - **Repetition** (the graph-history problem): a position repeating one on the current path is a
 //!   failure for the attacker there. A disproof that depends on such a repetition is kept only for
 //!   that path (a table keyed by the path), never in the transposition table. Under the narrow
@@ -272,6 +274,8 @@ struct Val {
     /// The result depends on the path above this depth (a repetition, or the history under the
     /// broad reading); `NO_REP` when it does not.
     rep: u32,
+    /// Unresolved: the nodes searched below it so far (a tie-break between equal numbers).
+    work: u32,
 }
 
 impl Val {
@@ -284,6 +288,7 @@ impl Val {
             hd: 0,
             exact: false,
             rep: NO_REP,
+            work: 0,
         }
     }
 
@@ -296,6 +301,7 @@ impl Val {
             hd,
             exact: false,
             rep: NO_REP,
+            work: 0,
         }
     }
 
@@ -308,6 +314,7 @@ impl Val {
             hd,
             exact: false,
             rep: NO_REP,
+            work: 0,
         }
     }
 
@@ -321,6 +328,7 @@ impl Val {
             hd: 0,
             exact: false,
             rep: d,
+            work: 0,
         }
     }
 
@@ -500,7 +508,9 @@ impl Table {
                     return Some(v);
                 }
             } else if e.ha == ha && e.hd == hd {
-                found = Some(Val::unknown(e.pn, e.dn));
+                let mut v = Val::unknown(e.pn, e.dn);
+                v.work = e.amount;
+                found = Some(v);
             }
         }
         found
@@ -1265,14 +1275,16 @@ impl Search<'_> {
         let mut best = usize::MAX;
         let mut v1 = u32::MAX;
         let mut v2 = u32::MAX;
+        let mut bv = u32::MAX;
         for (i, c) in self.children[base..end].iter().enumerate() {
             if !c.active {
                 continue;
             }
             let v = if or { c.v.pn } else { c.v.dn };
-            if v < v1 {
+            if v < v1 || (v == v1 && c.v.work < bv) {
                 v2 = v1;
                 v1 = v;
+                bv = c.v.work;
                 best = base + i;
             } else if v < v2 {
                 v2 = v;
@@ -1282,7 +1294,15 @@ impl Search<'_> {
     }
 
     /// Multiple iterative deepening at `p`, `budget` plies left, `pk` the path key.
-    fn mid(&mut self, p: &mut Position, thpn: u32, thdn: u32, budget: u32, pk: u64) -> Val {
+    fn mid(
+        &mut self,
+        p: &mut Position,
+        thpn: u32,
+        thdn: u32,
+        budget: u32,
+        pk: u64,
+        prior: u32,
+    ) -> Val {
         self.nodes += 1;
         let depth = self.path.len() as u32 + 1;
         self.max_depth = self.max_depth.max(depth);
@@ -1389,7 +1409,7 @@ impl Search<'_> {
                 (sub_th(thpn, pn, c.v.pn), thdn.min(eps_th(second)))
             };
             let u = p.do_move(c.m);
-            let r = self.mid(p, cthpn, cthdn, cb, path_key(pk, c.key));
+            let r = self.mid(p, cthpn, cthdn, cb, path_key(pk, c.key), c.v.work);
             p.undo_move(c.m, u);
             self.children[best].v = r;
             self.hand_on(best, or);
@@ -1398,17 +1418,19 @@ impl Search<'_> {
         if self.broad {
             self.history.pop();
         }
+        let amount = self.nodes - start + 1 + prior as u64;
         let mut v = if pn == 0 || dn == 0 {
             self.resolve(p, base, end, or, ha, hd, pn == 0)
         } else {
-            Val::unknown(pn, dn)
+            let mut v = Val::unknown(pn, dn);
+            v.work = amount.min(u32::MAX as u64) as u32;
+            v
         };
         v.exact |= exact && v.resolved();
         if v.resolved() {
             v.rep = v.rep.min(node_rep);
         }
         self.children.truncate(base);
-        let amount = self.nodes - start + 1;
         self.finish_store(key, ha, hd, v, depth, pk, amount)
     }
 
@@ -1580,7 +1602,7 @@ impl Search<'_> {
     fn root(&mut self, p: &mut Position, budget: u32) -> Val {
         self.rep_table.clear();
         self.path.clear();
-        let v = self.mid(p, INF, INF, budget, 0x5EED);
+        let v = self.mid(p, INF, INF, budget, 0x5EED, 0);
         self.path.clear();
         v
     }
@@ -1591,7 +1613,7 @@ impl Search<'_> {
         let ck = p.key();
         let mut v = self.child_init(p, budget, pk);
         if !v.resolved() {
-            v = self.mid(p, INF, INF, budget, path_key(pk, ck));
+            v = self.mid(p, INF, INF, budget, path_key(pk, ck), 0);
         }
         p.undo_move(m, u);
         v
@@ -1663,7 +1685,7 @@ impl Search<'_> {
                     break;
                 }
                 // The tables lost this node's proof: search it again.
-                let v = self.mid(p, INF, INF, NO_LIMIT, pk);
+                let v = self.mid(p, INF, INF, NO_LIMIT, pk, 0);
                 if v.pn != 0 {
                     break;
                 }
@@ -1700,7 +1722,7 @@ impl Search<'_> {
                 let cpk = path_key(pk, p.key());
                 let mut v = self.child_init(p, NO_LIMIT, pk);
                 if v.pn != 0 && !v.resolved() {
-                    v = self.mid(p, INF, INF, NO_LIMIT, cpk);
+                    v = self.mid(p, INF, INF, NO_LIMIT, cpk, 0);
                 }
                 let r = if v.pn == 0 {
                     self.tree_len(p, cpk, memo)
@@ -1803,7 +1825,7 @@ impl Search<'_> {
                     if self.broad {
                         self.history.pop();
                     }
-                    let v = self.mid(p, INF, INF, budget, pk);
+                    let v = self.mid(p, INF, INF, budget, pk, 0);
                     if self.broad {
                         self.history.push(p);
                     }
