@@ -115,6 +115,8 @@ if [ "$quick" != "--quick" ]; then
   gc=$(secs $okite go classes --graph grid:2x2)
   gr=$(secs $okite go classes --graph grid:2x2 --engine rules)
   row "go classes grid:2x2 empty, native vs rules" "$gc" "$gr" "$(ratio "$gc" "$gr")"
+  gp=$(secs $okite go classes --graph path:5)
+  row "go classes path:5 empty, native" "$gp" "-" "-"
 fi
 # Go: a random 19 x 19 game legal under positional superko (made with sgfmill), parsed and
 # replayed: okite's whole process (SGF, captures, superko, the final diagram) against sgfmill's
