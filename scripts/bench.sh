@@ -113,7 +113,7 @@ if [ "$quick" != "--quick" ]; then
   mc=$( { /usr/bin/time -f %e $okite mate --sfen "$sfen" --length any --time-ms 120000 --hash-mb 4096 --json | grep -o '"result": "[a-z]*", "plies": [0-9]*' | tr -d '"' ; } 2>&1 | paste -sd' ' -)
   row "Microcosmos (1525), 120 s limit" "$mc" "-" "-"
   gc=$(secs $okite go classes --graph grid:2x2)
-  gr=$(secs $okite go classes --graph grid:2x2 --engine rules)
+  gr=$(secs $okite go classes --graph grid:2x2 --engine rules --max-resident-mb 16384)
   row "go classes grid:2x2 empty, native vs rules" "$gc" "$gr" "$(ratio "$gc" "$gr")"
   gp=$(secs $okite go classes --graph path:5)
   row "go classes path:5 empty, native" "$gp" "-" "-"

@@ -228,6 +228,10 @@ pub enum GoCommand {
         /// Bound on the sequences the native search visits
         #[arg(long, default_value_t = crate::go::life::DEFAULT_NODE_LIMIT)]
         nodes: u64,
+        /// Memory the rules engine's process may occupy, in MiB: past it the query ends with a
+        /// diagnostic
+        #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+        max_resident_mb: usize,
         #[arg(long)]
         json: bool,
     },
@@ -364,6 +368,7 @@ fn eval_on_sequence(
     text: &str,
     reading: Option<&str>,
     engine: Engine,
+    resident_mb: Option<usize>,
 ) -> Result<(crate::go::graph::Graph, Value), i32> {
     let g = go_graph(graph)?;
     let r = go_sequence(&g, moves)?;
@@ -379,7 +384,15 @@ fn eval_on_sequence(
         ),
         ("r".to_string(), r, "Seq<Config>".to_string()),
     ];
-    let v = eval_with_bound(&mut prog, text, bound, engine, reading, &printer)?;
+    let v = eval_with_budget(
+        &mut prog,
+        text,
+        bound,
+        engine,
+        reading,
+        &printer,
+        resident_mb,
+    )?;
     Ok((g, v))
 }
 
@@ -416,6 +429,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             reading,
             engine,
             nodes,
+            max_resident_mb,
             json,
         } => {
             let g = match go_graph(&graph) {
@@ -466,6 +480,7 @@ fn run_go(cmd: GoCommand) -> i32 {
                         "classes(G, r)",
                         reading.as_deref(),
                         engine,
+                        Some(max_resident_mb),
                     ) {
                         Ok((_, Value::Seq(cs))) => cs
                             .iter()
@@ -506,7 +521,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             reading,
         } => {
             let q = "(score(last(r)), chinese_score(G, r), terminable(G, r))";
-            match eval_on_sequence(&graph, &moves, q, None, Engine::Native) {
+            match eval_on_sequence(&graph, &moves, q, None, Engine::Native, None) {
                 Ok((_, Value::Tuple(t))) if t.len() == 3 => {
                     let (pure, chinese) = (t[0].to_string(), t[1].to_string());
                     println!("pure Go score (White minus Black): {pure}");
@@ -1546,6 +1561,19 @@ fn eval_with_bound(
     reading: Option<&str>,
     printer: &Printer,
 ) -> Result<Value, i32> {
+    eval_with_budget(prog, text, bound, engine, reading, printer, None)
+}
+
+/// [`eval_with_bound`] with the resident-memory bound of the command line, when it has one.
+fn eval_with_budget(
+    prog: &mut Program,
+    text: &str,
+    bound: Vec<(String, Value, String)>,
+    engine: Engine,
+    reading: Option<&str>,
+    printer: &Printer,
+    resident_mb: Option<usize>,
+) -> Result<Value, i32> {
     let fid = prog.sources.add("<query>", None, text.to_string());
     let e = crate::syntax::parse_expr(text, fid).map_err(|ds| {
         printer.diags(&ds, &prog.sources);
@@ -1565,6 +1593,9 @@ fn eval_with_bound(
     let mut ev = Evaluator::new(prog);
     ev.engine = engine;
     ev.set_reading(r);
+    if let Some(mb) = resident_mb {
+        ev.budget.max_resident_bytes = mb.saturating_mul(1 << 20);
+    }
     ev.eval_query(&q).map_err(|e| {
         printer.diags(&[*e.diag], &prog.sources);
         2
