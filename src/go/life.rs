@@ -56,12 +56,12 @@ impl Class {
         }
     }
 
-    fn gets_black(self) -> bool {
-        matches!(self, Class::B | Class::P)
-    }
-
-    fn gets_white(self) -> bool {
-        matches!(self, Class::W | Class::P)
+    /// Whether the class gives the vertex to a player of colour `c` (its own class or 𝓟).
+    fn gets(self, c: Color) -> bool {
+        match c {
+            Color::Black => matches!(self, Class::B | Class::P),
+            Color::White => matches!(self, Class::W | Class::P),
+        }
     }
 }
 
@@ -164,8 +164,8 @@ pub struct Classifier {
     /// Graphs of at most [`TRACK_MAX_VERTICES`] vertices: the search records which boards each
     /// result looked at, so that most results are kept for every history (see [`Tested`]).
     track: bool,
-    /// Results that hold for every sequence ending on the board whose boards miss the set
-    /// (keyed by the last board and the vertex; a few sets each).
+    /// Results that hold for every sequence ending on the board that gives the same answers to
+    /// the boards asked about (keyed by the last board and the vertex; a few asked sets each).
     general: FxHashMap<(SmallBoard, u8), Vec<Group>>,
     /// Results that hold for one set of boards (keyed as `memo`, with the vertex).
     particular: FxHashMap<(Key, u8), Class>,
@@ -189,15 +189,31 @@ const TESTED_WORDS: usize = 12;
 /// Why it makes results reusable: a search at a sequence r reads r's set of boards only by
 /// asking whether a candidate option is in it. If another sequence r' ends on the same board
 /// and agrees with r on every board the search asked about, every answer, hence every step and
-/// the result, is the same for r'. A result is kept for every sequence ending on its board
-/// whose boards miss the asked set (the kind of sequence it was found for), and otherwise for
-/// its own set of boards alone. The sets of the results a search reuses are part of its own.
+/// the result, is the same for r'. A result is kept under its last board, its asked set and
+/// the answers r gives (a [`Group`]); when its board has too many asked sets already, it is kept
+/// for its own set of boards alone. The sets of the results a search reuses are part of its
+/// own.
 type Tested = [u64; TESTED_WORDS];
 
 const NOTHING: Tested = [0; TESTED_WORDS];
 
 /// Every board: what a particular result is taken to have asked (its own set is not kept).
 const EVERYTHING: Tested = [u64::MAX; TESTED_WORDS];
+
+#[inline]
+fn mark(t: &mut Tested, i: usize) {
+    t[i / 64] |= 1 << (i % 64);
+}
+
+#[inline]
+fn unmark(t: &mut Tested, i: usize) {
+    t[i / 64] &= !(1 << (i % 64));
+}
+
+#[inline]
+fn holds(t: &Tested, i: usize) -> bool {
+    t[i / 64] >> (i % 64) & 1 != 0
+}
 
 #[inline]
 fn union(a: &mut Tested, b: &Tested) {
@@ -493,7 +509,7 @@ impl Classifier {
     }
 
     /// A known result for the sequence `path` (+ `extra`) ending on `last`: a general one whose
-    /// asked boards the sequence misses, or the particular one of its set.
+    /// asked boards the sequence answers as the stored one did, or the particular one of its set.
     fn known_tracked(
         &self,
         last: SmallBoard,
@@ -503,7 +519,8 @@ impl Classifier {
     ) -> Option<(Class, Tested)> {
         if let Some(list) = self.general.get(&(last, v as u8)) {
             for g in list {
-                // The stored sets leave out their own last board, which is `extra` when given.
+                // The stored sets leave out their own last board (`extra`, when given, which
+                // `path.hist` does not hold yet), so it needs no answer.
                 if let Some(&k) = g.known.get(&answers(&g.asked, &path.hist)) {
                     return Some((k, g.asked));
                 }
@@ -543,30 +560,14 @@ impl Classifier {
         self.stats.nodes += 1;
         let mut asked = NOTHING;
         let mut gets = [false, false];
-        let empty = self.sg.full & !(last.0 | last.1);
-        let near = self.sg.adj[v] & empty;
-        let order = [empty & (1u64 << v), near, empty & !near & !(1u64 << v)];
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
-            let wants = |k: Class| {
-                if i == 0 {
-                    k.gets_black()
-                } else {
-                    k.gets_white()
-                }
-            };
-            let mut options: Vec<(SmallBoard, usize)> =
-                Vec::with_capacity(empty.count_ones() as usize);
-            for mut set in order {
-                while set != 0 {
-                    let w = set.trailing_zeros() as usize;
-                    set &= set - 1;
-                    if let Some(d) = self.sg.play(last, w, c, false) {
-                        let di = self.index(d);
-                        asked[di / 64] |= 1 << (di % 64);
-                        if path.hist[di / 64] >> (di % 64) & 1 == 0 {
-                            options.push((d, di));
-                        }
-                    }
+            let wants = |k: Class| k.gets(c);
+            let mut options: Vec<(SmallBoard, usize)> = Vec::new();
+            for d in self.plays(last, v, c) {
+                let di = self.index(d);
+                mark(&mut asked, di);
+                if !holds(&path.hist, di) {
+                    options.push((d, di));
                 }
             }
             for &(d, _) in &options {
@@ -588,11 +589,11 @@ impl Classifier {
                     break;
                 }
                 path.push(d, &self.syms[..1]);
-                path.hist[di / 64] |= 1 << (di % 64);
+                mark(&mut path.hist, di);
                 let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
                     self.outcome_tracked(d, v, path, budget)
                 });
-                path.hist[di / 64] &= !(1 << (di % 64));
+                unmark(&mut path.hist, di);
                 path.pop(d, &self.syms[..1]);
                 let (k, t) = r?;
                 union(&mut asked, &t);
@@ -600,8 +601,7 @@ impl Classifier {
             }
         }
         let k = self.table.apply(gets[0], gets[1]);
-        let li = self.index(last);
-        asked[li / 64] &= !(1 << (li % 64));
+        unmark(&mut asked, self.index(last));
         let list = self.general.entry((last, v as u8)).or_default();
         let at = match list.iter().position(|g| g.asked == asked) {
             Some(i) => Some(i),
@@ -621,6 +621,23 @@ impl Classifier {
             self.particular.insert(((last, k1, k2), v as u8), k);
         }
         Ok((k, asked))
+    }
+
+    /// The boards after each legal stone of colour `c` on `last`, in the order most likely to
+    /// get v first: the stone on v, then next to it, then the rest.
+    fn plays(&self, last: SmallBoard, v: usize, c: Color) -> Vec<SmallBoard> {
+        let empty = self.sg.full & !(last.0 | last.1);
+        let near = self.sg.adj[v] & empty;
+        let order = [empty & (1u64 << v), near, empty & !near & !(1u64 << v)];
+        let mut out = Vec::with_capacity(empty.count_ones() as usize);
+        for mut set in order {
+            while set != 0 {
+                let w = set.trailing_zeros() as usize;
+                set &= set - 1;
+                out.extend(self.sg.play(last, w, c, false));
+            }
+        }
+        out
     }
 
     fn limit_error(&self) -> GoError {
@@ -661,9 +678,8 @@ impl Classifier {
                 ));
             }
             path.push(b, &self.syms);
-            if self.sg.n <= TRACK_MAX_VERTICES {
-                let i = self.index(b);
-                path.hist[i / 64] |= 1 << (i % 64);
+            if self.track {
+                mark(&mut path.hist, self.index(b));
             }
         }
         Ok(path)
@@ -716,31 +732,11 @@ impl Classifier {
         *budget -= 1;
         self.stats.nodes += 1;
         let mut gets = [false, false];
-        let empty = self.sg.full & !(last.0 | last.1);
-        // options in the order most likely to get v first: the stone on v, then next to it
-        let near = self.sg.adj[v] & empty;
-        let order = [empty & (1u64 << v), near, empty & !near & !(1u64 << v)];
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
-            let mut options: Vec<SmallBoard> = Vec::with_capacity(empty.count_ones() as usize);
-            for mut set in order {
-                while set != 0 {
-                    let w = set.trailing_zeros() as usize;
-                    set &= set - 1;
-                    if let Some(d) = self.sg.play(last, w, c, false) {
-                        if !path.seen.contains(&d) {
-                            options.push(d);
-                        }
-                    }
-                }
-            }
+            let mut options = self.plays(last, v, c);
+            options.retain(|d| !path.seen.contains(d));
             // an option whose class the memo already knows decides without a search
-            let wants = |k: Class| {
-                if i == 0 {
-                    k.gets_black()
-                } else {
-                    k.gets_white()
-                }
-            };
+            let wants = |k: Class| k.gets(c);
             for &d in &options {
                 let known = if self.is_ultimate(d) {
                     Some(self.ultimate_class(d, v))
