@@ -321,7 +321,7 @@ fn go_by_rules(
         crate::hooks::go::graph_value(g),
         "Graph".to_string(),
     )];
-    match eval_with_bound(&mut prog, text, bound, engine, reading, &printer) {
+    match eval_with_bound(&mut prog, text, bound, engine, reading, &printer, None) {
         Ok(v) => {
             println!("{v}");
             0
@@ -384,7 +384,7 @@ fn eval_on_sequence(
         ),
         ("r".to_string(), r, "Seq<Config>".to_string()),
     ];
-    let v = eval_with_budget(
+    let v = eval_with_bound(
         &mut prog,
         text,
         bound,
@@ -1553,19 +1553,9 @@ impl RunOpts {
     }
 }
 
+/// Evaluates `text` with the names of `bound` bound, under `reading`; `resident_mb` replaces the
+/// default resident-memory bound when the command has one.
 fn eval_with_bound(
-    prog: &mut Program,
-    text: &str,
-    bound: Vec<(String, Value, String)>,
-    engine: Engine,
-    reading: Option<&str>,
-    printer: &Printer,
-) -> Result<Value, i32> {
-    eval_with_budget(prog, text, bound, engine, reading, printer, None)
-}
-
-/// [`eval_with_bound`] with the resident-memory bound of the command line, when it has one.
-fn eval_with_budget(
     prog: &mut Program,
     text: &str,
     bound: Vec<(String, Value, String)>,
@@ -1628,7 +1618,7 @@ fn perft_by_rules(
         ("s".to_string(), names.state(pos), "State".to_string()),
         ("d".to_string(), Value::Int(depth as i64), "Int".to_string()),
     ];
-    match eval_with_bound(&mut prog, "perft(s, d)", bound, engine, None, printer) {
+    match eval_with_bound(&mut prog, "perft(s, d)", bound, engine, None, printer, None) {
         Ok(v) => {
             println!("{v}");
             0
@@ -1663,6 +1653,7 @@ fn legal_by_rules(
         Engine::Rules,
         reading,
         printer,
+        None,
     )?;
     let Value::Set(legal) = v else {
         eprintln!("error: `legal(g, i)` did not give a set of states");
