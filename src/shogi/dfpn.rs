@@ -63,7 +63,9 @@ const LOOKAHEAD_MAX: usize = 1;
 /// The first proof number of a new position after a check is its number of defences, at most
 /// this. Measured on the published sets (nodes to the first proof, all 500 problems of each):
 /// a cap of 20 gave 43,060 / 111,806 / 402,691 / 994,653 nodes on mate-5 / 7 / 9 / 11, a cap
-/// of 3 gives 30,260 / 92,063 / 381,703 / 726,877 (6 and 2 lie between or above).
+/// of 3 gives 30,260 / 92,063 / 381,703 / 726,877 (6 and 2 lie between or above); these counts
+/// predate the tie-break on work (see `select`), which brought them to 24,348 / 82,574 /
+/// 375,919 / 705,841.
 const PN_CAP: u32 = 3;
 
 /// Outcome of a mate search.
