@@ -232,36 +232,46 @@ fn one_chain_with_two_classes() {
     }
 }
 
-/// The two native searches: with the asked boards recorded (results shared between sequences
-/// that agree on them) and without (results keyed by the whole set of boards, with the graph's
-/// symmetries). Each sequence is classified by fresh classifiers of both kinds and by one of each
-/// kept across the sequences, so that results stored for one sequence are reused by others.
+/// The three native searches: the proof-number search (the default under the reconstruction's
+/// table on graphs of up to six vertices), the depth-first search with the asked boards recorded
+/// (results shared between sequences that agree on them) and the depth-first search without
+/// (results keyed by the whole set of boards, with the graph's symmetries). Each sequence is
+/// classified by a fresh classifier and by one of each kind kept across the sequences, so that
+/// results stored for one sequence are reused by others. The depth-first searches get a bound
+/// (they cannot classify the early positions of 2 x 3); a sequence counts as compared when one
+/// of them finished. Returns the number compared.
 fn searches_agree(spec: &str, seqs: &[Vec<Board>]) -> usize {
     let g = Graph::parse(spec).unwrap();
+    let mut kept_pn = Classifier::new(&g, Table::Reconstruction).unwrap();
+    assert!(kept_pn.tracking(), "{spec}");
     let mut kept_tracked = Classifier::new(&g, Table::Reconstruction).unwrap();
-    assert!(kept_tracked.tracking(), "{spec}");
+    kept_tracked.set_proof_numbers(false);
+    kept_tracked.node_limit = 1_000_000;
     let mut kept_plain = Classifier::new(&g, Table::Reconstruction).unwrap();
     kept_plain.set_tracking(false);
     kept_plain.node_limit = 1_000_000;
     let mut compared = 0;
     for seq in seqs {
-        let Ok(plain) = kept_plain.classes(seq) else {
-            continue; // too large for the search without recording
-        };
-        let t = kept_tracked.classes(seq).unwrap();
-        assert_eq!(letters(&t), letters(&plain), "{spec}: sequence {seq:?}");
+        let pn = letters(&kept_pn.classes(seq).unwrap());
         let fresh = Classifier::new(&g, Table::Reconstruction)
             .unwrap()
             .classes(seq)
             .unwrap();
-        assert_eq!(letters(&fresh), letters(&plain), "{spec}: sequence {seq:?}");
-        compared += 1;
+        assert_eq!(letters(&fresh), pn, "{spec}: sequence {seq:?}");
+        let mut finished = false;
+        for other in [&mut kept_tracked, &mut kept_plain] {
+            if let Ok(k) = other.classes(seq) {
+                assert_eq!(letters(&k), pn, "{spec}: sequence {seq:?}");
+                finished = true;
+            }
+        }
+        compared += finished as usize;
     }
     compared
 }
 
 #[test]
-fn the_two_native_searches_agree_on_the_small_graphs() {
+fn the_native_searches_agree_on_the_small_graphs() {
     for (spec, moves) in [
         ("path:4", 6),
         ("cycle:4", 4),
@@ -278,7 +288,7 @@ fn the_two_native_searches_agree_on_the_small_graphs() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
     #[test]
-    fn the_two_native_searches_agree_on_random_sequences(
+    fn the_native_searches_agree_on_random_sequences(
         graph in 0usize..4,
         moves in proptest::collection::vec((0usize..6, any::<bool>()), 3..20),
     ) {
@@ -295,5 +305,72 @@ proptest! {
         }
         // positions too early for the search without recording are left out
         prop_assume!(searches_agree(spec, &[seq]) == 1);
+    }
+}
+
+/// The proof-number search's classes satisfy the definition one move down, on graphs the
+/// depth-first searches cannot classify from the start: for every vertex, the class of r is the
+/// table applied to "some black option's class is 𝓑 or 𝓟" and "some white option's class is 𝓦
+/// or 𝓟" (options: the new boards after one stone), each option classified by a fresh
+/// classifier; or r is ultimate and the class is the owner's. With finitely many boards the
+/// definition has one solution, so a search that is wrong somewhere is wrong in this way at some
+/// sequence; the empty board is always among those checked.
+fn consistent_one_move_down(spec: &str, seq: &[Board]) {
+    let g = Graph::parse(spec).unwrap();
+    let table = Table::Reconstruction;
+    let mut cl = Classifier::new(&g, table).unwrap();
+    let here = cl.classes(seq).unwrap();
+    let last = seq.last().unwrap();
+    if cl.is_ultimate(okite::go::small::SmallGraph::from_board(last)) {
+        return;
+    }
+    let mut gets = vec![[false, false]; g.n];
+    for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
+        for w in 0..g.n {
+            let Ok((nb, _)) = last.play(&g, w, c, false) else {
+                continue;
+            };
+            if seq.contains(&nb) {
+                continue;
+            }
+            let mut next = seq.to_vec();
+            next.push(nb);
+            let ks = Classifier::new(&g, table).unwrap().classes(&next).unwrap();
+            for (v, k) in ks.into_iter().enumerate() {
+                let own = if i == 0 { Class::B } else { Class::W };
+                gets[v][i] |= k == own || k == Class::P;
+            }
+        }
+    }
+    let want: Vec<Class> = gets.iter().map(|&[b, w]| table.apply(b, w)).collect();
+    assert_eq!(letters(&here), letters(&want), "{spec}: sequence {seq:?}");
+}
+
+#[test]
+fn the_proof_number_search_keeps_the_definition_on_the_empty_boards() {
+    for spec in ["grid:2x3", "cycle:5", "complete:4", "path:6", "grid:2x2"] {
+        consistent_one_move_down(spec, &[Board::empty()]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #[test]
+    fn the_proof_number_search_keeps_the_definition_on_random_sequences(
+        graph in 0usize..4,
+        moves in proptest::collection::vec((0usize..6, any::<bool>()), 0..12),
+    ) {
+        let spec = ["grid:2x3", "cycle:5", "complete:4", "path:6"][graph];
+        let g = Graph::parse(spec).unwrap();
+        let mut seq = vec![Board::empty()];
+        for (v, black) in moves {
+            let c = if black { Color::Black } else { Color::White };
+            if let Ok((nb, _)) = seq.last().unwrap().play(&g, v % g.n, c, false) {
+                if !seq.contains(&nb) {
+                    seq.push(nb);
+                }
+            }
+        }
+        consistent_one_move_down(spec, &seq);
     }
 }

@@ -22,6 +22,8 @@ use super::graph::Graph;
 use super::small::{SmallBoard, SmallGraph};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+mod pn;
+
 /// An outcome class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
@@ -164,11 +166,14 @@ pub struct Classifier {
     /// Graphs of at most [`TRACK_MAX_VERTICES`] vertices: the search records which boards each
     /// result looked at, so that most results are kept for every history (see [`Tested`]).
     track: bool,
-    /// Results that hold for every sequence ending on the board that gives the same answers to
-    /// the boards asked about (keyed by the last board and the vertex; a few asked sets each).
-    general: FxHashMap<(SmallBoard, u8), Vec<Group>>,
-    /// Results that hold for one set of boards (keyed as `memo`, with the vertex).
-    particular: FxHashMap<(Key, u8), Class>,
+    /// The classes found by the tracked search (keyed by the last board and the vertex).
+    tracked: TrackedMemo<Class>,
+    /// The proof-number search ([`pn`]): which colour moving first gets a vertex (keyed by the
+    /// last board, the vertex and the colour), and its estimates for unresolved sequences.
+    pn: pn::Tables,
+    /// Whether the proof-number search decides the classes where it can (tracked graphs, the
+    /// reconstruction's table).
+    proof_numbers: bool,
     /// Board index -> 3^vertex, for the base-3 index of a board.
     pow3: Vec<u32>,
     /// The search stops with an error after this many memo misses in one call.
@@ -226,11 +231,88 @@ fn union(a: &mut Tested, b: &Tested) {
 /// table.
 const GENERAL_PER_KEY: usize = 16;
 
-/// The results found for one board and vertex whose searches asked about the same boards,
-/// keyed by the answers (which of those boards the sequence held).
-struct Group {
+/// The results found for one key whose searches asked about the same boards, keyed by the
+/// answers (which of those boards the sequence held).
+struct Group<T> {
     asked: Tested,
-    known: FxHashMap<(u64, u64), Class>,
+    known: FxHashMap<(u64, u64), T>,
+}
+
+/// The key of a tracked result: the last board, the vertex and a tag (the colour for the
+/// proof-number search).
+type TrackKey = (SmallBoard, u8, u8);
+
+/// Results of a tracked search: general ones, that hold for every sequence ending on the board
+/// that gives the same answers to the boards asked about (a few asked sets per key), and
+/// particular ones, that hold for one set of boards (when the key has too many asked sets).
+struct TrackedMemo<T> {
+    general: FxHashMap<TrackKey, Vec<Group<T>>>,
+    particular: FxHashMap<(TrackKey, u64, u64), T>,
+}
+
+impl<T: Copy> TrackedMemo<T> {
+    fn new() -> Self {
+        TrackedMemo {
+            general: FxHashMap::default(),
+            particular: FxHashMap::default(),
+        }
+    }
+
+    /// A known result for the sequence `path` (+ `extra`, its last board when `path` does not
+    /// hold it yet): a general one whose asked boards the sequence answers as the stored one did,
+    /// or the particular one of its set.
+    fn get(&self, key: TrackKey, path: &Path, extra: Option<SmallBoard>) -> Option<(T, Tested)> {
+        if let Some(list) = self.general.get(&key) {
+            for g in list {
+                // The stored sets leave out their own last board, so it needs no answer.
+                if let Some(&k) = g.known.get(&answers(&g.asked, &path.hist)) {
+                    return Some((k, g.asked));
+                }
+            }
+        }
+        let (k1, k2) = path.set_key(extra);
+        self.particular
+            .get(&(key, k1, k2))
+            .map(|&k| (k, EVERYTHING))
+    }
+
+    /// Keeps the result `k` of the sequence `path` whose search asked about `asked` (its last
+    /// board left out).
+    fn insert(&mut self, key: TrackKey, asked: Tested, path: &Path, k: T) {
+        let list = self.general.entry(key).or_default();
+        let at = match list.iter().position(|g| g.asked == asked) {
+            Some(i) => Some(i),
+            None if list.len() < GENERAL_PER_KEY => {
+                list.push(Group {
+                    asked,
+                    known: FxHashMap::default(),
+                });
+                Some(list.len() - 1)
+            }
+            None => None,
+        };
+        if let Some(i) = at {
+            list[i].known.insert(answers(&asked, &path.hist), k);
+        } else {
+            let (k1, k2) = path.set_key(None);
+            self.particular.insert((key, k1, k2), k);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.particular.len()
+            + self
+                .general
+                .values()
+                .flatten()
+                .map(|g| g.known.len())
+                .sum::<usize>()
+    }
+
+    fn clear(&mut self) {
+        self.general.clear();
+        self.particular.clear();
+    }
 }
 
 /// A 128-bit key of the answers a sequence with boards `hist` gives to the questions `asked`.
@@ -358,6 +440,17 @@ impl Path {
         }
     }
 
+    /// The set key (identity symmetry) of the boards seen and `extra`.
+    fn set_key(&self, extra: Option<SmallBoard>) -> (u64, u64) {
+        let (mut k1, mut k2) = self.keys[0];
+        if let Some(d) = extra {
+            let (a, c) = board_keys(d);
+            k1 = k1.wrapping_add(a);
+            k2 = k2.wrapping_add(c);
+        }
+        (k1, k2)
+    }
+
     fn pop(&mut self, b: SmallBoard, syms: &[Symmetry]) {
         self.seen.remove(&b);
         for (k, s) in self.keys.iter_mut().zip(syms) {
@@ -380,8 +473,9 @@ impl Classifier {
             table,
             memo: FxHashMap::default(),
             track: sg.n <= TRACK_MAX_VERTICES,
-            general: FxHashMap::default(),
-            particular: FxHashMap::default(),
+            tracked: TrackedMemo::new(),
+            pn: pn::Tables::default(),
+            proof_numbers: true,
             pow3: (0..sg.n)
                 .scan(1u32, |p, _| {
                     let v = *p;
@@ -461,6 +555,12 @@ impl Classifier {
         self.track
     }
 
+    /// Turns the proof-number search off (the tracked depth-first search then decides every
+    /// class), or back on. It serves the reconstruction's table on tracked graphs.
+    pub fn set_proof_numbers(&mut self, on: bool) {
+        self.proof_numbers = on;
+    }
+
     /// Turns the recording of asked boards off (the search then uses the graph's symmetries
     /// and keys every result by its whole set of boards), or back on where the graph allows.
     pub fn set_tracking(&mut self, on: bool) {
@@ -468,14 +568,7 @@ impl Classifier {
     }
 
     fn entries(&self) -> usize {
-        self.memo.len()
-            + self.particular.len()
-            + self
-                .general
-                .values()
-                .flatten()
-                .map(|g| g.known.len())
-                .sum::<usize>()
+        self.memo.len() + self.tracked.len() + self.pn.len()
     }
 
     fn outcome_of(
@@ -485,7 +578,11 @@ impl Classifier {
         path: &mut Path,
         budget: &mut u64,
     ) -> GoResult<Class> {
-        if self.track {
+        if self.track && self.proof_numbers && self.table == Table::Reconstruction {
+            let black = self.gets_pn(last, v, Color::Black, path, budget)?;
+            let white = self.gets_pn(last, v, Color::White, path, budget)?;
+            Ok(self.table.apply(black, white))
+        } else if self.track {
             Ok(self.outcome_tracked(last, v, path, budget)?.0)
         } else {
             self.outcome(last, v, path, budget)
@@ -508,8 +605,7 @@ impl Classifier {
         i as usize
     }
 
-    /// A known result for the sequence `path` (+ `extra`) ending on `last`: a general one whose
-    /// asked boards the sequence answers as the stored one did, or the particular one of its set.
+    /// A known class of v for the sequence `path` (+ `extra`) ending on `last`.
     fn known_tracked(
         &self,
         last: SmallBoard,
@@ -517,24 +613,7 @@ impl Classifier {
         path: &Path,
         extra: Option<SmallBoard>,
     ) -> Option<(Class, Tested)> {
-        if let Some(list) = self.general.get(&(last, v as u8)) {
-            for g in list {
-                // The stored sets leave out their own last board (`extra`, when given, which
-                // `path.hist` does not hold yet), so it needs no answer.
-                if let Some(&k) = g.known.get(&answers(&g.asked, &path.hist)) {
-                    return Some((k, g.asked));
-                }
-            }
-        }
-        let (mut k1, mut k2) = path.keys[0];
-        if let Some(d) = extra {
-            let (a, c) = board_keys(d);
-            k1 = k1.wrapping_add(a);
-            k2 = k2.wrapping_add(c);
-        }
-        self.particular
-            .get(&((last, k1, k2), v as u8))
-            .map(|&k| (k, EVERYTHING))
+        self.tracked.get((last, v as u8, 2), path, extra)
     }
 
     /// [`Classifier::outcome`] with the asked boards recorded: returns the class and the
@@ -617,24 +696,7 @@ impl Classifier {
         }
         let k = self.table.apply(gets[0], gets[1]);
         unmark(&mut asked, self.index(last));
-        let list = self.general.entry((last, v as u8)).or_default();
-        let at = match list.iter().position(|g| g.asked == asked) {
-            Some(i) => Some(i),
-            None if list.len() < GENERAL_PER_KEY => {
-                list.push(Group {
-                    asked,
-                    known: FxHashMap::default(),
-                });
-                Some(list.len() - 1)
-            }
-            None => None,
-        };
-        if let Some(i) = at {
-            list[i].known.insert(answers(&asked, &path.hist), k);
-        } else {
-            let (k1, k2) = path.keys[0];
-            self.particular.insert(((last, k1, k2), v as u8), k);
-        }
+        self.tracked.insert((last, v as u8, 2), asked, path, k);
         Ok((k, asked))
     }
 
@@ -798,8 +860,8 @@ impl Classifier {
     /// Forgets the memo.
     pub fn clear(&mut self) {
         self.memo.clear();
-        self.general.clear();
-        self.particular.clear();
+        self.tracked.clear();
+        self.pn.clear();
         self.stats.entries = 0;
     }
 }
