@@ -348,7 +348,14 @@ fn consistent_one_move_down(spec: &str, seq: &[Board]) {
 
 #[test]
 fn the_proof_number_search_keeps_the_definition_on_the_empty_boards() {
-    for spec in ["grid:2x3", "cycle:5", "complete:4", "path:6", "grid:2x2"] {
+    for spec in [
+        "grid:2x3",
+        "cycle:5",
+        "complete:4",
+        "path:6",
+        "grid:2x2",
+        "grid:3x3",
+    ] {
         consistent_one_move_down(spec, &[Board::empty()]);
     }
 }

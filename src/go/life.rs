@@ -9,12 +9,19 @@
 //! The history problem: the options of r depend on every board of r (a board may not repeat), so
 //! the class of r is not a function of its last board. It is a function of the *set* of boards of
 //! r and of its last board; and more finely, of its last board and of the answers r gives to the
-//! questions "is this board in r?" that the search actually asked. On graphs of up to six
-//! vertices the search records those questions (a bit per board) and keys each result by its
-//! last board and its answers, so that sequences which differ only in boards the search never
-//! asked about share it: the empty 2 x 2 board takes 1,312 searched sequences this way, against
-//! 34,650 keyed by the whole set with the graph's symmetries. Larger graphs use the set key and
-//! the symmetries. No entry is ever used for a sequence whose future it does not describe.
+//! questions "is this board in r?" that the search actually asked. On graphs of up to
+//! [`TRACK_MAX_VERTICES`] vertices the search records those questions (a bit per board) and keys
+//! each result by its last board and its answers, so that sequences which differ only in boards
+//! the search never asked about share it. Larger graphs use the set key and the symmetries. No
+//! entry is ever used for a sequence whose future it does not describe.
+//!
+//! Two searches use the recorded questions. Under the reconstruction's table the default is a
+//! proof-number search ([`pn`]): "Black (White) moving first gets v" is then a game of two
+//! players, and df-pn finds its proofs without first settling every poor option. It classifies
+//! the empty 2 x 3 board after 10,750 visits and the empty 3 x 3 board after 378 thousand (half a
+//! second). Under other tables (and for comparison) a depth-first search decides the options one
+//! after another: 1,312 sequences for the empty 2 x 2 board (34,650 keyed by the whole set with
+//! the graph's symmetries), and more than 40 million for the empty 2 x 3 board.
 
 use super::board::{Board, Color};
 use super::error::{GoError, GoResult};
@@ -174,6 +181,8 @@ pub struct Classifier {
     /// Whether the proof-number search decides the classes where it can (tracked graphs, the
     /// reconstruction's table).
     proof_numbers: bool,
+    /// Words of a set of boards ([`Tested`]) on a tracked graph.
+    words: usize,
     /// Board index -> 3^vertex, for the base-3 index of a board.
     pow3: Vec<u32>,
     /// The search stops with an error after this many memo misses in one call.
@@ -181,15 +190,13 @@ pub struct Classifier {
     pub stats: LifeStats,
 }
 
-/// Graphs with at most this many vertices have their searches' board sets recorded exactly
-/// (3^6 = 729 boards fit [`Tested`]).
-pub const TRACK_MAX_VERTICES: usize = 6;
+/// Graphs with at most this many vertices have their searches' board sets recorded exactly (a
+/// set of boards takes 3^n bits: 59,049 on ten vertices, 7.4 KB; on twelve, 66 KB a set made the
+/// empty 3 x 4 board take 15 GB).
+pub const TRACK_MAX_VERTICES: usize = 10;
 
-/// Words of a set of boards, indexed by their base-3 code.
-const TESTED_WORDS: usize = 12;
-
-/// A set of boards (by base-3 index): the boards whose presence in the sequence a search
-/// asked about.
+/// A set of boards (bits indexed by their base-3 code, `3^n` bits): the boards whose presence
+/// in the sequence a search asked about.
 ///
 /// Why it makes results reusable: a search at a sequence r reads r's set of boards only by
 /// asking whether a candidate option is in it. If another sequence r' ends on the same board
@@ -198,30 +205,25 @@ const TESTED_WORDS: usize = 12;
 /// the answers r gives (a [`Group`]); when its board has too many asked sets already, it is kept
 /// for its own set of boards alone. The sets of the results a search reuses are part of its
 /// own.
-type Tested = [u64; TESTED_WORDS];
-
-const NOTHING: Tested = [0; TESTED_WORDS];
-
-/// Every board: what a particular result is taken to have asked (its own set is not kept).
-const EVERYTHING: Tested = [u64::MAX; TESTED_WORDS];
+type Tested = Vec<u64>;
 
 #[inline]
-fn mark(t: &mut Tested, i: usize) {
+fn mark(t: &mut [u64], i: usize) {
     t[i / 64] |= 1 << (i % 64);
 }
 
 #[inline]
-fn unmark(t: &mut Tested, i: usize) {
+fn unmark(t: &mut [u64], i: usize) {
     t[i / 64] &= !(1 << (i % 64));
 }
 
 #[inline]
-fn holds(t: &Tested, i: usize) -> bool {
+fn holds(t: &[u64], i: usize) -> bool {
     t[i / 64] >> (i % 64) & 1 != 0
 }
 
 #[inline]
-fn union(a: &mut Tested, b: &Tested) {
+fn union(a: &mut [u64], b: &[u64]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x |= y;
     }
@@ -248,13 +250,16 @@ type TrackKey = (SmallBoard, u8, u8);
 struct TrackedMemo<T> {
     general: FxHashMap<TrackKey, Vec<Group<T>>>,
     particular: FxHashMap<(TrackKey, u64, u64), T>,
+    /// Words of a set of boards.
+    words: usize,
 }
 
 impl<T: Copy> TrackedMemo<T> {
-    fn new() -> Self {
+    fn new(words: usize) -> Self {
         TrackedMemo {
             general: FxHashMap::default(),
             particular: FxHashMap::default(),
+            words,
         }
     }
 
@@ -266,25 +271,26 @@ impl<T: Copy> TrackedMemo<T> {
             for g in list {
                 // The stored sets leave out their own last board, so it needs no answer.
                 if let Some(&k) = g.known.get(&answers(&g.asked, &path.hist)) {
-                    return Some((k, g.asked));
+                    return Some((k, g.asked.clone()));
                 }
             }
         }
         let (k1, k2) = path.set_key(extra);
         self.particular
             .get(&(key, k1, k2))
-            .map(|&k| (k, EVERYTHING))
+            // A particular result is taken to have asked about every board.
+            .map(|&k| (k, vec![u64::MAX; self.words]))
     }
 
     /// Keeps the result `k` of the sequence `path` whose search asked about `asked` (its last
     /// board left out).
-    fn insert(&mut self, key: TrackKey, asked: Tested, path: &Path, k: T) {
+    fn insert(&mut self, key: TrackKey, asked: &[u64], path: &Path, k: T) {
         let list = self.general.entry(key).or_default();
         let at = match list.iter().position(|g| g.asked == asked) {
             Some(i) => Some(i),
             None if list.len() < GENERAL_PER_KEY => {
                 list.push(Group {
-                    asked,
+                    asked: asked.to_vec(),
                     known: FxHashMap::default(),
                 });
                 Some(list.len() - 1)
@@ -292,7 +298,7 @@ impl<T: Copy> TrackedMemo<T> {
             None => None,
         };
         if let Some(i) = at {
-            list[i].known.insert(answers(&asked, &path.hist), k);
+            list[i].known.insert(answers(asked, &path.hist), k);
         } else {
             let (k1, k2) = path.set_key(None);
             self.particular.insert((key, k1, k2), k);
@@ -317,7 +323,7 @@ impl<T: Copy> TrackedMemo<T> {
 
 /// A 128-bit key of the answers a sequence with boards `hist` gives to the questions `asked`.
 #[inline]
-fn answers(asked: &Tested, hist: &Tested) -> (u64, u64) {
+fn answers(asked: &[u64], hist: &[u64]) -> (u64, u64) {
     let (mut a, mut b) = (0x243F_6A88_85A3_08D3u64, 0x1319_8A2E_0370_7344u64);
     for (x, h) in asked.iter().zip(hist) {
         let w = x & h;
@@ -330,9 +336,10 @@ fn answers(asked: &Tested, hist: &Tested) -> (u64, u64) {
 }
 
 /// Default bound on the sequences one classification may visit. Each leaves memo entries of
-/// about 120 bytes (measured on the 2 x 3 board: 10 million sequences, 1.2 GB resident), so the
-/// default keeps the table near 5 GiB, well inside a 24 GiB machine.
-pub const DEFAULT_NODE_LIMIT: u64 = 40_000_000;
+/// 50 to 250 bytes (measured: the proof-number search on cycle:8, 1 million visits, 48 MB
+/// resident, and on path:10, 1.3 million, 318 MB; the set-keyed search about 120 bytes), so the
+/// default keeps the tables near 5 GiB at most, well inside a 24 GiB machine.
+pub const DEFAULT_NODE_LIMIT: u64 = 20_000_000;
 
 /// Two independent 64-bit keys of a board (splitmix64 of its masks with two seeds).
 fn board_keys(b: SmallBoard) -> (u64, u64) {
@@ -468,13 +475,19 @@ impl Classifier {
     /// A classifier for a graph of at most 64 vertices.
     pub fn new(g: &Graph, table: Table) -> GoResult<Classifier> {
         let sg = SmallGraph::new(g)?;
+        let words = if sg.n <= TRACK_MAX_VERTICES {
+            3usize.pow(sg.n as u32).div_ceil(64)
+        } else {
+            0
+        };
         Ok(Classifier {
             syms: symmetries(&sg),
             table,
             memo: FxHashMap::default(),
             track: sg.n <= TRACK_MAX_VERTICES,
-            tracked: TrackedMemo::new(),
-            pn: pn::Tables::default(),
+            tracked: TrackedMemo::new(words),
+            pn: pn::Tables::new(words),
+            words,
             proof_numbers: true,
             pow3: (0..sg.n)
                 .scan(1u32, |p, _| {
@@ -589,6 +602,11 @@ impl Classifier {
         }
     }
 
+    /// The empty set of boards.
+    fn nothing(&self) -> Tested {
+        vec![0; self.words]
+    }
+
     /// The base-3 index of a board (tracked graphs only).
     #[inline]
     fn index(&self, b: SmallBoard) -> usize {
@@ -626,7 +644,7 @@ impl Classifier {
         budget: &mut u64,
     ) -> GoResult<(Class, Tested)> {
         if self.is_ultimate(last) {
-            return Ok((self.ultimate_class(last, v), NOTHING));
+            return Ok((self.ultimate_class(last, v), self.nothing()));
         }
         if let Some(r) = self.known_tracked(last, v, path, None) {
             self.stats.hits += 1;
@@ -637,7 +655,7 @@ impl Classifier {
         }
         *budget -= 1;
         self.stats.nodes += 1;
-        let mut asked = NOTHING;
+        let mut asked = self.nothing();
         let mut gets = [false, false];
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
             let wants = |k: Class| k.gets(c);
@@ -646,7 +664,7 @@ impl Classifier {
             // forbids staying forbidden and on what each other option's result asked (an option
             // the history forbids elsewhere only removes a losing option).
             let mut options: Vec<(SmallBoard, usize)> = Vec::new();
-            let mut lost = NOTHING;
+            let mut lost = self.nothing();
             for d in self.plays(last, v, c) {
                 let di = self.index(d);
                 if holds(&path.hist, di) {
@@ -657,7 +675,7 @@ impl Classifier {
             }
             for &(d, di) in &options {
                 let known = if self.is_ultimate(d) {
-                    Some((self.ultimate_class(d, v), NOTHING))
+                    Some((self.ultimate_class(d, v), self.nothing()))
                 } else {
                     self.known_tracked(d, v, path, Some(d))
                 };
@@ -696,7 +714,7 @@ impl Classifier {
         }
         let k = self.table.apply(gets[0], gets[1]);
         unmark(&mut asked, self.index(last));
-        self.tracked.insert((last, v as u8, 2), asked, path, k);
+        self.tracked.insert((last, v as u8, 2), &asked, path, k);
         Ok((k, asked))
     }
 
@@ -738,7 +756,7 @@ impl Classifier {
         let mut path = Path {
             seen: FxHashSet::default(),
             keys: vec![(0, 0); self.syms.len()],
-            hist: NOTHING,
+            hist: vec![0; self.words],
         };
         for (i, b) in seq.iter().enumerate() {
             let b = SmallGraph::from_board(b);

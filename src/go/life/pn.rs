@@ -22,9 +22,7 @@
 //! board *and* the set of boards: numbers shared between histories made the search go round in
 //! circles (the empty triangle passed 40 million visits; keyed by the set, it takes 342).
 
-use super::{
-    holds, mark, union, unmark, Class, Classifier, Path, Tested, TrackKey, TrackedMemo, NOTHING,
-};
+use super::{holds, mark, union, unmark, Class, Classifier, Path, Tested, TrackKey, TrackedMemo};
 use crate::go::board::Color;
 use crate::go::error::GoResult;
 use crate::go::small::SmallBoard;
@@ -43,16 +41,14 @@ pub(super) struct Tables {
     estimate: FxHashMap<(TrackKey, u64, u64), (u32, u32)>,
 }
 
-impl Default for Tables {
-    fn default() -> Self {
+impl Tables {
+    pub(super) fn new(words: usize) -> Self {
         Tables {
-            exact: TrackedMemo::new(),
+            exact: TrackedMemo::new(words),
             estimate: FxHashMap::default(),
         }
     }
-}
 
-impl Tables {
     pub(super) fn len(&self) -> usize {
         self.exact.len()
     }
@@ -128,7 +124,7 @@ impl Classifier {
         extra: Option<SmallBoard>,
     ) -> Option<(bool, Tested)> {
         if self.is_ultimate(d) {
-            return Some((self.ultimate_class(d, v) == own(c), NOTHING));
+            return Some((self.ultimate_class(d, v) == own(c), self.nothing()));
         }
         let r = self.pn.exact.get((d, v as u8, tag(c)), path, extra);
         self.stats.hits += r.is_some() as u64;
@@ -148,7 +144,7 @@ impl Classifier {
         unmark(&mut asked, self.index(last));
         self.pn
             .exact
-            .insert((last, v as u8, tag(c)), asked, path, wins);
+            .insert((last, v as u8, tag(c)), &asked, path, wins);
         let (k1, k2) = path.set_key(None);
         self.pn.estimate.remove(&((last, v as u8, tag(c)), k1, k2));
         Mid::Done(wins, asked)
@@ -179,7 +175,7 @@ impl Classifier {
         self.stats.nodes += 1;
         let opp = c.opponent();
         // The options the history forbids: a loss depends on their staying forbidden.
-        let mut lost = NOTHING;
+        let mut lost = self.nothing();
         let mut options: Vec<Option_> = Vec::new();
         for d in self.plays(last, v, c) {
             let di = self.index(d);
