@@ -1,7 +1,9 @@
-//! rules/go_life.rule (seed 004) against the native search of src/go/life.rs: the outcome class
-//! of every vertex after every regular sequence of the small graphs, under both readings of the
-//! lost table, and after random sequences on the 2 x 2 board; and the seed's example of one
-//! chain whose vertices get different classes.
+//! rules/go_life.rule (seed 004) against the native searches of src/go/life.rs: the outcome
+//! class of every vertex after every regular sequence of the small graphs, under both readings of
+//! the lost table, and after random sequences on the 2 x 2 board; the seed's example of one chain
+//! whose vertices get different classes; the three native searches against each other; and, on
+//! graphs only the proof-number search reaches (up to the empty 3 x 3 board), its classes
+//! against the definition one move down.
 
 use okite::check::load::load;
 use okite::check::Program;

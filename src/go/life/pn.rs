@@ -92,8 +92,7 @@ fn own(c: Color) -> Class {
 }
 
 impl Classifier {
-    /// Whether `c` moving first after the sequence `path` (ending on `last`) gets `v`, and the
-    /// boards the answer asked about.
+    /// Whether `c` moving first after the sequence `path` (ending on `last`) gets `v`.
     pub(super) fn gets_pn(
         &mut self,
         last: SmallBoard,
@@ -106,7 +105,8 @@ impl Classifier {
             return Ok(w);
         }
         loop {
-            // With infinite thresholds a call returns only once the question is resolved.
+            // With infinite thresholds a call returns only once the question is resolved (each
+            // call spends budget, so this ends with a limit error at worst).
             if let Mid::Done(w, _) = self.mid(last, v, c, path, INF, INF, budget)? {
                 return Ok(w);
             }
