@@ -181,7 +181,7 @@ pub struct Classifier {
     /// Whether the proof-number search decides the classes where it can (tracked graphs, the
     /// reconstruction's table).
     proof_numbers: bool,
-    /// Words of a set of boards ([`Tested`]) on a tracked graph.
+    /// Words of the set of boards of a sequence (a bit per board) on a tracked graph.
     words: usize,
     /// Board index -> 3^vertex, for the base-3 index of a board.
     pow3: Vec<u32>,
@@ -190,23 +190,101 @@ pub struct Classifier {
     pub stats: LifeStats,
 }
 
-/// Graphs with at most this many vertices have their searches' board sets recorded exactly (a
-/// set of boards takes 3^n bits: 59,049 on ten vertices, 7.4 KB; on twelve, 66 KB a set made the
-/// empty 3 x 4 board take 15 GB).
-pub const TRACK_MAX_VERTICES: usize = 10;
+/// Graphs with at most this many vertices have their searches' asked boards recorded (the
+/// search's own set of boards takes a bit per board: 3^16 bits, 5.4 MB, on sixteen vertices;
+/// the asked boards are lists).
+pub const TRACK_MAX_VERTICES: usize = 16;
 
-/// A set of boards (bits indexed by their base-3 code, `3^n` bits): the boards whose presence
-/// in the sequence a search asked about.
+/// The boards (by base-3 index) whose presence in the sequence a search asked about.
 ///
 /// Why it makes results reusable: a search at a sequence r reads r's set of boards only by
 /// asking whether a candidate option is in it. If another sequence r' ends on the same board
 /// and agrees with r on every board the search asked about, every answer, hence every step and
-/// the result, is the same for r'. A result is kept under its last board, its asked set and
+/// the result, is the same for r'. A result is kept under its last board, its asked boards and
 /// the answers r gives (a [`Group`]); when its board has too many asked sets already, it is kept
-/// for its own set of boards alone. The sets of the results a search reuses are part of its
-/// own.
-type Tested = Vec<u64>;
+/// for its own set of boards alone, and then counts as having asked about every board. The
+/// boards of the results a search reuses are part of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tested {
+    /// Every board: a result kept for its own set of boards alone.
+    every: bool,
+    /// The boards as the nonzero 64-bit words of a bit set over the base-3 indices: (word
+    /// index, bits), sorted by word index.
+    words: Vec<(u32, u64)>,
+}
 
+impl Tested {
+    fn every() -> Tested {
+        Tested {
+            every: true,
+            words: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, i: usize) {
+        if self.every {
+            return;
+        }
+        let (w, bit) = ((i / 64) as u32, 1u64 << (i % 64));
+        match self.words.binary_search_by_key(&w, |&(x, _)| x) {
+            Ok(at) => self.words[at].1 |= bit,
+            Err(at) => self.words.insert(at, (w, bit)),
+        }
+    }
+
+    /// Adds the boards of `other` (a merge of the two word lists).
+    fn join(&mut self, other: &Tested) {
+        if other.every {
+            *self = Tested::every();
+            return;
+        }
+        if self.every || other.words.is_empty() {
+            return;
+        }
+        if self.words.is_empty() {
+            self.words.extend_from_slice(&other.words);
+            return;
+        }
+        let (a, b) = (std::mem::take(&mut self.words), &other.words);
+        let mut out = Vec::with_capacity(a.len().max(b.len()));
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].0.cmp(&b[j].0) {
+                std::cmp::Ordering::Less => {
+                    out.push(a[i]);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push(b[j]);
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    out.push((a[i].0, a[i].1 | b[j].1));
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&a[i..]);
+        out.extend_from_slice(&b[j..]);
+        self.words = out;
+    }
+
+    /// Drops the board `own` (a result's own last board, which every sequence it describes
+    /// holds).
+    fn tidy(&mut self, own: usize) {
+        let (w, bit) = ((own / 64) as u32, 1u64 << (own % 64));
+        if let Ok(at) = self.words.binary_search_by_key(&w, |&(x, _)| x) {
+            self.words[at].1 &= !bit;
+            if self.words[at].1 == 0 {
+                self.words.remove(at);
+            }
+        }
+    }
+}
+
+/// A set of boards of a sequence, a bit per base-3 index (`3^n` bits).
 #[inline]
 fn mark(t: &mut [u64], i: usize) {
     t[i / 64] |= 1 << (i % 64);
@@ -222,13 +300,6 @@ fn holds(t: &[u64], i: usize) -> bool {
     t[i / 64] >> (i % 64) & 1 != 0
 }
 
-#[inline]
-fn union(a: &mut [u64], b: &[u64]) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x |= y;
-    }
-}
-
 /// At most this many sets of asked boards per board and vertex; more go to the particular
 /// table.
 const GENERAL_PER_KEY: usize = 16;
@@ -236,7 +307,7 @@ const GENERAL_PER_KEY: usize = 16;
 /// The results found for one key whose searches asked about the same boards, keyed by the
 /// answers (which of those boards the sequence held).
 struct Group<T> {
-    asked: Tested,
+    asked: Vec<(u32, u64)>,
     known: FxHashMap<(u64, u64), T>,
 }
 
@@ -250,16 +321,13 @@ type TrackKey = (SmallBoard, u8, u8);
 struct TrackedMemo<T> {
     general: FxHashMap<TrackKey, Vec<Group<T>>>,
     particular: FxHashMap<(TrackKey, u64, u64), T>,
-    /// Words of a set of boards.
-    words: usize,
 }
 
 impl<T: Copy> TrackedMemo<T> {
-    fn new(words: usize) -> Self {
+    fn new() -> Self {
         TrackedMemo {
             general: FxHashMap::default(),
             particular: FxHashMap::default(),
-            words,
         }
     }
 
@@ -271,20 +339,29 @@ impl<T: Copy> TrackedMemo<T> {
             for g in list {
                 // The stored sets leave out their own last board, so it needs no answer.
                 if let Some(&k) = g.known.get(&answers(&g.asked, &path.hist)) {
-                    return Some((k, g.asked.clone()));
+                    let asked = Tested {
+                        every: false,
+                        words: g.asked.clone(),
+                    };
+                    return Some((k, asked));
                 }
             }
         }
         let (k1, k2) = path.set_key(extra);
         self.particular
             .get(&(key, k1, k2))
-            // A particular result is taken to have asked about every board.
-            .map(|&k| (k, vec![u64::MAX; self.words]))
+            .map(|&k| (k, Tested::every()))
     }
 
     /// Keeps the result `k` of the sequence `path` whose search asked about `asked` (its last
     /// board left out).
-    fn insert(&mut self, key: TrackKey, asked: &[u64], path: &Path, k: T) {
+    fn insert(&mut self, key: TrackKey, asked: &Tested, path: &Path, k: T) {
+        if asked.every {
+            let (k1, k2) = path.set_key(None);
+            self.particular.insert((key, k1, k2), k);
+            return;
+        }
+        let asked = &asked.words[..];
         let list = self.general.entry(key).or_default();
         let at = match list.iter().position(|g| g.asked == asked) {
             Some(i) => Some(i),
@@ -321,24 +398,29 @@ impl<T: Copy> TrackedMemo<T> {
     }
 }
 
-/// A 128-bit key of the answers a sequence with boards `hist` gives to the questions `asked`.
+/// A 128-bit key of the answers a sequence with boards `hist` gives to the questions `asked`:
+/// which of the asked boards it holds.
 #[inline]
-fn answers(asked: &[u64], hist: &[u64]) -> (u64, u64) {
+fn answers(asked: &[(u32, u64)], hist: &[u64]) -> (u64, u64) {
     let (mut a, mut b) = (0x243F_6A88_85A3_08D3u64, 0x1319_8A2E_0370_7344u64);
-    for (x, h) in asked.iter().zip(hist) {
-        let w = x & h;
-        a = (a ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-        b = (b ^ w.rotate_left(32))
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            .rotate_left(31);
+    for &(w, m) in asked {
+        let x = hist[w as usize] & m;
+        if x != 0 {
+            // The word's index and bits, mixed into both halves.
+            let z = x.wrapping_add((w as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+            a = (a ^ z).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+            b = (b ^ z.rotate_left(32) ^ w as u64)
+                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                .rotate_left(31);
+        }
     }
     (a, b)
 }
 
 /// Default bound on the sequences one classification may visit. Each leaves memo entries of
-/// 50 to 250 bytes (measured: the proof-number search on cycle:8, 1 million visits, 48 MB
-/// resident, and on path:10, 1.3 million, 318 MB; the set-keyed search about 120 bytes), so the
-/// default keeps the tables near 5 GiB at most, well inside a 24 GiB machine.
+/// about 30 to 125 bytes (measured at the default bound: the proof-number search on cycle:8,
+/// 20 million visits, 0.6 GB resident, and on 4 x 4, 2.4 GB; the set-keyed search about 120
+/// bytes), so the default keeps the tables near 2.5 GiB.
 pub const DEFAULT_NODE_LIMIT: u64 = 20_000_000;
 
 /// Two independent 64-bit keys of a board (splitmix64 of its masks with two seeds).
@@ -433,8 +515,8 @@ fn symmetries(sg: &SmallGraph) -> Vec<Symmetry> {
 struct Path {
     seen: FxHashSet<SmallBoard>,
     keys: Vec<(u64, u64)>,
-    /// With tracking: the boards seen, by index.
-    hist: Tested,
+    /// With tracking: the boards seen, a bit per base-3 index.
+    hist: Vec<u64>,
 }
 
 impl Path {
@@ -485,8 +567,8 @@ impl Classifier {
             table,
             memo: FxHashMap::default(),
             track: sg.n <= TRACK_MAX_VERTICES,
-            tracked: TrackedMemo::new(words),
-            pn: pn::Tables::new(words),
+            tracked: TrackedMemo::new(),
+            pn: pn::Tables::new(),
             words,
             proof_numbers: true,
             pow3: (0..sg.n)
@@ -604,7 +686,7 @@ impl Classifier {
 
     /// The empty set of boards.
     fn nothing(&self) -> Tested {
-        vec![0; self.words]
+        Tested::default()
     }
 
     /// The base-3 index of a board (tracked graphs only).
@@ -668,7 +750,7 @@ impl Classifier {
             for d in self.plays(last, v, c) {
                 let di = self.index(d);
                 if holds(&path.hist, di) {
-                    mark(&mut lost, di);
+                    lost.add(di);
                 } else {
                     options.push((d, di));
                 }
@@ -681,8 +763,8 @@ impl Classifier {
                 };
                 if let Some((k, t)) = known {
                     if wants(k) {
-                        union(&mut asked, &t);
-                        mark(&mut asked, di);
+                        asked.join(&t);
+                        asked.add(di);
                         gets[i] = true;
                         break;
                     }
@@ -701,19 +783,19 @@ impl Classifier {
                 path.pop(d, &self.syms[..1]);
                 let (k, t) = r?;
                 if wants(k) {
-                    union(&mut asked, &t);
-                    mark(&mut asked, di);
+                    asked.join(&t);
+                    asked.add(di);
                     gets[i] = true;
                 } else {
-                    union(&mut lost, &t);
+                    lost.join(&t);
                 }
             }
             if !gets[i] {
-                union(&mut asked, &lost);
+                asked.join(&lost);
             }
         }
         let k = self.table.apply(gets[0], gets[1]);
-        unmark(&mut asked, self.index(last));
+        asked.tidy(self.index(last));
         self.tracked.insert((last, v as u8, 2), &asked, path, k);
         Ok((k, asked))
     }

@@ -22,7 +22,7 @@
 //! board *and* the set of boards: numbers shared between histories made the search go round in
 //! circles (the empty triangle passed 40 million visits; keyed by the set, it takes 342).
 
-use super::{holds, mark, union, unmark, Class, Classifier, Path, Tested, TrackKey, TrackedMemo};
+use super::{holds, mark, unmark, Class, Classifier, Path, Tested, TrackKey, TrackedMemo};
 use crate::go::board::Color;
 use crate::go::error::GoResult;
 use crate::go::small::SmallBoard;
@@ -42,9 +42,9 @@ pub(super) struct Tables {
 }
 
 impl Tables {
-    pub(super) fn new(words: usize) -> Self {
+    pub(super) fn new() -> Self {
         Tables {
-            exact: TrackedMemo::new(words),
+            exact: TrackedMemo::new(),
             estimate: FxHashMap::default(),
         }
     }
@@ -141,7 +141,7 @@ impl Classifier {
         wins: bool,
         mut asked: Tested,
     ) -> Mid {
-        unmark(&mut asked, self.index(last));
+        asked.tidy(self.index(last));
         self.pn
             .exact
             .insert((last, v as u8, tag(c)), &asked, path, wins);
@@ -180,13 +180,13 @@ impl Classifier {
         for d in self.plays(last, v, c) {
             let di = self.index(d);
             if holds(&path.hist, di) {
-                mark(&mut lost, di);
+                lost.add(di);
                 continue;
             }
             match self.pn_known(d, v, opp, path, Some(d)) {
                 Some((false, t)) => {
                     let mut asked = t;
-                    mark(&mut asked, di);
+                    asked.add(di);
                     return Ok(self.pn_done(last, v, c, path, true, asked));
                 }
                 Some((true, t)) => options.push(Option_ {
@@ -235,7 +235,7 @@ impl Classifier {
                 // Every option is a win of the opponent (or there is none): a loss.
                 let mut asked = lost;
                 for o in &options {
-                    union(&mut asked, o.done.as_ref().expect("resolved"));
+                    asked.join(o.done.as_ref().expect("resolved"));
                 }
                 return Ok(self.pn_done(last, v, c, path, false, asked));
             };
@@ -261,7 +261,7 @@ impl Classifier {
             match r? {
                 Mid::Done(false, t) => {
                     let mut asked = t;
-                    mark(&mut asked, di);
+                    asked.add(di);
                     return Ok(self.pn_done(last, v, c, path, true, asked));
                 }
                 Mid::Done(true, t) => {
