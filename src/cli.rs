@@ -202,6 +202,13 @@ pub enum Command {
     Usi,
 }
 
+/// The native search of `okite go classes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LifeSearch {
+    ProofNumbers,
+    DepthFirst,
+}
+
 #[derive(Subcommand)]
 pub enum GoCommand {
     /// The number of ultimate boards of a graph (seed 004), last line
@@ -228,6 +235,10 @@ pub enum GoCommand {
         /// Bound on the sequences the native search visits
         #[arg(long, default_value_t = crate::go::life::DEFAULT_NODE_LIMIT)]
         nodes: u64,
+        /// The native search: proof-numbers (the default where it applies: the reconstruction's
+        /// table, graphs of up to 16 vertices) or depth-first (one option after another)
+        #[arg(long, value_enum, default_value = "proof-numbers")]
+        search: LifeSearch,
         /// Memory the rules engine's process may occupy, in MiB: past it the query ends with a
         /// diagnostic
         #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
@@ -429,6 +440,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             reading,
             engine,
             nodes,
+            search,
             max_resident_mb,
             json,
         } => {
@@ -449,6 +461,7 @@ fn run_go(cmd: GoCommand) -> i32 {
                         Err(e) => return go_error(&graph, "--graph", &e),
                     };
                     cl.node_limit = nodes;
+                    cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     match cl.classes(&seq) {
                         Ok(ks) => {
                             eprintln!(

@@ -263,4 +263,16 @@ fn outcome_classes_from_the_command_line() {
         r#"{"classes": ["P", "P"]}"#
     );
     assert!(run(&["go", "score", "--graph", "path:2", "--moves", "B 1"]).ends_with("-2"));
+    // The two native searches from the command line, on a position both reach.
+    let moves = ["--moves", "B 1, B 3, B 4, B 5"];
+    let by = |search: &str| {
+        run(&[
+            "go", "classes", "--graph", "path:5", moves[0], moves[1], "--search", search, "--json",
+        ])
+    };
+    assert_eq!(
+        by("proof-numbers"),
+        r#"{"classes": ["W", "W", "W", "P", "P"]}"#
+    );
+    assert_eq!(by("depth-first"), by("proof-numbers"));
 }
