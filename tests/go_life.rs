@@ -235,7 +235,7 @@ fn one_chain_with_two_classes() {
 }
 
 /// The three native searches: the proof-number search (the default under the reconstruction's
-/// table on graphs of up to six vertices), the depth-first search with the asked boards recorded
+/// table on graphs of up to sixteen vertices), the depth-first search with the asked boards recorded
 /// (results shared between sequences that agree on them) and the depth-first search without
 /// (results keyed by the whole set of boards, with the graph's symmetries). Each sequence is
 /// classified by a fresh classifier and by one of each kind kept across the sequences, so that
