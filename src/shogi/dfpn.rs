@@ -23,7 +23,9 @@
 //!   form, so that near-identical moves do not inflate the proof numbers.
 //! - **Thresholds** with the 1+ε rule, so that the search does not flip between two children.
 //! - **Ties**: of two children with the same number, the one with less work below it so far is
-//!   searched first (the work is kept in the table with unresolved entries).
+//!   searched first (the work is kept in the table with unresolved entries); a check that is new
+//!   counts its defences as its work, so that of two checks whose capped proof numbers are equal
+//!   the one with fewer defences goes first.
 //! - **Repetition** (the graph-history problem): a position repeating one on the current path is a
 //!   failure for the attacker there. A disproof that depends on such a repetition is kept only for
 //!   that path (a table keyed by the path), never in the transposition table. Under the narrow
@@ -65,7 +67,8 @@ const LOOKAHEAD_MAX: usize = 1;
 /// a cap of 20 gave 43,060 / 111,806 / 402,691 / 994,653 nodes on mate-5 / 7 / 9 / 11, a cap
 /// of 3 gives 30,260 / 92,063 / 381,703 / 726,877 (6 and 2 lie between or above); these counts
 /// predate the tie-break on work (see `select`), which brought them to 24,348 / 82,574 /
-/// 375,919 / 705,841.
+/// 375,919 / 705,841, and the defence count as the first work of a new check to 24,401 / 79,911
+/// / 357,783 / 653,300.
 const PN_CAP: u32 = 3;
 
 /// Outcome of a mate search.
@@ -1013,8 +1016,11 @@ impl Search<'_> {
                 if n <= LOOKAHEAD_MAX {
                     return self.and_lookahead(p, key, ha, hd, budget);
                 }
-                let v = Val::unknown((n as u32).min(PN_CAP), 1);
+                let mut v = Val::unknown((n as u32).min(PN_CAP), 1);
                 self.tt.store(key, &v, ha, hd, 1);
+                // The tie-break among checks of equal (capped) proof number: fewer defences
+                // first. Only the first look uses it; the table keeps the work done.
+                v.work = n as u32;
                 return v;
             }
             Val::unknown((n as u32).clamp(1, PN_CAP), 1)
