@@ -529,6 +529,23 @@ impl Path {
         }
     }
 
+    /// Adds the board `b` (base-3 index `i`) in a tracked search, which reads only the bit set and
+    /// the identity's set key.
+    fn enter(&mut self, b: SmallBoard, i: usize) {
+        let (a, c) = board_keys(b);
+        self.keys[0].0 = self.keys[0].0.wrapping_add(a);
+        self.keys[0].1 = self.keys[0].1.wrapping_add(c);
+        mark(&mut self.hist, i);
+    }
+
+    /// Undoes [`Path::enter`].
+    fn leave(&mut self, b: SmallBoard, i: usize) {
+        let (a, c) = board_keys(b);
+        self.keys[0].0 = self.keys[0].0.wrapping_sub(a);
+        self.keys[0].1 = self.keys[0].1.wrapping_sub(c);
+        unmark(&mut self.hist, i);
+    }
+
     /// The set key (identity symmetry) of the boards seen and `extra`.
     fn set_key(&self, extra: Option<SmallBoard>) -> (u64, u64) {
         let (mut k1, mut k2) = self.keys[0];
@@ -745,16 +762,7 @@ impl Classifier {
             // that option's result asked. One that does not depends on the options the history
             // forbids staying forbidden and on what each other option's result asked (an option
             // the history forbids elsewhere only removes a losing option).
-            let mut options: Vec<(SmallBoard, usize)> = Vec::new();
-            let mut lost = self.nothing();
-            for d in self.plays(last, v, c) {
-                let di = self.index(d);
-                if holds(&path.hist, di) {
-                    lost.add(di);
-                } else {
-                    options.push((d, di));
-                }
-            }
+            let (options, mut lost) = self.new_plays(last, v, c, path);
             for &(d, di) in &options {
                 let known = if self.is_ultimate(d) {
                     Some((self.ultimate_class(d, v), self.nothing()))
@@ -774,13 +782,11 @@ impl Classifier {
                 if gets[i] {
                     break;
                 }
-                path.push(d, &self.syms[..1]);
-                mark(&mut path.hist, di);
+                path.enter(d, di);
                 let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
                     self.outcome_tracked(d, v, path, budget)
                 });
-                unmark(&mut path.hist, di);
-                path.pop(d, &self.syms[..1]);
+                path.leave(d, di);
                 let (k, t) = r?;
                 if wants(k) {
                     asked.join(&t);
@@ -815,6 +821,29 @@ impl Classifier {
             }
         }
         out
+    }
+
+    /// The boards after each legal stone of colour `c` on `last` that the sequence `path` does
+    /// not hold, with their base-3 indices, in the order of [`Classifier::plays`]; and the ones
+    /// it holds (the options the history forbids), as asked boards (tracked searches).
+    fn new_plays(
+        &self,
+        last: SmallBoard,
+        v: usize,
+        c: Color,
+        path: &Path,
+    ) -> (Vec<(SmallBoard, usize)>, Tested) {
+        let mut new = Vec::new();
+        let mut forbidden = self.nothing();
+        for d in self.plays(last, v, c) {
+            let di = self.index(d);
+            if holds(&path.hist, di) {
+                forbidden.add(di);
+            } else {
+                new.push((d, di));
+            }
+        }
+        (new, forbidden)
     }
 
     fn limit_error(&self) -> GoError {

@@ -22,7 +22,7 @@
 //! board *and* the set of boards: numbers shared between histories made the search go round in
 //! circles (the empty triangle passed 40 million visits; keyed by the set, it takes 342).
 
-use super::{holds, mark, unmark, Class, Classifier, Path, Tested, TrackKey, TrackedMemo};
+use super::{Class, Classifier, Path, Tested, TrackKey, TrackedMemo};
 use crate::go::board::Color;
 use crate::go::error::GoResult;
 use crate::go::small::SmallBoard;
@@ -69,7 +69,7 @@ enum Mid {
 
 /// An option of the colour to move: the board, its index, the numbers of the opponent moving
 /// first there, and its result once known (whether the opponent wins, and what it asked).
-struct Option_ {
+struct Branch {
     d: SmallBoard,
     di: usize,
     phi: u32,
@@ -175,21 +175,16 @@ impl Classifier {
         self.stats.nodes += 1;
         let opp = c.opponent();
         // The options the history forbids: a loss depends on their staying forbidden.
-        let mut lost = self.nothing();
-        let mut options: Vec<Option_> = Vec::new();
-        for d in self.plays(last, v, c) {
-            let di = self.index(d);
-            if holds(&path.hist, di) {
-                lost.add(di);
-                continue;
-            }
+        let (new, lost) = self.new_plays(last, v, c, path);
+        let mut options: Vec<Branch> = Vec::with_capacity(new.len());
+        for (d, di) in new {
             match self.pn_known(d, v, opp, path, Some(d)) {
                 Some((false, t)) => {
                     let mut asked = t;
                     asked.add(di);
                     return Ok(self.pn_done(last, v, c, path, true, asked));
                 }
-                Some((true, t)) => options.push(Option_ {
+                Some((true, t)) => options.push(Branch {
                     d,
                     di,
                     phi: 0,
@@ -204,7 +199,7 @@ impl Classifier {
                         .get(&((d, v as u8, tag(opp)), k1, k2))
                         .copied()
                         .unwrap_or((1, 1));
-                    options.push(Option_ {
+                    options.push(Branch {
                         d,
                         di,
                         phi,
@@ -251,13 +246,11 @@ impl Classifier {
             let (d, di) = (o.d, o.di);
             let child_phi = (th_delta as u64 - delta as u64 + o.phi as u64).min(INF as u64) as u32;
             let child_delta = th_phi.min(second.saturating_add(1));
-            path.push(d, &self.syms[..1]);
-            mark(&mut path.hist, di);
+            path.enter(d, di);
             let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
                 self.mid(d, v, opp, path, child_phi, child_delta, budget)
             });
-            unmark(&mut path.hist, di);
-            path.pop(d, &self.syms[..1]);
+            path.leave(d, di);
             match r? {
                 Mid::Done(false, t) => {
                     let mut asked = t;
