@@ -169,20 +169,28 @@ fn the_literal_reading_of_ultimate_boards_gives_the_same_classes() {
     );
 }
 
+/// The regular sequence from the empty board of the stones `moves` (a vertex, taken modulo the
+/// graph's size, and whether the stone is black), leaving out the stones that are illegal or
+/// would repeat a board.
+fn random_sequence(g: &Graph, moves: &[(usize, bool)]) -> Vec<Board> {
+    let mut seq = vec![Board::empty()];
+    for &(v, black) in moves {
+        let c = if black { Color::Black } else { Color::White };
+        if let Ok((nb, _)) = seq.last().unwrap().play(g, v % g.n, c, false) {
+            if !seq.contains(&nb) {
+                seq.push(nb);
+            }
+        }
+    }
+    seq
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
     #[test]
     fn random_sequences_on_the_2x2_board(moves in proptest::collection::vec((0usize..4, any::<bool>()), 6..16)) {
         let g = Graph::parse("grid:2x2").unwrap();
-        let mut seq = vec![Board::empty()];
-        for (v, black) in moves {
-            let c = if black { Color::Black } else { Color::White };
-            if let Ok((nb, _)) = seq.last().unwrap().play(&g, v, c, false) {
-                if !seq.contains(&nb) {
-                    seq.push(nb);
-                }
-            }
-        }
+        let seq = random_sequence(&g, &moves);
         // the rules need minutes from the first three boards; later positions take less
         prop_assume!(seq.len() >= 6);
         let mut prog = rules();
@@ -305,15 +313,7 @@ proptest! {
     ) {
         let spec = ["grid:2x2", "path:5", "cycle:5", "grid:2x3"][graph];
         let g = Graph::parse(spec).unwrap();
-        let mut seq = vec![Board::empty()];
-        for (v, black) in moves {
-            let c = if black { Color::Black } else { Color::White };
-            if let Ok((nb, _)) = seq.last().unwrap().play(&g, v % g.n, c, false) {
-                if !seq.contains(&nb) {
-                    seq.push(nb);
-                }
-            }
-        }
+        let seq = random_sequence(&g, &moves);
         // positions too early for the search without recording are left out
         prop_assume!(searches_agree(spec, &[seq]) == 1);
     }
@@ -380,15 +380,7 @@ proptest! {
     ) {
         let spec = ["grid:2x3", "cycle:5", "complete:4", "path:6"][graph];
         let g = Graph::parse(spec).unwrap();
-        let mut seq = vec![Board::empty()];
-        for (v, black) in moves {
-            let c = if black { Color::Black } else { Color::White };
-            if let Ok((nb, _)) = seq.last().unwrap().play(&g, v % g.n, c, false) {
-                if !seq.contains(&nb) {
-                    seq.push(nb);
-                }
-            }
-        }
+        let seq = random_sequence(&g, &moves);
         consistent_one_move_down(spec, &seq);
     }
 }
