@@ -1019,7 +1019,8 @@ impl Search<'_> {
                 let mut v = Val::unknown((n as u32).min(PN_CAP), 1);
                 self.tt.store(key, &v, ha, hd, 1);
                 // The tie-break among checks of equal (capped) proof number: fewer defences
-                // first. Only the first look uses it; the table keeps the work done.
+                // first. The table entry stored above counts 1; when this child is searched from
+                // here, its work is counted on from the defences (`prior` of `mid`).
                 v.work = n as u32;
                 return v;
             }
