@@ -371,6 +371,104 @@ impl Position {
         self.count_legal_inline()
     }
 
+    /// [`Position::count_legal`] for a side to move in check (the same number), counted from
+    /// the squares a reply must reach rather than from every piece: the king's moves, then each
+    /// piece that reaches the checker's square or a square between, then the drops between. In
+    /// a mate search every position after a check is counted; most have few such squares.
+    pub fn count_evasions(&self) -> usize {
+        let t = tables();
+        let us = self.side;
+        let them = us.flip();
+        let ui = us.index();
+        let ksq = self.king[ui] as usize;
+        if ksq >= 81 {
+            return self.count_legal_inline();
+        }
+        let occ = self.occ();
+        let checkers = self.attackers_occ(ksq, them, occ);
+        if checkers == 0 {
+            return self.count_legal_inline();
+        }
+        let own = self.by_color[ui];
+        let occ_wo_king = occ ^ (1u128 << ksq);
+        let mut n = 0u32;
+        let mut tg = t.king[ksq] & !own & MASK;
+        while tg != 0 {
+            let to = tg.trailing_zeros() as usize;
+            tg &= tg - 1;
+            if !self.is_attacked(to, them, occ_wo_king) {
+                n += 1;
+            }
+        }
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            return n as usize;
+        }
+        let between = t.between(ksq, checkers.trailing_zeros() as usize);
+        let pinned = self.pinned(us, ksq);
+        let zone = t.zone[ui];
+        let not_king = !self.bb(PieceKind::King);
+        let mut targets = between | checkers;
+        while targets != 0 {
+            let to = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let mut movers = self.attackers_occ(to, us, occ) & not_king;
+            while movers != 0 {
+                let from = movers.trailing_zeros() as usize;
+                movers &= movers - 1;
+                if pinned >> from & 1 != 0 && t.line(ksq, from) >> to & 1 == 0 {
+                    continue;
+                }
+                let kind = PieceKind::ALL[((self.board[from] & 15) - 1) as usize];
+                let promotes = kind.can_promote() && (zone >> from | zone >> to) & 1 != 0;
+                let dead = match kind {
+                    PieceKind::Pawn | PieceKind::Lance => t.last1[ui],
+                    PieceKind::Knight => t.last2[ui],
+                    _ => 0,
+                };
+                n += if promotes && dead >> to & 1 == 0 {
+                    2
+                } else {
+                    1
+                };
+            }
+        }
+        if between == 0 {
+            return n as usize;
+        }
+        let hand = self.hands[ui];
+        if hand.is_empty() {
+            return n as usize;
+        }
+        let all = between.count_ones();
+        for k in 1..7 {
+            if hand.get(k) != 0 {
+                n += match k {
+                    1 => (between & !t.last1[ui]).count_ones(),
+                    2 => (between & !t.last2[ui]).count_ones(),
+                    _ => all,
+                };
+            }
+        }
+        if hand.get(0) != 0 {
+            let mut tg = between & !t.last1[ui];
+            let own_pawns = self.bb(PieceKind::Pawn) & own;
+            for f in t.file.iter() {
+                if own_pawns & f != 0 {
+                    tg &= !f;
+                }
+            }
+            let theirk = self.king[ui ^ 1] as usize;
+            if theirk < 81 {
+                let front = t.pawn[ui ^ 1][theirk];
+                if tg & front != 0 && self.is_pawn_drop_mate(front.trailing_zeros() as usize) {
+                    tg &= !front;
+                }
+            }
+            n += tg.count_ones();
+        }
+        n as usize
+    }
+
     /// The body of [`Position::count_legal`], inlined into callers (such as the perft loop
     /// compiled with hardware population count).
     #[inline(always)]
