@@ -16,7 +16,10 @@
 //!   computed as small as possible (large for disproofs) while the proof is built, so one entry
 //!   serves many hands (優等局面).
 //! - **Leaf tests**: a new child after a check that leaves no evasion is a mate; a new child
-//!   after an evasion is first tried with the mate-in-one routine.
+//!   after an evasion is first tried with the mate-in-one routine, in order, until one such
+//!   child is unresolved: the defences after it wait for their own search (most positions after a
+//!   check are given up before all their defences are searched, and the mate in one is the larger
+//!   part of the cost of a new child).
 //! - **Initial values** (df-pn+): a check is as hard to prove as the defender has evasions.
 //! - **Delayed moves**: interpositions by drops on one square are expanded one kind after the
 //!   other, and the non-promoting form of a pawn, lance, bishop or rook move after the promoting
@@ -780,6 +783,9 @@ struct Search<'a> {
     capped: bool,
     max_depth: u32,
     mate_buf: &'a mut Vec<Move>,
+    /// Set while a new set of defences is looked at once one of them is found unresolved: the
+    /// defences after it are not tried with the mate-in-one routine (see `mid`).
+    defer: bool,
 }
 
 /// The working memory of a search, kept by the solver from one problem to the next (a batch of
@@ -1027,6 +1033,13 @@ impl Search<'_> {
             Val::unknown((n as u32).clamp(1, PN_CAP), 1)
         } else {
             // After an evasion.
+            if self.defer {
+                // Not tried yet; counted as one unit of work, like a defence that was tried,
+                // so that the defences are searched in their order.
+                let mut v = Val::unknown(1, 1);
+                v.work = 1;
+                return v;
+            }
             if budget >= 1 && simple {
                 if let Some(m) = mate_in_1_with(p, self.mate_buf) {
                     let ph = match m.drop_kind() {
@@ -1395,7 +1408,14 @@ impl Search<'_> {
                 self.children.truncate(i + 1);
                 break; // a mate: no need to look further
             }
+            // Once a defence is unresolved the node is not proven by this look, and the mate in
+            // one of the defences after it is left to when they are searched: most positions
+            // after a check are left (disproven or outgrown) before all their defences are.
+            if !or && v.pn != 0 && v.dn != 0 {
+                self.defer = true;
+            }
         }
+        self.defer = false;
         let end = self.children.len();
         self.link_delayed(p, base, end, or);
         let (mut pn, mut dn);
@@ -1958,6 +1978,7 @@ impl MateSolver {
             capped: false,
             max_depth: 0,
             mate_buf: &mut b.mate_buf,
+            defer: false,
         };
         if s.broad {
             for q in &history[..history.len() - 1] {
