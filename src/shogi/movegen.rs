@@ -432,26 +432,35 @@ impl Position {
                 };
             }
         }
-        if between == 0 {
-            return n as usize;
+        n += self.count_drops(between);
+        n as usize
+    }
+
+    /// The legal drops of the side to move on the empty squares `target`: every kind held, less
+    /// the dead squares, the files with an own pawn, and a pawn drop that would mate.
+    #[inline(always)]
+    fn count_drops(&self, target: u128) -> u32 {
+        let hand = self.hands[self.side.index()];
+        if target == 0 || hand.is_empty() {
+            return 0;
         }
-        let hand = self.hands[ui];
-        if hand.is_empty() {
-            return n as usize;
-        }
-        let all = between.count_ones();
+        let t = tables();
+        let ui = self.side.index();
+        let (last1, last2) = (t.last1[ui], t.last2[ui]);
+        let mut n = 0;
+        let all = target.count_ones();
         for k in 1..7 {
             if hand.get(k) != 0 {
                 n += match k {
-                    1 => (between & !t.last1[ui]).count_ones(),
-                    2 => (between & !t.last2[ui]).count_ones(),
+                    1 => (target & !last1).count_ones(),
+                    2 => (target & !last2).count_ones(),
                     _ => all,
                 };
             }
         }
         if hand.get(0) != 0 {
-            let mut tg = between & !t.last1[ui];
-            let own_pawns = self.bb(PieceKind::Pawn) & own;
+            let mut tg = target & !last1;
+            let own_pawns = self.bb(PieceKind::Pawn) & self.by_color[ui];
             for f in t.file.iter() {
                 if own_pawns & f != 0 {
                     tg &= !f;
@@ -466,7 +475,7 @@ impl Position {
             }
             n += tg.count_ones();
         }
-        n as usize
+        n
     }
 
     /// The body of [`Position::count_legal`], inlined into callers (such as the perft loop
@@ -607,36 +616,7 @@ impl Position {
             b &= b - 1;
             n += ((t.rook(from, occ) | t.king[from]) & board_target).count_ones();
         }
-        let hand = self.hands[ui];
-        if drop_target != 0 && !hand.is_empty() {
-            let all = drop_target.count_ones();
-            for k in 1..7 {
-                if hand.get(k) != 0 {
-                    n += match k {
-                        1 => (drop_target & !last1).count_ones(),
-                        2 => (drop_target & !last2).count_ones(),
-                        _ => all,
-                    };
-                }
-            }
-            if hand.get(0) != 0 {
-                let mut tg = drop_target & !last1;
-                let own_pawns = pawn_bb & own;
-                for f in t.file.iter() {
-                    if own_pawns & f != 0 {
-                        tg &= !f;
-                    }
-                }
-                let theirk = self.king[ui ^ 1] as usize;
-                if theirk < 81 {
-                    let front = t.pawn[ui ^ 1][theirk];
-                    if tg & front != 0 && self.is_pawn_drop_mate(front.trailing_zeros() as usize) {
-                        tg &= !front;
-                    }
-                }
-                n += tg.count_ones();
-            }
-        }
+        n += self.count_drops(drop_target);
         n as usize
     }
 
