@@ -58,12 +58,6 @@ fn count_legal_after_checks(b: Bencher) {
 }
 
 #[divan::bench]
-fn count_evasions_after_checks(b: Bencher) {
-    let ps = after_checks();
-    b.bench_local(|| ps.iter().map(|p| p.count_evasions()).sum::<usize>());
-}
-
-#[divan::bench]
 fn checks_mate_3_set(b: Bencher) {
     let ps = set("mate-3-ply.sfen", 500);
     b.bench_local(|| {

@@ -1,5 +1,5 @@
 //! SFEN on arbitrary text; accepted positions round-trip and survive move generation and
-//! mate in 1, whose answer must be a legal move; both move counts agree with the generator.
+//! mate in 1, whose answer must be a legal move; the move count agrees with the generator.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use okite::shogi::position::Position;
@@ -16,7 +16,6 @@ fuzz_target!(|data: &[u8]| {
     let moves = pos.legal_moves();
     let _ = pos.in_check();
     assert_eq!(pos.count_legal(), moves.len(), "count_legal");
-    assert_eq!(pos.count_evasions(), moves.len(), "count_evasions");
     if let Some(m) = okite::shogi::mate1::mate_in_1(&pos) {
         assert!(moves.iter().any(|&l| l == m), "mate in 1 answered an illegal move");
     }

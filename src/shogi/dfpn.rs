@@ -1008,7 +1008,7 @@ impl Search<'_> {
         let simple = !self.broad || self.history.thrice == 0;
         if p.side != self.attacker {
             // After a check.
-            let n = p.count_evasions();
+            let n = p.count_legal();
             // No legal move under the standard pawn-drop rule means none under any reading;
             // some moves may still all be forbidden under the others.
             if n == 0 || (!self.plain_defences(p) && self.is_mated(p)) {

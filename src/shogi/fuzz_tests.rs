@@ -146,7 +146,6 @@ proptest! {
                     prop_assert_eq!(&c, &p);
                 }
                 prop_assert_eq!(p.count_legal(), p.legal_moves().len());
-                prop_assert_eq!(p.count_evasions(), p.legal_moves().len());
             }
             Err(e) => check_spans(&s, &e.0),
         }
@@ -171,7 +170,6 @@ fn random_games() {
                 break;
             }
             assert_eq!(p.count_legal(), moves.len(), "{}", p.to_sfen());
-            assert_eq!(p.count_evasions(), moves.len(), "{}", p.to_sfen());
             let m = moves.as_slice()[(rnd() % moves.len() as u64) as usize];
             p.do_move(m);
             assert_eq!(p.key(), p.compute_key());

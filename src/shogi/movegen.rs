@@ -300,24 +300,7 @@ impl Position {
             let mut tg = target;
             if legal_only {
                 match kind {
-                    PieceKind::Pawn => {
-                        tg &= !t.last1[ui];
-                        let pawns = self.bb(PieceKind::Pawn) & self.by_color[ui];
-                        for f in t.file.iter() {
-                            if pawns & f != 0 {
-                                tg &= !f;
-                            }
-                        }
-                        let theirk = self.king[ui ^ 1] as usize;
-                        if theirk < 81 {
-                            let front = t.pawn[ui ^ 1][theirk];
-                            if tg & front != 0
-                                && self.is_pawn_drop_mate(front.trailing_zeros() as usize)
-                            {
-                                tg &= !front;
-                            }
-                        }
-                    }
+                    PieceKind::Pawn => tg = self.pawn_drop_squares(t, tg),
                     PieceKind::Lance => tg &= !t.last1[ui],
                     PieceKind::Knight => tg &= !t.last2[ui],
                     _ => {}
@@ -329,6 +312,28 @@ impl Position {
                 list.push_move(Move::drop(kind, sq(to)));
             }
         }
+    }
+
+    /// The squares of `target` where the side to move may legally drop a pawn (it holds one): not
+    /// the last rank, not a file with an own pawn, and not where the drop would mate.
+    #[inline(always)]
+    fn pawn_drop_squares(&self, t: &Tables, target: u128) -> u128 {
+        let ui = self.side.index();
+        let mut tg = target & !t.last1[ui];
+        let pawns = self.bb(PieceKind::Pawn) & self.by_color[ui];
+        for f in t.file.iter() {
+            if pawns & f != 0 {
+                tg &= !f;
+            }
+        }
+        let theirk = self.king[ui ^ 1] as usize;
+        if theirk < 81 {
+            let front = t.pawn[ui ^ 1][theirk];
+            if tg & front != 0 && self.is_pawn_drop_mate(front.trailing_zeros() as usize) {
+                tg &= !front;
+            }
+        }
+        tg
     }
 
     /// True if dropping a pawn on `to` (assumed otherwise legal) checks the opponent and
@@ -371,40 +376,18 @@ impl Position {
         self.count_legal_inline()
     }
 
-    /// [`Position::count_legal`] for a side to move in check (the same number), counted from
-    /// the squares a reply must reach rather than from every piece: the king's moves, then each
-    /// piece that reaches the checker's square or a square between, then the drops between. In
-    /// a mate search every position after a check is counted; most have few such squares.
-    pub fn count_evasions(&self) -> usize {
+    /// The legal replies to a single check by `checkers` other than king moves, counted from the
+    /// squares a reply must reach: each piece that reaches the checker's square or a square
+    /// between (`pinned` pieces only along their pin), then the drops between. Kept out of line:
+    /// `count_legal` is inlined into the perft loop, where positions in check are few.
+    #[inline(never)]
+    fn count_check_replies(&self, ksq: usize, checkers: u128, pinned: u128) -> u32 {
         let t = tables();
         let us = self.side;
-        let them = us.flip();
         let ui = us.index();
-        let ksq = self.king[ui] as usize;
-        if ksq >= 81 {
-            return self.count_legal_inline();
-        }
         let occ = self.occ();
-        let checkers = self.attackers_occ(ksq, them, occ);
-        if checkers == 0 {
-            return self.count_legal_inline();
-        }
-        let own = self.by_color[ui];
-        let occ_wo_king = occ ^ (1u128 << ksq);
         let mut n = 0u32;
-        let mut tg = t.king[ksq] & !own & MASK;
-        while tg != 0 {
-            let to = tg.trailing_zeros() as usize;
-            tg &= tg - 1;
-            if !self.is_attacked(to, them, occ_wo_king) {
-                n += 1;
-            }
-        }
-        if checkers & checkers.wrapping_sub(1) != 0 {
-            return n as usize;
-        }
         let between = t.between(ksq, checkers.trailing_zeros() as usize);
-        let pinned = self.pinned(us, ksq);
         let zone = t.zone[ui];
         let not_king = !self.bb(PieceKind::King);
         let mut targets = between | checkers;
@@ -432,8 +415,7 @@ impl Position {
                 };
             }
         }
-        n += self.count_drops(between);
-        n as usize
+        n + self.count_drops(between)
     }
 
     /// The legal drops of the side to move on the empty squares `target`: every kind held, less
@@ -459,21 +441,7 @@ impl Position {
             }
         }
         if hand.get(0) != 0 {
-            let mut tg = target & !last1;
-            let own_pawns = self.bb(PieceKind::Pawn) & self.by_color[ui];
-            for f in t.file.iter() {
-                if own_pawns & f != 0 {
-                    tg &= !f;
-                }
-            }
-            let theirk = self.king[ui ^ 1] as usize;
-            if theirk < 81 {
-                let front = t.pawn[ui ^ 1][theirk];
-                if tg & front != 0 && self.is_pawn_drop_mate(front.trailing_zeros() as usize) {
-                    tg &= !front;
-                }
-            }
-            n += tg.count_ones();
+            n += self.pawn_drop_squares(t, target).count_ones();
         }
         n
     }
@@ -508,13 +476,11 @@ impl Position {
         if checkers & checkers.wrapping_sub(1) != 0 {
             return n as usize;
         }
-        let (board_target, drop_target) = if checkers != 0 {
-            let c = checkers.trailing_zeros() as usize;
-            let b = t.between(ksq, c);
-            (b | checkers, b)
-        } else {
-            (!own & MASK, !occ & MASK)
-        };
+        if checkers != 0 {
+            // In check the replies are counted from the few squares they must reach.
+            return (n + self.count_check_replies(ksq, checkers, pinned)) as usize;
+        }
+        let (board_target, drop_target) = (!own & MASK, !occ & MASK);
         let zone = t.zone[ui];
         let last1 = t.last1[ui];
         let last2 = t.last2[ui];

@@ -213,19 +213,19 @@ fn count_matches_generation() {
     }
 }
 
-/// `count_evasions` (the count of the mate search, from the squares a reply must reach) agrees
-/// with the generated list on every position one check away from the tsume sets, and falls
-/// back to `count_legal` out of check.
+/// `count_legal` in check (counted from the squares a reply must reach, as at every position
+/// after a check in the mate search) agrees with the generated list on every position one check
+/// away from the tsume sets.
 #[test]
-fn evasion_count_matches_generation() {
+fn count_in_check_matches_generation() {
     let mut in_check = 0;
     for name in ["mate-3-ply.sfen", "mate-9-ply.sfen", "no-mate-1-ply.sfen"] {
         for line in read(name).lines().filter(|l| !l.trim().is_empty()) {
             let pos = Position::from_sfen(line.trim()).unwrap();
-            assert_eq!(pos.count_evasions(), pos.legal_moves().len(), "{line}");
+            assert_eq!(pos.count_legal(), pos.legal_moves().len(), "{line}");
             for &m in pos.legal_checks().iter() {
                 let q = pos.after(m);
-                assert_eq!(q.count_evasions(), q.legal_moves().len(), "{line} {m}");
+                assert_eq!(q.count_legal(), q.legal_moves().len(), "{line} {m}");
                 in_check += 1;
             }
         }
