@@ -1,13 +1,15 @@
 #![forbid(unsafe_code)]
 //! The command line. Each command is a thin layer over the library.
 
-use crate::check::load::{load, Loaded};
+use crate::check::load::{load, load_shipped, Loaded};
 use crate::check::{Program, Query};
 use crate::diagnostics::{render, Diag, Level, SourceMap};
 use crate::eval::explain;
 use crate::eval::run::{run_all, summary};
 use crate::eval::value::Value;
 use crate::eval::{Budget, EvalError, Evaluator};
+pub use crate::front::json_str;
+use crate::front::{Plan, SHOGI_READINGS};
 use crate::hooks::{Engine, Hooks};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -90,8 +92,21 @@ pub enum Command {
         /// Rule files or folders (default: rules/)
         paths: Vec<PathBuf>,
     },
-    /// List the native functions rule files can bind
-    Natives,
+    /// List the native bindings of the rules and engines, on or off under a reading and why
+    Natives {
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// The reading (default: base)
+        #[arg(long)]
+        reading: Option<String>,
+        /// Also list every native function okite has, with what it does
+        #[arg(long)]
+        all: bool,
+        /// One JSON object: {"reading", "bindings": [...], "engines": [...]}
+        #[arg(long)]
+        json: bool,
+    },
     /// Count the leaves of the legal move tree (native move generator)
     Perft {
         #[command(flatten)]
@@ -152,6 +167,10 @@ pub enum Command {
             default_value = "narrow,broad,narrow-check,broad-check"
         )]
         readings: Vec<String>,
+        /// Rule files or folders (default: the shipped rules); a reading whose definitions are
+        /// not the shipped ones of a native reading is judged by the rules
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
         #[command(flatten)]
         out: OutOpts,
     },
@@ -197,9 +216,32 @@ pub enum Command {
         /// One JSON object per problem
         #[arg(long)]
         json: bool,
+        /// Rule files or folders whose definitions the search must follow (default: the shipped
+        /// rules); the search runs where its definitions are the shipped ones of a reading
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
     },
     /// A USI engine answering `go mate` (for shogi GUIs)
-    Usi,
+    Usi {
+        /// Rule files or folders the search must follow (default: the shipped rules); the USI
+        /// option `Rules` names others
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// The reading (the USI option `Reading` changes it)
+        #[arg(long, default_value = "narrow-check")]
+        reading: String,
+    },
+}
+
+/// A variant: rule files and a reading.
+#[derive(Args, Clone)]
+pub struct VariantOpts {
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// A reading of the rules
+    #[arg(long)]
+    pub reading: Option<String>,
 }
 
 /// The native search of `okite go classes`.
@@ -217,6 +259,8 @@ pub enum GoCommand {
         graph: String,
         #[arg(long, default_value = "native")]
         engine: Engine,
+        #[command(flatten)]
+        variant: VariantOpts,
     },
     /// The outcome class of every vertex after a sequence of moves (seed 004; rules engine)
     Classes {
@@ -228,6 +272,9 @@ pub enum GoCommand {
         /// A reading of rules/go_life.rule (e.g. cautious, literal-ultimate)
         #[arg(long)]
         reading: Option<String>,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
         /// native (the search of src/go/life.rs), rules (the definitions of
         /// rules/go_life.rule) or verify (both, reporting a difference)
         #[arg(long, default_value = "native")]
@@ -255,6 +302,9 @@ pub enum GoCommand {
         /// pure or chinese (both are printed; this one comes last)
         #[arg(long, default_value = "chinese")]
         reading: String,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
     },
     /// The number of boards (legal positions) of a graph; the count is the last line
     Count {
@@ -264,6 +314,8 @@ pub enum GoCommand {
         /// native, or rules (the definitions of rules/go.rule, for small graphs)
         #[arg(long, default_value = "native")]
         engine: Engine,
+        #[command(flatten)]
+        variant: VariantOpts,
     },
     /// The number of regular sequences from the empty board (counting the empty one)
     Sequences {
@@ -274,9 +326,13 @@ pub enum GoCommand {
         /// Stop with an error once the count passes this many sequences
         #[arg(long, default_value_t = 10_000_000_000)]
         limit: u128,
-        /// For --engine rules: a reading of rules/go.rule (e.g. suicide)
+        /// A reading of rules/go.rule (e.g. suicide): the native count where its definitions
+        /// are the shipped ones of base, else the rules
         #[arg(long)]
         reading: Option<String>,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
     },
     /// The value under perfect play (Black minus White minus komi)
     Solve {
@@ -311,6 +367,7 @@ pub enum GoCommand {
 
 /// Evaluate a Go query of the rules with `G` bound to the graph.
 fn go_by_rules(
+    prog: &mut Program,
     g: &crate::go::graph::Graph,
     text: &str,
     engine: Engine,
@@ -319,10 +376,6 @@ fn go_by_rules(
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
-    let mut prog = match load_or_report(&[], &printer) {
-        Ok((p, _)) => p,
-        Err(c) => return c,
-    };
     if g.n > 16 {
         eprintln!("error: the rules enumerate configurations of graphs of at most 16 vertices; this graph has {}\nhelp: use --engine native", g.n);
         return 2;
@@ -332,13 +385,42 @@ fn go_by_rules(
         crate::hooks::go::graph_value(g),
         "Graph".to_string(),
     )];
-    match eval_with_bound(&mut prog, text, bound, engine, reading, &printer, None) {
+    match eval_with_bound(prog, text, bound, engine, reading, &printer, None) {
         Ok(v) => {
             println!("{v}");
             0
         }
         Err(c) => c,
     }
+}
+
+/// Load the rules of a Go command, find its reading, and say whether the native engine standing
+/// for `defs` answers (following one of `natives`) or the rules do.
+fn go_plan(
+    rules: &[PathBuf],
+    reading: Option<&str>,
+    defs: &[&str],
+    natives: &[&'static str],
+    engine_name: &str,
+    engine: Engine,
+) -> Result<(Program, Plan), i32> {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let prog = load_or_report(rules, &printer)?.0;
+    let r = crate::front::reading(&prog, reading).map_err(|d| {
+        printer.diags(&[d], &prog.sources);
+        2
+    })?;
+    let plan = match engine {
+        Engine::Rules => Plan::Rules(crate::bindings::Reason {
+            what: String::new(),
+            changes: vec![],
+        }),
+        _ => crate::front::plan_all(&prog, r, defs, natives),
+    };
+    say_plan(&prog, r, &defs.join("`, `"), engine_name, &plan, engine);
+    Ok((prog, plan))
 }
 
 fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
@@ -374,6 +456,7 @@ fn go_sequence(g: &crate::go::graph::Graph, moves: &str) -> Result<Value, i32> {
 
 /// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of moves given.
 fn eval_on_sequence(
+    rules: &[PathBuf],
     graph: &str,
     moves: &str,
     text: &str,
@@ -386,7 +469,7 @@ fn eval_on_sequence(
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
-    let mut prog = load_or_report(&[], &printer)?.0;
+    let mut prog = load_or_report(rules, &printer)?.0;
     let bound = vec![
         (
             "G".to_string(),
@@ -410,17 +493,37 @@ fn eval_on_sequence(
 fn run_go(cmd: GoCommand) -> i32 {
     use crate::go;
     match cmd {
-        GoCommand::Ultimate { graph, engine } => {
+        GoCommand::Ultimate {
+            graph,
+            engine,
+            variant,
+        } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
                 Err(c) => return c,
             };
-            if engine != Engine::Native {
+            let (mut prog, plan) = match go_plan(
+                &variant.rules,
+                variant.reading.as_deref(),
+                &["boards", "ultimate"],
+                &["base"],
+                "the native count of ultimate boards",
+                engine,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            if engine != Engine::Native || !plan.is_native() {
                 return go_by_rules(
+                    &mut prog,
                     &g,
                     "size({ c | c in boards(G), ultimate(G, c) })",
-                    engine,
-                    None,
+                    if engine == Engine::Native {
+                        Engine::Native
+                    } else {
+                        engine
+                    },
+                    variant.reading.as_deref(),
                 );
             }
             match crate::hooks::go::count_ultimate(&g) {
@@ -438,6 +541,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             graph,
             moves,
             reading,
+            rules,
             engine,
             nodes,
             search,
@@ -449,7 +553,21 @@ fn run_go(cmd: GoCommand) -> i32 {
                 Err(c) => return c,
             };
             let start = std::time::Instant::now();
-            let table = crate::go::life::Table::for_reading(reading.as_deref());
+            let (_, plan) = match go_plan(
+                &rules,
+                reading.as_deref(),
+                &["classes"],
+                &["base", "cautious", "literal-ultimate"],
+                "the native search of outcome classes",
+                engine,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let table = match plan {
+                Plan::Native(n) => crate::go::life::Table::for_reading(Some(n)),
+                Plan::Rules(_) => None,
+            };
             let letters: Vec<char> = match (engine, table) {
                 (Engine::Native, Some(table)) => {
                     let seq = match crate::go::life::sequence_from_moves(&g, &moves) {
@@ -480,14 +598,8 @@ fn run_go(cmd: GoCommand) -> i32 {
                     }
                 }
                 (engine, _) => {
-                    if engine == Engine::Native {
-                        eprintln!(
-                            "note: the native search knows the readings base, cautious and \
-                             literal-ultimate; the reading `{}` is evaluated by the rules",
-                            reading.as_deref().unwrap_or("")
-                        );
-                    }
                     match eval_on_sequence(
+                        &rules,
                         &graph,
                         &moves,
                         "classes(G, r)",
@@ -532,9 +644,10 @@ fn run_go(cmd: GoCommand) -> i32 {
             graph,
             moves,
             reading,
+            rules,
         } => {
             let q = "(score(last(r)), chinese_score(G, r), terminable(G, r))";
-            match eval_on_sequence(&graph, &moves, q, None, Engine::Native, None) {
+            match eval_on_sequence(&rules, &graph, &moves, q, None, Engine::Native, None) {
                 Ok((_, Value::Tuple(t))) if t.len() == 3 => {
                     let (pure, chinese) = (t[0].to_string(), t[1].to_string());
                     println!("pure Go score (White minus Black): {pure}");
@@ -550,13 +663,34 @@ fn run_go(cmd: GoCommand) -> i32 {
                 Err(c) => c,
             }
         }
-        GoCommand::Count { graph, engine } => {
+        GoCommand::Count {
+            graph,
+            engine,
+            variant,
+        } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
                 Err(c) => return c,
             };
-            if engine != Engine::Native {
-                return go_by_rules(&g, "size(boards(G))", engine, None);
+            let (mut prog, plan) = match go_plan(
+                &variant.rules,
+                variant.reading.as_deref(),
+                &["boards"],
+                &["base"],
+                "the native board count",
+                engine,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            if engine != Engine::Native || !plan.is_native() {
+                return go_by_rules(
+                    &mut prog,
+                    &g,
+                    "size(boards(G))",
+                    engine,
+                    variant.reading.as_deref(),
+                );
             }
             match go::count::count_boards(&g) {
                 Ok(n) => {
@@ -570,17 +704,30 @@ fn run_go(cmd: GoCommand) -> i32 {
             graph,
             engine,
             reading,
+            rules,
             limit,
         } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
                 Err(c) => return c,
             };
-            if engine != Engine::Native || reading.is_some() {
+            let (mut prog, plan) = match go_plan(
+                &rules,
+                reading.as_deref(),
+                &["regular_count", "empty_board"],
+                &["base"],
+                "the native count of regular sequences",
+                engine,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            if engine != Engine::Native || !plan.is_native() {
                 return go_by_rules(
+                    &mut prog,
                     &g,
                     "regular_count(G, [empty_board(G)])",
-                    Engine::Rules,
+                    engine,
                     reading.as_deref(),
                 );
             }
@@ -863,21 +1010,17 @@ pub fn main() -> i32 {
     run(cli)
 }
 
-fn default_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
-    if paths.is_empty() {
-        vec![PathBuf::from("rules")]
-    } else {
-        paths.to_vec()
-    }
-}
-
 /// Load rule files, printing diagnostics on failure.
 fn load_or_report(paths: &[PathBuf], printer: &Printer) -> Result<(Program, Vec<PathBuf>), i32> {
     let Loaded {
         program,
         sources,
         files,
-    } = load(&default_paths(paths), Hooks::standard());
+    } = if paths.is_empty() {
+        load_shipped(Hooks::standard())
+    } else {
+        load(paths, Hooks::standard())
+    };
     match program {
         Ok(p) => Ok((p, files)),
         Err(ds) => {
@@ -1069,29 +1212,23 @@ pub fn run(cli: Cli) -> i32 {
             reading,
         } => {
             let printer = Printer::new(&pos.out);
-            if let Some(r) = reading {
-                let Some(rd) = crate::shogi::readings::Reading::named(&r) else {
-                    eprintln!("error: unknown reading `{r}`: the native engine knows narrow, broad, narrow-check and broad-check");
-                    return 2;
-                };
-                if depth > 8 {
-                    eprintln!("error: perft under a reading follows every line's history; ask for a depth of at most 8");
-                    return 2;
+            let mut prog = match load_or_report(&rules, &printer) {
+                Ok((p, _)) => p,
+                Err(c) => return c,
+            };
+            // without --reading: narrow-check (mate presupposes check, as the usual perft
+            // convention counts a pawn-drop mate), with no history before the position
+            let rname = reading.clone().unwrap_or_else(|| {
+                if prog.reading_id("narrow-check").is_some() {
+                    "narrow-check".into()
+                } else {
+                    "base".into()
                 }
-                let mut history = match pseudo_game(&pos.sfen, &pos.moves) {
-                    Ok(h) => h,
-                    Err((sources, ds)) => {
-                        printer.diags(&ds, &sources);
-                        return 2;
-                    }
-                };
-                println!("{}", perft_reading(&mut history, depth, rd));
-                return 0;
-            }
-            let game = match shogi_game(&pos.sfen, &pos.moves) {
-                Ok(g) => g,
-                Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
+            });
+            let r = match prog.reading_or_error(&rname) {
+                Ok(r) => r,
+                Err(d) => {
+                    printer.diags(&[d], &prog.sources);
                     return 2;
                 }
             };
@@ -1099,10 +1236,38 @@ pub fn run(cli: Cli) -> i32 {
                 eprintln!("error: perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)\nhelp: ask for a depth of at most 12");
                 return 2;
             }
-            if engine != Engine::Native {
-                return perft_by_rules(game.last(), depth, engine, &rules, &printer);
+            let mut history = match pseudo_game(&pos.sfen, &pos.moves) {
+                Ok(h) => h,
+                Err((sources, ds)) => {
+                    printer.diags(&ds, &sources);
+                    return 2;
+                }
+            };
+            let plan = match engine {
+                Engine::Native => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
+                _ => Plan::Rules(crate::bindings::Reason {
+                    what: String::new(),
+                    changes: vec![],
+                }),
+            };
+            say_plan(&prog, r, "legal", "the move generator", &plan, engine);
+            let native = match plan {
+                Plan::Native(n) => n,
+                Plan::Rules(_) => {
+                    return perft_by_rules(&mut prog, r, &history, depth, engine, &printer);
+                }
+            };
+            let rd = crate::shogi::readings::Reading::named(native)
+                .expect("the shogi engines' readings are named");
+            if reading.is_some() || native != "narrow-check" || history.len() > 1 {
+                if depth > 8 {
+                    eprintln!("error: perft under a reading follows every line's history; ask for a depth of at most 8");
+                    return 2;
+                }
+                println!("{}", perft_reading(&mut history, depth, rd));
+                return 0;
             }
-            let mut p = game.last().clone();
+            let mut p = history.last().expect("a game has a position").clone();
             let t0 = Instant::now();
             let n = if divide {
                 let mut total = 0;
@@ -1129,6 +1294,17 @@ pub fn run(cli: Cli) -> i32 {
             rules,
         } => {
             let printer = Printer::new(&pos.out);
+            let prog = match load_or_report(&rules, &printer) {
+                Ok((p, _)) => p,
+                Err(c) => return c,
+            };
+            let r = match prog.reading_or_error(&reading) {
+                Ok(r) => r,
+                Err(d) => {
+                    printer.diags(&[d], &prog.sources);
+                    return 2;
+                }
+            };
             let history = match pseudo_game(&pos.sfen, &pos.moves) {
                 Ok(h) => h,
                 Err((sources, ds)) => {
@@ -1137,48 +1313,39 @@ pub fn run(cli: Cli) -> i32 {
                 }
             };
             let engine = if verify { Engine::Verify } else { engine };
-            let native = || -> Result<Vec<String>, i32> {
-                let Some(r) = crate::shogi::readings::Reading::named(&reading) else {
-                    eprintln!(
-                        "error: the native engine knows the readings narrow, broad, narrow-check and broad-check, not `{reading}`\nhelp: use --engine rules for a reading of your own"
-                    );
-                    return Err(2);
-                };
-                Ok(crate::shogi::readings::legal_moves(&history, r)
+            let plan = match engine {
+                Engine::Rules => Plan::Rules(crate::bindings::Reason {
+                    what: String::new(),
+                    changes: vec![],
+                }),
+                _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
+            };
+            say_plan(&prog, r, "legal", "the move generator", &plan, engine);
+            let native = |n: &str| -> Vec<String> {
+                let rd = crate::shogi::readings::Reading::named(n)
+                    .expect("the shogi engines' readings are named");
+                crate::shogi::readings::legal_moves(&history, rd)
                     .iter()
                     .map(|m| m.to_usi())
-                    .collect())
+                    .collect()
             };
-            let by_rules = || -> Result<Vec<String>, i32> {
-                legal_by_rules(&history, &reading, &rules, &printer)
+            let print = |ms: Vec<String>| {
+                println!("{}", ms.join(" "));
+                0
             };
-            let sorted = |mut v: Vec<String>| {
-                v.sort();
-                v
-            };
-            match engine {
-                Engine::Native => match native() {
-                    Ok(ms) => {
-                        println!("{}", ms.join(" "));
-                        0
-                    }
-                    Err(c) => c,
-                },
-                Engine::Rules => match by_rules() {
-                    Ok(ms) => {
-                        println!("{}", ms.join(" "));
-                        0
-                    }
-                    Err(c) => c,
-                },
-                Engine::Verify => {
-                    let (a, b) = match (native(), by_rules()) {
-                        (Ok(a), Ok(b)) => (sorted(a), sorted(b)),
-                        (Err(c), _) | (_, Err(c)) => return c,
+            let mut prog = prog;
+            match (engine, plan) {
+                (Engine::Native, Plan::Native(n)) => print(native(n)),
+                (Engine::Verify, Plan::Native(n)) => {
+                    let mut a = native(n);
+                    let mut b = match legal_by_rules(&mut prog, r, &history, &printer) {
+                        Ok(b) => b,
+                        Err(c) => return c,
                     };
+                    a.sort();
+                    b.sort();
                     if a == b {
-                        println!("{}", a.join(" "));
-                        0
+                        print(a)
                     } else {
                         let only_native: Vec<&String> =
                             a.iter().filter(|m| !b.contains(m)).collect();
@@ -1190,6 +1357,10 @@ pub fn run(cli: Cli) -> i32 {
                         1
                     }
                 }
+                _ => match legal_by_rules(&mut prog, r, &history, &printer) {
+                    Ok(ms) => print(ms),
+                    Err(c) => c,
+                },
             }
         }
         Command::Game {
@@ -1198,9 +1369,14 @@ pub fn run(cli: Cli) -> i32 {
             usi,
             sfen,
             readings,
+            rules,
             out,
         } => {
             let printer = Printer::new(&out);
+            let mut prog = match load_or_report(&rules, &printer) {
+                Ok((p, _)) => p,
+                Err(c) => return c,
+            };
             let q = QueryOpts {
                 rules: vec![],
                 sfen: Some(sfen),
@@ -1219,7 +1395,7 @@ pub fn run(cli: Cli) -> i32 {
                     return 2;
                 }
             };
-            report_game(&positions, &readings)
+            report_game(&mut prog, &positions, &readings, &printer)
         }
         Command::Show { pos } => {
             let printer = Printer::new(&pos.out);
@@ -1248,7 +1424,9 @@ pub fn run(cli: Cli) -> i32 {
             nodes,
             hash_mb,
             json,
+            rules,
         } => run_mate(MateArgs {
+            rules,
             sfen,
             moves,
             batch,
@@ -1260,9 +1438,45 @@ pub fn run(cli: Cli) -> i32 {
             hash_mb,
             json,
         }),
-        Command::Usi => {
+        Command::Usi { rules, reading } => {
             let stdin = std::io::stdin();
-            match crate::shogi::usi_engine::usi_loop(stdin.lock(), std::io::stdout()) {
+            // the options Rules and Reading: the search follows them where the definitions of
+            // `mate_in` are the shipped ones of a native reading, and refuses otherwise
+            let resolve = |path: &str,
+                           name: &str|
+             -> Result<crate::shogi::readings::Reading, String> {
+                let paths: Vec<PathBuf> = if path.is_empty() {
+                    rules.clone()
+                } else {
+                    vec![PathBuf::from(path)]
+                };
+                let (prog, _) = crate::front::load_rules(&paths).map_err(|(sources, ds)| {
+                    let first = ds.iter().find(|d| d.is_error()).or(ds.first());
+                    let text = first.map(|d| d.message.clone()).unwrap_or_default();
+                    let n = ds.iter().filter(|d| d.is_error()).count();
+                    let _ = sources;
+                    format!("the rule files do not check ({n} errors; the first: {text})")
+                })?;
+                let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
+                match crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS) {
+                    Plan::Native(n) => Ok(crate::shogi::readings::Reading::named(n)
+                        .expect("the shogi engines' readings are named")),
+                    Plan::Rules(why) => Err(format!(
+                        "the mate search cannot follow `mate_in` under {name} with these rules: {why}"
+                    )),
+                }
+            };
+            // the command line's choice is checked before the first command
+            if let Err(why) = resolve("", &reading) {
+                eprintln!("error: {why}");
+                return 2;
+            }
+            let input = format!("setoption name Reading value {reading}\n");
+            let chained = std::io::BufReader::new(std::io::Read::chain(
+                std::io::Cursor::new(input),
+                stdin.lock(),
+            ));
+            match crate::shogi::usi_engine::usi_loop_with(chained, std::io::stdout(), &resolve) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -1270,15 +1484,114 @@ pub fn run(cli: Cli) -> i32 {
                 }
             }
         }
-        Command::Natives => {
-            let h = Hooks::standard();
-            for p in h.paths() {
-                let hook = h.get(p).unwrap();
-                println!("{p}/{}  {}", hook.arity, hook.doc);
-            }
-            0
+        Command::Natives {
+            rules,
+            reading,
+            all,
+            json,
+        } => natives(&rules, reading.as_deref(), all, json),
+    }
+}
+
+/// `okite natives`: every binding of the loaded rules and every engine, on or off and why.
+fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json: bool) -> i32 {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let prog = match load_or_report(rules, &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    let r = match crate::front::reading(&prog, reading) {
+        Ok(r) => r,
+        Err(d) => {
+            printer.diags(&[d], &prog.sources);
+            return 2;
+        }
+    };
+    let rname = prog.readings[r as usize].name.clone();
+    let bindings = crate::bindings::report(&prog, r);
+    let engines: Vec<(&str, Vec<&str>, Vec<&'static str>, Plan)> = crate::front::ENGINES
+        .iter()
+        .map(|e| {
+            let defs: Vec<&str> = e.defs.to_vec();
+            (
+                e.commands,
+                defs.clone(),
+                e.readings.to_vec(),
+                crate::front::plan_all(&prog, r, &defs, e.readings),
+            )
+        })
+        .collect();
+    if json {
+        let b: Vec<String> = bindings
+            .iter()
+            .map(|(name, path, v)| {
+                format!(
+                    "{{\"definition\": {}, \"native\": {}, \"on\": {}, \"reason\": {}}}",
+                    json_str(name),
+                    json_str(path),
+                    v.is_ok(),
+                    match v {
+                        Ok(()) => "null".to_string(),
+                        Err(why) => json_str(&why.to_string()),
+                    }
+                )
+            })
+            .collect();
+        let e: Vec<String> = engines
+            .iter()
+            .map(|(cmds, defs, _, plan)| {
+                format!(
+                    "{{\"commands\": {}, \"definitions\": [{}], \"on\": {}, \"as\": {}, \"reason\": {}}}",
+                    json_str(cmds),
+                    defs.iter().map(|d| json_str(d)).collect::<Vec<_>>().join(", "),
+                    plan.is_native(),
+                    match plan {
+                        Plan::Native(n) => json_str(n),
+                        Plan::Rules(_) => "null".into(),
+                    },
+                    match plan {
+                        Plan::Native(_) => "null".into(),
+                        Plan::Rules(why) => json_str(&why.to_string()),
+                    }
+                )
+            })
+            .collect();
+        println!(
+            "{{\"reading\": {}, \"bindings\": [{}], \"engines\": [{}]}}",
+            json_str(&rname),
+            b.join(", "),
+            e.join(", ")
+        );
+        return 0;
+    }
+    println!("bindings of the rules under {rname}:");
+    for (name, path, v) in &bindings {
+        match v {
+            Ok(()) => println!("  on   {name} = {path}"),
+            Err(why) => println!("  off  {name} = {path}: {why}"),
         }
     }
+    println!("engines of the commands under {rname}:");
+    for (cmds, defs, _, plan) in &engines {
+        let what = format!("{cmds} (`{}`)", defs.join("`, `"));
+        match plan {
+            Plan::Native(n) if *n == rname => println!("  on   {what}"),
+            Plan::Native(n) => println!("  on   {what}, as the shipped reading {n}"),
+            Plan::Rules(why) => println!("  off  {what}: {why}"),
+        }
+    }
+    if all {
+        println!("native functions:");
+        let h = Hooks::standard();
+        for p in h.paths() {
+            if let Some(hook) = h.get(p) {
+                println!("  {p}/{}  {}", hook.arity, hook.doc);
+            }
+        }
+    }
+    0
 }
 
 fn with_query(
@@ -1340,21 +1653,6 @@ pub fn display_value(v: &Value) -> String {
         Value::Native(n) => n.display_long(),
         v => v.to_string(),
     }
-}
-
-pub fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
 }
 
 /// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum
@@ -1613,25 +1911,45 @@ fn state_names(prog: &Program) -> Result<crate::hooks::shogi::Names, i32> {
 }
 
 fn perft_by_rules(
-    pos: &crate::shogi::position::Position,
+    prog: &mut Program,
+    reading: crate::check::ir::ReadingId,
+    history: &[crate::shogi::position::Position],
     depth: u32,
     engine: Engine,
-    rules: &[PathBuf],
     printer: &Printer,
 ) -> i32 {
-    let mut prog = match load_or_report(rules, printer) {
-        Ok((p, _)) => p,
-        Err(c) => return c,
-    };
-    let names = match state_names(&prog) {
+    let names = match state_names(prog) {
         Ok(n) => n,
         Err(c) => return c,
     };
-    let bound = vec![
-        ("s".to_string(), names.state(pos), "State".to_string()),
-        ("d".to_string(), Value::Int(depth as i64), "Int".to_string()),
-    ];
-    match eval_with_bound(&mut prog, "perft(s, d)", bound, engine, None, printer, None) {
+    // with no history before the position, `perft(s, d)` (keyed by states, so transpositions
+    // are shared); with one, `perft_game(g, i, d)`, which keeps each line's history
+    let (text, bound) = if history.len() <= 1 {
+        (
+            "perft(s, d)",
+            vec![
+                (
+                    "s".to_string(),
+                    names.state(&history[0]),
+                    "State".to_string(),
+                ),
+                ("d".to_string(), Value::Int(depth as i64), "Int".to_string()),
+            ],
+        )
+    } else {
+        let states: Vec<Value> = history.iter().map(|p| names.state(p)).collect();
+        let n = states.len() as i64;
+        (
+            "perft_game(g, i, d)",
+            vec![
+                ("g".to_string(), Value::seq(states), "Game".to_string()),
+                ("i".to_string(), Value::Int(n), "Int".to_string()),
+                ("d".to_string(), Value::Int(depth as i64), "Int".to_string()),
+            ],
+        )
+    };
+    let rname = prog.readings[reading as usize].name.clone();
+    match eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None) {
         Ok(v) => {
             println!("{v}");
             0
@@ -1641,30 +1959,25 @@ fn perft_by_rules(
 }
 
 fn legal_by_rules(
+    prog: &mut Program,
+    reading: crate::check::ir::ReadingId,
     history: &[crate::shogi::position::Position],
-    reading: &str,
-    rules: &[PathBuf],
     printer: &Printer,
 ) -> Result<Vec<String>, i32> {
-    let mut prog = load_or_report(rules, printer)?.0;
-    let names = state_names(&prog)?;
+    let names = state_names(prog)?;
     let states: Vec<Value> = history.iter().map(|p| names.state(p)).collect();
     let n = states.len() as i64;
     let bound = vec![
         ("g".to_string(), Value::seq(states), "Game".to_string()),
         ("i".to_string(), Value::Int(n), "Int".to_string()),
     ];
-    let reading = if reading == "base" {
-        None
-    } else {
-        Some(reading)
-    };
+    let rname = prog.readings[reading as usize].name.clone();
     let v = eval_with_bound(
-        &mut prog,
+        prog,
         "legal(g, i)",
         bound,
-        Engine::Rules,
-        reading,
+        Engine::Native,
+        Some(&rname),
         printer,
         None,
     )?;
@@ -1681,8 +1994,35 @@ fn legal_by_rules(
         .collect())
 }
 
-fn report_game(positions: &[crate::shogi::position::Position], readings: &[String]) -> i32 {
-    use crate::shogi::readings::{replay, Reading};
+/// Say on stderr, in one line, whether the native engine or the rules answer.
+fn say_plan(
+    prog: &Program,
+    reading: crate::check::ir::ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+    engine: Engine,
+) {
+    if engine == Engine::Rules {
+        eprintln!(
+            "okite: `{def}` under {}: by the rules (--engine rules)",
+            prog.readings[reading as usize].name
+        );
+    } else {
+        eprintln!(
+            "{}",
+            crate::front::notice(prog, reading, def, engine_name, plan)
+        );
+    }
+}
+
+fn report_game(
+    prog: &mut Program,
+    positions: &[crate::shogi::position::Position],
+    readings: &[String],
+    printer: &Printer,
+) -> i32 {
+    use crate::shogi::readings::{replay, Reading, Replay};
     // the moves between consecutive positions
     let mut moves = vec![];
     for w in positions.windows(2) {
@@ -1698,14 +2038,50 @@ fn report_game(positions: &[crate::shogi::position::Position], readings: &[Strin
             }
         }
     }
-    println!("{} moves", moves.len());
+    // every reading is known before anything runs
+    let mut ids = vec![];
     for name in readings {
-        let Some(r) = Reading::named(name) else {
-            eprintln!("error: unknown reading `{name}`: the readings are narrow, broad, narrow-check and broad-check");
-            return 2;
+        match prog.reading_or_error(name) {
+            Ok(r) => ids.push(r),
+            Err(d) => {
+                printer.diags(&[d], &prog.sources);
+                return 2;
+            }
+        }
+    }
+    println!("{} moves", moves.len());
+    for (name, &r) in readings.iter().zip(&ids) {
+        // the report reads legality, repetition and perpetual check: the native replay answers
+        // when all three are the shipped definitions of one native reading
+        let plan = crate::front::plan_all(
+            prog,
+            r,
+            &["legal", "sennichite", "perpetual_forbidden"],
+            &SHOGI_READINGS,
+        );
+        let native = match plan {
+            Plan::Native(n) => Some(n),
+            Plan::Rules(_) => None,
         };
-        let rep = replay(positions, &moves, r);
-        let first = match &rep.first_forbidden {
+        say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
+        let rep = match native {
+            Some(n) => replay(
+                positions,
+                &moves,
+                Reading::named(n).expect("the shogi engines' readings are named"),
+            ),
+            None => match replay_by_rules(prog, r, positions) {
+                Ok(rep) => rep,
+                Err(c) => return c,
+            },
+        };
+        let Replay {
+            first_forbidden,
+            repetitions,
+            perpetual_checks,
+            final_mate,
+        } = rep;
+        let first = match &first_forbidden {
             Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
             None => "no forbidden move".to_string(),
         };
@@ -1721,16 +2097,72 @@ fn report_game(positions: &[crate::shogi::position::Position], readings: &[Strin
         };
         println!(
             "{name:<13} {first}; fourfold repetitions at move {}; perpetual checks at move {}; final position {}",
-            list(&rep.repetitions),
-            list(&rep.perpetual_checks),
-            if rep.final_mate { "is mate" } else { "is not mate" }
+            list(&repetitions),
+            list(&perpetual_checks),
+            if final_mate { "is mate" } else { "is not mate" }
         );
     }
     0
 }
 
+/// What the native replay reports, asked of the rules: the forbidden moves, the fourfold
+/// repetitions and those completed by perpetual check (moves counted from 1), and mate at the end.
+fn replay_by_rules(
+    prog: &mut Program,
+    reading: crate::check::ir::ReadingId,
+    positions: &[crate::shogi::position::Position],
+) -> Result<crate::shogi::readings::Replay, i32> {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let names = state_names(prog)?;
+    let states: Vec<Value> = positions.iter().map(|p| names.state(p)).collect();
+    let bound = vec![("g".to_string(), Value::seq(states), "Game".to_string())];
+    let text = "([j - 1 | j in seq(2..len(g)), forbidden(g[1..j], j)], \
+                [j - 1 | j in seq(2..len(g)), sennichite(g, j)], \
+                [j - 1 | j in seq(2..len(g)), perpetual_forbidden(g, j)], \
+                mate(g, len(g)))";
+    let rname = prog.readings[reading as usize].name.clone();
+    let v = eval_with_bound(
+        prog,
+        text,
+        bound,
+        Engine::Native,
+        Some(&rname),
+        &printer,
+        None,
+    )?;
+    let ints = |v: &Value| -> Vec<usize> {
+        match v {
+            Value::Seq(xs) => xs
+                .iter()
+                .filter_map(|x| match x {
+                    Value::Int(i) => Some(*i as usize),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        }
+    };
+    match v {
+        Value::Tuple(t) if t.len() == 4 => Ok(crate::shogi::readings::Replay {
+            first_forbidden: ints(&t[0])
+                .first()
+                .map(|&i| (i, "forbidden by the rules".to_string())),
+            repetitions: ints(&t[1]),
+            perpetual_checks: ints(&t[2]),
+            final_mate: t[3] == Value::Bool(true),
+        }),
+        other => {
+            eprintln!("error: the replay by the rules gave {other}");
+            Err(2)
+        }
+    }
+}
+
 /// The arguments of `okite mate`.
 struct MateArgs {
+    rules: Vec<PathBuf>,
     sfen: Option<String>,
     moves: String,
     batch: Option<PathBuf>,
@@ -1745,12 +2177,39 @@ struct MateArgs {
 
 fn run_mate(a: MateArgs) -> i32 {
     use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver, MateStatus};
-    let Some(reading) = crate::shogi::readings::Reading::named(&a.reading) else {
-        eprintln!(
-            "error: unknown reading `{}` for the mate search\nhelp: the mate search follows narrow, broad, narrow-check (the default) or broad-check",
-            a.reading
-        );
-        return 2;
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let prog = match load_or_report(&a.rules, &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    let r = match prog.reading_or_error(&a.reading) {
+        Ok(r) => r,
+        Err(d) => {
+            printer.diags(&[d], &prog.sources);
+            return 2;
+        }
+    };
+    let plan = crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS);
+    say_plan(
+        &prog,
+        r,
+        "mate_in",
+        "the df-pn search",
+        &plan,
+        Engine::Native,
+    );
+    let reading = match &plan {
+        Plan::Native(n) => crate::shogi::readings::Reading::named(n)
+            .expect("the shogi engines' readings are named"),
+        Plan::Rules(why) => {
+            eprintln!(
+                "error: the mate search cannot follow `mate_in` under {} with these rules ({why})\nhelp: the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
+                a.reading, a.reading
+            );
+            return 2;
+        }
     };
     let length = match a.length.as_str() {
         "shortest" => MateLength::Shortest,
@@ -1785,9 +2244,6 @@ fn run_mate(a: MateArgs) -> i32 {
             return 2;
         }
     };
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
     let tty = std::io::stderr().is_terminal();
     let outcome = crate::shogi::dfpn::with_stack(|| {
         let mut solver = MateSolver::new(a.hash_mb);

@@ -24,12 +24,15 @@
 // are sound keys of ordered sets and maps.
 #![allow(clippy::mutable_key_type)]
 
+pub mod bindings;
 pub mod check;
 pub mod cli;
 pub mod diagnostics;
 pub mod eval;
+pub mod front;
 pub mod go;
 pub mod hooks;
 pub mod repl;
+pub mod shipped;
 pub mod shogi;
 pub mod syntax;

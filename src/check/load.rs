@@ -5,6 +5,7 @@ use crate::diagnostics::{Diag, SourceMap};
 use crate::hooks::Hooks;
 use crate::syntax::ast::{self, Item, Span};
 use crate::syntax::parse_file;
+use crate::syntax::parser::MAX_SOURCE_BYTES;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,72 @@ pub struct Loaded {
     pub program: Result<Program, Vec<Diag>>,
     pub sources: SourceMap,
     pub files: Vec<PathBuf>,
+}
+
+/// Where rule files are read from: the file system, or the files shipped inside the binary.
+pub trait Files {
+    /// Rule files in a folder (`*.rule`, sorted), or the file itself.
+    fn expand(&self, path: &Path) -> Result<Vec<PathBuf>, Diag>;
+    /// The bytes of one file, at most [`MAX_SOURCE_BYTES`] of them.
+    fn read(&self, path: &Path) -> Result<Vec<u8>, Diag>;
+    /// A name that is the same for every path of one file.
+    fn identity(&self, path: &Path) -> PathBuf;
+}
+
+/// The file system.
+pub struct Disk;
+
+/// The rule files shipped inside the binary, under the folder name `rules`.
+pub struct Shipped;
+
+impl Files for Disk {
+    fn expand(&self, path: &Path) -> Result<Vec<PathBuf>, Diag> {
+        expand(path)
+    }
+    fn read(&self, path: &Path) -> Result<Vec<u8>, Diag> {
+        read_bounded(path)
+    }
+    fn identity(&self, path: &Path) -> PathBuf {
+        std::fs::canonicalize(path).unwrap_or(path.to_path_buf())
+    }
+}
+
+impl Files for Shipped {
+    fn expand(&self, path: &Path) -> Result<Vec<PathBuf>, Diag> {
+        if path == Path::new(crate::shipped::FOLDER) {
+            return Ok(crate::shipped::FILES
+                .iter()
+                .map(|(n, _)| Path::new(crate::shipped::FOLDER).join(n))
+                .collect());
+        }
+        self.read(path).map(|_| vec![path.to_path_buf()])
+    }
+    fn read(&self, path: &Path) -> Result<Vec<u8>, Diag> {
+        let name = path
+            .strip_prefix(crate::shipped::FOLDER)
+            .ok()
+            .and_then(|n| n.to_str())
+            .unwrap_or("");
+        crate::shipped::text(name)
+            .map(|t| t.as_bytes().to_vec())
+            .ok_or_else(|| {
+                Diag::error(
+                    "E0010",
+                    format!("no shipped rule file `{}`", path.display()),
+                )
+                .help(format!(
+                    "the shipped files are {}",
+                    crate::shipped::FILES
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+    }
+    fn identity(&self, path: &Path) -> PathBuf {
+        path.to_path_buf()
+    }
 }
 
 /// Rule files in a folder (`*.rule`, sorted), or the file itself.
@@ -39,8 +106,45 @@ pub fn expand(path: &Path) -> Result<Vec<PathBuf>, Diag> {
             "E0010",
             format!("no such file or folder: `{}`", path.display()),
         )
-        .help("give a rule file, or a folder of rule files (the default is `rules/`)"))
+        .help("give a rule file, or a folder of rule files (without --rules, the shipped rules are used)"))
     }
+}
+
+/// Read a rule file: a regular file of at most [`MAX_SOURCE_BYTES`], checked before and while
+/// reading (a file that grows, a device or a FIFO is refused, never read without end).
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diag> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| io_diag(path, &e))?;
+    let too_big = || {
+        Diag::error(
+            "E0012",
+            format!(
+                "`{}` is larger than a rule file may be ({} MiB)",
+                path.display(),
+                MAX_SOURCE_BYTES >> 20
+            ),
+        )
+        .help("rule files are text of at most 16 MiB")
+    };
+    if !meta.is_file() {
+        return Err(Diag::error(
+            "E0012",
+            format!("`{}` is not a regular file", path.display()),
+        )
+        .help("rule files are regular text files (not devices, FIFOs or folders)"));
+    }
+    if meta.len() > MAX_SOURCE_BYTES as u64 {
+        return Err(too_big());
+    }
+    let f = std::fs::File::open(path).map_err(|e| io_diag(path, &e))?;
+    let mut buf = Vec::with_capacity(meta.len() as usize);
+    f.take(MAX_SOURCE_BYTES as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| io_diag(path, &e))?;
+    if buf.len() > MAX_SOURCE_BYTES {
+        return Err(too_big());
+    }
+    Ok(buf)
 }
 
 fn io_diag(path: &Path, e: &std::io::Error) -> Diag {
@@ -53,11 +157,31 @@ pub fn load(paths: &[PathBuf], hooks: Hooks) -> Loaded {
     load_with(paths, hooks, SourceMap::default())
 }
 
-pub fn load_with(paths: &[PathBuf], hooks: Hooks, mut sources: SourceMap) -> Loaded {
+/// Load the shipped rule files (the default rule set).
+pub fn load_shipped(hooks: Hooks) -> Loaded {
+    load_from(
+        &Shipped,
+        &[PathBuf::from(crate::shipped::FOLDER)],
+        hooks,
+        SourceMap::default(),
+    )
+}
+
+pub fn load_with(paths: &[PathBuf], hooks: Hooks, sources: SourceMap) -> Loaded {
+    load_from(&Disk, paths, hooks, sources)
+}
+
+/// Load rule files read through `fs`, following `use` within it.
+pub fn load_from(
+    fs: &dyn Files,
+    paths: &[PathBuf],
+    hooks: Hooks,
+    mut sources: SourceMap,
+) -> Loaded {
     let mut errs: Vec<Diag> = vec![];
     let mut queue: Vec<(PathBuf, Option<Span>)> = vec![];
     for p in paths {
-        match expand(p) {
+        match fs.expand(p) {
             Ok(v) => queue.extend(v.into_iter().map(|x| (x, None))),
             Err(d) => errs.push(d),
         }
@@ -69,14 +193,12 @@ pub fn load_with(paths: &[PathBuf], hooks: Hooks, mut sources: SourceMap) -> Loa
     while i < queue.len() {
         let (path, from) = queue[i].clone();
         i += 1;
-        let canon = std::fs::canonicalize(&path).unwrap_or(path.clone());
-        if !seen.insert(canon) {
+        if !seen.insert(fs.identity(&path)) {
             continue;
         }
-        let bytes = match std::fs::read(&path) {
+        let bytes = match fs.read(&path) {
             Ok(b) => b,
-            Err(e) => {
-                let mut d = io_diag(&path, &e);
+            Err(mut d) => {
                 if let Some(s) = from {
                     d = d.label(s, "used here");
                 }

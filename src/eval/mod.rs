@@ -162,6 +162,9 @@ pub struct Evaluator<'p> {
     start: Instant,
     trace: Option<Vec<Vec<Rc<Node>>>>,
     pub stats: Stats,
+    hook_gate: HashMap<(ReadingId, DefId), bool>,
+    /// Native bindings found off while evaluating: what each stands for, and why it is off.
+    pub off_bindings: std::collections::BTreeMap<String, String>,
 }
 
 /// Children kept under one node of an explanation; the rest are counted.
@@ -185,6 +188,8 @@ impl<'p> Evaluator<'p> {
             start: Instant::now(),
             trace: None,
             stats: Stats::default(),
+            hook_gate: HashMap::default(),
+            off_bindings: Default::default(),
         }
     }
 
@@ -426,11 +431,9 @@ impl<'p> Evaluator<'p> {
         if d.kind == DefKind::Native {
             return self.call_hook(def, &args, span);
         }
-        // a native function stands for the definition as `base` states it: under a reading that
-        // overrides something the definition depends on, the rule body is the only meaning
-        let hook_applies =
-            self.reading == BASE || self.prog.shares_base[self.reading as usize][def as usize];
-        if d.hook.is_some() && hook_applies {
+        // a native function stands for the shipped definitions it reaches: where the loaded
+        // program or the reading changes any of them, the rule body is the only meaning
+        if d.hook.is_some() && self.hook_on(def) {
             match self.engine {
                 Engine::Native => return self.call_hook(def, &args, span),
                 Engine::Verify => {
@@ -460,6 +463,22 @@ impl<'p> Evaluator<'p> {
             }
         }
         self.call_rule(def, args, span)
+    }
+
+    /// Whether the native function bound to `def` may answer under the current reading (see
+    /// `crate::bindings`); the reason of a binding found off is kept in `off_bindings`.
+    pub fn hook_on(&mut self, def: DefId) -> bool {
+        let key = (self.reading, def);
+        if let Some(&on) = self.hook_gate.get(&key) {
+            return on;
+        }
+        let verdict = crate::bindings::hook_verdict(self.prog, self.reading, def);
+        let on = verdict.is_ok();
+        if let Err(r) = verdict {
+            self.off_bindings.insert(r.what.clone(), r.to_string());
+        }
+        self.hook_gate.insert(key, on);
+        on
     }
 
     fn call_hook(&mut self, def: DefId, args: &[Value], span: Span) -> R<Value> {

@@ -2,7 +2,7 @@
 
 use super::helper::Names;
 use super::{interruptible, COMMANDS};
-use crate::check::load::expand;
+use crate::check::load::{Disk, Files, Shipped};
 use crate::check::{Program, Query, BASE};
 use crate::cli::{display_value, positions_of, OutOpts, QueryOpts, RunOpts};
 use crate::diagnostics::{render, Diag, SourceMap};
@@ -63,6 +63,8 @@ enum Current {
 
 pub struct Session {
     paths: Vec<PathBuf>,
+    /// No rule files were named: the shipped ones are read (`:reload` keeps them).
+    shipped: bool,
     files: Vec<RuleFile>,
     /// Items typed at the prompt; they replace same-named items of the files.
     items: Vec<Item>,
@@ -155,8 +157,9 @@ fn assemble(files: &[RuleFile], items: &[Item]) -> Vec<ast::File> {
 
 impl Session {
     pub fn new(paths: Vec<PathBuf>, color: bool) -> Session {
-        let paths = if paths.is_empty() {
-            vec![PathBuf::from("rules")]
+        let shipped = paths.is_empty();
+        let paths = if shipped {
+            vec![PathBuf::from(crate::shipped::FOLDER)]
         } else {
             paths
         };
@@ -166,6 +169,7 @@ impl Session {
             .unwrap_or(100);
         Session {
             paths,
+            shipped,
             files: vec![],
             items: vec![],
             sources: SourceMap::default(),
@@ -226,13 +230,22 @@ impl Session {
         )
     }
 
+    /// Where the session's rule files are read from: the shipped files when none were named.
+    fn files_from(&self) -> &'static dyn Files {
+        if self.shipped {
+            &Shipped
+        } else {
+            &Disk
+        }
+    }
+
     /// Read the rule files of `paths` (following `use`); files whose text did not change keep
     /// their parsed form.
     fn read_files(&mut self, paths: &[PathBuf]) -> Result<Vec<RuleFile>, Vec<Diag>> {
         let mut errs = vec![];
         let mut queue: Vec<(PathBuf, Option<Span>)> = vec![];
         for p in paths {
-            match expand(p) {
+            match self.files_from().expand(p) {
                 Ok(v) => queue.extend(v.into_iter().map(|x| (x, None))),
                 Err(d) => errs.push(d),
             }
@@ -243,16 +256,25 @@ impl Session {
         while i < queue.len() {
             let (path, from) = queue[i].clone();
             i += 1;
-            let canon = std::fs::canonicalize(&path).unwrap_or(path.clone());
-            if !seen.insert(canon) {
+            if !seen.insert(self.files_from().identity(&path)) {
                 continue;
             }
-            let text = match std::fs::read_to_string(&path) {
+            let read = self.files_from().read(&path).and_then(|b| {
+                String::from_utf8(b).map_err(|e| {
+                    Diag::error(
+                        "E0006",
+                        format!(
+                            "`{}` is not a text file (invalid UTF-8 at byte {})",
+                            path.display(),
+                            e.utf8_error().valid_up_to()
+                        ),
+                    )
+                    .help("rule files are UTF-8 text")
+                })
+            });
+            let text = match read {
                 Ok(t) => t,
-                Err(e) => {
-                    let mut d =
-                        Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
-                            .help("check the path and its permissions");
+                Err(mut d) => {
                     if let Some(s) = from {
                         d = d.label(s, "used here");
                     }

@@ -26,9 +26,34 @@ fn say<W: Write>(out: &Mutex<W>, line: &str) -> std::io::Result<()> {
     w.flush()
 }
 
-/// Runs the engine until `quit` or the end of the input. Output errors end the loop.
+/// Decides which native reading the search follows, from the options `Rules` (a path, or empty
+/// for the default rules) and `Reading`; an error says why the search may not follow them.
+pub type Resolver<'a> = &'a dyn Fn(&str, &str) -> Result<Reading, String>;
+
+/// Runs the engine until `quit` or the end of the input. Output errors end the loop. Readings
+/// are the four native ones by name; no rule files.
 pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Result<()> {
+    let named = |rules: &str, name: &str| {
+        if !rules.is_empty() {
+            return Err("this engine reads no rule files".to_string());
+        }
+        Reading::named(name).ok_or_else(|| format!("unknown reading {name}"))
+    };
+    usi_loop_with(input, output, &named)
+}
+
+/// The same, with the readings and rule files resolved by `resolve`. While the options name
+/// rules or a reading the search cannot follow, `go mate` answers `checkmate notimplemented`
+/// (never a result under other rules) and says why in an `info string`.
+pub fn usi_loop_with<W: Write + Send>(
+    input: impl BufRead,
+    output: W,
+    resolve: Resolver<'_>,
+) -> std::io::Result<()> {
     let out = Mutex::new(output);
+    let mut rules_opt = String::new();
+    let mut reading_opt = "narrow-check".to_string();
+    let mut refused: Option<String> = None;
     let mut history = vec![Position::startpos()];
     let mut hash_mb = 64usize;
     let mut length = MateLength::Shortest;
@@ -78,7 +103,8 @@ pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Res
                         &out,
                         "option name MateLength type combo default shortest var shortest var any",
                     )?;
-                    say(&out, "option name Reading type combo default narrow-check var narrow-check var narrow var broad var broad-check")?;
+                    say(&out, "option name Reading type string default narrow-check")?;
+                    say(&out, "option name Rules type string default <empty>")?;
                     say(&out, "usiok")?;
                 }
                 "isready" => say(&out, "readyok")?,
@@ -111,10 +137,26 @@ pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Res
                         },
                         (Some(&"MateLength"), Some(&"shortest")) => length = MateLength::Shortest,
                         (Some(&"MateLength"), Some(&"any")) => length = MateLength::Any,
-                        (Some(&"Reading"), Some(v)) => match Reading::named(v) {
-                            Some(r) => reading = r,
-                            None => say(&out, &format!("info string unknown reading {v}"))?,
-                        },
+                        (Some(&"Reading"), v) | (Some(&"Rules"), v) => {
+                            let v = v.copied().unwrap_or("");
+                            let v = if v == "<empty>" { "" } else { v };
+                            if name == Some(&"Reading") {
+                                reading_opt = v.to_string();
+                            } else {
+                                rules_opt = v.to_string();
+                            }
+                            match resolve(&rules_opt, &reading_opt) {
+                                Ok(r) => {
+                                    reading = r;
+                                    refused = None;
+                                }
+                                Err(why) => {
+                                    let why = why.replace('\n', " ");
+                                    say(&out, &format!("info string error: {why}"))?;
+                                    refused = Some(why);
+                                }
+                            }
+                        }
                         _ => say(&out, &format!("info string ignored option: {line}"))?,
                     }
                 }
@@ -132,6 +174,15 @@ pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Res
                 "go" => {
                     finish(&mut running, &mut solver, false);
                     let args: Vec<&str> = words.collect();
+                    if let Some(why) = &refused {
+                        say(&out, &format!("info string error: {why}"))?;
+                        if args.first() == Some(&"mate") {
+                            say(&out, "checkmate notimplemented")?;
+                        } else {
+                            say(&out, "bestmove resign")?;
+                        }
+                        continue;
+                    }
                     if args.first() == Some(&"mate") {
                         let ms = match args.get(1) {
                             None | Some(&"infinite") => Some(0),

@@ -1,0 +1,65 @@
+#![forbid(unsafe_code)]
+//! The rule files okite ships, embedded in the binary.
+//!
+//! They are the default rule set of every command (so okite runs from any folder), and they are
+//! the rule definitions the native engines were verified against: a native binding stands for the
+//! shipped definitions it reaches, and is used for a loaded program only where the program's
+//! definitions are the same (see `crate::bindings`).
+
+/// The folder name under which the shipped files are shown (`rules/shogi.rule`, ...).
+pub const FOLDER: &str = "rules";
+
+/// Every shipped rule file: its name inside the folder and its text.
+pub const FILES: &[(&str, &str)] = &[
+    ("go.rule", include_str!("../rules/go.rule")),
+    ("go_lemma.rule", include_str!("../rules/go_lemma.rule")),
+    ("go_life.rule", include_str!("../rules/go_life.rule")),
+    ("go_play.rule", include_str!("../rules/go_play.rule")),
+    ("shogi.rule", include_str!("../rules/shogi.rule")),
+    ("shogi_mate.rule", include_str!("../rules/shogi_mate.rule")),
+    (
+        "shogi_variant_drops.rule",
+        include_str!("../rules/shogi_variant_drops.rule"),
+    ),
+];
+
+/// The text of a shipped file by its name inside the folder.
+pub fn text(name: &str) -> Option<&'static str> {
+    FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// Write the shipped files into `dir` (created if missing) for editing; the paths written.
+pub fn export(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut out = vec![];
+    for (name, text) in FILES {
+        let p = dir.join(name);
+        std::fs::write(&p, text)?;
+        out.push(p);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every `.rule` file of the repository's `rules/` folder is embedded, with the same text.
+    #[test]
+    fn every_rule_file_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".rule"))
+            .collect();
+        on_disk.sort();
+        let embedded: Vec<String> = super::FILES.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(
+            on_disk, embedded,
+            "rules/ and src/shipped.rs list different files"
+        );
+        for (n, t) in super::FILES {
+            assert_eq!(std::fs::read_to_string(dir.join(n)).unwrap(), *t, "{n}");
+        }
+    }
+}
