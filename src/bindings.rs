@@ -46,21 +46,48 @@ fn hash_text(t: &str) -> u64 {
 
 /// A definition's own text, as the pretty-printer writes it (comments and layout do not count),
 /// with whether it overrides and what it is bound to.
-fn own_hash(prog: &Program, d: DefId) -> u64 {
+fn own_text(prog: &Program, d: DefId) -> String {
     let info = &prog.defs[d as usize];
     let text = match &info.ast {
         Some(a) => crate::syntax::print::print_def(a),
         None => format!("native {}({})", info.name, info.params.join(",")),
     };
-    hash_text(&format!("{}|{text}|{:?}", info.is_override, info.hook))
+    format!("{}|{text}|{:?}", info.is_override, info.hook)
 }
 
-fn enums_hash(prog: &Program) -> u64 {
+fn own_hash(prog: &Program, d: DefId) -> u64 {
+    hash_text(&own_text(prog, d))
+}
+
+/// The declarations of the enums a cone's definitions name (by the enum's name, or a constant's
+/// name or alias, anywhere in their text): values of an enum are built by the native code in the
+/// declared order, so a changed declaration changes the binding.
+fn enums_hash(prog: &Program, texts: &[String]) -> u64 {
+    let words: BTreeSet<&str> = texts
+        .iter()
+        .flat_map(|t| t.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut s = String::new();
     for e in &prog.enums {
+        let named = words.contains(e.name.as_str())
+            || e.variants.iter().any(|v| {
+                words.contains(v.name.as_str())
+                    || v.aliases.iter().any(|a| words.contains(a.as_str()))
+            });
+        if !named {
+            continue;
+        }
         s.push_str(&e.name);
         for v in &e.variants {
-            s.push_str(&format!(" {}{:?}", v.name, v.fields));
+            // fields by their written types (an enum's number depends on the files loaded)
+            let fields: Vec<String> = v.fields.iter().map(|t| t.to_string()).collect();
+            s.push_str(&format!(
+                " {}({}) as {}",
+                v.name,
+                fields.join(", "),
+                v.aliases.join(" ")
+            ));
         }
         s.push(';');
     }
@@ -94,7 +121,6 @@ pub fn cone(prog: &Program, reading: ReadingId, def: DefId) -> Cone {
     c.members
         .insert(format!("{} (bound)", own.name), vec![own_hash(prog, def)]);
     c.places.insert(format!("{} (bound)", own.name), vec![def]);
-    c.members.insert(ENUMS.into(), vec![enums_hash(prog)]);
     let mut seen: BTreeSet<DefKey> = BTreeSet::new();
     let mut todo: Vec<DefKey> = own.deps.clone();
     while let Some(k) = todo.pop() {
@@ -112,6 +138,14 @@ pub fn cone(prog: &Program, reading: ReadingId, def: DefId) -> Cone {
         }
         c.places.insert(name, defs);
     }
+    let texts: Vec<String> = c
+        .places
+        .values()
+        .flatten()
+        .map(|&d| own_text(prog, d))
+        .collect();
+    c.members
+        .insert(ENUMS.into(), vec![enums_hash(prog, &texts)]);
     c
 }
 

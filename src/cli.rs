@@ -221,6 +221,9 @@ pub enum Command {
         #[arg(long = "rules")]
         rules: Vec<PathBuf>,
     },
+    /// The shipped rule files: `okite rules export DIR` writes them out for editing
+    #[command(subcommand)]
+    Rules(RulesCommand),
     /// A USI engine answering `go mate` (for shogi GUIs)
     Usi {
         /// Rule files or folders the search must follow (default: the shipped rules); the USI
@@ -231,6 +234,12 @@ pub enum Command {
         #[arg(long, default_value = "narrow-check")]
         reading: String,
     },
+}
+
+#[derive(Subcommand)]
+pub enum RulesCommand {
+    /// Write the shipped rule files into a folder (created if missing), to edit into a variant
+    Export { dir: PathBuf },
 }
 
 /// A variant: rule files and a reading.
@@ -1412,6 +1421,18 @@ pub fn run(cli: Cli) -> i32 {
             }
         }
         Command::Go(cmd) => run_go(cmd),
+        Command::Rules(RulesCommand::Export { dir }) => match crate::shipped::export(&dir) {
+            Ok(paths) => {
+                for p in paths {
+                    println!("{}", p.display());
+                }
+                0
+            }
+            Err(e) => {
+                eprintln!("error: cannot write into `{}`: {e}", dir.display());
+                2
+            }
+        },
         Command::Repl { paths } => crate::repl::run(paths),
         Command::Mate {
             sfen,
@@ -1639,7 +1660,26 @@ fn with_query(
     let mut ev = Evaluator::new(&prog);
     q.run.apply(&mut ev);
     ev.set_reading(reading);
-    f(&prog, &query, &mut ev)
+    let code = f(&prog, &query, &mut ev);
+    say_off_bindings(&ev);
+    code
+}
+
+/// One line on stderr naming the native bindings the evaluation found off, with why; nothing
+/// when every binding it met was on.
+fn say_off_bindings(ev: &Evaluator) {
+    if ev.off_bindings.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = ev
+        .off_bindings
+        .iter()
+        .map(|(what, why)| format!("{what} off ({why})"))
+        .collect();
+    eprintln!(
+        "okite: by the rules where natives are off: {}",
+        parts.join("; ")
+    );
 }
 
 fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i32 {
@@ -1897,7 +1937,9 @@ fn eval_with_bound(
     if let Some(mb) = resident_mb {
         ev.budget.max_resident_bytes = mb.saturating_mul(1 << 20);
     }
-    ev.eval_query(&q).map_err(|e| {
+    let v = ev.eval_query(&q);
+    say_off_bindings(&ev);
+    v.map_err(|e| {
         printer.diags(&[*e.diag], &prog.sources);
         2
     })

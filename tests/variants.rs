@@ -1,0 +1,496 @@
+//! Variant rules reach every command: each command that can answer a question about a variant
+//! gives the variant's answer (natively where the changed definitions allow, by the rules where
+//! they do not, or a refusal with the reason), never the standard answer; and says which in one
+//! line on stderr. Compared with the rules alone (`--engine rules`) on small cases.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn okite_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run okite")
+}
+
+fn okite(args: &[&str]) -> Output {
+    okite_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// A copy of the shipped rules with one file's text edited.
+fn edited_copy(tag: &str, file: &str, from: &str, to: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("okite-variants-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_owned();
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        if name == file {
+            assert!(text.contains(from), "{file} has no `{from}`");
+            text = text.replace(from, to);
+        }
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    dir
+}
+
+const UCHIFUZUME: &str = "def uchifuzume(g: Game, i: Int) -> Bool = i >= 2 and dropped_pawn(g[i - 1], g[i]) and mate(g, i)";
+const NEVER: &str = "def uchifuzume(g: Game, i: Int) -> Bool = false";
+/// 先手 can mate only by dropping the pawn on 1b.
+const P0: &str = "7nk/9/7G1/9/9/9/9/9/4K4 b P 1";
+
+fn no_uchifuzume() -> PathBuf {
+    edited_copy("nouchi", "shogi_mate.rule", UCHIFUZUME, NEVER)
+}
+
+#[test]
+fn edited_copy_mate_in_follows_the_edit() {
+    let dir = no_uchifuzume();
+    let d = dir.to_str().unwrap();
+    let native = okite(&["eval", "--rules", d, "--sfen", P0, "mate_in(g, i, 1)"]);
+    let rules = okite(&[
+        "eval",
+        "--rules",
+        d,
+        "--engine",
+        "rules",
+        "--sfen",
+        P0,
+        "mate_in(g, i, 1)",
+    ]);
+    assert_eq!(out(&native), "true", "{}", err(&native));
+    assert_eq!(out(&rules), "true", "{}", err(&rules));
+    // and the shipped rules say false
+    let shipped = okite(&["eval", "--sfen", P0, "mate_in(g, i, 1)"]);
+    assert_eq!(out(&shipped), "false");
+    // the evaluator says which binding it found off
+    assert!(err(&native).contains("shogi.mate_in"), "{}", err(&native));
+}
+
+#[test]
+fn edited_copy_test_fails_the_example_the_edit_breaks() {
+    let dir = no_uchifuzume();
+    let o = okite(&[
+        "test",
+        dir.to_str().unwrap(),
+        "--filter",
+        "a dropped one may not",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("0 passed, 1 failed"), "{}", out(&o));
+}
+
+#[test]
+fn edited_copy_perft_counts_the_mating_drop() {
+    let dir = no_uchifuzume();
+    let d = dir.to_str().unwrap();
+    for reading in [None, Some("narrow"), Some("narrow-check")] {
+        let mut args = vec!["perft", "--rules", d, "--sfen", P0, "--depth", "1"];
+        if let Some(r) = reading {
+            args.extend(["--reading", r]);
+        }
+        let o = okite(&args);
+        assert_eq!(out(&o), "81", "{reading:?}: {}", err(&o));
+        assert!(err(&o).contains("by the rules"), "{}", err(&o));
+        assert!(
+            err(&o).contains("`uchifuzume` changed"),
+            "the notice names the change: {}",
+            err(&o)
+        );
+    }
+    // the shipped rules: 80, natively
+    let o = okite(&["perft", "--sfen", P0, "--depth", "1"]);
+    assert_eq!(out(&o), "80");
+    assert!(err(&o).contains("native"), "{}", err(&o));
+    // a copy with the shipped text is the shipped rules: native
+    let same = edited_copy("same", "shogi_mate.rule", UCHIFUZUME, UCHIFUZUME);
+    let o = okite(&[
+        "perft",
+        "--rules",
+        same.to_str().unwrap(),
+        "--sfen",
+        P0,
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out(&o), "80");
+    assert!(err(&o).contains(": native"), "{}", err(&o));
+}
+
+#[test]
+fn edited_copy_legal_lists_the_mating_drop() {
+    let dir = no_uchifuzume();
+    let o = okite(&["legal", "--rules", dir.to_str().unwrap(), "--sfen", P0]);
+    assert!(out(&o).split(' ').any(|m| m == "P*1b"), "{}", out(&o));
+    let o = okite(&["legal", "--sfen", P0]);
+    assert!(!out(&o).split(' ').any(|m| m == "P*1b"), "{}", out(&o));
+}
+
+#[test]
+fn edited_copy_mate_and_usi_refuse_with_the_reason() {
+    let dir = no_uchifuzume();
+    let d = dir.to_str().unwrap();
+    let o = okite(&["mate", "--rules", d, "--sfen", P0]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    assert!(
+        out(&o).is_empty(),
+        "no answer under other rules: {}",
+        out(&o)
+    );
+    assert!(err(&o).contains("`uchifuzume` changed"), "{}", err(&o));
+    let o = okite(&["usi", "--rules", d]);
+    assert_eq!(o.status.code(), Some(2));
+    // the USI option Rules: go mate is refused, never answered under the shipped rules
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("usi")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let script = format!(
+        "usi\nsetoption name Rules value {d}\nposition sfen {P0}\ngo mate 1000\nsetoption name Rules value <empty>\nsetoption name Reading value no-such-reading\ngo mate 1000\nsetoption name Reading value narrow-check\nposition sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1\ngo mate 1000\nquit\n"
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let answers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(
+        answers,
+        vec![
+            "checkmate notimplemented",
+            "checkmate notimplemented",
+            "checkmate 1c1b+"
+        ],
+        "{text}"
+    );
+    assert!(text.contains("info string error"), "{text}");
+}
+
+#[test]
+fn edited_copy_natives_lists_the_binding_off() {
+    let dir = no_uchifuzume();
+    let o = okite(&["natives", "--rules", dir.to_str().unwrap(), "--json"]);
+    let j = out(&o);
+    assert!(
+        j.contains("\"definition\": \"mate_in\", \"native\": \"shogi.mate_in\", \"on\": false"),
+        "{j}"
+    );
+    assert!(
+        j.contains("\"definition\": \"succ\", \"native\": \"shogi.successors\", \"on\": true"),
+        "{j}"
+    );
+    let o = okite(&["natives", "--rules", dir.to_str().unwrap()]);
+    assert!(
+        out(&o).contains("off  mate_in = shogi.mate_in: `uchifuzume` changed"),
+        "{}",
+        out(&o)
+    );
+    assert!(
+        out(&o).contains("shogi_mate.rule:"),
+        "the place: {}",
+        out(&o)
+    );
+    // the shipped rules: everything on
+    let o = okite(&["natives"]);
+    assert!(!out(&o).contains(" off "), "{}", out(&o));
+}
+
+#[test]
+fn edited_go_copy_with_suicide_follows_the_rules() {
+    let dir = edited_copy(
+        "gosuicide",
+        "go.rule",
+        "def place(G: Graph, c: Config, v: Vertex, s: Int) -> Config =\n    c with { v: s } with { u: 0 | u in V(G), c(u) == -s, liberties(G, c, u) == {v} }",
+        "def capture(G: Graph, c: Config, v: Vertex, s: Int) -> Config =\n    c with { v: s } with { u: 0 | u in V(G), c(u) == -s, liberties(G, c, u) == {v} }\ndef place(G: Graph, c: Config, v: Vertex, s: Int) -> Config =\n    let d = capture(G, c, v, s) in\n    d with { u: 0 | u in V(G), d(u) == s, liberties(G, d, u) == {} }",
+    );
+    let d = dir.to_str().unwrap();
+    // white on 1 of the path 1 - 2: white at 2 is suicide (allowed by the edit), black at 2
+    // captures
+    let q = "size(next_boards(path(2), {1: 1, 2: 0}))";
+    let native = okite(&["eval", "--rules", d, q]);
+    let rules = okite(&["eval", "--rules", d, "--engine", "rules", q]);
+    let shipped = okite(&["eval", q]);
+    assert_eq!(out(&native), out(&rules), "{}", err(&native));
+    assert_ne!(out(&native), out(&shipped), "the edit changes the answer");
+    // the go commands follow the edit too
+    for args in [
+        vec!["go", "sequences", "--graph", "path:3"],
+        vec!["go", "classes", "--graph", "path:2", "--json"],
+    ] {
+        let mut a = args.clone();
+        a.extend(["--rules", d]);
+        let o = okite(&a);
+        assert_eq!(o.status.code(), Some(0), "{a:?}: {}", err(&o));
+        assert!(err(&o).contains("by the rules"), "{a:?}: {}", err(&o));
+        let mut r = a.clone();
+        r.extend(["--engine", "rules"]);
+        assert_eq!(out(&o), out(&okite(&r)), "{a:?}");
+    }
+}
+
+/// Every variant file checks, and its reading's answers from each command equal the rules'.
+#[test]
+fn variant_files_agree_with_the_rules_on_every_command() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "uchifuzume_allowed.rule",
+            "uchifuzume-allowed",
+            &[P0, "7nk/9/6B1L/9/9/9/9/9/4K4 b P 1"],
+        ),
+        (
+            "nifu_allowed.rule",
+            "nifu-allowed",
+            &["4k4/9/9/9/4P4/9/9/9/4K4 b P 1"],
+        ),
+        (
+            "every_drop_mate.rule",
+            "every-drop-mate",
+            &["6G1k/9/7G1/9/9/9/9/9/4K4 b L 1"],
+        ),
+        (
+            "short_lance.rule",
+            "short-lance",
+            &["4k4/9/9/9/9/9/9/9/L3K4 b - 1"],
+        ),
+        (
+            "mate_needs_check.rule",
+            "mate-needs-check-too",
+            &["8k/6G2/9/9/9/9/9/9/4K4 b P 1"],
+        ),
+    ];
+    for (file, reading, positions) in cases {
+        let path = format!("tests/variants/{file}");
+        let o = okite(&["check", &path]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", err(&o));
+        for sfen in *positions {
+            for depth in ["1", "2"] {
+                let a = okite(&[
+                    "perft",
+                    "--rules",
+                    &path,
+                    "--reading",
+                    reading,
+                    "--sfen",
+                    sfen,
+                    "--depth",
+                    depth,
+                ]);
+                let b = okite(&[
+                    "perft",
+                    "--rules",
+                    &path,
+                    "--reading",
+                    reading,
+                    "--sfen",
+                    sfen,
+                    "--depth",
+                    depth,
+                    "--engine",
+                    "rules",
+                ]);
+                assert_eq!(a.status.code(), Some(0), "{file} {sfen}: {}", err(&a));
+                assert_eq!(out(&a), out(&b), "perft {file} {sfen} depth {depth}");
+            }
+            let a = okite(&[
+                "legal",
+                "--rules",
+                &path,
+                "--reading",
+                reading,
+                "--sfen",
+                sfen,
+            ]);
+            let b = okite(&[
+                "legal",
+                "--rules",
+                &path,
+                "--reading",
+                reading,
+                "--sfen",
+                sfen,
+                "--engine",
+                "rules",
+            ]);
+            let sorted = |o: &Output| {
+                let mut v: Vec<String> = out(o).split(' ').map(|s| s.to_string()).collect();
+                v.sort();
+                v
+            };
+            assert_eq!(sorted(&a), sorted(&b), "legal {file} {sfen}");
+        }
+    }
+    // the variant changes the answer somewhere: pawn-drop mate and two pawns allowed
+    let allowed = okite(&[
+        "legal",
+        "--rules",
+        "tests/variants/uchifuzume_allowed.rule",
+        "--reading",
+        "uchifuzume-allowed",
+        "--sfen",
+        P0,
+    ]);
+    assert!(out(&allowed).split(' ').any(|m| m == "P*1b"));
+    let nifu = okite(&[
+        "legal",
+        "--rules",
+        "tests/variants/nifu_allowed.rule",
+        "--reading",
+        "nifu-allowed",
+        "--sfen",
+        "4k4/9/9/9/4P4/9/9/9/4K4 b P 1",
+    ]);
+    assert!(out(&nifu).split(' ').any(|m| m == "P*5g"), "{}", out(&nifu));
+    // a restated shipped reading runs natively, as the shipped one
+    let o = okite(&[
+        "perft",
+        "--rules",
+        "tests/variants/mate_needs_check.rule",
+        "--reading",
+        "mate-needs-check-too",
+        "--sfen",
+        "8k/6G2/9/9/9/9/9/9/4K4 b P 1",
+        "--depth",
+        "2",
+    ]);
+    assert!(
+        err(&o).contains("native") && err(&o).contains("narrow-check"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn go_variant_files_agree_with_the_rules() {
+    let path = "tests/variants/go_suicide.rule";
+    for graph in ["path:2", "path:3", "cycle:3"] {
+        let a = okite(&[
+            "go",
+            "sequences",
+            "--graph",
+            graph,
+            "--rules",
+            path,
+            "--reading",
+            "suicide-simple",
+        ]);
+        let b = okite(&[
+            "go",
+            "sequences",
+            "--graph",
+            graph,
+            "--rules",
+            path,
+            "--reading",
+            "suicide-simple",
+            "--engine",
+            "rules",
+        ]);
+        assert_eq!(a.status.code(), Some(0), "{}", err(&a));
+        assert_eq!(out(&a), out(&b), "{graph}");
+        // the restated reading means what the shipped `suicide` does
+        let c = okite(&["go", "sequences", "--graph", graph, "--reading", "suicide"]);
+        assert_eq!(out(&a), out(&c), "{graph}");
+    }
+    for (file, reading, shipped) in [
+        ("go_simple_ko.rule", "simple-ko-too", "simple-ko"),
+        ("go_situational.rule", "situational-too", "situational"),
+    ] {
+        let path = format!("tests/variants/{file}");
+        let o = okite(&["check", &path]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", err(&o));
+        // area scoring with the variant's repetition rule, by the rules, on the smallest strips
+        let v = okite(&[
+            "eval",
+            "--rules",
+            &path,
+            "--reading",
+            reading,
+            "solve(path(2))",
+        ]);
+        assert_eq!(v.status.code(), Some(0), "{file}: {}", err(&v));
+        let area = okite(&[
+            "eval",
+            "--rules",
+            &path,
+            "--reading",
+            "area",
+            "solve(path(2))",
+        ]);
+        let s = okite(&["eval", "--reading", shipped, "solve(path(2))"]);
+        assert_eq!(s.status.code(), Some(0));
+        assert_eq!(area.status.code(), Some(0));
+    }
+}
+
+#[test]
+fn unknown_readings_and_broken_rules_are_refused_everywhere() {
+    let broken =
+        std::env::temp_dir().join(format!("okite-variants-broken-{}.rule", std::process::id()));
+    std::fs::write(&broken, "def x = y\n").unwrap();
+    let b = broken.to_str().unwrap();
+    for args in [
+        vec!["perft", "--depth", "1"],
+        vec!["legal"],
+        vec!["mate", "--sfen", P0],
+        vec!["game", "--usi", "7g7f"],
+        vec!["natives"],
+        vec!["go", "count", "--graph", "path:2"],
+        vec!["go", "sequences", "--graph", "path:2"],
+        vec!["go", "classes", "--graph", "path:2"],
+        vec!["usi"],
+    ] {
+        let mut a = args.clone();
+        let reading_flag = if args[0] == "game" {
+            "--readings"
+        } else {
+            "--reading"
+        };
+        a.extend([reading_flag, "no-such-reading"]);
+        let o = okite(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {}", err(&o));
+        assert!(out(&o).is_empty(), "{a:?} printed {}", out(&o));
+        let mut a = args.clone();
+        a.extend(["--rules", b]);
+        let o = okite(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {}", err(&o));
+        assert!(out(&o).is_empty(), "{a:?} printed {}", out(&o));
+    }
+}
+
+#[test]
+fn shipped_rules_work_from_any_folder() {
+    let dir = std::env::temp_dir().join(format!("okite-variants-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = okite_in(&dir, &["check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).starts_with("OK: 7 files"), "{}", out(&o));
+    let o = okite_in(&dir, &["eval", "size(succ(start))"]);
+    assert_eq!(out(&o), "30");
+    let o = okite_in(&dir, &["rules", "export", "mine"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = okite_in(&dir, &["check", "mine"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = okite_in(&dir, &["perft", "--rules", "mine", "--depth", "2"]);
+    assert_eq!(out(&o), "900");
+    assert!(err(&o).contains(": native"), "{}", err(&o));
+}
