@@ -2234,6 +2234,7 @@ fn run_mate(a: MateArgs) -> i32 {
         }
     };
     let plan = crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS);
+    let engine_json = crate::front::notice_json(&prog, r, "mate_in", "the df-pn search", &plan);
     say_plan(
         &prog,
         r,
@@ -2349,7 +2350,7 @@ fn run_mate(a: MateArgs) -> i32 {
             if a.json {
                 let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
                 println!(
-                    "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}}}",
+                    "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"engine\": {engine_json}}}",
                     r.plies,
                     pvs.join(", "),
                     r.nodes,

@@ -109,6 +109,18 @@ fn edited_copy_perft_counts_the_mating_drop() {
             err(&o)
         );
     }
+    // the mate search says in its JSON which engine answered and as which reading
+    let o = okite(&[
+        "mate",
+        "--sfen",
+        "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1",
+        "--json",
+    ]);
+    assert!(
+        out(&o).contains("\"engine\": {\"definition\": \"mate_in\", \"reading\": \"narrow-check\", \"native\": true"),
+        "{}",
+        out(&o)
+    );
     // the shipped rules: 80, natively
     let o = okite(&["perft", "--sfen", P0, "--depth", "1"]);
     assert_eq!(out(&o), "80");
