@@ -506,3 +506,45 @@ fn shipped_rules_work_from_any_folder() {
     assert_eq!(out(&o), "900");
     assert!(err(&o).contains(": native"), "{}", err(&o));
 }
+
+/// In the REPL, a definition typed at the prompt turns the bindings that reach it off: `mate_in`
+/// and `:legal` agree with the new definition.
+#[test]
+fn repl_definition_reaches_the_native_bindings() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("repl")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env(
+            "OKITE_HISTORY",
+            std::env::temp_dir().join("okite-variants-history"),
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!(
+        ":sfen {P0}\nmate_in(g, i, 1)\ndef uchifuzume(g: Game, i: Int) -> Bool = false\nmate_in(g, i, 1)\n:legal\n"
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let values: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| *l == "true" || *l == "false")
+        .collect();
+    assert_eq!(values, vec!["false", "true"], "{text}");
+    assert!(
+        lines.iter().any(|l| l.split(' ').any(|m| m == "P*1b")),
+        "{text}"
+    );
+    assert!(text.contains("81 legal moves"), "{text}");
+}
