@@ -423,3 +423,51 @@ pub fn natives_in_cone(prog: &Program, reading: ReadingId, name: &str) -> Vec<(S
     out.sort();
     out
 }
+
+/// Is the cone of `name` under `reading` the shipped cone under the shipped reading `as_`?
+pub fn same_cone(prog: &Program, reading: ReadingId, name: &str, as_: &str) -> bool {
+    let sh = shipped();
+    let (Some(d), Some(sr)) = (
+        prog.key_of(name).and_then(|k| prog.resolve(reading, k)),
+        sh.reading_id(as_),
+    ) else {
+        return false;
+    };
+    let Some(sd) = sh.key_of(name).and_then(|k| sh.resolve(sr, k)) else {
+        return false;
+    };
+    cone(prog, reading, d).same(&cone(&sh, sr, sd))
+}
+
+/// Are the definitions of `name` themselves (the reading's override chain, not what they call)
+/// the shipped ones under the shipped reading `as_`?
+pub fn same_own(prog: &Program, reading: ReadingId, name: &str, as_: &str) -> bool {
+    let sh = shipped();
+    let (Some(k), Some(sr)) = (prog.key_of(name), sh.reading_id(as_)) else {
+        return false;
+    };
+    let Some(sk) = sh.key_of(name) else {
+        return false;
+    };
+    let here: Vec<u64> = defs_of(prog, reading, k)
+        .iter()
+        .map(|&d| own_hash(prog, d))
+        .collect();
+    let there: Vec<u64> = defs_of(&sh, sr, sk)
+        .iter()
+        .map(|&d| own_hash(&sh, d))
+        .collect();
+    here == there
+}
+
+/// The names the cone of `name` under `reading` reaches.
+pub fn cone_names(prog: &Program, reading: ReadingId, name: &str) -> Vec<String> {
+    match prog.key_of(name).and_then(|k| prog.resolve(reading, k)) {
+        Some(d) => cone(prog, reading, d)
+            .members
+            .keys()
+            .map(|n| n.trim_end_matches(" (bound)").to_string())
+            .collect(),
+        None => vec![],
+    }
+}

@@ -1259,10 +1259,26 @@ pub fn run(cli: Cli) -> i32 {
                     changes: vec![],
                 }),
             };
-            say_plan(&prog, r, "legal", "the move generator", &plan, engine);
+            let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
             let native = match plan {
                 Plan::Native(n) => n,
                 Plan::Rules(_) => {
+                    if let Some(v) = hybrid {
+                        if depth > 8 {
+                            eprintln!("error: perft under a variant follows every line's history; ask for a depth of at most 8");
+                            return 2;
+                        }
+                        return match perft_hybrid(&prog, r, &v, &mut history, depth) {
+                            Ok(n) => {
+                                println!("{n}");
+                                0
+                            }
+                            Err(m) => {
+                                eprintln!("error: {m}");
+                                2
+                            }
+                        };
+                    }
                     return perft_by_rules(&mut prog, r, &history, depth, engine, &printer);
                 }
             };
@@ -1329,7 +1345,7 @@ pub fn run(cli: Cli) -> i32 {
                 }),
                 _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
             };
-            say_plan(&prog, r, "legal", "the move generator", &plan, engine);
+            let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
             let native = |n: &str| -> Vec<String> {
                 let rd = crate::shogi::readings::Reading::named(n)
                     .expect("the shogi engines' readings are named");
@@ -1364,6 +1380,16 @@ pub fn run(cli: Cli) -> i32 {
                             "error: the native engine and the rules disagree under `{reading}`: only native: {only_native:?}; only rules: {only_rules:?}"
                         );
                         1
+                    }
+                }
+                (Engine::Native, Plan::Rules(_)) if hybrid.is_some() => {
+                    let v = hybrid.expect("checked");
+                    match legal_hybrid(&prog, r, &v, &history) {
+                        Ok(ms) => print(ms),
+                        Err(m) => {
+                            eprintln!("error: {m}");
+                            2
+                        }
                     }
                 }
                 _ => match legal_by_rules(&mut prog, r, &history, &printer) {
@@ -2036,6 +2062,122 @@ fn legal_by_rules(
         .collect())
 }
 
+/// Say on stderr, in one line, how a shogi command runs; under a variant that keeps the native
+/// move generation, the assembled legality (native parts, the changed ones by the rules).
+fn announce(
+    prog: &Program,
+    reading: crate::check::ir::ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+    engine: Engine,
+) -> Option<crate::hybrid::ShogiVariant> {
+    let Plan::Rules(why) = plan else {
+        say_plan(prog, reading, def, engine_name, plan, engine);
+        return None;
+    };
+    if engine != Engine::Native {
+        say_plan(prog, reading, def, engine_name, plan, engine);
+        return None;
+    }
+    match crate::hybrid::shogi_variant(prog, reading) {
+        Ok(v) => {
+            eprintln!(
+                "okite: `{def}` under {}: native move generation and check, {} natively, by the rules: {} ({engine_name} off: {why})",
+                prog.readings[reading as usize].name,
+                native_parts(&v.asked),
+                v.asked.names().join(", ")
+            );
+            Some(v)
+        }
+        Err(no) => {
+            eprintln!(
+                "{}; no native part kept: {no}",
+                crate::front::notice(prog, reading, def, engine_name, plan)
+            );
+            None
+        }
+    }
+}
+
+fn native_parts(a: &crate::shogi::legality::Asked) -> String {
+    let asked = a.names();
+    let parts: Vec<&str> = [
+        "forbidden",
+        "nifu",
+        "dead_piece",
+        "dying",
+        "uchifuzume",
+        "mate",
+    ]
+    .into_iter()
+    .filter(|p| !asked.contains(p))
+    .collect();
+    if parts.is_empty() {
+        "nothing else".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn perft_hybrid(
+    prog: &Program,
+    reading: crate::check::ir::ReadingId,
+    v: &crate::hybrid::ShogiVariant,
+    history: &mut Vec<crate::shogi::position::Position>,
+    depth: u32,
+) -> Result<u64, String> {
+    fn rec(
+        hy: &mut crate::shogi::legality::Hybrid,
+        h: &mut Vec<crate::shogi::position::Position>,
+        d: u32,
+    ) -> Result<u64, String> {
+        if d == 0 {
+            return Ok(1);
+        }
+        let ms = hy.legal_moves(h)?;
+        if d == 1 {
+            return Ok(ms.len() as u64);
+        }
+        let mut n = 0;
+        for m in ms {
+            let next = h.last().expect("a position").after(m);
+            h.push(next);
+            n += rec(hy, h, d - 1)?;
+            h.pop();
+        }
+        Ok(n)
+    }
+    let mut oracle = crate::hybrid::RulesOracle::new(prog, reading)?;
+    let mut hy = crate::shogi::legality::Hybrid {
+        mate_needs_check: v.mate_needs_check,
+        asked: v.asked,
+        oracle: &mut oracle,
+        oracle_calls: 0,
+    };
+    rec(&mut hy, history, depth)
+}
+
+fn legal_hybrid(
+    prog: &Program,
+    reading: crate::check::ir::ReadingId,
+    v: &crate::hybrid::ShogiVariant,
+    history: &[crate::shogi::position::Position],
+) -> Result<Vec<String>, String> {
+    let mut oracle = crate::hybrid::RulesOracle::new(prog, reading)?;
+    let mut hy = crate::shogi::legality::Hybrid {
+        mate_needs_check: v.mate_needs_check,
+        asked: v.asked,
+        oracle: &mut oracle,
+        oracle_calls: 0,
+    };
+    Ok(hy
+        .legal_moves(&mut history.to_vec())?
+        .iter()
+        .map(|m| m.to_usi())
+        .collect())
+}
+
 /// Say on stderr, in one line, whether the native engine or the rules answer.
 fn say_plan(
     prog: &Program,
@@ -2234,24 +2376,58 @@ fn run_mate(a: MateArgs) -> i32 {
         }
     };
     let plan = crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS);
-    let engine_json = crate::front::notice_json(&prog, r, "mate_in", "the df-pn search", &plan);
-    say_plan(
-        &prog,
-        r,
-        "mate_in",
-        "the df-pn search",
-        &plan,
-        Engine::Native,
-    );
+    let mut engine_json = crate::front::notice_json(&prog, r, "mate_in", "the df-pn search", &plan);
+    let mut hybrid = None;
     let reading = match &plan {
-        Plan::Native(n) => crate::shogi::readings::Reading::named(n)
-            .expect("the shogi engines' readings are named"),
-        Plan::Rules(why) => {
-            eprintln!(
-                "error: the mate search cannot follow `mate_in` under {} with these rules ({why})\nhelp: the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
-                a.reading, a.reading
+        Plan::Native(n) => {
+            say_plan(
+                &prog,
+                r,
+                "mate_in",
+                "the df-pn search",
+                &plan,
+                Engine::Native,
             );
-            return 2;
+            crate::shogi::readings::Reading::named(n)
+                .expect("the shogi engines' readings are named")
+        }
+        Plan::Rules(why) => {
+            // the search keeps its native parts where `mate_in` itself is the shipped one
+            let variant = if crate::bindings::same_own(&prog, r, "mate_in", "base") {
+                crate::hybrid::shogi_variant(&prog, r)
+            } else {
+                Err("`mate_in` itself changed, and the search stands for it".to_string())
+            };
+            match variant {
+                Ok(v) => {
+                    eprintln!(
+                        "okite: `mate_in` under {}: a df-pn search over native move generation and check, {} natively, by the rules: {} (the native df-pn search off: {why})",
+                        a.reading,
+                        native_parts(&v.asked),
+                        v.asked.names().join(", ")
+                    );
+                    engine_json = format!(
+                        "{{\"definition\": \"mate_in\", \"reading\": {}, \"native\": false, \"engine\": \"the df-pn search under a variant\", \"by_the_rules\": [{}], \"reason\": {}}}",
+                        json_str(&a.reading),
+                        v.asked
+                            .names()
+                            .iter()
+                            .map(|n| json_str(n))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        json_str(&why.to_string())
+                    );
+                    hybrid = Some(v);
+                    crate::shogi::readings::Reading::NARROW_CHECK
+                }
+                Err(no) => {
+                    eprintln!(
+                        "error: the mate search cannot follow `mate_in` under {} with these rules ({why}); no native part kept: {no}\nhelp: the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
+                        a.reading, a.reading
+                    );
+                    return 2;
+                }
+            }
         }
     };
     let length = match a.length.as_str() {
@@ -2287,6 +2463,9 @@ fn run_mate(a: MateArgs) -> i32 {
             return 2;
         }
     };
+    if let Some(v) = hybrid {
+        return run_mate_hybrid(&a, &prog, r, &v, &problems, &engine_json, &printer);
+    }
     let tty = std::io::stderr().is_terminal();
     let outcome = crate::shogi::dfpn::with_stack(|| {
         let mut solver = MateSolver::new(a.hash_mb);
@@ -2383,6 +2562,90 @@ fn run_mate(a: MateArgs) -> i32 {
         eprintln!("error: the mate search could not run (no thread for its stack)");
         2
     })
+}
+
+/// `okite mate` under a variant: the search over assembled legality, problem by problem.
+fn run_mate_hybrid(
+    a: &MateArgs,
+    prog: &Program,
+    reading: crate::check::ir::ReadingId,
+    v: &crate::hybrid::ShogiVariant,
+    problems: &[String],
+    engine_json: &str,
+    printer: &Printer,
+) -> i32 {
+    use crate::shogi::dfpn::MateStatus;
+    let mut oracle = match crate::hybrid::RulesOracle::new(prog, reading) {
+        Ok(o) => o,
+        Err(m) => {
+            eprintln!("error: {m}");
+            return 2;
+        }
+    };
+    let mut code = 0;
+    for (n, text) in problems.iter().enumerate() {
+        let history = match pseudo_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
+            Ok(h) => h,
+            Err((sources, ds)) => {
+                if a.batch.is_some() {
+                    eprintln!("line {}:", n + 1);
+                }
+                printer.diags(&ds, &sources);
+                code = 2;
+                continue;
+            }
+        };
+        let mut hy = crate::shogi::legality::Hybrid {
+            mate_needs_check: v.mate_needs_check,
+            asked: v.asked,
+            oracle: &mut oracle,
+            oracle_calls: 0,
+        };
+        let opts = crate::shogi::hybrid_mate::HybridOptions {
+            max_nodes: a.nodes,
+            max_ms: a.time_ms,
+            max_plies: a.max_plies,
+            any: a.length == "any",
+            stop: None,
+        };
+        let r = match crate::shogi::hybrid_mate::solve(&history, &mut hy, &opts) {
+            Ok(r) => r,
+            Err(m) => {
+                eprintln!("error: the rules failed on a position of the search: {m}");
+                code = 2;
+                continue;
+            }
+        };
+        let result = match r.result {
+            MateStatus::Mate => "mate",
+            MateStatus::NoMate => "nomate",
+            MateStatus::Unknown => "unknown",
+        };
+        let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
+        if a.json {
+            let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
+            println!(
+                "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"engine\": {engine_json}}}",
+                r.plies,
+                pvs.join(", "),
+                r.nodes,
+                r.ms,
+                r.shortest
+            );
+        } else {
+            match r.result {
+                MateStatus::Mate => println!("mate in {}: {}", r.plies, pv.join(" ")),
+                MateStatus::NoMate if a.max_plies > 0 => {
+                    println!("no mate in {} plies or fewer", a.max_plies)
+                }
+                MateStatus::NoMate => println!("no mate"),
+                MateStatus::Unknown => {
+                    println!("unknown (limits reached after {} nodes)", r.nodes)
+                }
+            }
+        }
+    }
+    code
 }
 
 /// Perft under a reading, each line with its history (repetitions and perpetual checks count).

@@ -32,6 +32,7 @@ pub mod eval;
 pub mod front;
 pub mod go;
 pub mod hooks;
+pub mod hybrid;
 pub mod repl;
 pub mod shipped;
 pub mod shogi;

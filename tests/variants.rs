@@ -153,14 +153,36 @@ fn edited_copy_legal_lists_the_mating_drop() {
 fn edited_copy_mate_and_usi_refuse_with_the_reason() {
     let dir = no_uchifuzume();
     let d = dir.to_str().unwrap();
+    // the mate search keeps its native parts and asks the rules for the changed one
     let o = okite(&["mate", "--rules", d, "--sfen", P0]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), "mate in 1: P*1b", "{}", err(&o));
+    assert!(err(&o).contains("by the rules: uchifuzume"), "{}", err(&o));
+    let o = okite(&["mate", "--rules", d, "--sfen", P0, "--json"]);
+    assert!(out(&o).contains("\"native\": false"), "{}", out(&o));
+    assert!(
+        out(&o).contains("\"by_the_rules\": [\"uchifuzume\"]"),
+        "{}",
+        out(&o)
+    );
+    // a variant that changes the moves themselves leaves the search nothing native: refused
+    let o = okite(&[
+        "mate",
+        "--rules",
+        "tests/variants/short_lance.rule",
+        "--reading",
+        "short-lance",
+        "--sfen",
+        P0,
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
     assert!(
         out(&o).is_empty(),
         "no answer under other rules: {}",
         out(&o)
     );
-    assert!(err(&o).contains("`uchifuzume` changed"), "{}", err(&o));
+    assert!(err(&o).contains("`succ` changed"), "{}", err(&o));
+    // the USI engine has no variant search yet: it refuses
     let o = okite(&["usi", "--rules", d]);
     assert_eq!(o.status.code(), Some(2));
     // the USI option Rules: go mate is refused, never answered under the shipped rules
@@ -547,4 +569,78 @@ fn repl_definition_reaches_the_native_bindings() {
         "{text}"
     );
     assert!(text.contains("81 legal moves"), "{text}");
+}
+
+/// The mate search under a variant solves the first problems of the mate-5 set, and each line
+/// it gives replays as a mate under the variant, every move legal, by the rules.
+#[test]
+fn variant_mate_lines_replay_as_mates_by_the_rules() {
+    let set = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shogi/mate-5-ply.sfen"),
+    )
+    .unwrap();
+    let problems: Vec<&str> = set
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(40)
+        .collect();
+    let batch =
+        std::env::temp_dir().join(format!("okite-variants-mate5-{}.sfen", std::process::id()));
+    std::fs::write(&batch, problems.join("\n")).unwrap();
+    for (file, reading) in [
+        (
+            "tests/variants/uchifuzume_allowed.rule",
+            "uchifuzume-allowed",
+        ),
+        ("tests/variants/nifu_allowed.rule", "nifu-allowed"),
+    ] {
+        let o = okite(&[
+            "mate",
+            "--rules",
+            file,
+            "--reading",
+            reading,
+            "--batch",
+            batch.to_str().unwrap(),
+            "--length",
+            "any",
+            "--json",
+            "--time-ms",
+            "20000",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        let lines: Vec<String> = out(&o).lines().map(|l| l.to_string()).collect();
+        assert_eq!(lines.len(), problems.len());
+        let mut mates = 0;
+        for (sfen, line) in problems.iter().zip(&lines) {
+            if !line.starts_with("{\"result\": \"mate\"") {
+                continue;
+            }
+            mates += 1;
+            let pv = line
+                .split("\"pv\": [")
+                .nth(1)
+                .and_then(|r| r.split(']').next())
+                .unwrap()
+                .replace(['"', ','], "");
+            // every move legal, every attacking move a check, and mate at the end
+            let check = okite(&[
+                "eval", "--rules", file, "--reading", reading, "--engine", "rules", "--sfen",
+                sfen, "--moves", &pv,
+                "(all j in 2..i: not forbidden(g[1..j], j)) and mate(g, i) and (all j in 1..i - 1: j mod 2 == 0 or in_check(g[j + 1], turn(g[j + 1])))",
+            ]);
+            assert_eq!(
+                out(&check),
+                "true",
+                "{reading} {sfen} {pv}: {}",
+                err(&check)
+            );
+        }
+        assert!(
+            mates + 2 >= problems.len(),
+            "{reading}: {mates} mates of {}",
+            problems.len()
+        );
+    }
 }

@@ -23,6 +23,8 @@
 pub mod bitboard;
 pub mod checks;
 pub mod dfpn;
+pub mod hybrid_mate;
+pub mod legality;
 pub mod mate1;
 pub mod mate3;
 mod memory;

@@ -1,0 +1,202 @@
+#![forbid(unsafe_code)]
+//! Native engines that keep their native parts under a variant and ask the rules for the
+//! changed ones.
+//!
+//! For shogi legality (`forbidden` and its parts, `mate`), [`shogi_variant`] finds which parts a
+//! loaded program under a reading states as shipped and which it changes; [`RulesOracle`] answers
+//! the changed parts by evaluating the loaded definitions on the engine's positions. The engines
+//! (`crate::shogi::legality`, `crate::shogi::hybrid_mate`) do the rest natively.
+
+use crate::bindings::{same_cone, same_own};
+use crate::check::ir::{DefKey, Ir, ReadingId};
+use crate::check::Program;
+use crate::eval::value::Value;
+use crate::eval::Evaluator;
+use crate::hooks::shogi::Names;
+use crate::hooks::HookCtx;
+use crate::shogi::legality::{Asked, Oracle};
+use crate::shogi::position::Position;
+use crate::shogi::types::Color;
+use crate::syntax::ast::Span;
+use rustc_hash::FxHashMap;
+
+/// How a variant's legality is assembled.
+#[derive(Clone, Debug)]
+pub struct ShogiVariant {
+    /// The shipped reading whose structure of `forbidden` and `mate` the native parts follow.
+    pub structure: &'static str,
+    pub mate_needs_check: bool,
+    pub asked: Asked,
+}
+
+/// Definitions that read the game beyond its last two positions (a table keyed by position
+/// cannot follow a changed part that reaches them).
+const HISTORY: [&str; 5] = [
+    "sennichite",
+    "occurrences",
+    "run_start",
+    "perpetual_check",
+    "perpetual_forbidden",
+];
+
+/// Which parts of shogi legality the loaded rules change under `reading`, or why the native
+/// parts cannot be used at all.
+pub fn shogi_variant(prog: &Program, reading: ReadingId) -> Result<ShogiVariant, String> {
+    for name in ["succ", "in_check"] {
+        if !same_cone(prog, reading, name, "base") {
+            return Err(format!(
+                "`{name}` changed, and the native move generation and check stand for it"
+            ));
+        }
+    }
+    let rname = prog.readings[reading as usize].name.as_str();
+    let mut candidates: Vec<&'static str> = ["narrow-check", "narrow"]
+        .into_iter()
+        .filter(|c| *c == rname)
+        .collect();
+    candidates.extend(
+        ["narrow-check", "narrow"]
+            .into_iter()
+            .filter(|c| *c != rname),
+    );
+    let score = |c: &str| {
+        same_own(prog, reading, "forbidden", c) as u8 + same_own(prog, reading, "mate", c) as u8
+    };
+    let structure = candidates
+        .iter()
+        .copied()
+        .max_by_key(|c| (score(c), *c == rname))
+        .unwrap_or("narrow-check");
+    let asked = Asked {
+        forbidden: !same_own(prog, reading, "forbidden", structure),
+        nifu: !same_cone(prog, reading, "nifu", structure),
+        dead_piece: !same_cone(prog, reading, "dead_piece", structure),
+        dying: !same_cone(prog, reading, "dying", structure),
+        uchifuzume: !(same_own(prog, reading, "uchifuzume", structure)
+            && same_cone(prog, reading, "dropped_pawn", structure)),
+        mate: !same_own(prog, reading, "mate", structure),
+    };
+    for part in asked.names() {
+        let reached = crate::bindings::cone_names(prog, reading, part);
+        if let Some(h) = HISTORY.iter().find(|h| reached.iter().any(|n| n == *h)) {
+            return Err(format!(
+                "the changed `{part}` reaches `{h}`, which reads the game's history; the native parts key their work by position"
+            ));
+        }
+    }
+    Ok(ShogiVariant {
+        structure,
+        mate_needs_check: structure == "narrow-check",
+        asked,
+    })
+}
+
+/// The rules answering the changed parts, on engine positions.
+pub struct RulesOracle<'p> {
+    pub ev: Evaluator<'p>,
+    names: Names,
+    states: FxHashMap<u64, Value>,
+    keys: FxHashMap<&'static str, (DefKey, Option<bool>)>,
+    turns: [Value; 2],
+    span: Span,
+}
+
+impl<'p> RulesOracle<'p> {
+    pub fn new(prog: &'p Program, reading: ReadingId) -> Result<RulesOracle<'p>, String> {
+        let ctx = HookCtx { program: prog };
+        let names = Names::new(&ctx)?;
+        let turns = [
+            ctx.enum_value("Turn", "先手")?,
+            ctx.enum_value("Turn", "後手")?,
+        ];
+        let mut keys = FxHashMap::default();
+        for name in [
+            "nifu",
+            "dead_piece",
+            "dying",
+            "uchifuzume",
+            "mate",
+            "forbidden",
+        ] {
+            if let Some(k) = prog.key_of(name) {
+                // a definition whose body is a constant is decided once
+                let constant = prog
+                    .resolve(reading, k)
+                    .and_then(|d| prog.defs[d as usize].body.as_ref())
+                    .and_then(|b| match b {
+                        Ir::Const(Value::Bool(v), _) => Some(*v),
+                        _ => None,
+                    });
+                keys.insert(name, (k, constant));
+            }
+        }
+        let mut ev = Evaluator::new(prog);
+        ev.set_reading(reading);
+        Ok(RulesOracle {
+            ev,
+            names,
+            states: FxHashMap::default(),
+            keys,
+            turns,
+            span: Span::new(0, 0, 0),
+        })
+    }
+
+    fn state(&mut self, p: &Position) -> Value {
+        let names = &self.names;
+        self.states
+            .entry(p.key())
+            .or_insert_with(|| names.state(p))
+            .clone()
+    }
+
+    fn game(&mut self, h: &[Position]) -> Vec<Value> {
+        let states: Vec<Value> = h.iter().map(|p| self.state(p)).collect();
+        vec![Value::seq(states), Value::Int(h.len() as i64)]
+    }
+
+    fn call(
+        &mut self,
+        name: &'static str,
+        args: impl FnOnce(&mut Self) -> Vec<Value>,
+    ) -> Result<bool, String> {
+        let Some(&(key, constant)) = self.keys.get(name) else {
+            return Err(format!("the rules define no `{name}`"));
+        };
+        if let Some(v) = constant {
+            return Ok(v);
+        }
+        let args = args(self);
+        match self.ev.call_key(key, args, self.span) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(v) => Err(format!("`{name}` gave {v}, not a truth value")),
+            Err(e) => Err(e.diag.message.clone()),
+        }
+    }
+}
+
+impl Oracle for RulesOracle<'_> {
+    fn nifu(&mut self, h: &[Position], o: Color) -> Result<bool, String> {
+        let p = h.last().ok_or("no position")?;
+        self.call("nifu", |s| vec![s.state(p), s.turns[o as usize].clone()])
+    }
+    fn dead_piece(&mut self, h: &[Position], o: Color) -> Result<bool, String> {
+        let p = h.last().ok_or("no position")?;
+        self.call("dead_piece", |s| {
+            vec![s.state(p), s.turns[o as usize].clone()]
+        })
+    }
+    fn dying(&mut self, h: &[Position]) -> Result<bool, String> {
+        let p = h.last().ok_or("no position")?;
+        self.call("dying", |s| vec![s.state(p)])
+    }
+    fn uchifuzume(&mut self, h: &[Position]) -> Result<bool, String> {
+        self.call("uchifuzume", |s| s.game(h))
+    }
+    fn mate(&mut self, h: &[Position]) -> Result<bool, String> {
+        self.call("mate", |s| s.game(h))
+    }
+    fn forbidden(&mut self, h: &[Position]) -> Result<bool, String> {
+        self.call("forbidden", |s| s.game(h))
+    }
+}

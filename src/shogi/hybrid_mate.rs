@@ -1,0 +1,475 @@
+//! The mate search under a variant: df-pn over the moves that [`Hybrid`] legality allows.
+//!
+//! `mate_in(g, i, n)` of rules/shogi_mate.rule: the side to move forces mate within n plies,
+//! each of its moves giving check, every legal answer tried. The move generation and check are
+//! native; legality and mate are assembled by [`Hybrid`] (native parts, the changed ones asked of
+//! the rules). The search deepens the length bound n = 1, 3, 5, ... and proves or disproves each
+//! bound completely (df-pn with a table keyed by position and remaining plies), so the first
+//! mate found is the shortest, and a bound with no mate is a proof that there is none that
+//! short. Repeated positions are searched as the definition says (it bounds the length, not the
+//! repetitions).
+//!
+//! The table and the lists of legal moves are keyed by position: exact where legality depends
+//! on the position and the move that led to it, as every history-free reading's does (the caller
+//! refuses variants whose changed definitions read the rest of the game).
+
+use super::dfpn::{MateResult, MateStatus};
+use super::legality::Hybrid;
+use super::position::Position;
+use super::types::{Color, Move};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+const INF: u32 = u32::MAX / 4;
+/// The remaining plies of a search without a length bound.
+const UNBOUNDED: u32 = u32::MAX;
+/// Bounds of the caches (moves listed, table entries): about 100 and 800 MB.
+const MAX_LISTED: usize = 25_000_000;
+const MAX_TABLE: usize = 20_000_000;
+/// The bounds searched one by one before a search for any mate goes on without a bound.
+const ID_PLIES: u32 = 11;
+/// The longest line read out of the table.
+const MAX_LINE: usize = 10_000;
+
+/// Limits of a search under a variant.
+#[derive(Clone, Debug, Default)]
+pub struct HybridOptions {
+    /// Nodes (0: none).
+    pub max_nodes: u64,
+    /// Milliseconds (0: none).
+    pub max_ms: u64,
+    /// The longest mate looked for, in plies (0: until a limit).
+    pub max_plies: u32,
+    /// Stop at the first mate found (no length bound, not proved shortest).
+    pub any: bool,
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    pn: u32,
+    dn: u32,
+    /// Plies to mate (proven entries).
+    len: u32,
+}
+
+struct Search<'a, 'o> {
+    hy: &'a mut Hybrid<'o>,
+    tt: FxHashMap<(u64, u32), Entry>,
+    checks: FxHashMap<u64, Rc<[(Move, u64)]>>,
+    replies: FxHashMap<u64, Rc<[(Move, u64)]>>,
+    /// Moves held in `checks` and `replies`, to bound their memory.
+    listed: usize,
+    /// Keys of the positions on the current path (unbounded search only).
+    path: FxHashMap<u64, u32>,
+    mated: FxHashMap<u64, bool>,
+    history: Vec<Position>,
+    attacker: Color,
+    nodes: u64,
+    start: Instant,
+    opts: &'a HybridOptions,
+    err: Option<String>,
+    out_of_budget: bool,
+}
+
+impl Search<'_, '_> {
+    fn budget_gone(&mut self) -> bool {
+        if self.out_of_budget || self.err.is_some() {
+            return true;
+        }
+        if self.opts.max_nodes > 0 && self.nodes >= self.opts.max_nodes {
+            self.out_of_budget = true;
+        }
+        if self.nodes % 256 == 0 {
+            if self.opts.max_ms > 0 && self.start.elapsed().as_millis() as u64 >= self.opts.max_ms {
+                self.out_of_budget = true;
+            }
+            if let Some(s) = &self.opts.stop {
+                if s.load(Ordering::Relaxed) {
+                    self.out_of_budget = true;
+                }
+            }
+        }
+        self.out_of_budget
+    }
+
+    fn fail<T: Default>(&mut self, r: Result<T, String>) -> T {
+        match r {
+            Ok(v) => v,
+            Err(e) => {
+                if self.err.is_none() {
+                    self.err = Some(e);
+                }
+                T::default()
+            }
+        }
+    }
+
+    /// The attacker's legal moves that give check, or the defender's legal moves.
+    fn children(&mut self, or: bool) -> Rc<[(Move, u64)]> {
+        let p = self.history.last().expect("a position").clone();
+        let key = p.key();
+        let cached = if or {
+            self.checks.get(&key)
+        } else {
+            self.replies.get(&key)
+        };
+        if let Some(c) = cached {
+            return c.clone();
+        }
+        let r = if or {
+            self.hy
+                .legal_moves_where(&mut self.history, |p, m| p.gives_check(m))
+        } else {
+            self.hy.legal_moves_where(&mut self.history, |_, _| true)
+        };
+        let moves = self.fail(r);
+        let kids: Rc<[(Move, u64)]> = moves.into();
+        if self.listed > MAX_LISTED || self.tt.len() > MAX_TABLE {
+            // the caches are only caches: emptied when full, at the cost of time
+            self.checks.clear();
+            self.replies.clear();
+            self.mated.clear();
+            self.listed = 0;
+            if self.tt.len() > MAX_TABLE {
+                self.tt.clear();
+            }
+        }
+        self.listed += kids.len() + 1;
+        if self.err.is_none() {
+            if or {
+                self.checks.insert(key, kids.clone());
+            } else {
+                self.replies.insert(key, kids.clone());
+            }
+        }
+        kids
+    }
+
+    fn is_mate(&mut self) -> bool {
+        let key = self.history.last().expect("a position").key();
+        if let Some(&m) = self.mated.get(&key) {
+            return m;
+        }
+        if !self.hy.asked.mate {
+            // mate as shipped: (in check, where the reading asks it, and) no legal move; the
+            // replies, once listed, say it
+            if let Some(kids) = self.replies.get(&key) {
+                let p = self.history.last().expect("a position");
+                let m = (!self.hy.mate_needs_check || p.in_check()) && kids.is_empty();
+                self.mated.insert(key, m);
+                return m;
+            }
+        }
+        let r = self.hy.mate(&mut self.history);
+        let m = self.fail(r);
+        if self.err.is_none() {
+            self.mated.insert(key, m);
+        }
+        m
+    }
+
+    fn value(&self, key: u64, rem: u32) -> Entry {
+        self.tt.get(&(key, rem)).copied().unwrap_or(Entry {
+            pn: 1,
+            dn: 1,
+            len: 0,
+        })
+    }
+
+    /// Search the current position with `rem` plies left until its numbers pass the thresholds.
+    fn mid(&mut self, rem: u32, th_pn: u32, th_dn: u32) -> Entry {
+        self.nodes += 1;
+        let key = self.history.last().expect("a position").key();
+        let or = self.history.last().expect("a position").side_to_move() == self.attacker;
+        let proof = |len| Entry {
+            pn: 0,
+            dn: INF,
+            len,
+        };
+        let disproof = Entry {
+            pn: INF,
+            dn: 0,
+            len: 0,
+        };
+        // mate_in(n): n >= 1 and a checking move s with mate(s), or n >= 3 and every reply ...
+        let leaf = if or {
+            if rem == 0 {
+                Some(disproof)
+            } else {
+                None
+            }
+        } else if self.is_mate() {
+            Some(proof(0))
+        } else if rem < 2 {
+            Some(disproof)
+        } else {
+            None
+        };
+        if let Some(e) = leaf {
+            self.tt.insert((key, rem), e);
+            return e;
+        }
+        let kids = self.children(or);
+        let crem = if rem == UNBOUNDED { rem } else { rem - 1 };
+        if rem == UNBOUNDED {
+            *self.path.entry(key).or_insert(0) += 1;
+        }
+        let e = self.mid_loop(rem, crem, or, key, &kids, th_pn, th_dn);
+        if rem == UNBOUNDED {
+            if let Some(c) = self.path.get_mut(&key) {
+                *c -= 1;
+                if *c == 0 {
+                    self.path.remove(&key);
+                }
+            }
+        }
+        e
+    }
+
+    /// A child's numbers: from the table, or (unbounded) a disproof where the child repeats a
+    /// position of the path (a mate that needs a cycle is not a mate).
+    fn child_value(&self, c: u64, crem: u32) -> Entry {
+        if crem == UNBOUNDED && self.path.contains_key(&c) {
+            return Entry {
+                pn: INF,
+                dn: 0,
+                len: 0,
+            };
+        }
+        self.value(c, crem)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mid_loop(
+        &mut self,
+        rem: u32,
+        crem: u32,
+        or: bool,
+        key: u64,
+        kids: &[(Move, u64)],
+        th_pn: u32,
+        th_dn: u32,
+    ) -> Entry {
+        loop {
+            // the numbers of the node from its children's
+            let (mut pn, mut dn, mut len) = if or { (INF, 0u32, INF) } else { (0u32, INF, 0) };
+            let mut best = usize::MAX;
+            let (mut b1, mut b2) = (INF + 1, INF + 1);
+            for (i, &(_, c)) in kids.iter().enumerate() {
+                let e = self.child_value(c, crem);
+                let score = if or { e.pn } else { e.dn };
+                if score < b1 {
+                    b2 = b1;
+                    b1 = score;
+                    best = i;
+                } else if score < b2 {
+                    b2 = score;
+                }
+                if or {
+                    pn = pn.min(e.pn);
+                    dn = dn.saturating_add(e.dn).min(INF);
+                    if e.pn == 0 {
+                        len = len.min(e.len + 1);
+                    }
+                } else {
+                    pn = pn.saturating_add(e.pn).min(INF);
+                    dn = dn.min(e.dn);
+                    len = len.max(e.len + 1);
+                }
+            }
+            let e = Entry { pn, dn, len };
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || best == usize::MAX {
+                // under the unbounded search a disproof may rest on the path's repetitions and
+                // then hide a mate from another path (never make one): the unbounded search only
+                // looks for a mate, and "no mate" is left to the bounded search
+                self.tt.insert((key, rem), e);
+                return e;
+            }
+            if self.budget_gone() {
+                return e;
+            }
+            let (m, ck) = kids[best];
+            let ce = self.child_value(ck, crem);
+            let (c_pn, c_dn) = if or {
+                (
+                    th_pn.min(b2.saturating_add(1)),
+                    (th_dn - dn).saturating_add(ce.dn).min(INF),
+                )
+            } else {
+                (
+                    (th_pn - pn).saturating_add(ce.pn).min(INF),
+                    th_dn.min(b2.saturating_add(1)),
+                )
+            };
+            let child = self.history.last().expect("a position").after(m);
+            self.history.push(child);
+            self.mid(crem, c_pn, c_dn);
+            self.history.pop();
+            if self.err.is_some() {
+                return e;
+            }
+        }
+    }
+
+    /// The proven line from the current position with `rem` plies left: the attacker's shortest
+    /// mate, the defender's longest resistance.
+    fn line(&mut self, rem: u32, out: &mut Vec<Move>) {
+        let or = self.history.last().expect("a position").side_to_move() == self.attacker;
+        if !or && self.is_mate() {
+            return;
+        }
+        if rem == 0 {
+            return;
+        }
+        let kids = self.children(or);
+        let parent = self.history.last().expect("a position").clone();
+        let crem = if rem == UNBOUNDED { rem } else { rem - 1 };
+        let mut pick: Option<(Move, Position, u32)> = None;
+        for &(m, ck) in kids.iter() {
+            let e = self.value(ck, crem);
+            if e.pn != 0 {
+                continue;
+            }
+            let better = match &pick {
+                None => true,
+                Some((_, _, l)) => {
+                    if or {
+                        e.len < *l
+                    } else {
+                        e.len > *l
+                    }
+                }
+            };
+            if better {
+                pick = Some((m, parent.after(m), e.len));
+            }
+        }
+        if let Some((m, c, _)) = pick {
+            if out.len() >= MAX_LINE {
+                return;
+            }
+            out.push(m);
+            self.history.push(c);
+            self.line(crem, out);
+            self.history.pop();
+        }
+    }
+}
+
+/// Search for the shortest mate from the last position of `history` (the side to move attacks).
+pub fn solve(
+    history: &[Position],
+    hy: &mut Hybrid,
+    opts: &HybridOptions,
+) -> Result<MateResult, String> {
+    let root = history.last().ok_or("no position")?.clone();
+    let mut s = Search {
+        attacker: root.side_to_move(),
+        hy,
+        tt: FxHashMap::default(),
+        checks: FxHashMap::default(),
+        replies: FxHashMap::default(),
+        mated: FxHashMap::default(),
+        listed: 0,
+        path: FxHashMap::default(),
+        history: history.to_vec(),
+        nodes: 0,
+        start: Instant::now(),
+        opts,
+        err: None,
+        out_of_budget: false,
+    };
+    let cap = if opts.max_plies == 0 {
+        u32::MAX - 2
+    } else {
+        opts.max_plies
+    };
+    // the bounds up to ID_PLIES are searched one by one (a short mate is found and proved
+    // shortest, and a bound without one is disproved, quickly); past them a search for any
+    // mate goes on without a bound
+    let id_cap = if opts.any && opts.max_plies == 0 {
+        ID_PLIES
+    } else {
+        cap
+    };
+    let mut n = 1;
+    while n <= id_cap {
+        let e = s.mid(n, INF, INF);
+        if let Some(err) = s.err.take() {
+            return Err(err);
+        }
+        if e.pn == 0 {
+            let mut pv = vec![];
+            s.line(n, &mut pv);
+            return Ok(MateResult {
+                result: MateStatus::Mate,
+                plies: pv.len() as u32,
+                pv,
+                nodes: s.nodes,
+                ms: s.start.elapsed().as_millis() as u64,
+                shortest: true,
+                max_depth: n,
+            });
+        }
+        if e.dn != 0 {
+            // the bound was neither proved nor disproved: a limit was reached
+            break;
+        }
+        if s.checks.get(&root.key()).is_some_and(|c| c.is_empty()) {
+            // no checking move at all: no mate of any length
+            n = cap;
+        }
+        n = n.saturating_add(2);
+    }
+    if opts.any && opts.max_plies == 0 && n > ID_PLIES && !s.out_of_budget {
+        let e = s.mid(UNBOUNDED, INF, INF);
+        if let Some(err) = s.err.take() {
+            return Err(err);
+        }
+        if e.pn == 0 {
+            let mut pv = vec![];
+            s.line(UNBOUNDED, &mut pv);
+            let plies = pv.len() as u32;
+            return Ok(MateResult {
+                result: MateStatus::Mate,
+                plies,
+                pv,
+                nodes: s.nodes,
+                ms: s.start.elapsed().as_millis() as u64,
+                shortest: plies == 1,
+                max_depth: plies,
+            });
+        }
+        // a disproof here may rest on repetitions: "no mate" is left to the bounded search
+        let (nodes, ms) = (s.nodes, s.start.elapsed().as_millis() as u64);
+        if s.out_of_budget {
+            return Ok(MateResult {
+                result: MateStatus::Unknown,
+                plies: 0,
+                pv: vec![],
+                nodes,
+                ms,
+                shortest: false,
+                max_depth: 0,
+            });
+        }
+    }
+    let complete = !s.out_of_budget && (opts.max_plies > 0 || n >= cap);
+    Ok(MateResult {
+        result: if complete {
+            MateStatus::NoMate
+        } else {
+            MateStatus::Unknown
+        },
+        plies: 0,
+        pv: vec![],
+        nodes: s.nodes,
+        ms: s.start.elapsed().as_millis() as u64,
+        shortest: false,
+        max_depth: n.min(cap),
+    })
+}
