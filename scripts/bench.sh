@@ -181,6 +181,22 @@ g=$(secs $okite go count --graph grid:5x5)
 row "go count grid:5x5 (414295148741)" "$g" "-" "-"
 s=$(secs $okite go solve --graph grid:2x2)
 row "go solve grid:2x2, area, komi 0" "$s" "-" "-"
+# Variants (tests/variants/): the hybrid engines keep their native parts and ask the rules for
+# the changed definitions. Each row against the native standard reading in the same run (the
+# "peer" column is the native time here; the ratio is native/variant, so 0.05 is 20 times slower).
+uv="--rules tests/variants/uchifuzume_allowed.rule --reading uchifuzume-allowed"
+nv="--rules tests/variants/nifu_allowed.rule --reading nifu-allowed"
+pv=$(best3 $okite perft $uv --depth 4)
+pn=$(best3 $okite perft --depth 4)
+row "perft(4), pawn-drop mate allowed vs native" "$pv" "$pn" "$(ratio "$pv" "$pn")"
+for n in 5 7; do
+  f=tests/data/shogi/mate-$n-ply.sfen
+  mn=$(best3 $okite mate --batch $f --length any --json --hash-mb 64)
+  mu=$(best3 $okite mate $uv --batch $f --length any --json --time-ms 5000)
+  row "mate-$n set, pawn-drop mate allowed vs native" "$mu" "$mn" "$(ratio "$mu" "$mn")"
+  mf=$(best3 $okite mate $nv --batch $f --length any --json --time-ms 5000)
+  row "mate-$n set, two pawns allowed vs native" "$mf" "$mn" "$(ratio "$mf" "$mn")"
+done
 # Built first, so that the row times the runs (and cargo's start), not a compilation.
 cargo bench --quiet --no-run --bench eval 2>/dev/null
 e=$(secs cargo bench --quiet --bench eval)

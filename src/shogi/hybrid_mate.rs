@@ -83,7 +83,7 @@ impl Search<'_, '_> {
         if self.opts.max_nodes > 0 && self.nodes >= self.opts.max_nodes {
             self.out_of_budget = true;
         }
-        if self.nodes % 256 == 0 {
+        if self.nodes.is_multiple_of(256) {
             if self.opts.max_ms > 0 && self.start.elapsed().as_millis() as u64 >= self.opts.max_ms {
                 self.out_of_budget = true;
             }

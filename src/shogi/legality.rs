@@ -391,7 +391,7 @@ mod tests {
         for (reading, needs_check) in [(Reading::NARROW, false), (Reading::NARROW_CHECK, true)] {
             for sfen in sfens {
                 let p = Position::from_sfen(sfen).unwrap();
-                let mut want: Vec<String> = legal_moves(&[p.clone()], reading)
+                let mut want: Vec<String> = legal_moves(std::slice::from_ref(&p), reading)
                     .iter()
                     .map(|m| m.to_usi())
                     .collect();
