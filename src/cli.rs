@@ -1491,7 +1491,7 @@ pub fn run(cli: Cli) -> i32 {
             // `mate_in` are the shipped ones of a native reading, and refuses otherwise
             let resolve = |path: &str,
                            name: &str|
-             -> Result<crate::shogi::readings::Reading, String> {
+             -> Result<crate::shogi::usi_engine::Follow, String> {
                 let paths: Vec<PathBuf> = if path.is_empty() {
                     rules.clone()
                 } else {
@@ -1506,11 +1506,25 @@ pub fn run(cli: Cli) -> i32 {
                 })?;
                 let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
                 match crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS) {
-                    Plan::Native(n) => Ok(crate::shogi::readings::Reading::named(n)
-                        .expect("the shogi engines' readings are named")),
-                    Plan::Rules(why) => Err(format!(
-                        "the mate search cannot follow `mate_in` under {name} with these rules: {why}"
+                    Plan::Native(n) => Ok(crate::shogi::usi_engine::Follow::Native(
+                        crate::shogi::readings::Reading::named(n)
+                            .expect("the shogi engines' readings are named"),
                     )),
+                    Plan::Rules(why) => {
+                        let kept = if crate::bindings::same_own(&prog, r, "mate_in", "base") {
+                            crate::hybrid::shogi_variant(&prog, r)
+                        } else {
+                            Err("`mate_in` itself changed".to_string())
+                        };
+                        match kept {
+                            Ok(_) => Ok(crate::shogi::usi_engine::Follow::Variant(
+                                variant_search(paths, name.to_string()),
+                            )),
+                            Err(no) => Err(format!(
+                                "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"
+                            )),
+                        }
+                    }
                 }
             };
             // the command line's choice is checked before the first command
@@ -2562,6 +2576,38 @@ fn run_mate(a: MateArgs) -> i32 {
         eprintln!("error: the mate search could not run (no thread for its stack)");
         2
     })
+}
+
+/// The USI engine's search under a variant: the rules are loaded on the search thread (the
+/// evaluator stays on one thread), legality assembled, and the df-pn search run.
+fn variant_search(paths: Vec<PathBuf>, reading: String) -> crate::shogi::usi_engine::VariantSearch {
+    std::sync::Arc::new(
+        move |h: &[crate::shogi::position::Position],
+              ms: u64,
+              any: bool,
+              stop: std::sync::Arc<std::sync::atomic::AtomicBool>| {
+            let (prog, _) = crate::front::load_rules(&paths)
+                .map_err(|_| "the rule files no longer check".to_string())?;
+            let r = prog
+                .reading_or_error(&reading)
+                .map_err(|d| d.message.clone())?;
+            let v = crate::hybrid::shogi_variant(&prog, r)?;
+            let mut oracle = crate::hybrid::RulesOracle::new(&prog, r)?;
+            let mut hy = crate::shogi::legality::Hybrid {
+                mate_needs_check: v.mate_needs_check,
+                asked: v.asked,
+                oracle: &mut oracle,
+                oracle_calls: 0,
+            };
+            let opts = crate::shogi::hybrid_mate::HybridOptions {
+                max_ms: ms,
+                any,
+                stop: Some(stop),
+                ..Default::default()
+            };
+            crate::shogi::hybrid_mate::solve(h, &mut hy, &opts)
+        },
+    )
 }
 
 /// `okite mate` under a variant: the search over assembled legality, problem by problem.

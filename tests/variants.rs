@@ -150,7 +150,7 @@ fn edited_copy_legal_lists_the_mating_drop() {
 }
 
 #[test]
-fn edited_copy_mate_and_usi_refuse_with_the_reason() {
+fn edited_copy_mate_and_usi_follow_the_edit() {
     let dir = no_uchifuzume();
     let d = dir.to_str().unwrap();
     // the mate search keeps its native parts and asks the rules for the changed one
@@ -182,10 +182,16 @@ fn edited_copy_mate_and_usi_refuse_with_the_reason() {
         out(&o)
     );
     assert!(err(&o).contains("`succ` changed"), "{}", err(&o));
-    // the USI engine has no variant search yet: it refuses
-    let o = okite(&["usi", "--rules", d]);
-    assert_eq!(o.status.code(), Some(2));
-    // the USI option Rules: go mate is refused, never answered under the shipped rules
+    let o = okite(&[
+        "usi",
+        "--rules",
+        "tests/variants/short_lance.rule",
+        "--reading",
+        "short-lance",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    // the USI option Rules: go mate follows the edited rules (the pawn drop mates), then a
+    // reading that does not exist is refused, never answered under other rules
     let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
         .arg("usi")
         .stdin(std::process::Stdio::piped())
@@ -211,7 +217,7 @@ fn edited_copy_mate_and_usi_refuse_with_the_reason() {
     assert_eq!(
         answers,
         vec![
-            "checkmate notimplemented",
+            "checkmate P*1b",
             "checkmate notimplemented",
             "checkmate 1c1b+"
         ],

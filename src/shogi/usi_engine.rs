@@ -26,9 +26,25 @@ fn say<W: Write>(out: &Mutex<W>, line: &str) -> std::io::Result<()> {
     w.flush()
 }
 
-/// Decides which native reading the search follows, from the options `Rules` (a path, or empty
-/// for the default rules) and `Reading`; an error says why the search may not follow them.
-pub type Resolver<'a> = &'a dyn Fn(&str, &str) -> Result<Reading, String>;
+/// A search under a variant, run on the search thread: the game so far (oldest first), the time
+/// limit in milliseconds (0: none), whether any mate will do (else the shortest), and the stop
+/// flag.
+pub type VariantSearch = Arc<
+    dyn Fn(&[Position], u64, bool, Arc<AtomicBool>) -> Result<super::dfpn::MateResult, String>
+        + Send
+        + Sync,
+>;
+
+/// What the search follows: a native reading, or a variant searched by the caller's function.
+#[derive(Clone)]
+pub enum Follow {
+    Native(Reading),
+    Variant(VariantSearch),
+}
+
+/// Decides what the search follows, from the options `Rules` (a path, or empty for the default
+/// rules) and `Reading`; an error says why the search may not follow them.
+pub type Resolver<'a> = &'a dyn Fn(&str, &str) -> Result<Follow, String>;
 
 /// Runs the engine until `quit` or the end of the input. Output errors end the loop. Readings
 /// are the four native ones by name; no rule files.
@@ -37,7 +53,9 @@ pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Res
         if !rules.is_empty() {
             return Err("this engine reads no rule files".to_string());
         }
-        Reading::named(name).ok_or_else(|| format!("unknown reading {name}"))
+        Reading::named(name)
+            .map(Follow::Native)
+            .ok_or_else(|| format!("unknown reading {name}"))
     };
     usi_loop_with(input, output, &named)
 }
@@ -54,6 +72,7 @@ pub fn usi_loop_with<W: Write + Send>(
     let mut rules_opt = String::new();
     let mut reading_opt = "narrow-check".to_string();
     let mut refused: Option<String> = None;
+    let mut variant: Option<VariantSearch> = None;
     let mut history = vec![Position::startpos()];
     let mut hash_mb = 64usize;
     let mut length = MateLength::Shortest;
@@ -146,8 +165,13 @@ pub fn usi_loop_with<W: Write + Send>(
                                 rules_opt = v.to_string();
                             }
                             match resolve(&rules_opt, &reading_opt) {
-                                Ok(r) => {
+                                Ok(Follow::Native(r)) => {
                                     reading = r;
+                                    variant = None;
+                                    refused = None;
+                                }
+                                Ok(Follow::Variant(f)) => {
+                                    variant = Some(f);
                                     refused = None;
                                 }
                                 Err(why) => {
@@ -194,6 +218,41 @@ pub fn usi_loop_with<W: Write + Send>(
                             continue;
                         };
                         let flag = Arc::new(AtomicBool::new(false));
+                        if let Some(f) = variant.clone() {
+                            // under a variant: the caller's search, on its own thread too
+                            let h = history.clone();
+                            let out_ref = &out;
+                            let stop = flag.clone();
+                            let any = length == MateLength::Any;
+                            let handle = std::thread::Builder::new()
+                                .stack_size(1 << 30)
+                                .spawn_scoped(scope, move || {
+                                    match f(&h, ms, any, stop) {
+                                        Ok(r) => {
+                                            let _ = report(out_ref, r);
+                                        }
+                                        Err(e) => {
+                                            let _ = say(
+                                                out_ref,
+                                                &format!(
+                                                    "info string error: {}",
+                                                    e.replace('\n', " ")
+                                                ),
+                                            );
+                                            let _ = say(out_ref, "checkmate notimplemented");
+                                        }
+                                    }
+                                    None
+                                });
+                            match handle {
+                                Ok(handle) => running = Some((flag, handle)),
+                                Err(_) => {
+                                    say(&out, "info string no thread for the search")?;
+                                    say(&out, "checkmate timeout")?;
+                                }
+                            }
+                            continue;
+                        }
                         let s = solver.take().unwrap_or_else(|| MateSolver::new(hash_mb));
                         let h = history.clone();
                         let out_ref = &out;
