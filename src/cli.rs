@@ -347,9 +347,15 @@ pub enum GoCommand {
     Solve {
         #[arg(long)]
         graph: String,
-        /// Rule preset: area, seed, situational, simple-ko, suicide
+        /// A reading of the rules' `solve` (rules/go_play.rule: area, situational, simple-ko or
+        /// base, the stones-only score; rules/go.rule: suicide; or a reading of your own): the
+        /// native solver where its definitions are area's (area scoring, positional superko,
+        /// suicide forbidden, two passes end the game), the rules otherwise (small graphs only)
         #[arg(long, default_value = "area")]
         reading: String,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
         #[arg(long, default_value_t = 0.0)]
         komi: f64,
         /// Search node budget
@@ -751,6 +757,7 @@ fn run_go(cmd: GoCommand) -> i32 {
         GoCommand::Solve {
             graph,
             reading,
+            rules: rule_paths,
             komi,
             nodes,
             json,
@@ -759,14 +766,67 @@ fn run_go(cmd: GoCommand) -> i32 {
                 Ok(g) => g,
                 Err(c) => return c,
             };
-            let mut rules = match go::rules::Rules::preset(&reading) {
-                Ok(r) => r,
-                Err(e) => return go_error(&reading, "--reading", &e),
-            };
-            if (komi * 2.0).fract() != 0.0 {
+            if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
                 eprintln!("error: komi must be a whole or half number, not {komi}");
                 return 2;
             }
+            let (mut prog, plan) = match go_plan(
+                &rule_paths,
+                Some(&reading),
+                &["solve"],
+                &["area"],
+                "the native solver",
+                Engine::Native,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let r = match prog.reading_or_error(&reading) {
+                Ok(r) => r,
+                Err(_) => return 2,
+            };
+            let engine_json =
+                crate::front::notice_json(&prog, r, "solve", "the native solver", &plan);
+            if !plan.is_native() {
+                let text = format!("margin_half_points(G, {})", (komi * 2.0) as i64);
+                let printer = Printer::new(&OutOpts {
+                    color: "auto".into(),
+                });
+                if g.n > 6 {
+                    eprintln!("error: the rules solve graphs of at most 6 vertices; this graph has {}\nhelp: the native solver follows the reading area", g.n);
+                    return 2;
+                }
+                let bound = vec![(
+                    "G".to_string(),
+                    crate::hooks::go::graph_value(&g),
+                    "Graph".to_string(),
+                )];
+                return match eval_with_bound(
+                    &mut prog,
+                    &text,
+                    bound,
+                    Engine::Native,
+                    Some(&reading),
+                    &printer,
+                    None,
+                ) {
+                    Ok(Value::Int(half)) => {
+                        let v = half as f64 / 2.0;
+                        if json {
+                            println!("{{\"value\": {v}, \"pv\": [], \"engine\": {engine_json}}}");
+                        } else {
+                            println!("{v}");
+                        }
+                        0
+                    }
+                    Ok(other) => {
+                        eprintln!("error: `{text}` gave {other}");
+                        2
+                    }
+                    Err(c) => c,
+                };
+            }
+            let mut rules = go::rules::Rules::area();
             rules.komi_half_points = (komi * 2.0) as i64;
             match go::solve::solve(&g, &rules, nodes) {
                 Ok(r) => {
@@ -783,7 +843,11 @@ fn run_go(cmd: GoCommand) -> i32 {
                             .collect();
                     if json {
                         let items: Vec<String> = pv.iter().map(|p| json_str(p)).collect();
-                        println!("{{\"value\": {}, \"pv\": [{}]}}", r.value, items.join(", "));
+                        println!(
+                            "{{\"value\": {}, \"pv\": [{}], \"engine\": {engine_json}}}",
+                            r.value,
+                            items.join(", ")
+                        );
                     } else {
                         println!("principal variation: {}", pv.join(", "));
                         println!("nodes: {}", r.nodes);

@@ -194,6 +194,11 @@ pub const ENGINES: &[EngineBinding] = &[
         readings: &["base"],
     },
     EngineBinding {
+        commands: "go solve",
+        defs: &["solve"],
+        readings: &["area"],
+    },
+    EngineBinding {
         commands: "go classes",
         defs: &["classes"],
         readings: &["base", "cautious", "literal-ultimate"],

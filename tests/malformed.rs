@@ -149,7 +149,7 @@ fn every_command_refuses_malformed_input() {
                 "--reading".into(),
                 "nowhere".into(),
             ],
-            "preset",
+            "reading",
         ),
         (
             vec![

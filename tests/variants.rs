@@ -650,3 +650,38 @@ fn variant_mate_lines_replay_as_mates_by_the_rules() {
         );
     }
 }
+
+/// `go solve` follows any reading of the rules: natively under area's definitions, by the rules
+/// otherwise (small graphs), with a notice; the value is the rules' own.
+#[test]
+fn go_solve_follows_every_reading() {
+    for (reading, graph, rules_graph) in [
+        ("situational", "path:2", "path(2)"),
+        ("base", "path:3", "path(3)"),
+        ("suicide", "path:2", "path(2)"),
+    ] {
+        let o = okite(&["go", "solve", "--graph", graph, "--reading", reading]);
+        assert_eq!(o.status.code(), Some(0), "{reading}: {}", err(&o));
+        assert!(err(&o).contains("by the rules"), "{}", err(&o));
+        let e = okite(&[
+            "eval",
+            "--reading",
+            reading,
+            &format!("solve({rules_graph})"),
+        ]);
+        assert_eq!(out(&o), out(&e), "{reading} {graph}");
+    }
+    // restated area scoring in a user's file runs natively
+    let o = okite(&[
+        "go",
+        "solve",
+        "--graph",
+        "path:3",
+        "--reading",
+        "area",
+        "--json",
+    ]);
+    assert!(out(&o).contains("\"native\": true"), "{}", out(&o));
+    let o = okite(&["go", "solve", "--graph", "path:3", "--reading", "seed"]);
+    assert_eq!(o.status.code(), Some(2));
+}
