@@ -250,8 +250,16 @@ fn edited_copy_natives_lists_the_binding_off() {
         "the place: {}",
         out(&o)
     );
-    // the shipped rules: everything on
+    // the shipped rules: every binding on; of the engines only those that stand for another
+    // reading than base (go solve follows area) are off under base
     let o = okite(&["natives"]);
+    let text = out(&o);
+    let bindings = text.split("engines of the commands").next().unwrap();
+    assert!(!bindings.contains(" off "), "{text}");
+    let off: Vec<&str> = text.lines().filter(|l| l.starts_with("  off")).collect();
+    assert_eq!(off.len(), 1, "{text}");
+    assert!(off[0].contains("go solve"), "{text}");
+    let o = okite(&["natives", "--reading", "area"]);
     assert!(!out(&o).contains(" off "), "{}", out(&o));
 }
 
@@ -575,6 +583,14 @@ fn repl_definition_reaches_the_native_bindings() {
         "{text}"
     );
     assert!(text.contains("81 legal moves"), "{text}");
+    // and says, once, which binding it found off and why
+    let notes = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        notes.matches("shogi.mate_in under base off").count(),
+        1,
+        "{notes}"
+    );
+    assert!(notes.contains("`uchifuzume` changed"), "{notes}");
 }
 
 /// The mate search under a variant solves the first problems of the mate-5 set, and each line

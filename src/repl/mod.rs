@@ -317,6 +317,8 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
             println!("{note}; kept {kept} memo entries of unchanged definitions");
         }
         s.run_pending(&mut ev);
+        // native bindings found off by this program's queries, each said once
+        let mut announced: std::collections::BTreeSet<String> = Default::default();
         loop {
             let _ = std::io::stdout().flush();
             let line = match input.read() {
@@ -324,7 +326,13 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
                 Line::Cleared => continue,
                 Line::Eof => return s.status(tty),
             };
-            match s.handle(&line, &mut ev) {
+            let flow = s.handle(&line, &mut ev);
+            for (what, why) in &ev.off_bindings {
+                if announced.insert(what.clone()) {
+                    eprintln!("okite: {what} off ({why}): the rules answer");
+                }
+            }
+            match flow {
                 Flow::Continue => {}
                 Flow::Rebuild => {
                     carried = ev.export_memo();
