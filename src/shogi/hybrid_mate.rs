@@ -7,7 +7,11 @@
 //! bound completely (df-pn with a table keyed by position and remaining plies), so the first
 //! mate found is the shortest, and a bound with no mate is a proof that there is none that
 //! short. Repeated positions are searched as the definition says (it bounds the length, not the
-//! repetitions).
+//! repetitions). When any mate will do and none of up to 11 plies exists, a search without a
+//! bound looks for a longer one; there a repeated position counts as no mate, and the table keeps
+//! disproofs that rest on the path, so it may miss a mate (it never makes one): its failure is
+//! reported as unknown, never as no mate. (Searching without a bound from the start was tried and
+//! is many times slower on the mate-7 set: it follows long chases of checks.)
 //!
 //! The table and the lists of legal moves are keyed by position: exact where legality depends
 //! on the position and the move that led to it, as every history-free reading's does (the caller
