@@ -117,17 +117,21 @@ pub enum Command {
         /// Print the count below each legal move first
         #[arg(long)]
         divide: bool,
-        /// native (the move generator) or rules (the definitions of rules/shogi_mate.rule)
+        /// native (the move generator, or under a variant its native parts with the changed
+        /// definitions by the rules) or rules (the definitions alone)
         #[arg(long, default_value = "native")]
         engine: Engine,
-        /// Rule files for --engine rules (default: rules/)
+        /// Rule files or folders (default: the shipped rules)
         #[arg(long = "rules")]
         rules: Vec<PathBuf>,
-        /// Count under a reading (narrow, broad, narrow-check, broad-check), with the history of
-        /// --moves and of each line; without it, the usual perft convention (pawn-drop mate is a
-        /// checking pawn drop, no history)
+        /// Count under a reading of the rules, with the history of --moves and of each line;
+        /// without it, narrow-check with no history (the usual perft convention: a pawn-drop mate
+        /// is a checking pawn drop)
         #[arg(long)]
         reading: Option<String>,
+        /// One JSON object: {"count", "engine"}
+        #[arg(long)]
+        json: bool,
     },
     /// The legal moves of a position, in USI, under a reading (with the game's history)
     Legal {
@@ -142,9 +146,12 @@ pub enum Command {
         /// Same as --engine verify
         #[arg(long)]
         verify: bool,
-        /// Rule files for --engine rules (default: rules/)
+        /// Rule files or folders (default: the shipped rules)
         #[arg(long = "rules")]
         rules: Vec<PathBuf>,
+        /// One JSON object: {"moves", "engine"}
+        #[arg(long)]
+        json: bool,
     },
     /// Replay a game record and report, under each reading, the first forbidden move,
     /// repetitions, perpetual checks and whether the final position is mate
@@ -568,7 +575,7 @@ fn run_go(cmd: GoCommand) -> i32 {
                 Err(c) => return c,
             };
             let start = std::time::Instant::now();
-            let (_, plan) = match go_plan(
+            let (cprog, plan) = match go_plan(
                 &rules,
                 reading.as_deref(),
                 &["classes"],
@@ -578,6 +585,29 @@ fn run_go(cmd: GoCommand) -> i32 {
             ) {
                 Ok(x) => x,
                 Err(c) => return c,
+            };
+            let ej = {
+                let r =
+                    crate::front::reading(&cprog, reading.as_deref()).unwrap_or(crate::check::BASE);
+                if engine == Engine::Rules {
+                    engine_json(
+                        &cprog,
+                        r,
+                        "classes",
+                        "the native search of outcome classes",
+                        &plan,
+                        None,
+                        engine,
+                    )
+                } else {
+                    crate::front::notice_json(
+                        &cprog,
+                        r,
+                        "classes",
+                        "the native search of outcome classes",
+                        &plan,
+                    )
+                }
             };
             let table = match plan {
                 Plan::Native(n) => crate::go::life::Table::for_reading(Some(n)),
@@ -642,7 +672,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             };
             if json {
                 let items: Vec<String> = letters.iter().map(|n| format!("\"{n}\"")).collect();
-                println!("{{\"classes\": [{}]}}", items.join(", "));
+                println!("{{\"classes\": [{}], \"engine\": {ej}}}", items.join(", "));
             } else {
                 let last = crate::go::life::sequence_from_moves(&g, &moves)
                     .ok()
@@ -1283,6 +1313,7 @@ pub fn run(cli: Cli) -> i32 {
             engine,
             rules,
             reading,
+            json,
         } => {
             let printer = Printer::new(&pos.out);
             let mut prog = match load_or_report(&rules, &printer) {
@@ -1324,6 +1355,22 @@ pub fn run(cli: Cli) -> i32 {
                 }),
             };
             let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
+            let ej = engine_json(
+                &prog,
+                r,
+                "legal",
+                "the move generator",
+                &plan,
+                hybrid.as_ref(),
+                engine,
+            );
+            let emit = |n: &str| {
+                if json {
+                    println!("{{\"count\": {n}, \"engine\": {ej}}}");
+                } else {
+                    println!("{n}");
+                }
+            };
             let native = match plan {
                 Plan::Native(n) => n,
                 Plan::Rules(_) => {
@@ -1334,7 +1381,7 @@ pub fn run(cli: Cli) -> i32 {
                         }
                         return match perft_hybrid(&prog, r, &v, &mut history, depth) {
                             Ok(n) => {
-                                println!("{n}");
+                                emit(&n.to_string());
                                 0
                             }
                             Err(m) => {
@@ -1343,7 +1390,13 @@ pub fn run(cli: Cli) -> i32 {
                             }
                         };
                     }
-                    return perft_by_rules(&mut prog, r, &history, depth, engine, &printer);
+                    return match perft_by_rules(&mut prog, r, &history, depth, engine, &printer) {
+                        Ok(v) => {
+                            emit(&v);
+                            0
+                        }
+                        Err(c) => c,
+                    };
                 }
             };
             let rd = crate::shogi::readings::Reading::named(native)
@@ -1353,7 +1406,7 @@ pub fn run(cli: Cli) -> i32 {
                     eprintln!("error: perft under a reading follows every line's history; ask for a depth of at most 8");
                     return 2;
                 }
-                println!("{}", perft_reading(&mut history, depth, rd));
+                emit(&perft_reading(&mut history, depth, rd).to_string());
                 return 0;
             }
             let mut p = history.last().expect("a game has a position").clone();
@@ -1372,7 +1425,7 @@ pub fn run(cli: Cli) -> i32 {
                 let secs = t0.elapsed().as_secs_f64();
                 eprintln!("{:.3} s, {:.1} M leaves/s", secs, n as f64 / secs / 1e6);
             }
-            println!("{n}");
+            emit(&n.to_string());
             0
         }
         Command::Legal {
@@ -1381,6 +1434,7 @@ pub fn run(cli: Cli) -> i32 {
             engine,
             verify,
             rules,
+            json,
         } => {
             let printer = Printer::new(&pos.out);
             let prog = match load_or_report(&rules, &printer) {
@@ -1410,6 +1464,15 @@ pub fn run(cli: Cli) -> i32 {
                 _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
             };
             let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
+            let ej = engine_json(
+                &prog,
+                r,
+                "legal",
+                "the move generator",
+                &plan,
+                hybrid.as_ref(),
+                engine,
+            );
             let native = |n: &str| -> Vec<String> {
                 let rd = crate::shogi::readings::Reading::named(n)
                     .expect("the shogi engines' readings are named");
@@ -1419,7 +1482,12 @@ pub fn run(cli: Cli) -> i32 {
                     .collect()
             };
             let print = |ms: Vec<String>| {
-                println!("{}", ms.join(" "));
+                if json {
+                    let items: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
+                    println!("{{\"moves\": [{}], \"engine\": {ej}}}", items.join(", "));
+                } else {
+                    println!("{}", ms.join(" "));
+                }
                 0
             };
             let mut prog = prog;
@@ -2063,11 +2131,8 @@ fn perft_by_rules(
     depth: u32,
     engine: Engine,
     printer: &Printer,
-) -> i32 {
-    let names = match state_names(prog) {
-        Ok(n) => n,
-        Err(c) => return c,
-    };
+) -> Result<String, i32> {
+    let names = state_names(prog)?;
     // with no history before the position, `perft(s, d)` (keyed by states, so transpositions
     // are shared); with one, `perft_game(g, i, d)`, which keeps each line's history
     let (text, bound) = if history.len() <= 1 {
@@ -2095,13 +2160,7 @@ fn perft_by_rules(
         )
     };
     let rname = prog.readings[reading as usize].name.clone();
-    match eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None) {
-        Ok(v) => {
-            println!("{v}");
-            0
-        }
-        Err(c) => c,
-    }
+    eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None).map(|v| v.to_string())
 }
 
 fn legal_by_rules(
@@ -2175,6 +2234,42 @@ fn announce(
             );
             None
         }
+    }
+}
+
+/// What `announce` says, as the JSON field `engine`.
+fn engine_json(
+    prog: &Program,
+    reading: crate::check::ir::ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+    hybrid: Option<&crate::hybrid::ShogiVariant>,
+    engine: Engine,
+) -> String {
+    let rname = &prog.readings[reading as usize].name;
+    if engine == Engine::Rules {
+        return format!(
+            "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"reason\": \"--engine rules\"}}",
+            json_str(def),
+            json_str(rname)
+        );
+    }
+    match (plan, hybrid) {
+        (Plan::Rules(why), Some(v)) => format!(
+            "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"engine\": {}, \"by_the_rules\": [{}], \"reason\": {}}}",
+            json_str(def),
+            json_str(rname),
+            json_str(&format!("{engine_name}, native parts kept")),
+            v.asked
+                .names()
+                .iter()
+                .map(|n| json_str(n))
+                .collect::<Vec<_>>()
+                .join(", "),
+            json_str(&why.to_string())
+        ),
+        _ => crate::front::notice_json(prog, reading, def, engine_name, plan),
     }
 }
 

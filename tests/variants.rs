@@ -121,6 +121,23 @@ fn edited_copy_perft_counts_the_mating_drop() {
         "{}",
         out(&o)
     );
+    // perft and legal carry the same in their JSON
+    let o = okite(&[
+        "perft", "--rules", d, "--sfen", P0, "--depth", "1", "--json",
+    ]);
+    assert!(
+        out(&o).starts_with("{\"count\": 81, \"engine\": {"),
+        "{}",
+        out(&o)
+    );
+    assert!(
+        out(&o).contains("\"by_the_rules\": [\"uchifuzume\"]"),
+        "{}",
+        out(&o)
+    );
+    let o = okite(&["legal", "--rules", d, "--sfen", P0, "--json"]);
+    assert!(out(&o).contains("\"P*1b\""), "{}", out(&o));
+    assert!(out(&o).contains("\"native\": false"), "{}", out(&o));
     // the shipped rules: 80, natively
     let o = okite(&["perft", "--sfen", P0, "--depth", "1"]);
     assert_eq!(out(&o), "80");
