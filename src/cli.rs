@@ -2533,7 +2533,7 @@ struct MateArgs {
 }
 
 fn run_mate(a: MateArgs) -> i32 {
-    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver, MateStatus};
+    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
@@ -2693,41 +2693,13 @@ fn run_mate(a: MateArgs) -> i32 {
             if let Some(b) = bar {
                 b.finish_and_clear();
             }
-            let result = match r.result {
-                MateStatus::Mate => "mate",
-                MateStatus::NoMate => "nomate",
-                MateStatus::Unknown => "unknown",
-            };
-            let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
-            if a.json {
-                let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
-                println!(
-                    "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"engine\": {engine_json}}}",
-                    r.plies,
-                    pvs.join(", "),
-                    r.nodes,
-                    r.ms,
-                    r.shortest
-                );
-            } else {
-                match r.result {
-                    MateStatus::Mate => {
-                        let note = if r.shortest || length == MateLength::Any {
-                            ""
-                        } else {
-                            " (not proven shortest within the limits)"
-                        };
-                        println!("mate in {}{note}: {}", r.plies, pv.join(" "))
-                    }
-                    MateStatus::NoMate if a.max_plies > 0 => {
-                        println!("no mate in {} plies or fewer", a.max_plies)
-                    }
-                    MateStatus::NoMate => println!("no mate"),
-                    MateStatus::Unknown => {
-                        println!("unknown (limits reached after {} nodes)", r.nodes)
-                    }
-                }
-            }
+            print_mate(
+                &r,
+                a.json,
+                &engine_json,
+                length == MateLength::Any,
+                a.max_plies,
+            );
         }
         code
     });
@@ -2779,7 +2751,6 @@ fn run_mate_hybrid(
     engine_json: &str,
     printer: &Printer,
 ) -> i32 {
-    use crate::shogi::dfpn::MateStatus;
     let mut oracle = match crate::hybrid::RulesOracle::new(prog, reading) {
         Ok(o) => o,
         Err(m) => {
@@ -2821,36 +2792,53 @@ fn run_mate_hybrid(
                 continue;
             }
         };
-        let result = match r.result {
-            MateStatus::Mate => "mate",
-            MateStatus::NoMate => "nomate",
-            MateStatus::Unknown => "unknown",
-        };
-        let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
-        if a.json {
-            let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
-            println!(
-                "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"engine\": {engine_json}}}",
-                r.plies,
-                pvs.join(", "),
-                r.nodes,
-                r.ms,
-                r.shortest
-            );
-        } else {
-            match r.result {
-                MateStatus::Mate => println!("mate in {}: {}", r.plies, pv.join(" ")),
-                MateStatus::NoMate if a.max_plies > 0 => {
-                    println!("no mate in {} plies or fewer", a.max_plies)
-                }
-                MateStatus::NoMate => println!("no mate"),
-                MateStatus::Unknown => {
-                    println!("unknown (limits reached after {} nodes)", r.nodes)
-                }
-            }
-        }
+        print_mate(&r, a.json, engine_json, a.length == "any", a.max_plies);
     }
     code
+}
+
+/// One result of `okite mate`: a JSON object, or a line for people.
+fn print_mate(
+    r: &crate::shogi::dfpn::MateResult,
+    json: bool,
+    engine_json: &str,
+    any: bool,
+    max_plies: u32,
+) {
+    use crate::shogi::dfpn::MateStatus;
+    let result = match r.result {
+        MateStatus::Mate => "mate",
+        MateStatus::NoMate => "nomate",
+        MateStatus::Unknown => "unknown",
+    };
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
+    if json {
+        let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
+        println!(
+            "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"engine\": {engine_json}}}",
+            r.plies,
+            pvs.join(", "),
+            r.nodes,
+            r.ms,
+            r.shortest
+        );
+        return;
+    }
+    match r.result {
+        MateStatus::Mate => {
+            let note = if r.shortest || any {
+                ""
+            } else {
+                " (not proven shortest within the limits)"
+            };
+            println!("mate in {}{note}: {}", r.plies, pv.join(" "))
+        }
+        MateStatus::NoMate if max_plies > 0 => {
+            println!("no mate in {max_plies} plies or fewer")
+        }
+        MateStatus::NoMate => println!("no mate"),
+        MateStatus::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
+    }
 }
 
 /// Perft under a reading, each line with its history (repetitions and perpetual checks count).

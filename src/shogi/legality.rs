@@ -339,41 +339,26 @@ mod tests {
             Ok(p.is_king_attacked(p.side_to_move().flip()))
         }
         fn uchifuzume(&mut self, h: &[Position]) -> Result<bool, String> {
-            let mut o = Shipped {
-                needs_check: self.needs_check,
-            };
-            let mut hy = Hybrid {
-                mate_needs_check: self.needs_check,
-                asked: Asked::default(),
-                oracle: &mut o,
-                oracle_calls: 0,
-            };
-            hy.uchifuzume_at(&mut h.to_vec(), 0)
+            native(self.needs_check, |hy| hy.uchifuzume_at(&mut h.to_vec(), 0))
         }
         fn mate(&mut self, h: &[Position]) -> Result<bool, String> {
-            let mut o = Shipped {
-                needs_check: self.needs_check,
-            };
-            let mut hy = Hybrid {
-                mate_needs_check: self.needs_check,
-                asked: Asked::default(),
-                oracle: &mut o,
-                oracle_calls: 0,
-            };
-            hy.mate(&mut h.to_vec())
+            native(self.needs_check, |hy| hy.mate(&mut h.to_vec()))
         }
         fn forbidden(&mut self, h: &[Position]) -> Result<bool, String> {
-            let mut o = Shipped {
-                needs_check: self.needs_check,
-            };
-            let mut hy = Hybrid {
-                mate_needs_check: self.needs_check,
-                asked: Asked::default(),
-                oracle: &mut o,
-                oracle_calls: 0,
-            };
-            hy.forbidden(&mut h.to_vec())
+            native(self.needs_check, |hy| hy.forbidden(&mut h.to_vec()))
         }
+    }
+
+    /// `f` on an assembly whose every part is native.
+    fn native<T>(needs_check: bool, f: impl FnOnce(&mut Hybrid) -> T) -> T {
+        let mut o = Shipped { needs_check };
+        let mut hy = Hybrid {
+            mate_needs_check: needs_check,
+            asked: Asked::default(),
+            oracle: &mut o,
+            oracle_calls: 0,
+        };
+        f(&mut hy)
     }
 
     /// With every part native, or every part asked of an oracle that answers as the shipped
