@@ -1,7 +1,6 @@
 #![forbid(unsafe_code)]
 //! The command line. Each command is a thin layer over the library.
 
-use crate::check::load::{load, load_shipped, Loaded};
 use crate::check::{Program, Query};
 use crate::diagnostics::{render, Diag, Level, SourceMap};
 use crate::eval::explain;
@@ -342,13 +341,10 @@ pub enum GoCommand {
         /// Stop with an error once the count passes this many sequences
         #[arg(long, default_value_t = 10_000_000_000)]
         limit: u128,
-        /// A reading of rules/go.rule (e.g. suicide): the native count where its definitions
-        /// are the shipped ones of base, else the rules
-        #[arg(long)]
-        reading: Option<String>,
-        /// Rule files or folders (default: the shipped rules)
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
+        /// A reading (e.g. suicide of rules/go.rule) and rule files: the native count where
+        /// their definitions are the shipped ones of base, else the rules
+        #[command(flatten)]
+        variant: VariantOpts,
     },
     /// The value under perfect play (Black minus White minus komi)
     Solve {
@@ -410,6 +406,45 @@ fn go_by_rules(
     match eval_with_bound(prog, text, bound, engine, reading, &printer, None) {
         Ok(v) => {
             println!("{v}");
+            0
+        }
+        Err(c) => c,
+    }
+}
+
+/// A Go command that counts: the native count `native` where the loaded definitions `defs` are
+/// the shipped ones of base, else `query` by the rules with `G` bound to the graph.
+fn go_count<N: std::fmt::Display>(
+    graph: &str,
+    variant: &VariantOpts,
+    defs: &[&str],
+    engine_name: &str,
+    engine: Engine,
+    query: &str,
+    native: impl FnOnce(&crate::go::graph::Graph) -> Result<N, i32>,
+) -> i32 {
+    let g = match go_graph(graph) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let reading = variant.reading.as_deref();
+    let (mut prog, plan) = match go_plan(
+        &variant.rules,
+        reading,
+        defs,
+        &["base"],
+        engine_name,
+        engine,
+    ) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    if engine != Engine::Native || !plan.is_native() {
+        return go_by_rules(&mut prog, &g, query, engine, reading);
+    }
+    match native(&g) {
+        Ok(n) => {
+            println!("{n}");
             0
         }
         Err(c) => c,
@@ -519,46 +554,20 @@ fn run_go(cmd: GoCommand) -> i32 {
             graph,
             engine,
             variant,
-        } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
-                Err(c) => return c,
-            };
-            let (mut prog, plan) = match go_plan(
-                &variant.rules,
-                variant.reading.as_deref(),
-                &["boards", "ultimate"],
-                &["base"],
-                "the native count of ultimate boards",
-                engine,
-            ) {
-                Ok(x) => x,
-                Err(c) => return c,
-            };
-            if engine != Engine::Native || !plan.is_native() {
-                return go_by_rules(
-                    &mut prog,
-                    &g,
-                    "size({ c | c in boards(G), ultimate(G, c) })",
-                    if engine == Engine::Native {
-                        Engine::Native
-                    } else {
-                        engine
-                    },
-                    variant.reading.as_deref(),
-                );
-            }
-            match crate::hooks::go::count_ultimate(&g) {
-                Ok(n) => {
-                    println!("{n}");
-                    0
-                }
-                Err(m) => {
+        } => go_count(
+            &graph,
+            &variant,
+            &["boards", "ultimate"],
+            "the native count of ultimate boards",
+            engine,
+            "size({ c | c in boards(G), ultimate(G, c) })",
+            |g| {
+                crate::hooks::go::count_ultimate(g).map_err(|m| {
                     eprintln!("error: {m}");
                     2
-                }
-            }
-        }
+                })
+            },
+        ),
         GoCommand::Classes {
             graph,
             moves,
@@ -712,78 +721,32 @@ fn run_go(cmd: GoCommand) -> i32 {
             graph,
             engine,
             variant,
-        } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
-                Err(c) => return c,
-            };
-            let (mut prog, plan) = match go_plan(
-                &variant.rules,
-                variant.reading.as_deref(),
-                &["boards"],
-                &["base"],
-                "the native board count",
-                engine,
-            ) {
-                Ok(x) => x,
-                Err(c) => return c,
-            };
-            if engine != Engine::Native || !plan.is_native() {
-                return go_by_rules(
-                    &mut prog,
-                    &g,
-                    "size(boards(G))",
-                    engine,
-                    variant.reading.as_deref(),
-                );
-            }
-            match go::count::count_boards(&g) {
-                Ok(n) => {
-                    println!("{n}");
-                    0
-                }
-                Err(e) => go_error(&graph, "--graph", &e),
-            }
-        }
+        } => go_count(
+            &graph,
+            &variant,
+            &["boards"],
+            "the native board count",
+            engine,
+            "size(boards(G))",
+            |g| go::count::count_boards(g).map_err(|e| go_error(&graph, "--graph", &e)),
+        ),
         GoCommand::Sequences {
             graph,
             engine,
-            reading,
-            rules,
+            variant,
             limit,
-        } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
-                Err(c) => return c,
-            };
-            let (mut prog, plan) = match go_plan(
-                &rules,
-                reading.as_deref(),
-                &["regular_count", "empty_board"],
-                &["base"],
-                "the native count of regular sequences",
-                engine,
-            ) {
-                Ok(x) => x,
-                Err(c) => return c,
-            };
-            if engine != Engine::Native || !plan.is_native() {
-                return go_by_rules(
-                    &mut prog,
-                    &g,
-                    "regular_count(G, [empty_board(G)])",
-                    engine,
-                    reading.as_deref(),
-                );
-            }
-            match go::sequences::count_regular_sequences(&g, limit) {
-                Ok(n) => {
-                    println!("{n}");
-                    0
-                }
-                Err(e) => go_error(&graph, "--graph", &e),
-            }
-        }
+        } => go_count(
+            &graph,
+            &variant,
+            &["regular_count", "empty_board"],
+            "the native count of regular sequences",
+            engine,
+            "regular_count(G, [empty_board(G)])",
+            |g| {
+                go::sequences::count_regular_sequences(g, limit)
+                    .map_err(|e| go_error(&graph, "--graph", &e))
+            },
+        ),
         GoCommand::Solve {
             graph,
             reading,
@@ -1115,27 +1078,15 @@ pub fn main() -> i32 {
 
 /// Load rule files, printing diagnostics on failure.
 fn load_or_report(paths: &[PathBuf], printer: &Printer) -> Result<(Program, Vec<PathBuf>), i32> {
-    let Loaded {
-        program,
-        sources,
-        files,
-    } = if paths.is_empty() {
-        load_shipped(Hooks::standard())
-    } else {
-        load(paths, Hooks::standard())
-    };
-    match program {
-        Ok(p) => Ok((p, files)),
-        Err(ds) => {
-            printer.diags(&ds, &sources);
-            let n = ds.iter().filter(|d| d.is_error()).count();
-            eprintln!(
-                "error: {n} error{} in the rule files",
-                if n == 1 { "" } else { "s" }
-            );
-            Err(2)
-        }
-    }
+    crate::front::load_rules(paths).map_err(|(sources, ds)| {
+        printer.diags(&ds, &sources);
+        let n = ds.iter().filter(|d| d.is_error()).count();
+        eprintln!(
+            "error: {n} error{} in the rule files",
+            if n == 1 { "" } else { "s" }
+        );
+        2
+    })
 }
 
 pub fn run(cli: Cli) -> i32 {
@@ -1629,11 +1580,10 @@ pub fn run(cli: Cli) -> i32 {
                 } else {
                     vec![PathBuf::from(path)]
                 };
-                let (prog, _) = crate::front::load_rules(&paths).map_err(|(sources, ds)| {
+                let (prog, _) = crate::front::load_rules(&paths).map_err(|(_, ds)| {
                     let first = ds.iter().find(|d| d.is_error()).or(ds.first());
                     let text = first.map(|d| d.message.clone()).unwrap_or_default();
                     let n = ds.iter().filter(|d| d.is_error()).count();
-                    let _ = sources;
                     format!("the rule files do not check ({n} errors; the first: {text})")
                 })?;
                 let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
