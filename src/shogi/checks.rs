@@ -9,7 +9,6 @@
 //! the legal evasions are generated and the checking ones kept.
 
 use super::bitboard::{tables, Tables, MASK};
-use super::mate1::{discoverers, gives_check_fast};
 use super::movegen::{push_piece_moves, MoveSink};
 use super::position::Position;
 use super::types::{Color, Move, PieceKind, Square};
@@ -189,7 +188,7 @@ fn drop_checks(p: &Position, list: &mut impl MoveSink, chk: &[u128; 14], judge_p
                     let m = Move::drop(kind, sq(to));
                     let mut q = p.clone();
                     q.do_move(m);
-                    if !super::mate1::has_evasion(&q) {
+                    if !super::evasion::has_evasion(&q) {
                         excluded = true;
                         tg = 0;
                     }
@@ -358,6 +357,64 @@ fn checks_in_check(p: &Position, list: &mut impl MoveSink, theirk: usize) -> boo
     });
     // Whether a pawn drop was left out is not tracked here: report that one may have been.
     p.hands[p.side.index()].get(0) != 0
+}
+
+/// Pieces of the side to move standing alone between the opponent's king (on `theirk`) and a
+/// slider of the side to move: moving one off that line discovers a check.
+pub(super) fn discoverers(p: &Position, theirk: usize) -> u128 {
+    let t = tables();
+    let us = p.side;
+    let ours = p.by_color[us.index()];
+    let snipers = ((t.rook_empty[theirk] & (p.bb(PieceKind::Rook) | p.bb(PieceKind::Dragon)))
+        | (t.bishop_empty[theirk] & (p.bb(PieceKind::Bishop) | p.bb(PieceKind::Horse)))
+        | (t.lance_empty(us.flip(), theirk) & p.bb(PieceKind::Lance)))
+        & ours;
+    let occ = p.occ();
+    let mut out = 0u128;
+    let mut s = snipers;
+    while s != 0 {
+        let sq = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let b = t.between(theirk, sq) & occ;
+        if b != 0 && b & (b - 1) == 0 && b & ours != 0 {
+            out |= b;
+        }
+    }
+    out
+}
+
+/// Exact check test for a legal move `m`, given the opponent's king square and the
+/// discoverers of [`discoverers`].
+#[inline]
+pub(super) fn gives_check_fast(p: &Position, m: Move, theirk: usize, disc: u128) -> bool {
+    let t = tables();
+    let them = p.side.flip();
+    let to = m.to().index();
+    match m.from() {
+        None => {
+            let Some(k) = m.drop_kind() else { return false };
+            t.attacks(k, them, theirk, p.occ()) >> to & 1 != 0
+        }
+        Some(f) => {
+            let f = f.index();
+            let code = p.board[f];
+            if code == 0 {
+                return false;
+            }
+            let kind = PieceKind::ALL[((code & 15) - 1) as usize];
+            let kind = if m.is_promotion() {
+                kind.promoted().unwrap_or(kind)
+            } else {
+                kind
+            };
+            let occ = p.occ() & !(1u128 << f);
+            // Attack sets are symmetric when seen from the king with the other colour.
+            if t.attacks(kind, them, theirk, occ) >> to & 1 != 0 {
+                return true;
+            }
+            disc >> f & 1 != 0 && t.line(theirk, f) >> to & 1 == 0
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! Mate in one, a fast "has the side in check any legal reply" test, and a plain exhaustive
-//! mate search for small depths (the reference for the faster routines).
+//! Mate in one and a plain exhaustive mate search for small depths (the reference for the
+//! faster routines).
 //!
 //! Conventions: the attacker is the side to move; every attacker move must give check; the
 //! defender tries every legal move (futile interpositions included), so lengths are strict.
@@ -7,165 +7,15 @@
 //! move generator already excludes it.
 
 use super::bitboard::{tables, MASK};
+pub use super::evasion::has_evasion;
 use super::position::Position;
 use super::types::{Color, Move, PieceKind};
-
-/// True if the side to move, assumed in check, has at least one legal move. Exact (same answer
-/// as [`Position::has_legal_move`]) but stops at the first reply found.
-pub fn has_evasion(p: &Position) -> bool {
-    let t = tables();
-    let us = p.side;
-    let them = us.flip();
-    let ui = us.index();
-    let ksq = p.king[ui] as usize;
-    if ksq >= 81 {
-        return p.has_legal_move();
-    }
-    let occ = p.occ();
-    let own = p.by_color[ui];
-    let occ_wo_king = occ ^ (1u128 << ksq);
-    let mut tg = t.king[ksq] & !own & MASK;
-    while tg != 0 {
-        let to = tg.trailing_zeros() as usize;
-        tg &= tg - 1;
-        if !p.is_attacked(to, them, occ_wo_king) {
-            return true;
-        }
-    }
-    let checkers = p.attackers_occ(ksq, them, occ);
-    if checkers == 0 {
-        return p.has_legal_move();
-    }
-    if checkers & (checkers - 1) != 0 {
-        return false;
-    }
-    let c = checkers.trailing_zeros() as usize;
-    let between = t.between(ksq, c);
-    let pinned = p.pinned(us, ksq);
-    let king_bb = p.bb(PieceKind::King);
-    // Board moves onto the checker or a square between.
-    let mut targets = between | checkers;
-    while targets != 0 {
-        let s = targets.trailing_zeros() as usize;
-        targets &= targets - 1;
-        let mut movers = p.attackers_occ(s, us, occ) & !king_bb;
-        while movers != 0 {
-            let f = movers.trailing_zeros() as usize;
-            movers &= movers - 1;
-            if pinned >> f & 1 == 0 || t.line(ksq, f) >> s & 1 != 0 {
-                // Any piece that reaches `s` has a legal form of the move (promotion is
-                // available wherever a piece would otherwise be dead).
-                return true;
-            }
-        }
-    }
-    // Drops between.
-    if between != 0 {
-        let hand = p.hands[ui];
-        if hand.is_empty() {
-            return false;
-        }
-        for k in 3..7 {
-            if hand.get(k) != 0 {
-                return true;
-            }
-        }
-        if hand.get(1) != 0 && between & !t.last1[ui] != 0 {
-            return true;
-        }
-        if hand.get(2) != 0 && between & !t.last2[ui] != 0 {
-            return true;
-        }
-        if hand.get(0) != 0 {
-            let mut tg = between & !t.last1[ui];
-            let own_pawns = p.bb(PieceKind::Pawn) & own;
-            for f in t.file.iter() {
-                if own_pawns & f != 0 {
-                    tg &= !f;
-                }
-            }
-            if tg != 0 {
-                // A pawn interposition right in front of the attacker's king could be an
-                // illegal pawn-drop mate: let the full generator judge that rare case.
-                let theirk = p.king[them.index()] as usize;
-                let front = if theirk < 81 {
-                    t.pawn[them.index()][theirk]
-                } else {
-                    0
-                };
-                if tg & !front != 0 {
-                    return true;
-                }
-                return p.has_legal_move();
-            }
-        }
-    }
-    false
-}
 
 /// The legal checking moves of the side to move (see [`super::checks::generate_checks`]).
 pub(super) fn checks(p: &Position) -> Vec<Move> {
     let mut l = super::movegen::MoveList::new();
     super::checks::generate_checks(p, &mut l);
     l.as_slice().to_vec()
-}
-
-/// Pieces of the side to move standing alone between the opponent's king (on `theirk`) and a
-/// slider of the side to move: moving one off that line discovers a check.
-pub(super) fn discoverers(p: &Position, theirk: usize) -> u128 {
-    let t = tables();
-    let us = p.side;
-    let ours = p.by_color[us.index()];
-    let snipers = ((t.rook_empty[theirk] & (p.bb(PieceKind::Rook) | p.bb(PieceKind::Dragon)))
-        | (t.bishop_empty[theirk] & (p.bb(PieceKind::Bishop) | p.bb(PieceKind::Horse)))
-        | (t.lance_empty(us.flip(), theirk) & p.bb(PieceKind::Lance)))
-        & ours;
-    let occ = p.occ();
-    let mut out = 0u128;
-    let mut s = snipers;
-    while s != 0 {
-        let sq = s.trailing_zeros() as usize;
-        s &= s - 1;
-        let b = t.between(theirk, sq) & occ;
-        if b != 0 && b & (b - 1) == 0 && b & ours != 0 {
-            out |= b;
-        }
-    }
-    out
-}
-
-/// Exact check test for a legal move `m`, given the opponent's king square and the
-/// discoverers of [`discoverers`].
-#[inline]
-pub(super) fn gives_check_fast(p: &Position, m: Move, theirk: usize, disc: u128) -> bool {
-    let t = tables();
-    let them = p.side.flip();
-    let to = m.to().index();
-    match m.from() {
-        None => {
-            let Some(k) = m.drop_kind() else { return false };
-            t.attacks(k, them, theirk, p.occ()) >> to & 1 != 0
-        }
-        Some(f) => {
-            let f = f.index();
-            let code = p.board[f];
-            if code == 0 {
-                return false;
-            }
-            let kind = PieceKind::ALL[((code & 15) - 1) as usize];
-            let kind = if m.is_promotion() {
-                kind.promoted().unwrap_or(kind)
-            } else {
-                kind
-            };
-            let occ = p.occ() & !(1u128 << f);
-            // Attack sets are symmetric when seen from the king with the other colour.
-            if t.attacks(kind, them, theirk, occ) >> to & 1 != 0 {
-                return true;
-            }
-            disc >> f & 1 != 0 && t.line(theirk, f) >> to & 1 == 0
-        }
-    }
 }
 
 /// A mate in one for the side to move: a legal move after which the opponent is in check and
@@ -395,6 +245,7 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shogi::checks::{discoverers, gives_check_fast};
 
     fn lines(name: &str) -> Vec<Position> {
         let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));

@@ -23,6 +23,7 @@
 pub mod bitboard;
 pub mod checks;
 pub mod dfpn;
+pub mod evasion;
 pub mod hybrid_mate;
 pub mod legality;
 pub mod mate1;
