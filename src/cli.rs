@@ -6,14 +6,16 @@ use crate::diagnostics::{render, Diag, Level, SourceMap};
 use crate::eval::explain;
 use crate::eval::run::{run_all, summary};
 use crate::eval::value::Value;
-use crate::eval::{Budget, EvalError, Evaluator};
-pub use crate::front::json_str;
+use crate::eval::{EvalError, Evaluator};
+pub use crate::front::{
+    display_value, json_str, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts,
+};
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::hooks::{Engine, Hooks};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -961,85 +963,6 @@ pub struct PositionOpts {
     pub out: OutOpts,
 }
 
-#[derive(Args, Clone)]
-pub struct OutOpts {
-    /// Colour: auto, always or never
-    #[arg(long, default_value = "auto")]
-    pub color: String,
-}
-
-#[derive(Args, Clone)]
-pub struct RunOpts {
-    /// native (use bound native functions), rules (rule bodies only) or verify (both, compared)
-    #[arg(long, default_value = "native")]
-    pub engine: Engine,
-    /// Same as --engine verify
-    #[arg(long)]
-    pub verify: bool,
-    /// Evaluation step budget
-    #[arg(long, default_value_t = 2_000_000_000)]
-    pub max_steps: u64,
-    /// Call depth budget
-    #[arg(long, default_value_t = 100_000)]
-    pub max_depth: usize,
-    /// Time budget per query, in milliseconds
-    #[arg(long, default_value_t = 600_000)]
-    pub timeout_ms: u64,
-    /// Memory for the memo tables, in MiB (a cache: emptied when full)
-    #[arg(long, default_value_t = 2048)]
-    pub max_memory_mb: usize,
-    /// Memory the whole process may occupy, in MiB: past it the query ends with a diagnostic
-    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
-    pub max_resident_mb: usize,
-    /// Turn tabling (memoisation) off
-    #[arg(long)]
-    pub no_memo: bool,
-}
-
-impl RunOpts {
-    pub fn apply(&self, ev: &mut Evaluator) {
-        ev.engine = if self.verify {
-            Engine::Verify
-        } else {
-            self.engine
-        };
-        ev.budget = Budget {
-            max_steps: self.max_steps,
-            max_depth: self.max_depth,
-            max_memo_bytes: self.max_memory_mb << 20,
-            max_resident_bytes: self.max_resident_mb.saturating_mul(1 << 20),
-            timeout: Some(Duration::from_millis(self.timeout_ms)),
-        };
-        ev.memoize = !self.no_memo;
-    }
-}
-
-#[derive(Args, Clone)]
-pub struct QueryOpts {
-    /// Rule files or folders to load (repeatable; default: rules/)
-    #[arg(long = "rules")]
-    pub rules: Vec<PathBuf>,
-    /// A shogi position (SFEN or `startpos`): binds `g` (the game) and `i` (its last index)
-    #[arg(long)]
-    pub sfen: Option<String>,
-    /// Moves in USI played from --sfen (any move of the one-step transition: the rules judge them)
-    #[arg(long, alias = "move")]
-    pub moves: Option<String>,
-    /// A game record in KIF: binds `g` and `i`
-    #[arg(long)]
-    pub kif: Option<PathBuf>,
-    /// A game record in CSA: binds `g` and `i`
-    #[arg(long)]
-    pub csa: Option<PathBuf>,
-    /// The reading to evaluate under (default: base)
-    #[arg(long)]
-    pub reading: Option<String>,
-    #[command(flatten)]
-    pub run: RunOpts,
-    #[command(flatten)]
-    pub out: OutOpts,
-}
-
 /// How diagnostics are printed.
 pub struct Printer {
     pub color: bool,
@@ -1809,14 +1732,6 @@ fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i32 {
     2
 }
 
-/// A value for people: native values (positions, boards) as diagrams.
-pub fn display_value(v: &Value) -> String {
-    match v {
-        Value::Native(n) => n.display_long(),
-        v => v.to_string(),
-    }
-}
-
 /// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum
 /// constants and native values as strings.
 pub fn to_json(v: &Value) -> String {
@@ -1836,151 +1751,6 @@ pub fn to_json(v: &Value) -> String {
                 .join(", ")
         ),
     }
-}
-
-/// A game from an SFEN (or `startpos`) and USI moves; errors point into the text given.
-pub fn shogi_game(
-    sfen: &str,
-    moves: &str,
-) -> Result<crate::shogi::record::Game, (SourceMap, Vec<Diag>)> {
-    use crate::syntax::ast::Span;
-    let mut sources = SourceMap::default();
-    let sfen_id = sources.add("--sfen", None, sfen.to_string());
-    let pos = match crate::shogi::position::Position::from_sfen(sfen) {
-        Ok(p) => p,
-        Err(errs) => {
-            let ds = errs
-                .0
-                .iter()
-                .map(|e| {
-                    Diag::error("E0401", format!("bad SFEN: {}", e.message))
-                        .label(Span::new(sfen_id, e.offset, e.offset + e.len), "here")
-                        .help(e.help.clone())
-                })
-                .collect();
-            return Err((sources, ds));
-        }
-    };
-    let moves_id = sources.add("--moves", None, moves.to_string());
-    let mut game = crate::shogi::record::Game::new(pos);
-    let mut offset = 0;
-    for tok in moves.split_whitespace() {
-        let start = offset + moves[offset..].find(tok).unwrap_or(0);
-        offset = start + tok.len();
-        match game.last().parse_usi_move(tok) {
-            Ok(m) => game.push(m),
-            Err(e) => {
-                let d = Diag::error("E0402", format!("bad move `{tok}`: {}", e.message))
-                    .label(
-                        Span::new(moves_id, start, start + tok.len()),
-                        format!("move {}", game.moves.len() + 1),
-                    )
-                    .help(e.help.clone());
-                return Err((sources, vec![d]));
-            }
-        }
-    }
-    Ok(game)
-}
-
-/// The positions named by --sfen/--moves, --kif or --csa, if any.
-pub fn positions_of(
-    q: &QueryOpts,
-) -> Result<Option<Vec<crate::shogi::position::Position>>, (SourceMap, Vec<Diag>)> {
-    use crate::syntax::ast::Span;
-    let record = |path: &PathBuf,
-                  kif: bool|
-     -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
-        let mut sources = SourceMap::default();
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                return Err((
-                    sources,
-                    vec![
-                        Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
-                            .help("give the path of a game record"),
-                    ],
-                ))
-            }
-        };
-        let id = sources.add(path.display().to_string(), Some(path.clone()), text.clone());
-        let parsed = if kif {
-            crate::shogi::record::parse_kif(&text)
-        } else {
-            crate::shogi::record::parse_csa(&text)
-        };
-        match parsed {
-            Ok(g) => Ok(g.positions),
-            Err(errs) => {
-                let ds = errs
-                    .0
-                    .iter()
-                    .map(|e| {
-                        Diag::error("E0403", format!("bad game record: {}", e.message))
-                            .label(Span::new(id, e.offset, e.offset + e.len), "here")
-                            .help(e.help.clone())
-                    })
-                    .collect();
-                Err((sources, ds))
-            }
-        }
-    };
-    if let Some(k) = &q.kif {
-        return record(k, true).map(Some);
-    }
-    if let Some(c) = &q.csa {
-        return record(c, false).map(Some);
-    }
-    match (&q.sfen, &q.moves) {
-        (None, None) => Ok(None),
-        (sfen, moves) => {
-            let sfen = sfen.as_deref().unwrap_or("startpos");
-            let moves = moves.as_deref().unwrap_or("");
-            pseudo_game(sfen, moves).map(Some)
-        }
-    }
-}
-
-/// A game from an SFEN and moves of the one-step transition (forbidden moves included: the rules
-/// judge them); errors point into the text given.
-pub fn pseudo_game(
-    sfen: &str,
-    moves: &str,
-) -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
-    use crate::syntax::ast::Span;
-    let game = shogi_game(sfen, "")?;
-    let mut sources = SourceMap::default();
-    let moves_id = sources.add("--moves", None, moves.to_string());
-    let mut out = vec![game.last().clone()];
-    let mut offset = 0;
-    for tok in moves.split_whitespace() {
-        let start = offset + moves[offset..].find(tok).unwrap_or(0);
-        offset = start + tok.len();
-        let cur = out.last().unwrap();
-        let m = crate::shogi::types::Move::from_usi(tok)
-            .filter(|m| cur.pseudo_legal_moves().contains(m));
-        match m {
-            Some(m) => {
-                let next = cur.after(m);
-                out.push(next);
-            }
-            None => {
-                let why = match crate::shogi::types::Move::from_usi(tok) {
-                    None => "is not a move in USI notation".to_string(),
-                    Some(_) => "is not a move of this position".to_string(),
-                };
-                let d = Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
-                    .label(
-                        Span::new(moves_id, start, start + tok.len()),
-                        format!("move {}", out.len()),
-                    )
-                    .help("moves are written in USI: 7g7f, 8h2b+, P*5e");
-                return Err((sources, vec![d]));
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// Names bound before a query: (name, value, type).
@@ -2008,22 +1778,6 @@ fn game_binding(q: &QueryOpts, prog: &Program) -> Result<Bindings, (SourceMap, V
         ("g".to_string(), Value::seq(states), "Game".to_string()),
         ("i".to_string(), Value::Int(n), "Int".to_string()),
     ])
-}
-
-impl RunOpts {
-    /// The defaults of the command line.
-    pub fn parse_default() -> RunOpts {
-        RunOpts {
-            engine: Engine::Native,
-            verify: false,
-            max_steps: 2_000_000_000,
-            max_depth: 100_000,
-            timeout_ms: 600_000,
-            max_memory_mb: 2048,
-            max_resident_mb: crate::eval::DEFAULT_MAX_RESIDENT_MB,
-            no_memo: false,
-        }
-    }
 }
 
 /// Evaluates `text` with the names of `bound` bound, under `reading`; `resident_mb` replaces the
