@@ -6,10 +6,10 @@
 //! cargo bench --bench mate_rules
 
 use okite::check::load::load;
-use okite::eval::value::Value;
 use okite::eval::Evaluator;
 use okite::hooks::shogi::Names;
 use okite::hooks::{Engine, HookCtx, Hooks};
+use okite::ir::Value;
 use okite::shogi::position::Position;
 use okite::shogi::readings::{legal_moves, Reading};
 use okite::syntax::parse_expr;

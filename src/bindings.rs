@@ -13,9 +13,9 @@
 //!
 //! This module knows the checker's [`Program`] and nothing of the evaluator or the engines.
 
-use crate::check::ir::{DefId, DefKey, ReadingId};
 use crate::check::{DefKind, Program, BASE};
 use crate::diagnostics::SourceMap;
+use crate::ir::{DefId, DefKey, ReadingId};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};

@@ -5,13 +5,13 @@ use crate::check::{Program, Query};
 use crate::diagnostics::{render, Diag, Level, SourceMap};
 use crate::eval::explain;
 use crate::eval::run::{run_all, summary};
-use crate::eval::value::Value;
 use crate::eval::{EvalError, Evaluator};
 pub use crate::front::{
     display_value, json_str, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts,
 };
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::hooks::{Engine, Hooks};
+use crate::ir::Value;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -1830,7 +1830,7 @@ fn state_names(prog: &Program) -> Result<crate::hooks::shogi::Names, i32> {
 
 fn perft_by_rules(
     prog: &mut Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     history: &[crate::shogi::position::Position],
     depth: u32,
     engine: Engine,
@@ -1869,7 +1869,7 @@ fn perft_by_rules(
 
 fn legal_by_rules(
     prog: &mut Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     history: &[crate::shogi::position::Position],
     printer: &Printer,
 ) -> Result<Vec<String>, i32> {
@@ -1907,7 +1907,7 @@ fn legal_by_rules(
 /// move generation, the assembled legality (native parts, the changed ones by the rules).
 fn announce(
     prog: &Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     def: &str,
     engine_name: &str,
     plan: &Plan,
@@ -1944,7 +1944,7 @@ fn announce(
 /// What `announce` says, as the JSON field `engine`.
 fn engine_json(
     prog: &Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     def: &str,
     engine_name: &str,
     plan: &Plan,
@@ -1999,7 +1999,7 @@ fn native_parts(a: &crate::shogi::legality::Asked) -> String {
 
 fn perft_hybrid(
     prog: &Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     v: &crate::hybrid::ShogiVariant,
     history: &mut Vec<crate::shogi::position::Position>,
     depth: u32,
@@ -2037,7 +2037,7 @@ fn perft_hybrid(
 
 fn legal_hybrid(
     prog: &Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     v: &crate::hybrid::ShogiVariant,
     history: &[crate::shogi::position::Position],
 ) -> Result<Vec<String>, String> {
@@ -2058,7 +2058,7 @@ fn legal_hybrid(
 /// Say on stderr, in one line, whether the native engine or the rules answer.
 fn say_plan(
     prog: &Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     def: &str,
     engine_name: &str,
     plan: &Plan,
@@ -2170,7 +2170,7 @@ fn report_game(
 /// repetitions and those completed by perpetual check (moves counted from 1), and mate at the end.
 fn replay_by_rules(
     prog: &mut Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     positions: &[crate::shogi::position::Position],
 ) -> Result<crate::shogi::readings::Replay, i32> {
     let printer = Printer::new(&OutOpts {
@@ -2449,7 +2449,7 @@ fn variant_search(paths: Vec<PathBuf>, reading: String) -> crate::shogi::usi_eng
 fn run_mate_hybrid(
     a: &MateArgs,
     prog: &Program,
-    reading: crate::check::ir::ReadingId,
+    reading: crate::ir::ReadingId,
     v: &crate::hybrid::ShogiVariant,
     problems: &[String],
     engine_json: &str,

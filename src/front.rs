@@ -4,14 +4,14 @@
 //! the loaded rules and the reading in force, or the rules must.
 
 use crate::bindings::{self, Reason};
-use crate::check::ir::ReadingId;
 use crate::check::load::{load, load_shipped};
 use crate::check::{Program, BASE};
 use crate::diagnostics::{Diag, SourceMap};
-use crate::eval::value::Value;
 use crate::eval::{Budget, Evaluator};
 use crate::hooks::Engine;
 use crate::hooks::Hooks;
+use crate::ir::ReadingId;
+use crate::ir::Value;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;

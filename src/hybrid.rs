@@ -8,12 +8,12 @@
 //! (`crate::shogi::legality`, `crate::shogi::hybrid_mate`) do the rest natively.
 
 use crate::bindings::{same_cone, same_own};
-use crate::check::ir::{DefKey, Ir, ReadingId};
 use crate::check::Program;
-use crate::eval::value::Value;
 use crate::eval::Evaluator;
 use crate::hooks::shogi::Names;
 use crate::hooks::HookCtx;
+use crate::ir::Value;
+use crate::ir::{DefKey, Ir, ReadingId};
 use crate::shogi::legality::{Asked, Oracle};
 use crate::shogi::position::Position;
 use crate::shogi::types::Color;

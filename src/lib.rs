@@ -5,7 +5,8 @@
 //!
 //! ```
 //! use okite::check::load::load_str;
-//! use okite::eval::{value::Value, Evaluator};
+//! use okite::eval::Evaluator;
+//! use okite::ir::Value;
 //! use okite::hooks::Hooks;
 //!
 //! let src = "enum Turn { 先手 as sente, 後手 as gote }
@@ -33,6 +34,7 @@ pub mod front;
 pub mod go;
 pub mod hooks;
 pub mod hybrid;
+pub mod ir;
 pub mod repl;
 pub mod shipped;
 pub mod shogi;

@@ -4,9 +4,9 @@
 
 use okite::check::load::load_str;
 use okite::diagnostics::render;
-use okite::eval::value::Value;
 use okite::eval::Evaluator;
 use okite::hooks::Hooks;
+use okite::ir::Value;
 use okite::syntax::parse_expr;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};

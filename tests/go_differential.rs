@@ -4,11 +4,11 @@
 
 use okite::check::load::load;
 use okite::check::Program;
-use okite::eval::value::Value;
 use okite::eval::Evaluator;
 use okite::go::graph::Graph;
 use okite::hooks::go::graph_value;
 use okite::hooks::{Engine, Hooks};
+use okite::ir::Value;
 use okite::syntax::parse_expr;
 use proptest::prelude::*;
 use std::path::PathBuf;

@@ -7,13 +7,13 @@
 
 use okite::check::load::load;
 use okite::check::Program;
-use okite::eval::value::Value;
 use okite::eval::Evaluator;
 use okite::go::board::{Board, Color};
 use okite::go::graph::Graph;
 use okite::go::life::{Class, Classifier, Table};
 use okite::hooks::go::{config_value, graph_value};
 use okite::hooks::{Engine, Hooks};
+use okite::ir::Value;
 use okite::syntax::parse_expr;
 use proptest::prelude::*;
 use std::path::PathBuf;

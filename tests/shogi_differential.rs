@@ -4,10 +4,10 @@
 
 use okite::check::load::load;
 use okite::check::Program;
-use okite::eval::value::Value;
 use okite::eval::Evaluator;
 use okite::hooks::shogi::{Lcg, Names};
 use okite::hooks::{Engine, HookCtx, Hooks};
+use okite::ir::Value;
 use okite::shogi::position::Position;
 use okite::shogi::readings::{legal_moves, Reading};
 use okite::shogi::types::Move;

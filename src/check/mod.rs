@@ -4,16 +4,15 @@
 //! mutually recursive definitions, resolves readings (which definition each reading uses for
 //! each name), and reports recursion. Every error of every file is collected.
 
-pub mod ir;
 pub mod load;
 pub mod types;
 
 use crate::diagnostics::{suggest, Diag, SourceMap};
-use crate::eval::value::{EnumVal, Func, Value};
 use crate::hooks::Hooks;
+use crate::ir::*;
+use crate::ir::{EnumVal, Func, Value};
 use crate::syntax::ast::{self, *};
 use indexmap::IndexMap;
-use ir::*;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use types::{Scheme, Ty, Unifier};

@@ -1,8 +1,8 @@
 //! Proof trees: which definitions a query used, the witness of an `any`, the failing case of an
 //! `all`, each with the place in the rules that states it.
 
-use super::value::Value;
 use crate::diagnostics::SourceMap;
+use crate::ir::Value;
 use crate::syntax::ast::Span;
 use std::fmt::Write;
 use std::rc::Rc;

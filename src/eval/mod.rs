@@ -7,12 +7,12 @@
 
 pub mod explain;
 pub mod run;
-pub mod value;
 
-use crate::check::ir::*;
 use crate::check::{DefKind, Program, BASE};
 use crate::diagnostics::Diag;
 use crate::hooks::{Engine, HookCtx};
+use crate::ir::*;
+use crate::ir::{short, EnumVal, Func, Value};
 use crate::syntax::ast::{Agg, BinOp, Quant, Span};
 use explain::Node;
 use rustc_hash::FxHashMap as HashMap;
@@ -21,7 +21,6 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use value::{short, EnumVal, Func, Value};
 
 /// Limits that end a runaway query with a diagnostic.
 #[derive(Clone, Debug)]
@@ -985,14 +984,14 @@ impl<'p> Evaluator<'p> {
     fn update(&mut self, base: Value, updates: Vec<(Value, Value)>, span: Span) -> R<Value> {
         match base {
             Value::Map(m) => {
-                let mut m = value::Coll::take(m);
+                let mut m = Coll::take(m);
                 for (k, v) in updates {
                     m.insert(k, v);
                 }
                 Ok(Value::map(m))
             }
             Value::Seq(s) => {
-                let mut s = value::Coll::take(s);
+                let mut s = Coll::take(s);
                 for (k, v) in updates {
                     let i = k
                         .as_int()
@@ -1439,10 +1438,7 @@ impl<'p> Evaluator<'p> {
                 )),
             }
         };
-        type SetPair = (
-            Rc<value::Coll<BTreeSet<Value>>>,
-            Rc<value::Coll<BTreeSet<Value>>>,
-        );
+        type SetPair = (Rc<Coll<BTreeSet<Value>>>, Rc<Coll<BTreeSet<Value>>>);
         let sets = |x: &Value, y: &Value| -> R<SetPair> {
             match (x, y) {
                 (Value::Set(i), Value::Set(j)) => Ok((i.clone(), j.clone())),
@@ -1505,7 +1501,7 @@ impl<'p> Evaluator<'p> {
             }
             Concat => match (x, y) {
                 (Value::Seq(s), Value::Seq(t)) => {
-                    let mut v = value::Coll::take(s);
+                    let mut v = Coll::take(s);
                     v.extend(t.iter().cloned());
                     Value::seq(v)
                 }
@@ -1540,7 +1536,7 @@ impl<'p> Evaluator<'p> {
             }
             Union => {
                 let (s, t) = sets(&x, &y)?;
-                let mut u = value::Coll::take(s);
+                let mut u = Coll::take(s);
                 u.extend(t.iter().cloned());
                 Value::set(u)
             }

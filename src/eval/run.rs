@@ -1,11 +1,11 @@
 //! Running the examples and theorems written inside rule files.
 
-use super::value::short;
 use super::{EvalError, Evaluator};
-use crate::check::ir::Ir;
 use crate::check::IrStmt;
 use crate::diagnostics::Diag;
-use crate::eval::value::Value;
+use crate::ir::short;
+use crate::ir::Ir;
+use crate::ir::Value;
 use crate::syntax::ast::{BinOp, Span};
 
 /// The outcome of one example or theorem.

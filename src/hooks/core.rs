@@ -2,7 +2,7 @@
 //! definitions over plain values.
 
 use super::Hooks;
-use crate::eval::value::Value;
+use crate::ir::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub fn register(h: &mut Hooks) {

@@ -5,9 +5,9 @@
 //! rule vertex i + 1.
 
 use super::Hooks;
-use crate::eval::value::Value;
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
+use crate::ir::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The rule-level map of a native graph.

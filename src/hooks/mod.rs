@@ -8,7 +8,7 @@
 //! bindings) or `--verify` (run both and report any difference with its witness).
 
 use crate::check::Program;
-use crate::eval::value::Value;
+use crate::ir::Value;
 use indexmap::IndexMap;
 use std::rc::Rc;
 
@@ -70,9 +70,9 @@ pub fn show(program: &Program, v: &Value, max: usize) -> String {
                     return format!("[{} states … {s}]", items.len());
                 }
             }
-            crate::eval::value::short(v, max)
+            crate::ir::short(v, max)
         }
-        _ => crate::eval::value::short(v, max),
+        _ => crate::ir::short(v, max),
     }
 }
 

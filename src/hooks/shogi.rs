@@ -8,7 +8,7 @@
 //! names the rule file declares (`Kind`, `Side`, `Turn`, `Loc`).
 
 use super::{HookCtx, Hooks};
-use crate::eval::value::{EnumVal, Value};
+use crate::ir::{EnumVal, Value};
 use crate::shogi::position::Position;
 use crate::shogi::types::{Color, Piece, PieceKind, Square};
 use std::collections::BTreeMap;

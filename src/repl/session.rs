@@ -5,12 +5,12 @@ use super::{interruptible, COMMANDS};
 use crate::check::load::{Disk, Files, Shipped};
 use crate::check::{Program, Query, BASE};
 use crate::diagnostics::{render, Diag, SourceMap};
-use crate::eval::value::Value;
 use crate::eval::{explain, ErrKind, EvalError, Evaluator};
 use crate::front::{display_value, positions_of, OutOpts, QueryOpts, RunOpts};
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
 use crate::hooks::{HookCtx, Hooks};
+use crate::ir::Value;
 use crate::shogi::position::Position;
 use crate::syntax::ast::{self, Item, NativeDecl, Span};
 use crate::syntax::parser::{parse_repl, ReplInput};
@@ -386,7 +386,7 @@ impl Session {
         }
     }
 
-    fn reading_id(&self) -> crate::check::ir::ReadingId {
+    fn reading_id(&self) -> crate::ir::ReadingId {
         self.prog.reading_id(&self.reading).unwrap_or(BASE)
     }
 

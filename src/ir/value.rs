@@ -1,114 +1,18 @@
-//! Runtime values. Sets and maps are ordered (B-trees), so iteration is deterministic and two
-//! equal sets are equal as values, hash alike and print alike.
+#![forbid(unsafe_code)]
+//! What values do: construction, order, equality, hashing and display. Sets and maps are ordered
+//! (B-trees), so iteration is deterministic and two equal sets are equal as values, hash alike
+//! and print alike.
 
-use std::any::Any;
+use super::coll::{cached_hash, Coll};
+use super::{Func, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
-/// A value made by native code (a shogi position, a Go board...), seen by the rules only through
-/// native functions.
-pub trait NativeObj: fmt::Debug + 'static {
-    /// The opaque type's name as rule files write it (`State`, `Board`...).
-    fn type_name(&self) -> &str;
-    fn as_any(&self) -> &dyn Any;
-    /// Equality with another object of the same type.
-    fn eq_obj(&self, other: &dyn NativeObj) -> bool;
-    fn hash_obj(&self) -> u64;
-    /// A total order among objects of the same type (for sets and maps).
-    fn cmp_obj(&self, other: &dyn NativeObj) -> Ordering;
-    /// One-line text; `display_long` may print a diagram.
-    fn display(&self) -> String;
-    fn display_long(&self) -> String {
-        self.display()
-    }
-}
-
-/// A collection with its hash computed once: large values (positions, games) are memo keys, and
-/// hashing them again at every call would dominate evaluation.
-pub struct Coll<T> {
-    pub inner: T,
-    hash: std::cell::OnceCell<u64>,
-}
-
-impl<T> Coll<T> {
-    pub fn new(inner: T) -> Coll<T> {
-        Coll {
-            inner,
-            hash: std::cell::OnceCell::new(),
-        }
-    }
-    /// The collection itself, without copying when this is its only reference.
-    pub fn take(rc: Rc<Coll<T>>) -> T
-    where
-        T: Clone,
-    {
-        match Rc::try_unwrap(rc) {
-            Ok(c) => c.inner,
-            Err(rc) => rc.inner.clone(),
-        }
-    }
-}
-
-impl<T> std::ops::Deref for Coll<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.inner
-    }
-}
-
-impl<T: fmt::Debug> fmt::Debug for Coll<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-fn cached_hash<T>(c: &Coll<T>, f: impl FnOnce(&mut rustc_hash::FxHasher)) -> u64 {
-    *c.hash.get_or_init(|| {
-        let mut h = rustc_hash::FxHasher::default();
-        f(&mut h);
-        h.finish()
-    })
-}
-
-#[derive(Clone)]
-pub enum Value {
-    Bool(bool),
-    Int(i64),
-    Str(Rc<str>),
-    Enum(Rc<EnumVal>),
-    Tuple(Rc<[Value]>),
-    Set(Rc<Coll<BTreeSet<Value>>>),
-    Seq(Rc<Coll<Vec<Value>>>),
-    Map(Rc<Coll<BTreeMap<Value, Value>>>),
-    Func(Rc<Func>),
-    Native(Rc<dyn NativeObj>),
-}
-
-/// An enum constant, possibly with fields: `先手`, `board(7, 6, 不成)`.
-#[derive(Debug)]
-pub struct EnumVal {
-    pub ty: u32,
-    pub tag: u32,
-    pub name: Rc<str>,
-    pub fields: Vec<Value>,
-}
-
-/// A function value: a lambda with its captured frame, a definition, a built-in or a constructor.
-pub enum Func {
-    Lambda {
-        lambda: Rc<crate::check::ir::Lambda>,
-        frame: Rc<Vec<Value>>,
-    },
-    Def(u32),
-    Builtin(crate::check::ir::Builtin),
-    Ctor(u32, u32, usize),
-}
-
 impl Func {
-    fn id(&self) -> (u8, usize) {
+    pub(super) fn id(&self) -> (u8, usize) {
         match self {
             Func::Lambda { lambda, .. } => (0, Rc::as_ptr(lambda) as *const u8 as usize),
             Func::Def(k) => (1, *k as usize),
@@ -354,10 +258,10 @@ impl fmt::Display for Value {
                 write!(f, "}}")
             }
             Func(func) => match &**func {
-                crate::eval::value::Func::Lambda { .. } => write!(f, "<function>"),
-                crate::eval::value::Func::Def(k) => write!(f, "<definition #{k}>"),
-                crate::eval::value::Func::Builtin(b) => write!(f, "<built-in {}>", b.name()),
-                crate::eval::value::Func::Ctor(..) => write!(f, "<constructor>"),
+                super::Func::Lambda { .. } => write!(f, "<function>"),
+                super::Func::Def(k) => write!(f, "<definition #{k}>"),
+                super::Func::Builtin(b) => write!(f, "<built-in {}>", b.name()),
+                super::Func::Ctor(..) => write!(f, "<constructor>"),
             },
             Native(n) => write!(f, "{}", n.display()),
         }
@@ -367,16 +271,5 @@ impl fmt::Display for Value {
 impl fmt::Debug for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
-    }
-}
-
-/// Text of a value, shortened to about `max` characters.
-pub fn short(v: &Value, max: usize) -> String {
-    let s = v.to_string();
-    if s.chars().count() <= max {
-        s
-    } else {
-        let cut: String = s.chars().take(max).collect();
-        format!("{cut}…")
     }
 }

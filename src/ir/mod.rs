@@ -1,8 +1,21 @@
-//! The resolved form of definitions that the evaluator runs: names are resolved to local slots,
-//! definition keys (resolved per reading at run time), constructors and built-ins.
+#![forbid(unsafe_code)]
+//! The terms that the checker makes and the evaluator runs: the resolved code of definitions
+//! ([`Ir`]: names resolved to local slots, definition keys resolved per reading at run time,
+//! constructors and built-ins) and the values it computes ([`Value`]). The two contain each
+//! other (a constant in code, a closure in a value), so both are declared here; what values do
+//! is in `value.rs`. This module sits below both the checker and the evaluator and knows
+//! nothing of either.
 
-use crate::eval::value::Value;
+pub mod builtin;
+pub mod coll;
+pub mod native;
+mod value;
+
 use crate::syntax::ast::{Agg, BinOp, Quant, Span};
+pub use builtin::Builtin;
+pub use coll::Coll;
+pub use native::NativeObj;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// A definition name. Each reading maps a key to the definition that states it.
@@ -140,56 +153,49 @@ pub enum IrPat {
     Or(Vec<IrPat>),
 }
 
-macro_rules! builtins {
-    ($($v:ident = $name:literal, $arity:expr, $doc:literal;)*) => {
-        /// Functions every rule file can call.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Builtin { $($v),* }
-        impl Builtin {
-            pub const ALL: &'static [Builtin] = &[$(Builtin::$v),*];
-            pub fn name(self) -> &'static str {
-                match self { $(Builtin::$v => $name),* }
-            }
-            pub fn arity(self) -> usize {
-                match self { $(Builtin::$v => $arity),* }
-            }
-            pub fn doc(self) -> &'static str {
-                match self { $(Builtin::$v => $doc),* }
-            }
-            pub fn from_name(n: &str) -> Option<Builtin> {
-                match n { $($name => Some(Builtin::$v),)* _ => None }
-            }
-        }
-    };
+// ---------------------------------------------------------------------- values
+
+#[derive(Clone)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Str(Rc<str>),
+    Enum(Rc<EnumVal>),
+    Tuple(Rc<[Value]>),
+    Set(Rc<Coll<BTreeSet<Value>>>),
+    Seq(Rc<Coll<Vec<Value>>>),
+    Map(Rc<Coll<BTreeMap<Value, Value>>>),
+    Func(Rc<Func>),
+    Native(Rc<dyn NativeObj>),
 }
 
-builtins! {
-    Len = "len", 1, "number of elements of a sequence, set, map or string";
-    Size = "size", 1, "number of elements of a collection (same as len)";
-    Keys = "keys", 1, "the set of keys of a map";
-    Values = "values", 1, "the set of values of a map";
-    ToSet = "set", 1, "the set of elements of a sequence or set";
-    ToSeq = "seq", 1, "the elements of a set or sequence as a sequence, in order";
-    Sort = "sort", 1, "a sequence sorted in ascending order";
-    Rev = "rev", 1, "a sequence reversed";
-    First = "first", 1, "the first element of a sequence";
-    Last = "last", 1, "the last element of a sequence";
-    Take = "take", 2, "take(s, n): the first n elements of s";
-    Drop = "drop", 2, "drop(s, n): s without its first n elements";
-    Zip = "zip", 2, "pairs of corresponding elements of two sequences";
-    Abs = "abs", 1, "absolute value";
-    Sign = "sign", 1, "-1, 0 or 1";
-    Powerset = "powerset", 1, "all subsets of a set";
-    Functions = "functions", 2, "functions(A, B): every map from A to B";
-    Product = "product", 2, "product(A, B): all pairs (a, b)";
-    Get = "get", 3, "get(m, k, d): m(k) if k is a key of m, else d";
-    UnionAll = "union_all", 1, "the union of a set (or sequence) of sets";
-    Sum = "sum", 1, "the sum of a collection of integers";
-    Min = "min", 1, "the least element of a non-empty collection";
-    Max = "max", 1, "the greatest element of a non-empty collection";
-    Count = "count", 1, "number of elements of a collection";
-    The = "the", 1, "the only element of a one-element set";
-    Str = "str", 1, "a value as text";
-    Error = "error", 1, "stop with an error message";
-    IndexOf = "index_of", 2, "index_of(s, x): the 1-based position of x in s, 0 if absent";
+/// An enum constant, possibly with fields: `先手`, `board(7, 6, 不成)`.
+#[derive(Debug)]
+pub struct EnumVal {
+    pub ty: u32,
+    pub tag: u32,
+    pub name: Rc<str>,
+    pub fields: Vec<Value>,
+}
+
+/// A function value: a lambda with its captured frame, a definition, a built-in or a constructor.
+pub enum Func {
+    Lambda {
+        lambda: Rc<Lambda>,
+        frame: Rc<Vec<Value>>,
+    },
+    Def(u32),
+    Builtin(Builtin),
+    Ctor(u32, u32, usize),
+}
+
+/// Text of a value, shortened to about `max` characters.
+pub fn short(v: &Value, max: usize) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= max {
+        s
+    } else {
+        let cut: String = s.chars().take(max).collect();
+        format!("{cut}…")
+    }
 }
