@@ -5,7 +5,7 @@
 
 use okite::check::load::load_str;
 use okite::eval::Evaluator;
-use okite::hooks::Hooks;
+use okite::natives::Natives;
 use okite::syntax::parse_expr;
 use std::time::Instant;
 
@@ -15,7 +15,7 @@ def fib(n: Int) -> Int = if n < 2 then n else fib(n - 1) + fib(n - 2)
 ";
 
 fn run(query: &str, memo: bool) -> (f64, u64, String) {
-    let mut prog = load_str("bench.rule", SRC, Hooks::standard()).expect("rules");
+    let mut prog = load_str("bench.rule", SRC, Natives::standard()).expect("rules");
     let fid = prog.sources.add("<q>", None, query.to_string());
     let e = parse_expr(query, fid).expect("query");
     let q = prog.compile_query(&e, &[]).expect("compile");

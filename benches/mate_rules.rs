@@ -7,9 +7,9 @@
 
 use okite::check::load::load;
 use okite::eval::Evaluator;
-use okite::hooks::shogi::Names;
-use okite::hooks::{Engine, HookCtx, Hooks};
 use okite::ir::Value;
+use okite::natives::shogi::Names;
+use okite::natives::{Engine, NativeCtx, Natives};
 use okite::shogi::position::Position;
 use okite::shogi::readings::{legal_moves, Reading};
 use okite::syntax::parse_expr;
@@ -44,10 +44,10 @@ fn main() {
     let native_s = t.elapsed().as_secs_f64();
     // rules
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    let Ok(mut prog) = load(&[dir], Hooks::standard()).program else {
+    let Ok(mut prog) = load(&[dir], Natives::standard()).program else {
         panic!("rules/ does not check")
     };
-    let names = Names::new(&HookCtx { program: &prog }).expect("names");
+    let names = Names::new(&NativeCtx { program: &prog }).expect("names");
     let bound_games: Vec<Value> = games
         .iter()
         .map(|g| Value::seq(g.iter().map(|p| names.state(p)).collect()))
@@ -83,12 +83,12 @@ fn main() {
     let hybrid_s = t.elapsed().as_secs_f64();
     assert_eq!(
         native, hybrid,
-        "the rules with native hooks and the engine disagree"
+        "the rules with native natives and the engine disagree"
     );
     assert_eq!(native, by_rules, "the rules and the engine disagree");
     let mates = native.iter().filter(|b| **b).count();
     println!(
-        "{} positions ({} mate): native {:.4} s; rules {:.3} s (x{:.0}); rules with native hooks {:.3} s (x{:.0})",
+        "{} positions ({} mate): native {:.4} s; rules {:.3} s (x{:.0}); rules with native natives {:.3} s (x{:.0})",
         games.len(),
         mates,
         native_s,

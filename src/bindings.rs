@@ -52,7 +52,7 @@ fn own_text(prog: &Program, d: DefId) -> String {
         Some(a) => crate::syntax::print::print_def(a),
         None => format!("native {}({})", info.name, info.params.join(",")),
     };
-    format!("{}|{text}|{:?}", info.is_override, info.hook)
+    format!("{}|{text}|{:?}", info.is_override, info.native)
 }
 
 fn own_hash(prog: &Program, d: DefId) -> u64 {
@@ -265,7 +265,7 @@ pub fn shipped() -> Rc<Program> {
         if let Some(p) = &*s.borrow() {
             return p.clone();
         }
-        let loaded = crate::check::load::load_shipped(crate::hooks::Hooks::standard());
+        let loaded = crate::check::load::load_shipped(crate::natives::Natives::standard());
         let p = Rc::new(
             loaded
                 .program
@@ -277,13 +277,13 @@ pub fn shipped() -> Rc<Program> {
 }
 
 /// Whether the native function bound to `def` may answer for it under `reading`.
-pub fn hook_verdict(prog: &Program, reading: ReadingId, def: DefId) -> Result<(), Reason> {
+pub fn binding_verdict(prog: &Program, reading: ReadingId, def: DefId) -> Result<(), Reason> {
     let d = &prog.defs[def as usize];
     if d.kind == DefKind::Native {
         // a primitive has no rule body: the native function is its only meaning
         return Ok(());
     }
-    let Some(path) = d.hook.as_deref() else {
+    let Some(path) = d.native.as_deref() else {
         return Ok(());
     };
     let what = format!(
@@ -294,7 +294,7 @@ pub fn hook_verdict(prog: &Program, reading: ReadingId, def: DefId) -> Result<()
     let Some(sd) = sh
         .defs
         .iter()
-        .position(|x| x.kind == DefKind::Rule && x.hook.as_deref() == Some(path))
+        .position(|x| x.kind == DefKind::Rule && x.native.as_deref() == Some(path))
     else {
         return Err(Reason {
             what,
@@ -391,11 +391,11 @@ pub fn report(prog: &Program, reading: ReadingId) -> Vec<(String, String, Result
         if d.reading != BASE {
             continue;
         }
-        if let Some(path) = &d.hook {
+        if let Some(path) = &d.native {
             out.push((
                 d.name.clone(),
                 path.clone(),
-                hook_verdict(prog, reading, i as DefId),
+                binding_verdict(prog, reading, i as DefId),
             ));
         }
     }
@@ -413,9 +413,9 @@ pub fn natives_in_cone(prog: &Program, reading: ReadingId, name: &str) -> Vec<(S
     for ds in c.places.values() {
         for &d in ds {
             let info = &prog.defs[d as usize];
-            if let (Some(path), DefKind::Rule) = (&info.hook, info.kind) {
+            if let (Some(path), DefKind::Rule) = (&info.native, info.kind) {
                 if !out.iter().any(|(p, _)| p == path) {
-                    out.push((path.clone(), hook_verdict(prog, reading, d).is_ok()));
+                    out.push((path.clone(), binding_verdict(prog, reading, d).is_ok()));
                 }
             }
         }

@@ -10,8 +10,8 @@ pub use crate::front::{
     display_value, json_str, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts,
 };
 use crate::front::{Plan, SHOGI_READINGS};
-use crate::hooks::{Engine, Hooks};
 use crate::ir::Value;
+use crate::natives::{Engine, Natives};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -402,7 +402,7 @@ fn go_by_rules(
     }
     let bound = vec![(
         "G".to_string(),
-        crate::hooks::go::graph_value(g),
+        crate::natives::go::graph_value(g),
         "Graph".to_string(),
     )];
     match eval_with_bound(prog, text, bound, engine, reading, &printer, None) {
@@ -506,7 +506,7 @@ fn go_sequence(g: &crate::go::graph::Graph, moves: &str) -> Result<Value, i32> {
     match crate::go::life::sequence_from_moves(g, moves) {
         Ok(seq) => Ok(Value::seq(
             seq.iter()
-                .map(|b| crate::hooks::go::config_value(g, b))
+                .map(|b| crate::natives::go::config_value(g, b))
                 .collect(),
         )),
         Err(e) => Err(go_error(moves, "--moves", &e)),
@@ -532,7 +532,7 @@ fn eval_on_sequence(
     let bound = vec![
         (
             "G".to_string(),
-            crate::hooks::go::graph_value(&g),
+            crate::natives::go::graph_value(&g),
             "Graph".to_string(),
         ),
         ("r".to_string(), r, "Seq<Config>".to_string()),
@@ -564,7 +564,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             engine,
             "size({ c | c in boards(G), ultimate(G, c) })",
             |g| {
-                crate::hooks::go::count_ultimate(g).map_err(|m| {
+                crate::natives::go::count_ultimate(g).map_err(|m| {
                     eprintln!("error: {m}");
                     2
                 })
@@ -793,7 +793,7 @@ fn run_go(cmd: GoCommand) -> i32 {
                 }
                 let bound = vec![(
                     "G".to_string(),
-                    crate::hooks::go::graph_value(&g),
+                    crate::natives::go::graph_value(&g),
                     "Graph".to_string(),
                 )];
                 return match eval_with_bound(
@@ -1650,10 +1650,10 @@ fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json: bool) -> i
     }
     if all {
         println!("native functions:");
-        let h = Hooks::standard();
+        let h = Natives::standard();
         for p in h.paths() {
-            if let Some(hook) = h.get(p) {
-                println!("  {p}/{}  {}", hook.arity, hook.doc);
+            if let Some(native) = h.get(p) {
+                println!("  {p}/{}  {}", native.arity, native.doc);
             }
         }
     }
@@ -1761,8 +1761,8 @@ fn game_binding(q: &QueryOpts, prog: &Program) -> Result<Bindings, (SourceMap, V
     let Some(positions) = positions_of(q)? else {
         return Ok(vec![]);
     };
-    let ctx = crate::hooks::HookCtx { program: prog };
-    let names = crate::hooks::shogi::Names::new(&ctx).map_err(|m| {
+    let ctx = crate::natives::NativeCtx { program: prog };
+    let names = crate::natives::shogi::Names::new(&ctx).map_err(|m| {
         (
             SourceMap::default(),
             vec![Diag::error(
@@ -1821,8 +1821,8 @@ fn eval_with_bound(
     })
 }
 
-fn state_names(prog: &Program) -> Result<crate::hooks::shogi::Names, i32> {
-    crate::hooks::shogi::Names::new(&crate::hooks::HookCtx { program: prog }).map_err(|m| {
+fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
+    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { program: prog }).map_err(|m| {
         eprintln!("error: the rules loaded cannot hold shogi states: {m}");
         2
     })

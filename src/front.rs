@@ -8,10 +8,10 @@ use crate::check::load::{load, load_shipped};
 use crate::check::{Program, BASE};
 use crate::diagnostics::{Diag, SourceMap};
 use crate::eval::{Budget, Evaluator};
-use crate::hooks::Engine;
-use crate::hooks::Hooks;
 use crate::ir::ReadingId;
 use crate::ir::Value;
+use crate::natives::Engine;
+use crate::natives::Natives;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -19,9 +19,9 @@ use std::time::Duration;
 /// Load rule files and folders, or the shipped rule files when `paths` is empty.
 pub fn load_rules(paths: &[PathBuf]) -> Result<(Program, Vec<PathBuf>), (SourceMap, Vec<Diag>)> {
     let loaded = if paths.is_empty() {
-        load_shipped(Hooks::standard())
+        load_shipped(Natives::standard())
     } else {
-        load(paths, Hooks::standard())
+        load(paths, Natives::standard())
     };
     match loaded.program {
         Ok(p) => Ok((p, loaded.files)),

@@ -10,10 +10,10 @@
 use crate::bindings::{same_cone, same_own};
 use crate::check::Program;
 use crate::eval::Evaluator;
-use crate::hooks::shogi::Names;
-use crate::hooks::HookCtx;
 use crate::ir::Value;
 use crate::ir::{DefKey, Ir, ReadingId};
+use crate::natives::shogi::Names;
+use crate::natives::NativeCtx;
 use crate::shogi::legality::{Asked, Oracle};
 use crate::shogi::position::Position;
 use crate::shogi::types::Color;
@@ -103,7 +103,7 @@ pub struct RulesOracle<'p> {
 
 impl<'p> RulesOracle<'p> {
     pub fn new(prog: &'p Program, reading: ReadingId) -> Result<RulesOracle<'p>, String> {
-        let ctx = HookCtx { program: prog };
+        let ctx = NativeCtx { program: prog };
         let names = Names::new(&ctx)?;
         let turns = [
             ctx.enum_value("Turn", "先手")?,

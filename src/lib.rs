@@ -1,17 +1,17 @@
 //! okite: the rules of shogi and Go written as mathematical definitions, checked and run.
 //!
 //! The layers depend on each other in one direction:
-//! `syntax` <- `check` <- `eval` <- `hooks` <- the games and the command line.
+//! `syntax` <- `check` <- `eval` <- `natives` <- the games and the command line.
 //!
 //! ```
 //! use okite::check::load::load_str;
 //! use okite::eval::Evaluator;
 //! use okite::ir::Value;
-//! use okite::hooks::Hooks;
+//! use okite::natives::Natives;
 //!
 //! let src = "enum Turn { 先手 as sente, 後手 as gote }
 //!            def opp(t: Turn) -> Turn = match t { 先手 => 後手, 後手 => 先手 }";
-//! let mut prog = load_str("turn.rule", src, Hooks::standard()).ok().unwrap();
+//! let mut prog = load_str("turn.rule", src, Natives::standard()).ok().unwrap();
 //! let fid = prog.sources.add("<query>", None, "opp(opp(sente)) == sente".into());
 //! let expr = okite::syntax::parse_expr("opp(opp(sente)) == sente", fid).unwrap();
 //! let query = prog.compile_query(&expr, &[]).ok().unwrap();
@@ -32,9 +32,9 @@ pub mod diagnostics;
 pub mod eval;
 pub mod front;
 pub mod go;
-pub mod hooks;
 pub mod hybrid;
 pub mod ir;
+pub mod natives;
 pub mod repl;
 pub mod shipped;
 pub mod shogi;

@@ -4,12 +4,12 @@ use okite::check::load::load_str;
 use okite::check::Program;
 use okite::diagnostics::render;
 use okite::eval::Evaluator;
-use okite::hooks::Hooks;
+use okite::natives::Natives;
 use okite::syntax::parse_expr;
 
 /// Check a source text and render its diagnostics.
 fn check(src: &str) -> String {
-    match load_str("test.rule", src, Hooks::standard()) {
+    match load_str("test.rule", src, Natives::standard()) {
         Ok(_) => "OK".to_string(),
         Err((sources, diags)) => render(&diags, &sources, 80, false),
     }
@@ -17,7 +17,7 @@ fn check(src: &str) -> String {
 
 /// Check, then evaluate a query and render its error.
 fn run(src: &str, query: &str, tweak: impl FnOnce(&mut Evaluator)) -> String {
-    let mut prog: Program = load_str("test.rule", src, Hooks::standard())
+    let mut prog: Program = load_str("test.rule", src, Natives::standard())
         .unwrap_or_else(|(s, d)| panic!("{}", render(&d, &s, 80, false)));
     let fid = prog.sources.add("<query>", None, query.to_string());
     let e = parse_expr(query, fid).unwrap();

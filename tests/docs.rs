@@ -5,7 +5,7 @@ use okite::check::load::load_str;
 use okite::diagnostics::render;
 use okite::eval::run::run_all;
 use okite::eval::Evaluator;
-use okite::hooks::Hooks;
+use okite::natives::Natives;
 
 fn blocks(doc: &str) -> Vec<(usize, String)> {
     let mut out = vec![];
@@ -35,7 +35,7 @@ fn language_reference_examples_run() {
     assert!(bs.len() >= 12, "only {} blocks", bs.len());
     let mut ran = 0;
     for (line, text) in bs {
-        let prog = match load_str(&format!("LANGUAGE.md:{line}"), &text, Hooks::standard()) {
+        let prog = match load_str(&format!("LANGUAGE.md:{line}"), &text, Natives::standard()) {
             Ok(p) => p,
             Err((s, d)) => panic!(
                 "block at line {line} does not check:\n{}",

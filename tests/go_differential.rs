@@ -6,16 +6,16 @@ use okite::check::load::load;
 use okite::check::Program;
 use okite::eval::Evaluator;
 use okite::go::graph::Graph;
-use okite::hooks::go::graph_value;
-use okite::hooks::{Engine, Hooks};
 use okite::ir::Value;
+use okite::natives::go::graph_value;
+use okite::natives::{Engine, Natives};
 use okite::syntax::parse_expr;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
 fn rules() -> Program {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], Hooks::standard())
+    load(&[dir], Natives::standard())
         .program
         .unwrap_or_else(|_| panic!("rules/ does not check"))
 }
@@ -221,7 +221,7 @@ fn the_same_ultimate_boards() {
             "base",
             Engine::Rules,
         );
-        let native = okite::hooks::go::count_ultimate(&g).unwrap();
+        let native = okite::natives::go::count_ultimate(&g).unwrap();
         assert_eq!(by_rules, Value::Int(native as i64), "{:?}", g.names);
     }
 }

@@ -11,16 +11,16 @@ use okite::eval::Evaluator;
 use okite::go::board::{Board, Color};
 use okite::go::graph::Graph;
 use okite::go::life::{Class, Classifier, Table};
-use okite::hooks::go::{config_value, graph_value};
-use okite::hooks::{Engine, Hooks};
 use okite::ir::Value;
+use okite::natives::go::{config_value, graph_value};
+use okite::natives::{Engine, Natives};
 use okite::syntax::parse_expr;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
 fn rules() -> Program {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], Hooks::standard())
+    load(&[dir], Natives::standard())
         .program
         .unwrap_or_else(|_| panic!("rules/ does not check"))
 }

@@ -2,11 +2,11 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use okite::check::load::load_str;
-use okite::hooks::Hooks;
+use okite::natives::Natives;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    match load_str("fuzz.rule", text, Hooks::standard()) {
+    match load_str("fuzz.rule", text, Natives::standard()) {
         Ok(_) => {}
         Err((sources, diags)) => {
             assert!(!diags.is_empty(), "a rejected file must carry a diagnostic");

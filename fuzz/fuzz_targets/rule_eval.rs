@@ -3,12 +3,12 @@
 use libfuzzer_sys::fuzz_target;
 use okite::check::load::load_str;
 use okite::eval::{run, Budget, Evaluator};
-use okite::hooks::Hooks;
+use okite::natives::Natives;
 use std::time::Duration;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(prog) = load_str("fuzz.rule", text, Hooks::standard()) else { return };
+    let Ok(prog) = load_str("fuzz.rule", text, Natives::standard()) else { return };
     let mut ev = Evaluator::new(&prog);
     ev.budget = Budget {
         max_steps: 200_000,

@@ -2,7 +2,7 @@
 
 use super::Program;
 use crate::diagnostics::{Diag, SourceMap};
-use crate::hooks::Hooks;
+use crate::natives::Natives;
 use crate::syntax::ast::{self, Item, Span};
 use crate::syntax::parse_file;
 use crate::syntax::parser::MAX_SOURCE_BYTES;
@@ -153,29 +153,29 @@ fn io_diag(path: &Path, e: &std::io::Error) -> Diag {
 }
 
 /// Load rule files and folders as one program, following `use`.
-pub fn load(paths: &[PathBuf], hooks: Hooks) -> Loaded {
-    load_with(paths, hooks, SourceMap::default())
+pub fn load(paths: &[PathBuf], natives: Natives) -> Loaded {
+    load_with(paths, natives, SourceMap::default())
 }
 
 /// Load the shipped rule files (the default rule set).
-pub fn load_shipped(hooks: Hooks) -> Loaded {
+pub fn load_shipped(natives: Natives) -> Loaded {
     load_from(
         &Shipped,
         &[PathBuf::from(crate::shipped::FOLDER)],
-        hooks,
+        natives,
         SourceMap::default(),
     )
 }
 
-pub fn load_with(paths: &[PathBuf], hooks: Hooks, sources: SourceMap) -> Loaded {
-    load_from(&Disk, paths, hooks, sources)
+pub fn load_with(paths: &[PathBuf], natives: Natives, sources: SourceMap) -> Loaded {
+    load_from(&Disk, paths, natives, sources)
 }
 
 /// Load rule files read through `fs`, following `use` within it.
 pub fn load_from(
     fs: &dyn Files,
     paths: &[PathBuf],
-    hooks: Hooks,
+    natives: Natives,
     mut sources: SourceMap,
 ) -> Loaded {
     let mut errs: Vec<Diag> = vec![];
@@ -248,7 +248,7 @@ pub fn load_from(
             files: loaded_paths,
         };
     }
-    match Program::build(files, sources, hooks) {
+    match Program::build(files, sources, natives) {
         Ok(p) => {
             let sources = p.sources.clone();
             Loaded {
@@ -266,11 +266,15 @@ pub fn load_from(
 }
 
 /// Check source text held in memory (tests, the REPL, examples in documentation).
-pub fn load_str(name: &str, text: &str, hooks: Hooks) -> Result<Program, (SourceMap, Vec<Diag>)> {
+pub fn load_str(
+    name: &str,
+    text: &str,
+    natives: Natives,
+) -> Result<Program, (SourceMap, Vec<Diag>)> {
     let mut sources = SourceMap::default();
     let fid = sources.add(name, None, text.to_string());
     match parse_file(text, fid) {
-        Ok(f) => Program::build(vec![f], sources, hooks),
+        Ok(f) => Program::build(vec![f], sources, natives),
         Err(ds) => Err((sources, ds)),
     }
 }

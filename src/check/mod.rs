@@ -8,9 +8,9 @@ pub mod load;
 pub mod types;
 
 use crate::diagnostics::{suggest, Diag, SourceMap};
-use crate::hooks::Hooks;
 use crate::ir::*;
 use crate::ir::{EnumVal, Func, Value};
+use crate::natives::Natives;
 use crate::syntax::ast::{self, *};
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
@@ -49,7 +49,7 @@ pub struct DefInfo {
     pub is_const: bool,
     pub nlocals: u32,
     pub body: Option<Ir>,
-    pub hook: Option<String>,
+    pub native: Option<String>,
     pub kind: DefKind,
     pub span: Span,
     pub name_span: Span,
@@ -143,14 +143,14 @@ pub struct Program {
     pub light: Vec<bool>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
-    pub hooks: Hooks,
+    pub natives: Natives,
     unifier: Unifier,
 }
 
 pub const BASE: ReadingId = 0;
 
 impl Program {
-    fn empty(sources: SourceMap, hooks: Hooks) -> Program {
+    fn empty(sources: SourceMap, natives: Natives) -> Program {
         Program {
             sources,
             enums: vec![],
@@ -175,7 +175,7 @@ impl Program {
             light: vec![],
             fingerprint: vec![],
             notes: vec![],
-            hooks,
+            natives,
             unifier: Unifier::default(),
         }
     }
@@ -185,9 +185,9 @@ impl Program {
     pub fn build(
         files: Vec<ast::File>,
         sources: SourceMap,
-        hooks: Hooks,
+        natives: Natives,
     ) -> Result<Program, (SourceMap, Vec<Diag>)> {
-        let mut p = Program::empty(sources, hooks);
+        let mut p = Program::empty(sources, natives);
         let mut errs = vec![];
         p.declare(&files, &mut errs);
         p.resolve_all(&files, &mut errs);
@@ -428,14 +428,16 @@ impl Program {
                         aliases,
                         params,
                         ret,
-                        hook,
+                        hook: native,
                         span,
                     }) if claim(name, errs) && aliases.iter().all(|a| claim(a, errs)) => {
-                        self.new_prim(name, aliases, params, ret, hook, *span, BASE, errs);
+                        self.new_prim(name, aliases, params, ret, native, *span, BASE, errs);
                     }
-                    Item::Native(NativeDecl::Bind { name, hook, span }) => {
-                        binds.push((BASE, name, hook, *span))
-                    }
+                    Item::Native(NativeDecl::Bind {
+                        name,
+                        hook: native,
+                        span,
+                    }) => binds.push((BASE, name, native, *span)),
                     _ => {}
                 }
             }
@@ -512,19 +514,21 @@ impl Program {
                             errs.push(diag);
                         }
                     }
-                    ReadingItem::Native(NativeDecl::Bind { name, hook, span }) => {
-                        binds.push((*id, name, hook, *span))
-                    }
+                    ReadingItem::Native(NativeDecl::Bind {
+                        name,
+                        hook: native,
+                        span,
+                    }) => binds.push((*id, name, native, *span)),
                     ReadingItem::Native(NativeDecl::Prim {
                         name,
                         aliases,
                         params,
                         ret,
-                        hook,
+                        hook: native,
                         span,
                     }) => {
                         if claim(name, errs) {
-                            self.new_prim(name, aliases, params, ret, hook, *span, *id, errs);
+                            self.new_prim(name, aliases, params, ret, native, *span, *id, errs);
                         }
                     }
                 }
@@ -552,7 +556,7 @@ impl Program {
             }
         }
         // native bindings
-        for (rid, name, hook, span) in binds {
+        for (rid, name, native, span) in binds {
             let Some(&key) = self.key_names.get(&name.text) else {
                 let mut d = Diag::error(
                     "E0102",
@@ -568,7 +572,7 @@ impl Program {
                 errs.push(d);
                 continue;
             };
-            if !self.check_hook(hook, errs) {
+            if !self.check_native(native, errs) {
                 continue;
             }
             let target = self.readings[rid as usize]
@@ -579,7 +583,7 @@ impl Program {
             match target {
                 Some(d) => {
                     let def = &mut self.defs[d as usize];
-                    if let Some(h) = self.hooks.get(&hook.text) {
+                    if let Some(h) = self.natives.get(&native.text) {
                         if h.arity != def.params.len() {
                             errs.push(
                                 Diag::error(
@@ -588,18 +592,18 @@ impl Program {
                                         "`{}` takes {} arguments but the native function `{}` takes {}",
                                         def.name,
                                         def.params.len(),
-                                        hook.text,
+                                        native.text,
                                         h.arity
                                     ),
                                 )
-                                .label(hook.span, "arity differs")
+                                .label(native.span, "arity differs")
                                 .label(def.name_span, "the definition")
                                 .help("bind a native function with the same parameters"),
                             );
                             continue;
                         }
                     }
-                    def.hook = Some(hook.text.clone());
+                    def.native = Some(native.text.clone());
                 }
                 None => errs.push(
                     Diag::error(
@@ -614,16 +618,16 @@ impl Program {
         self.linearize(errs);
     }
 
-    fn check_hook(&self, hook: &Name, errs: &mut Vec<Diag>) -> bool {
-        if self.hooks.get(&hook.text).is_some() {
+    fn check_native(&self, native: &Name, errs: &mut Vec<Diag>) -> bool {
+        if self.natives.get(&native.text).is_some() {
             return true;
         }
         let mut d = Diag::error(
             "E0110",
-            format!("there is no native function `{}`", hook.text),
+            format!("there is no native function `{}`", native.text),
         )
-        .label(hook.span, "unknown native function");
-        d = match suggest(&hook.text, self.hooks.paths()) {
+        .label(native.span, "unknown native function");
+        d = match suggest(&native.text, self.natives.paths()) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help("`okite natives` lists the native functions"),
         };
@@ -680,7 +684,7 @@ impl Program {
             is_const: d.params.is_none(),
             nlocals: 0,
             body: None,
-            hook: None,
+            native: None,
             kind: DefKind::Rule,
             span: d.span,
             name_span: d.name.span,
@@ -725,14 +729,14 @@ impl Program {
         aliases: &[Name],
         params: &[Param],
         ret: &TypeExpr,
-        hook: &Name,
+        native: &Name,
         span: Span,
         reading: ReadingId,
         errs: &mut Vec<Diag>,
     ) {
-        let ok = self.check_hook(hook, errs);
+        let ok = self.check_native(native, errs);
         if ok {
-            if let Some(h) = self.hooks.get(&hook.text) {
+            if let Some(h) = self.natives.get(&native.text) {
                 if h.arity != params.len() {
                     errs.push(
                         Diag::error(
@@ -741,11 +745,11 @@ impl Program {
                                 "`{}` declares {} parameters but the native function `{}` takes {}",
                                 name.text,
                                 params.len(),
-                                hook.text,
+                                native.text,
                                 h.arity
                             ),
                         )
-                        .label(hook.span, "arity differs")
+                        .label(native.span, "arity differs")
                         .help("declare the parameters the native function takes"),
                     );
                 }
@@ -784,7 +788,7 @@ impl Program {
             is_const: false,
             nlocals: params.len() as u32,
             body: None,
-            hook: if ok { Some(hook.text.clone()) } else { None },
+            native: if ok { Some(native.text.clone()) } else { None },
             kind: DefKind::Native,
             span,
             name_span: name.span,
@@ -1385,7 +1389,7 @@ impl Program {
             .iter()
             .map(|d| {
                 d.kind == DefKind::Rule
-                    && d.hook.is_none()
+                    && d.native.is_none()
                     && !d.is_const
                     && d.deps.is_empty()
                     && !recursive.get(d.key as usize).copied().unwrap_or(true)
@@ -1420,7 +1424,7 @@ impl Program {
                 };
                 hash(&format!(
                     "{}|{}|{}|{:?}|{}",
-                    self.readings[d.reading as usize].name, d.is_override, text, d.hook, enums
+                    self.readings[d.reading as usize].name, d.is_override, text, d.native, enums
                 ))
             })
             .collect();

@@ -48,7 +48,7 @@ fn walk(
     }
     let indent = "  ".repeat(level);
     let value = match &n.value {
-        Some(v) => format!(" = {}", crate::hooks::show(prog, v, 100)),
+        Some(v) => format!(" = {}", crate::natives::show(prog, v, 100)),
         None => String::new(),
     };
     let place = match n.span {

@@ -10,9 +10,9 @@ pub mod run;
 
 use crate::check::{DefKind, Program, BASE};
 use crate::diagnostics::Diag;
-use crate::hooks::{Engine, HookCtx};
 use crate::ir::*;
 use crate::ir::{short, EnumVal, Func, Value};
+use crate::natives::{Engine, NativeCtx};
 use crate::syntax::ast::{Agg, BinOp, Quant, Span};
 use explain::Node;
 use rustc_hash::FxHashMap as HashMap;
@@ -161,7 +161,7 @@ pub struct Evaluator<'p> {
     start: Instant,
     trace: Option<Vec<Vec<Rc<Node>>>>,
     pub stats: Stats,
-    hook_gate: HashMap<(ReadingId, DefId), bool>,
+    binding_gate: HashMap<(ReadingId, DefId), bool>,
     /// Native bindings found off while evaluating: what each stands for, and why it is off.
     pub off_bindings: std::collections::BTreeMap<String, String>,
 }
@@ -187,7 +187,7 @@ impl<'p> Evaluator<'p> {
             start: Instant::now(),
             trace: None,
             stats: Stats::default(),
-            hook_gate: HashMap::default(),
+            binding_gate: HashMap::default(),
             off_bindings: Default::default(),
         }
     }
@@ -402,7 +402,7 @@ impl<'p> Evaluator<'p> {
         } else {
             let a: Vec<String> = args
                 .iter()
-                .map(|v| crate::hooks::show(self.prog, v, 60))
+                .map(|v| crate::natives::show(self.prog, v, 60))
                 .collect();
             format!("{reading}{}({})", d.name, a.join(", "))
         }
@@ -428,15 +428,15 @@ impl<'p> Evaluator<'p> {
         let d = &self.prog.defs[def as usize];
         self.stats.calls += 1;
         if d.kind == DefKind::Native {
-            return self.call_hook(def, &args, span);
+            return self.call_native(def, &args, span);
         }
         // a native function stands for the shipped definitions it reaches: where the loaded
         // program or the reading changes any of them, the rule body is the only meaning
-        if d.hook.is_some() && self.hook_on(def) {
+        if d.native.is_some() && self.binding_on(def) {
             match self.engine {
-                Engine::Native => return self.call_hook(def, &args, span),
+                Engine::Native => return self.call_native(def, &args, span),
                 Engine::Verify => {
-                    let native = self.call_hook(def, &args, span)?;
+                    let native = self.call_native(def, &args, span)?;
                     let rules = self.call_rule(def, args.clone(), span)?;
                     if native != rules {
                         let d = &self.prog.defs[def as usize];
@@ -446,7 +446,7 @@ impl<'p> Evaluator<'p> {
                                 "E0330",
                                 format!(
                                     "the native function `{}` and the rule definition `{}` disagree on {}",
-                                    d.hook.as_deref().unwrap_or("?"),
+                                    d.native.as_deref().unwrap_or("?"),
                                     d.name,
                                     self.call_text(def, &args)
                                 ),
@@ -466,24 +466,24 @@ impl<'p> Evaluator<'p> {
 
     /// Whether the native function bound to `def` may answer under the current reading (see
     /// `crate::bindings`); the reason of a binding found off is kept in `off_bindings`.
-    pub fn hook_on(&mut self, def: DefId) -> bool {
+    pub fn binding_on(&mut self, def: DefId) -> bool {
         let key = (self.reading, def);
-        if let Some(&on) = self.hook_gate.get(&key) {
+        if let Some(&on) = self.binding_gate.get(&key) {
             return on;
         }
-        let verdict = crate::bindings::hook_verdict(self.prog, self.reading, def);
+        let verdict = crate::bindings::binding_verdict(self.prog, self.reading, def);
         let on = verdict.is_ok();
         if let Err(r) = verdict {
             self.off_bindings.insert(r.what.clone(), r.to_string());
         }
-        self.hook_gate.insert(key, on);
+        self.binding_gate.insert(key, on);
         on
     }
 
-    fn call_hook(&mut self, def: DefId, args: &[Value], span: Span) -> R<Value> {
+    fn call_native(&mut self, def: DefId, args: &[Value], span: Span) -> R<Value> {
         let d = &self.prog.defs[def as usize];
-        let path = d.hook.as_deref().unwrap_or("");
-        let Some(h) = self.prog.hooks.get(path) else {
+        let path = d.native.as_deref().unwrap_or("");
+        let Some(h) = self.prog.natives.get(path) else {
             return Err(rt(
                 "E0312",
                 format!("the native function `{path}` is not registered"),
@@ -494,7 +494,7 @@ impl<'p> Evaluator<'p> {
         };
         self.stats.native_calls += 1;
         let f = h.f.clone();
-        let ctx = HookCtx { program: self.prog };
+        let ctx = NativeCtx { program: self.prog };
         let r = f(&ctx, args).map_err(|m| {
             rt(
                 "E0313",
@@ -1241,7 +1241,7 @@ impl<'p> Evaluator<'p> {
                 if let IrPat::Bind(s) = p {
                     parts.push(format!(
                         "{n} = {}",
-                        crate::hooks::show(self.prog, &frame[*s as usize], 80)
+                        crate::natives::show(self.prog, &frame[*s as usize], 80)
                     ));
                 } else {
                     parts.push(n.clone());

@@ -9,8 +9,8 @@ use crate::eval::{explain, ErrKind, EvalError, Evaluator};
 use crate::front::{display_value, positions_of, OutOpts, QueryOpts, RunOpts};
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
-use crate::hooks::{HookCtx, Hooks};
 use crate::ir::Value;
+use crate::natives::{NativeCtx, Natives};
 use crate::shogi::position::Position;
 use crate::syntax::ast::{self, Item, NativeDecl, Span};
 use crate::syntax::parser::{parse_repl, ReplInput};
@@ -173,7 +173,7 @@ impl Session {
             files: vec![],
             items: vec![],
             sources: SourceMap::default(),
-            prog: Program::build(vec![], SourceMap::default(), Hooks::standard())
+            prog: Program::build(vec![], SourceMap::default(), Natives::standard())
                 .unwrap_or_else(|_| panic!("the empty program checks")),
             reading: "base".into(),
             shogi: None,
@@ -205,7 +205,7 @@ impl Session {
     }
 
     pub fn empty_program(&self) -> Program {
-        Program::build(vec![], SourceMap::default(), Hooks::standard())
+        Program::build(vec![], SourceMap::default(), Natives::standard())
             .unwrap_or_else(|_| panic!("the empty program checks"))
     }
 
@@ -214,7 +214,7 @@ impl Session {
         Program::build(
             assemble(&self.files, &self.items),
             self.sources.clone(),
-            Hooks::standard(),
+            Natives::standard(),
         )
     }
 
@@ -226,7 +226,7 @@ impl Session {
         Program::build(
             assemble(files, items),
             self.sources.clone(),
-            Hooks::standard(),
+            Natives::standard(),
         )
     }
 
@@ -534,7 +534,7 @@ impl Session {
             }
         };
         if let Some(sg) = &self.shogi {
-            let names = crate::hooks::shogi::Names::new(&HookCtx {
+            let names = crate::natives::shogi::Names::new(&NativeCtx {
                 program: &self.prog,
             })
             .map_err(|m| format!("the rules loaded cannot hold shogi states: {m}"))?;
@@ -621,7 +621,7 @@ impl Session {
     /// A value for people: shogi states as diagrams, others compactly.
     fn show(&self, v: &Value) -> String {
         if matches!(v, Value::Tuple(t) if t.len() == 2) {
-            if let Ok(names) = crate::hooks::shogi::Names::new(&HookCtx {
+            if let Ok(names) = crate::natives::shogi::Names::new(&NativeCtx {
                 program: &self.prog,
             }) {
                 if let Ok(p) = names.position(v) {
@@ -632,7 +632,7 @@ impl Session {
         match v {
             Value::Native(_) => display_value(v),
             Value::Seq(_) | Value::Tuple(_) | Value::Map(_) | Value::Set(_) => {
-                crate::hooks::show(&self.prog, v, 4000)
+                crate::natives::show(&self.prog, v, 4000)
             }
             _ => display_value(v),
         }
@@ -1117,7 +1117,7 @@ impl Session {
             return;
         };
         let last = sg.positions.last().expect("a position").clone();
-        let names = match crate::hooks::shogi::Names::new(&HookCtx {
+        let names = match crate::natives::shogi::Names::new(&NativeCtx {
             program: &self.prog,
         }) {
             Ok(n) => n,

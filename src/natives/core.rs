@@ -1,11 +1,11 @@
 //! Native functions that do not belong to a game: graph searches used as fast paths of rule
 //! definitions over plain values.
 
-use super::Hooks;
+use super::Natives;
 use crate::ir::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub fn register(h: &mut Hooks) {
+pub fn register(h: &mut Natives) {
     h.add(
         "core.reachable",
         2,

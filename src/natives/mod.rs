@@ -4,7 +4,7 @@
 //! A rule file names a native function by path: `native def turn(s: State) -> Turn = shogi.turn`
 //! declares a primitive with no rule body; `native succ = shogi.successors` binds a definition
 //! that has a rule body to a fast path. The rule body stays the reference: every command takes
-//! `--engine native` (use the hook where one is bound; the default), `--engine rules` (ignore
+//! `--engine native` (use the native where one is bound; the default), `--engine rules` (ignore
 //! bindings) or `--verify` (run both and report any difference with its witness).
 
 use crate::check::Program;
@@ -17,11 +17,11 @@ pub mod go;
 pub mod shogi;
 
 /// What a native function sees besides its arguments.
-pub struct HookCtx<'a> {
+pub struct NativeCtx<'a> {
     pub program: &'a Program,
 }
 
-impl HookCtx<'_> {
+impl NativeCtx<'_> {
     /// The enum constant `variant` of `enum_name` as the program declares it.
     pub fn enum_value(&self, enum_name: &str, variant: &str) -> Result<Value, String> {
         self.program
@@ -32,31 +32,31 @@ impl HookCtx<'_> {
     }
 }
 
-pub type HookFn = Rc<dyn Fn(&HookCtx, &[Value]) -> Result<Value, String>>;
+pub type NativeFn = Rc<dyn Fn(&NativeCtx, &[Value]) -> Result<Value, String>>;
 
 #[derive(Clone)]
-pub struct Hook {
+pub struct Native {
     pub path: String,
     pub arity: usize,
     pub doc: &'static str,
-    pub f: HookFn,
+    pub f: NativeFn,
 }
 
-pub type Formatter = Rc<dyn Fn(&HookCtx, &Value) -> Option<String>>;
+pub type Formatter = Rc<dyn Fn(&NativeCtx, &Value) -> Option<String>>;
 
 /// The registry of native functions, by path (`shogi.successors`), and of formatters that show
 /// values of a game compactly (a shogi state as its SFEN).
 #[derive(Clone, Default)]
-pub struct Hooks {
-    map: IndexMap<String, Hook>,
+pub struct Natives {
+    map: IndexMap<String, Native>,
     formatters: Vec<Formatter>,
 }
 
 /// A value as people read it: through a game's formatter when one recognises it, shortened to
 /// about `max` characters otherwise.
 pub fn show(program: &Program, v: &Value, max: usize) -> String {
-    let ctx = HookCtx { program };
-    for f in &program.hooks.formatters {
+    let ctx = NativeCtx { program };
+    for f in &program.natives.formatters {
         if let Some(s) = f(&ctx, v) {
             return s;
         }
@@ -65,7 +65,7 @@ pub fn show(program: &Program, v: &Value, max: usize) -> String {
         Value::Seq(items) if !items.is_empty() => {
             // a sequence of recognised values (a game) is shown by its length and last element
             let last = &items[items.len() - 1];
-            for f in &program.hooks.formatters {
+            for f in &program.natives.formatters {
                 if let Some(s) = f(&ctx, last) {
                     return format!("[{} states … {s}]", items.len());
                 }
@@ -76,14 +76,14 @@ pub fn show(program: &Program, v: &Value, max: usize) -> String {
     }
 }
 
-impl Hooks {
-    pub fn new() -> Hooks {
-        Hooks::default()
+impl Natives {
+    pub fn new() -> Natives {
+        Natives::default()
     }
 
     /// Every native function okite ships.
-    pub fn standard() -> Hooks {
-        let mut h = Hooks::new();
+    pub fn standard() -> Natives {
+        let mut h = Natives::new();
         core::register(&mut h);
         shogi::register(&mut h);
         go::register(&mut h);
@@ -95,11 +95,11 @@ impl Hooks {
         path: &str,
         arity: usize,
         doc: &'static str,
-        f: impl Fn(&HookCtx, &[Value]) -> Result<Value, String> + 'static,
+        f: impl Fn(&NativeCtx, &[Value]) -> Result<Value, String> + 'static,
     ) {
         self.map.insert(
             path.to_string(),
-            Hook {
+            Native {
                 path: path.to_string(),
                 arity,
                 doc,
@@ -108,11 +108,11 @@ impl Hooks {
         );
     }
 
-    pub fn add_formatter(&mut self, f: impl Fn(&HookCtx, &Value) -> Option<String> + 'static) {
+    pub fn add_formatter(&mut self, f: impl Fn(&NativeCtx, &Value) -> Option<String> + 'static) {
         self.formatters.push(Rc::new(f));
     }
 
-    pub fn get(&self, path: &str) -> Option<&Hook> {
+    pub fn get(&self, path: &str) -> Option<&Native> {
         self.map.get(path)
     }
 

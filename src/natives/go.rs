@@ -4,7 +4,7 @@
 //! configuration a map from each vertex to -1 (black), 0 (empty) or 1 (white). Native vertex i is
 //! rule vertex i + 1.
 
-use super::Hooks;
+use super::Natives;
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
 use crate::ir::Value;
@@ -92,7 +92,7 @@ pub fn config_value(g: &Graph, b: &Board) -> Value {
     )
 }
 
-pub fn register(h: &mut Hooks) {
+pub fn register(h: &mut Natives) {
     register_life(h);
     h.add(
         "go.graph",
@@ -207,7 +207,7 @@ const CLASSIFIER_MEMO_CAP: usize = 5_000_000;
 
 /// The classes of every vertex after r, or of vertex `only` (a native index).
 fn native_classes(
-    ctx: &super::HookCtx,
+    ctx: &super::NativeCtx,
     g: &Value,
     r: &Value,
     only: Option<usize>,
@@ -247,7 +247,7 @@ fn native_classes(
         .collect()
 }
 
-pub fn register_life(h: &mut Hooks) {
+pub fn register_life(h: &mut Natives) {
     h.add(
         "go.classes",
         2,

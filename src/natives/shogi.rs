@@ -7,7 +7,7 @@
 //! exactly as the rule definition `canon` numbers them. The enum constants are looked up by the
 //! names the rule file declares (`Kind`, `Side`, `Turn`, `Loc`).
 
-use super::{HookCtx, Hooks};
+use super::{NativeCtx, Natives};
 use crate::ir::{EnumVal, Value};
 use crate::shogi::position::Position;
 use crate::shogi::types::{Color, Piece, PieceKind, Square};
@@ -32,7 +32,7 @@ fn base_kind(k: usize) -> PieceKind {
 }
 
 impl Names {
-    pub fn new(ctx: &HookCtx) -> Result<Names, String> {
+    pub fn new(ctx: &NativeCtx) -> Result<Names, String> {
         let kinds = KINDS
             .iter()
             .map(|k| ctx.enum_value("Kind", k))
@@ -224,7 +224,7 @@ pub fn game_positions(sfen: &str, moves: &str) -> Result<Vec<Position>, String> 
     Ok(out)
 }
 
-pub fn register(h: &mut Hooks) {
+pub fn register(h: &mut Natives) {
     h.add_formatter(|ctx, v| {
         // only pairs (map, turn) can be states: anything else is left to other formatters
         let Value::Tuple(t) = v else { return None };
