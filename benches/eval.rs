@@ -15,11 +15,12 @@ def fib(n: Int) -> Int = if n < 2 then n else fib(n - 1) + fib(n - 2)
 ";
 
 fn run(query: &str, memo: bool) -> (f64, u64, String) {
-    let mut prog = load_str("bench.rule", SRC, Natives::standard()).expect("rules");
+    let mut prog = load_str("bench.rule", SRC, &Natives::standard()).expect("rules");
     let fid = prog.sources.add("<q>", None, query.to_string());
     let e = parse_expr(query, fid).expect("query");
     let q = prog.compile_query(&e, &[]).expect("compile");
-    let mut ev = Evaluator::new(&prog);
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
     ev.memoize = memo;
     let t = Instant::now();
     let v = ev.eval_query(&q).expect("value");

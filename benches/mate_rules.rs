@@ -44,10 +44,10 @@ fn main() {
     let native_s = t.elapsed().as_secs_f64();
     // rules
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    let Ok(mut prog) = load(&[dir], Natives::standard()).program else {
+    let Ok(mut prog) = load(&[dir], &Natives::standard()).program else {
         panic!("rules/ does not check")
     };
-    let names = Names::new(&NativeCtx { program: &prog }).expect("names");
+    let names = Names::new(&NativeCtx { enums: &prog }).expect("names");
     let bound_games: Vec<Value> = games
         .iter()
         .map(|g| Value::seq(g.iter().map(|p| names.state(p)).collect()))
@@ -65,7 +65,8 @@ fn main() {
     let t = Instant::now();
     let mut by_rules = vec![];
     for q in &queries {
-        let mut ev = Evaluator::new(&prog);
+        let binder = okite::bindings::Sound::standard();
+        let mut ev = Evaluator::new(&prog, &binder);
         ev.engine = Engine::Rules;
         ev.set_reading(reading);
         by_rules.push(ev.eval_query(q).ok() == Some(Value::Bool(true)));
@@ -75,7 +76,8 @@ fn main() {
     let t = Instant::now();
     let mut hybrid = vec![];
     for q in &queries {
-        let mut ev = Evaluator::new(&prog);
+        let binder = okite::bindings::Sound::standard();
+        let mut ev = Evaluator::new(&prog, &binder);
         ev.engine = Engine::Native;
         ev.set_reading(reading);
         hybrid.push(ev.eval_query(q).ok() == Some(Value::Bool(true)));

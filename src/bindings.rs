@@ -15,7 +15,9 @@
 
 use crate::check::{DefKind, Program, BASE};
 use crate::diagnostics::SourceMap;
+use crate::eval::{Binder, Off};
 use crate::ir::{DefId, DefKey, ReadingId};
+use crate::natives::Natives;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
@@ -265,7 +267,7 @@ pub fn shipped() -> Rc<Program> {
         if let Some(p) = &*s.borrow() {
             return p.clone();
         }
-        let loaded = crate::check::load::load_shipped(crate::natives::Natives::standard());
+        let loaded = crate::check::load::load_shipped(&Natives::standard());
         let p = Rc::new(
             loaded
                 .program
@@ -274,6 +276,32 @@ pub fn shipped() -> Rc<Program> {
         *s.borrow_mut() = Some(p.clone());
         p
     })
+}
+
+/// The binder of every command: the standard native functions, each binding on only where the
+/// loaded definitions it stands for (its cone under the reading) are the shipped ones.
+pub struct Sound {
+    natives: Natives,
+}
+
+impl Sound {
+    pub fn standard() -> Sound {
+        Sound {
+            natives: Natives::standard(),
+        }
+    }
+}
+
+impl Binder for Sound {
+    fn natives(&self) -> &Natives {
+        &self.natives
+    }
+    fn verdict(&self, prog: &Program, reading: ReadingId, def: DefId) -> Result<(), Off> {
+        binding_verdict(prog, reading, def).map_err(|r| Off {
+            what: r.what.clone(),
+            why: r.to_string(),
+        })
+    }
 }
 
 /// Whether the native function bound to `def` may answer for it under `reading`.

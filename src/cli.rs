@@ -564,7 +564,7 @@ fn run_go(cmd: GoCommand) -> i32 {
             engine,
             "size({ c | c in boards(G), ultimate(G, c) })",
             |g| {
-                crate::natives::go::count_ultimate(g).map_err(|m| {
+                crate::go::ultimate::count_ultimate(g).map_err(|m| {
                     eprintln!("error: {m}");
                     2
                 })
@@ -1056,7 +1056,8 @@ pub fn run(cli: Cli) -> i32 {
                 Ok(x) => x,
                 Err(c) => return c,
             };
-            let mut ev = Evaluator::new(&prog);
+            let binder = crate::bindings::Sound::standard();
+            let mut ev = Evaluator::new(&prog, &binder);
             run.apply(&mut ev);
             let t0 = Instant::now();
             let outcomes = run_all(&mut ev, filter.as_deref());
@@ -1702,7 +1703,8 @@ fn with_query(
         },
         None => crate::check::BASE,
     };
-    let mut ev = Evaluator::new(&prog);
+    let binder = crate::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
     q.run.apply(&mut ev);
     ev.set_reading(reading);
     let code = f(&prog, &query, &mut ev);
@@ -1761,7 +1763,7 @@ fn game_binding(q: &QueryOpts, prog: &Program) -> Result<Bindings, (SourceMap, V
     let Some(positions) = positions_of(q)? else {
         return Ok(vec![]);
     };
-    let ctx = crate::natives::NativeCtx { program: prog };
+    let ctx = crate::natives::NativeCtx { enums: prog };
     let names = crate::natives::shogi::Names::new(&ctx).map_err(|m| {
         (
             SourceMap::default(),
@@ -1807,7 +1809,8 @@ fn eval_with_bound(
         })?,
         None => crate::check::BASE,
     };
-    let mut ev = Evaluator::new(prog);
+    let binder = crate::bindings::Sound::standard();
+    let mut ev = Evaluator::new(prog, &binder);
     ev.engine = engine;
     ev.set_reading(r);
     if let Some(mb) = resident_mb {
@@ -1822,7 +1825,7 @@ fn eval_with_bound(
 }
 
 fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
-    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { program: prog }).map_err(|m| {
+    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
         eprintln!("error: the rules loaded cannot hold shogi states: {m}");
         2
     })
@@ -2025,7 +2028,8 @@ fn perft_hybrid(
         }
         Ok(n)
     }
-    let mut oracle = crate::hybrid::RulesOracle::new(prog, reading)?;
+    let binder = crate::bindings::Sound::standard();
+    let mut oracle = crate::hybrid::RulesOracle::new(prog, &binder, reading)?;
     let mut hy = crate::shogi::legality::Hybrid {
         mate_needs_check: v.mate_needs_check,
         asked: v.asked,
@@ -2041,7 +2045,8 @@ fn legal_hybrid(
     v: &crate::hybrid::ShogiVariant,
     history: &[crate::shogi::position::Position],
 ) -> Result<Vec<String>, String> {
-    let mut oracle = crate::hybrid::RulesOracle::new(prog, reading)?;
+    let binder = crate::bindings::Sound::standard();
+    let mut oracle = crate::hybrid::RulesOracle::new(prog, &binder, reading)?;
     let mut hy = crate::shogi::legality::Hybrid {
         mate_needs_check: v.mate_needs_check,
         asked: v.asked,
@@ -2427,7 +2432,8 @@ fn variant_search(paths: Vec<PathBuf>, reading: String) -> crate::shogi::usi_eng
                 .reading_or_error(&reading)
                 .map_err(|d| d.message.clone())?;
             let v = crate::hybrid::shogi_variant(&prog, r)?;
-            let mut oracle = crate::hybrid::RulesOracle::new(&prog, r)?;
+            let binder = crate::bindings::Sound::standard();
+            let mut oracle = crate::hybrid::RulesOracle::new(&prog, &binder, r)?;
             let mut hy = crate::shogi::legality::Hybrid {
                 mate_needs_check: v.mate_needs_check,
                 asked: v.asked,
@@ -2455,7 +2461,8 @@ fn run_mate_hybrid(
     engine_json: &str,
     printer: &Printer,
 ) -> i32 {
-    let mut oracle = match crate::hybrid::RulesOracle::new(prog, reading) {
+    let binder = crate::bindings::Sound::standard();
+    let mut oracle = match crate::hybrid::RulesOracle::new(prog, &binder, reading) {
         Ok(o) => o,
         Err(m) => {
             eprintln!("error: {m}");

@@ -19,9 +19,9 @@ use std::time::Duration;
 /// Load rule files and folders, or the shipped rule files when `paths` is empty.
 pub fn load_rules(paths: &[PathBuf]) -> Result<(Program, Vec<PathBuf>), (SourceMap, Vec<Diag>)> {
     let loaded = if paths.is_empty() {
-        load_shipped(Natives::standard())
+        load_shipped(&Natives::standard())
     } else {
-        load(paths, Natives::standard())
+        load(paths, &Natives::standard())
     };
     match loaded.program {
         Ok(p) => Ok((p, loaded.files)),

@@ -102,8 +102,12 @@ pub struct RulesOracle<'p> {
 }
 
 impl<'p> RulesOracle<'p> {
-    pub fn new(prog: &'p Program, reading: ReadingId) -> Result<RulesOracle<'p>, String> {
-        let ctx = NativeCtx { program: prog };
+    pub fn new(
+        prog: &'p Program,
+        binder: &'p dyn crate::eval::Binder,
+        reading: ReadingId,
+    ) -> Result<RulesOracle<'p>, String> {
+        let ctx = NativeCtx { enums: prog };
         let names = Names::new(&ctx)?;
         let turns = [
             ctx.enum_value("Turn", "先手")?,
@@ -130,7 +134,7 @@ impl<'p> RulesOracle<'p> {
                 keys.insert(name, (k, constant));
             }
         }
-        let mut ev = Evaluator::new(prog);
+        let mut ev = Evaluator::new(prog, binder);
         ev.set_reading(reading);
         Ok(RulesOracle {
             ev,

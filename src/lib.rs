@@ -11,11 +11,12 @@
 //!
 //! let src = "enum Turn { 先手 as sente, 後手 as gote }
 //!            def opp(t: Turn) -> Turn = match t { 先手 => 後手, 後手 => 先手 }";
-//! let mut prog = load_str("turn.rule", src, Natives::standard()).ok().unwrap();
+//! let mut prog = load_str("turn.rule", src, &Natives::standard()).ok().unwrap();
 //! let fid = prog.sources.add("<query>", None, "opp(opp(sente)) == sente".into());
 //! let expr = okite::syntax::parse_expr("opp(opp(sente)) == sente", fid).unwrap();
 //! let query = prog.compile_query(&expr, &[]).ok().unwrap();
-//! let mut ev = Evaluator::new(&prog);
+//! let binder = crate::bindings::Sound::standard();
+//! let mut ev = Evaluator::new(&prog, &binder);
 //! assert_eq!(ev.eval_query(&query).unwrap(), Value::Bool(true));
 //! ```
 // Unsafe code is denied everywhere; the one exception (a CPU-feature dispatch in shogi perft)

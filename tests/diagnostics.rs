@@ -9,7 +9,7 @@ use okite::syntax::parse_expr;
 
 /// Check a source text and render its diagnostics.
 fn check(src: &str) -> String {
-    match load_str("test.rule", src, Natives::standard()) {
+    match load_str("test.rule", src, &Natives::standard()) {
         Ok(_) => "OK".to_string(),
         Err((sources, diags)) => render(&diags, &sources, 80, false),
     }
@@ -17,12 +17,13 @@ fn check(src: &str) -> String {
 
 /// Check, then evaluate a query and render its error.
 fn run(src: &str, query: &str, tweak: impl FnOnce(&mut Evaluator)) -> String {
-    let mut prog: Program = load_str("test.rule", src, Natives::standard())
+    let mut prog: Program = load_str("test.rule", src, &Natives::standard())
         .unwrap_or_else(|(s, d)| panic!("{}", render(&d, &s, 80, false)));
     let fid = prog.sources.add("<query>", None, query.to_string());
     let e = parse_expr(query, fid).unwrap();
     let q = prog.compile_query(&e, &[]).unwrap();
-    let mut ev = Evaluator::new(&prog);
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
     tweak(&mut ev);
     match ev.eval_query(&q) {
         Ok(v) => format!("value {v}"),

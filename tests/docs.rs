@@ -35,14 +35,15 @@ fn language_reference_examples_run() {
     assert!(bs.len() >= 12, "only {} blocks", bs.len());
     let mut ran = 0;
     for (line, text) in bs {
-        let prog = match load_str(&format!("LANGUAGE.md:{line}"), &text, Natives::standard()) {
+        let prog = match load_str(&format!("LANGUAGE.md:{line}"), &text, &Natives::standard()) {
             Ok(p) => p,
             Err((s, d)) => panic!(
                 "block at line {line} does not check:\n{}",
                 render(&d, &s, 100, false)
             ),
         };
-        let mut ev = Evaluator::new(&prog);
+        let binder = okite::bindings::Sound::standard();
+        let mut ev = Evaluator::new(&prog, &binder);
         let outcomes = run_all(&mut ev, None);
         assert!(
             !outcomes.is_empty(),

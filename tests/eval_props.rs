@@ -12,14 +12,15 @@ use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 fn eval_with(src: &str, query: &str, memo: bool) -> Result<Value, String> {
-    let mut prog =
-        load_str("p.rule", src, Natives::standard()).map_err(|(s, d)| render(&d, &s, 80, false))?;
+    let mut prog = load_str("p.rule", src, &Natives::standard())
+        .map_err(|(s, d)| render(&d, &s, 80, false))?;
     let fid = prog.sources.add("<q>", None, query.to_string());
     let e = parse_expr(query, fid).map_err(|d| format!("{d:?}"))?;
     let q = prog
         .compile_query(&e, &[])
         .map_err(|d| render(&d, &prog.sources, 80, false))?;
-    let mut ev = Evaluator::new(&prog);
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
     ev.memoize = memo;
     ev.eval_query(&q)
         .map_err(|e| render(&[*e.diag], &prog.sources, 80, false))
@@ -124,9 +125,10 @@ fn readings_override_and_call_base() {
                example \"base\" { assert g(1) == 20 }\n\
                example \"double\" reading double { assert g(1) == 40 }\n\
                example \"triple\" reading triple { assert g(1) == 1040 }\n";
-    let prog = load_str("r.rule", src, Natives::standard())
+    let prog = load_str("r.rule", src, &Natives::standard())
         .unwrap_or_else(|(s, d)| panic!("{}", render(&d, &s, 80, false)));
-    let mut ev = Evaluator::new(&prog);
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
     let outcomes = okite::eval::run::run_all(&mut ev, None);
     for o in &outcomes {
         assert!(
@@ -144,12 +146,13 @@ fn one_evaluator_keeps_tables_per_reading() {
     // (aggregates keep these definitions tabled: the smallest ones are evaluated directly)
     let src = "def f(n: Int) -> Int = count i in 0..n: true\ndef g(n: Int) -> Int = f(n) + 1\ndef h(n: Int) -> Int = sum i in 1..n: 2\n\
                reading other { override def f(n) = (count i in 0..n: true) + 10 }\n";
-    let mut prog = load_str("r.rule", src, Natives::standard()).ok().unwrap();
+    let mut prog = load_str("r.rule", src, &Natives::standard()).ok().unwrap();
     let fid = prog.sources.add("<q>", None, "g(1) + h(1)".into());
     let e = parse_expr("g(1) + h(1)", fid).unwrap();
     let q = prog.compile_query(&e, &[]).ok().unwrap();
     let other = prog.reading_id("other").unwrap();
-    let mut ev = Evaluator::new(&prog);
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
     assert_eq!(ev.eval_query(&q).unwrap(), Value::Int(5));
     ev.set_reading(other);
     assert_eq!(ev.eval_query(&q).unwrap(), Value::Int(15));

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 fn rules() -> Program {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], Natives::standard())
+    load(&[dir], &Natives::standard())
         .program
         .unwrap_or_else(|_| panic!("rules/ does not check"))
 }
@@ -35,7 +35,8 @@ fn eval(
     let q = prog
         .compile_query(&e, &bound)
         .unwrap_or_else(|_| panic!("{text}"));
-    let mut ev = Evaluator::new(prog);
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(prog, &binder);
     ev.engine = engine;
     ev.set_reading(prog.reading_id(reading).unwrap());
     ev.eval_query(&q)
@@ -221,7 +222,7 @@ fn the_same_ultimate_boards() {
             "base",
             Engine::Rules,
         );
-        let native = okite::natives::go::count_ultimate(&g).unwrap();
+        let native = okite::go::ultimate::count_ultimate(&g).unwrap();
         assert_eq!(by_rules, Value::Int(native as i64), "{:?}", g.names);
     }
 }

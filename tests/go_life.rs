@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 fn rules() -> Program {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], Natives::standard())
+    load(&[dir], &Natives::standard())
         .program
         .unwrap_or_else(|_| panic!("rules/ does not check"))
 }
@@ -49,7 +49,10 @@ fn compile(prog: &mut Program, text: &str) -> okite::check::Query {
 
 impl<'p> ByRules<'p> {
     fn new(prog: &'p Program, query: okite::check::Query, reading: &str) -> ByRules<'p> {
-        let mut ev = Evaluator::new(prog);
+        // the rules alone answer here; the binder lives as long as the test
+        let binder: &'static okite::bindings::Sound =
+            Box::leak(Box::new(okite::bindings::Sound::standard()));
+        let mut ev = Evaluator::new(prog, binder);
         ev.engine = Engine::Rules;
         ev.set_reading(prog.reading_id(reading).unwrap());
         ByRules { prog, query, ev }
@@ -283,7 +286,8 @@ fn one_chain_with_two_classes() {
     ] {
         let mut q = compile(&mut prog, text);
         q.bound = vec![graph_value(&g), r.clone()];
-        let mut ev = Evaluator::new(&prog);
+        let binder = okite::bindings::Sound::standard();
+        let mut ev = Evaluator::new(&prog, &binder);
         ev.engine = Engine::Native;
         let v = ev
             .eval_query(&q)

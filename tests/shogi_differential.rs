@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 fn rules() -> Program {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], Natives::standard())
+    load(&[dir], &Natives::standard())
         .program
         .unwrap_or_else(|_| panic!("rules/ does not check"))
 }
@@ -34,7 +34,8 @@ fn eval(
         .compile_query(&e, &bound)
         .unwrap_or_else(|_| panic!("{text}"));
     let r = prog.reading_id(reading).unwrap();
-    let mut ev = Evaluator::new(prog);
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(prog, &binder);
     ev.engine = engine;
     ev.set_reading(r);
     ev.eval_query(&q)
@@ -93,7 +94,7 @@ fn games(n: usize, seed: u64) -> Vec<Vec<Position>> {
 #[test]
 fn successors_agree_with_the_move_generator() {
     let mut prog = rules();
-    let names = Names::new(&NativeCtx { program: &prog }).unwrap();
+    let names = Names::new(&NativeCtx { enums: &prog }).unwrap();
     for g in games(12, 3) {
         let s = names.state(g.last().unwrap());
         let bound = vec![("s".to_string(), s, "State".to_string())];
@@ -106,7 +107,7 @@ fn successors_agree_with_the_move_generator() {
 #[test]
 fn attacks_agree_with_the_engine() {
     let mut prog = rules();
-    let names = Names::new(&NativeCtx { program: &prog }).unwrap();
+    let names = Names::new(&NativeCtx { enums: &prog }).unwrap();
     for g in games(8, 5) {
         let p = g.last().unwrap();
         let s = names.state(p);
@@ -137,7 +138,7 @@ fn attacks_agree_with_the_engine() {
 #[test]
 fn legal_moves_agree_under_every_reading() {
     let mut prog = rules();
-    let names = Names::new(&NativeCtx { program: &prog }).unwrap();
+    let names = Names::new(&NativeCtx { enums: &prog }).unwrap();
     let mut checked = 0;
     for g in games(10, 11) {
         let last = g.last().unwrap().clone();
@@ -213,7 +214,7 @@ fn legal_moves_agree_on_oracle_positions() {
     ))
     .unwrap();
     let mut prog = rules();
-    let names = Names::new(&NativeCtx { program: &prog }).unwrap();
+    let names = Names::new(&NativeCtx { enums: &prog }).unwrap();
     for sfen in text.lines().step_by(2).step_by(97).take(26) {
         let p = Position::from_sfen(sfen).unwrap();
         for (name, reading) in [
@@ -254,7 +255,7 @@ proptest::proptest! {
     #[test]
     fn random_games_agree_under_every_reading(seed in proptest::prelude::any::<u64>()) {
         let mut prog = rules();
-        let names = Names::new(&NativeCtx { program: &prog }).unwrap();
+        let names = Names::new(&NativeCtx { enums: &prog }).unwrap();
         for g in games(2, seed) {
             let last = g.last().unwrap().clone();
             let states: Vec<Value> = g.iter().map(|p| names.state(p)).collect();

@@ -6,7 +6,7 @@ use okite::natives::Natives;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    match load_str("fuzz.rule", text, Natives::standard()) {
+    match load_str("fuzz.rule", text, &Natives::standard()) {
         Ok(_) => {}
         Err((sources, diags)) => {
             assert!(!diags.is_empty(), "a rejected file must carry a diagnostic");

@@ -8,8 +8,9 @@ use std::time::Duration;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(prog) = load_str("fuzz.rule", text, Natives::standard()) else { return };
-    let mut ev = Evaluator::new(&prog);
+    let Ok(prog) = load_str("fuzz.rule", text, &Natives::standard()) else { return };
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
     ev.budget = Budget {
         max_steps: 200_000,
         max_depth: 2_000,

@@ -153,12 +153,12 @@ fn io_diag(path: &Path, e: &std::io::Error) -> Diag {
 }
 
 /// Load rule files and folders as one program, following `use`.
-pub fn load(paths: &[PathBuf], natives: Natives) -> Loaded {
+pub fn load(paths: &[PathBuf], natives: &Natives) -> Loaded {
     load_with(paths, natives, SourceMap::default())
 }
 
 /// Load the shipped rule files (the default rule set).
-pub fn load_shipped(natives: Natives) -> Loaded {
+pub fn load_shipped(natives: &Natives) -> Loaded {
     load_from(
         &Shipped,
         &[PathBuf::from(crate::shipped::FOLDER)],
@@ -167,7 +167,7 @@ pub fn load_shipped(natives: Natives) -> Loaded {
     )
 }
 
-pub fn load_with(paths: &[PathBuf], natives: Natives, sources: SourceMap) -> Loaded {
+pub fn load_with(paths: &[PathBuf], natives: &Natives, sources: SourceMap) -> Loaded {
     load_from(&Disk, paths, natives, sources)
 }
 
@@ -175,7 +175,7 @@ pub fn load_with(paths: &[PathBuf], natives: Natives, sources: SourceMap) -> Loa
 pub fn load_from(
     fs: &dyn Files,
     paths: &[PathBuf],
-    natives: Natives,
+    natives: &Natives,
     mut sources: SourceMap,
 ) -> Loaded {
     let mut errs: Vec<Diag> = vec![];
@@ -269,7 +269,7 @@ pub fn load_from(
 pub fn load_str(
     name: &str,
     text: &str,
-    natives: Natives,
+    natives: &Natives,
 ) -> Result<Program, (SourceMap, Vec<Diag>)> {
     let mut sources = SourceMap::default();
     let fid = sources.add(name, None, text.to_string());

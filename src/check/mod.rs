@@ -143,14 +143,24 @@ pub struct Program {
     pub light: Vec<bool>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
-    pub natives: Natives,
+    /// The native functions the rule files were checked against: path and arity.
+    pub native_sigs: IndexMap<String, usize>,
     unifier: Unifier,
 }
 
 pub const BASE: ReadingId = 0;
 
+impl crate::natives::Enums for Program {
+    fn enum_constant(&self, enum_name: &str, variant: &str) -> Option<Value> {
+        Program::enum_constant(self, enum_name, variant)
+    }
+    fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(u32, u32)> {
+        Program::enum_tag(self, enum_name, variant)
+    }
+}
+
 impl Program {
-    fn empty(sources: SourceMap, natives: Natives) -> Program {
+    fn empty(sources: SourceMap, natives: &Natives) -> Program {
         Program {
             sources,
             enums: vec![],
@@ -175,7 +185,7 @@ impl Program {
             light: vec![],
             fingerprint: vec![],
             notes: vec![],
-            natives,
+            native_sigs: natives.signatures(),
             unifier: Unifier::default(),
         }
     }
@@ -185,7 +195,7 @@ impl Program {
     pub fn build(
         files: Vec<ast::File>,
         sources: SourceMap,
-        natives: Natives,
+        natives: &Natives,
     ) -> Result<Program, (SourceMap, Vec<Diag>)> {
         let mut p = Program::empty(sources, natives);
         let mut errs = vec![];
@@ -222,6 +232,16 @@ impl Program {
             .find(|v| v.name == variant || v.aliases.iter().any(|a| a == variant))?
             .value
             .clone()
+    }
+
+    /// The enum's id and the tag of its constructor `variant`.
+    pub fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(u32, u32)> {
+        let e = self.enums.iter().position(|e| e.name == enum_name)?;
+        let t = self.enums[e]
+            .variants
+            .iter()
+            .position(|v| v.name == variant)?;
+        Some((e as u32, t as u32))
     }
 
     pub fn reading_id(&self, name: &str) -> Option<ReadingId> {
@@ -583,8 +603,8 @@ impl Program {
             match target {
                 Some(d) => {
                     let def = &mut self.defs[d as usize];
-                    if let Some(h) = self.natives.get(&native.text) {
-                        if h.arity != def.params.len() {
+                    if let Some(&arity) = self.native_sigs.get(&native.text) {
+                        if arity != def.params.len() {
                             errs.push(
                                 Diag::error(
                                     "E0112",
@@ -593,7 +613,7 @@ impl Program {
                                         def.name,
                                         def.params.len(),
                                         native.text,
-                                        h.arity
+                                        arity
                                     ),
                                 )
                                 .label(native.span, "arity differs")
@@ -619,7 +639,7 @@ impl Program {
     }
 
     fn check_native(&self, native: &Name, errs: &mut Vec<Diag>) -> bool {
-        if self.natives.get(&native.text).is_some() {
+        if self.native_sigs.contains_key(&native.text) {
             return true;
         }
         let mut d = Diag::error(
@@ -627,7 +647,7 @@ impl Program {
             format!("there is no native function `{}`", native.text),
         )
         .label(native.span, "unknown native function");
-        d = match suggest(&native.text, self.natives.paths()) {
+        d = match suggest(&native.text, self.native_sigs.keys().map(|s| s.as_str())) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help("`okite natives` lists the native functions"),
         };
@@ -736,8 +756,8 @@ impl Program {
     ) {
         let ok = self.check_native(native, errs);
         if ok {
-            if let Some(h) = self.natives.get(&native.text) {
-                if h.arity != params.len() {
+            if let Some(&arity) = self.native_sigs.get(&native.text) {
+                if arity != params.len() {
                     errs.push(
                         Diag::error(
                             "E0112",
@@ -746,7 +766,7 @@ impl Program {
                                 name.text,
                                 params.len(),
                                 native.text,
-                                h.arity
+                                arity
                             ),
                         )
                         .label(native.span, "arity differs")

@@ -5,6 +5,7 @@
 //! (`stacker`) up to a depth budget, so no input overflows the stack; steps, memory and time are
 //! budgeted too, and an interrupt flag stops a query cleanly.
 
+pub mod binder;
 pub mod explain;
 pub mod run;
 
@@ -14,6 +15,7 @@ use crate::ir::*;
 use crate::ir::{short, EnumVal, Func, Value};
 use crate::natives::{Engine, NativeCtx};
 use crate::syntax::ast::{Agg, BinOp, Quant, Span};
+pub use binder::{Binder, Off};
 use explain::Node;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, BTreeSet};
@@ -146,6 +148,8 @@ pub struct Stats {
 
 pub struct Evaluator<'p> {
     pub prog: &'p Program,
+    /// The native functions and when their bindings may answer.
+    binder: &'p dyn Binder,
     pub engine: Engine,
     pub budget: Budget,
     /// Turn tabling off (for testing that it changes nothing but speed).
@@ -170,9 +174,10 @@ pub struct Evaluator<'p> {
 pub const MAX_CHILDREN: usize = 40;
 
 impl<'p> Evaluator<'p> {
-    pub fn new(prog: &'p Program) -> Evaluator<'p> {
+    pub fn new(prog: &'p Program, binder: &'p dyn Binder) -> Evaluator<'p> {
         Evaluator {
             prog,
+            binder,
             engine: Engine::Native,
             budget: Budget::default(),
             memoize: true,
@@ -465,16 +470,16 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Whether the native function bound to `def` may answer under the current reading (see
-    /// `crate::bindings`); the reason of a binding found off is kept in `off_bindings`.
+    /// the binder); the reason of a binding found off is kept in `off_bindings`.
     pub fn binding_on(&mut self, def: DefId) -> bool {
         let key = (self.reading, def);
         if let Some(&on) = self.binding_gate.get(&key) {
             return on;
         }
-        let verdict = crate::bindings::binding_verdict(self.prog, self.reading, def);
+        let verdict = self.binder.verdict(self.prog, self.reading, def);
         let on = verdict.is_ok();
-        if let Err(r) = verdict {
-            self.off_bindings.insert(r.what.clone(), r.to_string());
+        if let Err(off) = verdict {
+            self.off_bindings.insert(off.what, off.why);
         }
         self.binding_gate.insert(key, on);
         on
@@ -483,7 +488,7 @@ impl<'p> Evaluator<'p> {
     fn call_native(&mut self, def: DefId, args: &[Value], span: Span) -> R<Value> {
         let d = &self.prog.defs[def as usize];
         let path = d.native.as_deref().unwrap_or("");
-        let Some(h) = self.prog.natives.get(path) else {
+        let Some(h) = self.binder.natives().get(path) else {
             return Err(rt(
                 "E0312",
                 format!("the native function `{path}` is not registered"),
@@ -494,7 +499,7 @@ impl<'p> Evaluator<'p> {
         };
         self.stats.native_calls += 1;
         let f = h.f.clone();
-        let ctx = NativeCtx { program: self.prog };
+        let ctx = NativeCtx { enums: self.prog };
         let r = f(&ctx, args).map_err(|m| {
             rt(
                 "E0313",

@@ -29,7 +29,10 @@ use super::graph::Graph;
 use super::small::{SmallBoard, SmallGraph};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+mod cached;
 mod pn;
+
+pub use cached::cached_classes;
 
 /// An outcome class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

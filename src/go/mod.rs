@@ -11,6 +11,8 @@
 //!   border-state dynamic programme with big integers for grids.
 //! * [`sequences`]: number of regular sequences (positional superko) from a board.
 //! * [`solve`]: perfect-play values with area scoring and positional superko.
+//! * [`ultimate`]: the number of ultimate boards (seed 004).
+//! * [`life`]: the outcome classes of seed 004.
 //! * [`render`]: text diagrams and Graphviz output.
 //!
 //! Conventions of the seed: configuration values -1 black, 0 empty, 1 white; scores
@@ -31,6 +33,7 @@ pub mod sequences;
 pub mod sgf;
 pub mod small;
 pub mod solve;
+pub mod ultimate;
 
 #[cfg(test)]
 mod proptests;

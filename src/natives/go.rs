@@ -140,71 +140,6 @@ pub fn register(h: &mut Natives) {
     );
 }
 
-/// The number of ultimate boards of a graph (seed 004; the configuration must be a board), by
-/// enumeration: every empty point is forbidden for one colour at least, and where the other colour
-/// may play, the new stone's chain has exactly one liberty.
-pub fn count_ultimate(g: &Graph) -> Result<u64, String> {
-    if g.n > 16 {
-        return Err(format!(
-            "counting ultimate boards enumerates 3^n configurations; {} vertices are too many",
-            g.n
-        ));
-    }
-    // every configuration once: each vertex runs through -1, 0, 1 like the digits of a counter
-    let mut vals = vec![-1i8; g.n];
-    let mut count = 0u64;
-    loop {
-        let b = Board::from_values(&vals);
-        if b.is_board(g) && is_ultimate(g, &b) {
-            count += 1;
-        }
-        let mut i = 0;
-        while i < g.n {
-            vals[i] += 1;
-            if vals[i] <= 1 {
-                break;
-            }
-            vals[i] = -1;
-            i += 1;
-        }
-        if i == g.n {
-            break;
-        }
-    }
-    Ok(count)
-}
-
-fn is_ultimate(g: &Graph, b: &Board) -> bool {
-    let vals = b.values(g.n);
-    for (v, x) in vals.iter().enumerate() {
-        if *x != 0 {
-            continue;
-        }
-        let black = b.play(g, v, Color::Black, false).ok();
-        let white = b.play(g, v, Color::White, false).ok();
-        if black.is_some() && white.is_some() {
-            return false;
-        }
-        for nb in [black, white].into_iter().flatten() {
-            let chain = nb.0.chain(g, v);
-            if nb.0.liberties(g, &chain).len() != 1 {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-thread_local! {
-    /// The classifier of the graph last asked about, with its memo: `classes` and `outcome` are
-    /// called many times on one graph (every vertex, every option).
-    static CLASSIFIER: std::cell::RefCell<Option<(Graph, crate::go::life::Classifier)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Entries kept in the cached classifier's memo before it is emptied.
-const CLASSIFIER_MEMO_CAP: usize = 5_000_000;
-
 /// The classes of every vertex after r, or of vertex `only` (a native index).
 fn native_classes(
     ctx: &super::NativeCtx,
@@ -212,7 +147,6 @@ fn native_classes(
     r: &Value,
     only: Option<usize>,
 ) -> Result<Vec<Value>, String> {
-    use crate::go::life::{Classifier, Table};
     let g = native_graph(g)?;
     let Value::Seq(items) = r else {
         return Err(format!(
@@ -224,23 +158,7 @@ fn native_classes(
         .iter()
         .map(|c| board(&g, c))
         .collect::<Result<Vec<_>, _>>()?;
-    let classes = CLASSIFIER.with(|cell| -> Result<_, String> {
-        let mut slot = cell.borrow_mut();
-        let same = matches!(&*slot, Some((h, _)) if h.adjacency == g.adjacency);
-        if !same {
-            let c = Classifier::new(&g, Table::Reconstruction).map_err(|e| e.message)?;
-            *slot = Some((g.clone(), c));
-        }
-        let (_, c) = slot.as_mut().expect("set above");
-        if c.stats.entries > CLASSIFIER_MEMO_CAP {
-            c.clear();
-        }
-        match only {
-            None => c.classes(&seq),
-            Some(v) => c.class_of(&seq, v).map(|k| vec![k]),
-        }
-        .map_err(|e| e.message)
-    })?;
+    let classes = crate::go::life::cached_classes(&g, &seq, only).map_err(|e| e.message)?;
     classes
         .iter()
         .map(|k| ctx.enum_value("Class", k.rule_name()))

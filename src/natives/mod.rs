@@ -6,8 +6,10 @@
 //! that has a rule body to a fast path. The rule body stays the reference: every command takes
 //! `--engine native` (use the native where one is bound; the default), `--engine rules` (ignore
 //! bindings) or `--verify` (run both and report any difference with its witness).
+//!
+//! This module sits below the checker and the evaluator: it knows values (`crate::ir`) and the
+//! engines, and asks the rules only for their enum constants (through [`Enums`]).
 
-use crate::check::Program;
 use crate::ir::Value;
 use indexmap::IndexMap;
 use std::rc::Rc;
@@ -16,19 +18,27 @@ pub mod core;
 pub mod go;
 pub mod shogi;
 
+/// What native functions may ask of the rules they serve: the enums the rule files declare
+/// (a native function returns the rules' own constants). The checked program answers it; this
+/// module knows nothing of the checker.
+pub trait Enums {
+    /// The constant `variant` (a constant without fields, or an alias of one) of `enum_name`.
+    fn enum_constant(&self, enum_name: &str, variant: &str) -> Option<Value>;
+    /// The enum's id and the tag of its constructor `variant` (for constants with fields).
+    fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(u32, u32)>;
+}
+
 /// What a native function sees besides its arguments.
 pub struct NativeCtx<'a> {
-    pub program: &'a Program,
+    pub enums: &'a dyn Enums,
 }
 
 impl NativeCtx<'_> {
-    /// The enum constant `variant` of `enum_name` as the program declares it.
+    /// The enum constant `variant` of `enum_name` as the rules declare it.
     pub fn enum_value(&self, enum_name: &str, variant: &str) -> Result<Value, String> {
-        self.program
-            .enum_constant(enum_name, variant)
-            .ok_or_else(|| {
-                format!("the rules declare no constant `{variant}` of enum `{enum_name}`")
-            })
+        self.enums.enum_constant(enum_name, variant).ok_or_else(|| {
+            format!("the rules declare no constant `{variant}` of enum `{enum_name}`")
+        })
     }
 }
 
@@ -42,36 +52,33 @@ pub struct Native {
     pub f: NativeFn,
 }
 
-pub type Formatter = Rc<dyn Fn(&NativeCtx, &Value) -> Option<String>>;
-
-/// The registry of native functions, by path (`shogi.successors`), and of formatters that show
-/// values of a game compactly (a shogi state as its SFEN).
+/// The registry of native functions, by path (`shogi.successors`).
 #[derive(Clone, Default)]
 pub struct Natives {
     map: IndexMap<String, Native>,
-    formatters: Vec<Formatter>,
+}
+
+/// Formatters that show values of a game compactly (a shogi state as its SFEN); `None` where a
+/// formatter does not recognise the value.
+const FORMATTERS: &[fn(&NativeCtx, &Value) -> Option<String>] = &[shogi::format_state];
+
+fn formatted(ctx: &NativeCtx, v: &Value) -> Option<String> {
+    FORMATTERS.iter().find_map(|f| f(ctx, v))
 }
 
 /// A value as people read it: through a game's formatter when one recognises it, shortened to
 /// about `max` characters otherwise.
-pub fn show(program: &Program, v: &Value, max: usize) -> String {
-    let ctx = NativeCtx { program };
-    for f in &program.natives.formatters {
-        if let Some(s) = f(&ctx, v) {
-            return s;
-        }
+pub fn show(enums: &dyn Enums, v: &Value, max: usize) -> String {
+    let ctx = NativeCtx { enums };
+    if let Some(s) = formatted(&ctx, v) {
+        return s;
     }
     match v {
-        Value::Seq(items) if !items.is_empty() => {
-            // a sequence of recognised values (a game) is shown by its length and last element
-            let last = &items[items.len() - 1];
-            for f in &program.natives.formatters {
-                if let Some(s) = f(&ctx, last) {
-                    return format!("[{} states … {s}]", items.len());
-                }
-            }
-            crate::ir::short(v, max)
-        }
+        // a sequence of recognised values (a game) is shown by its length and last element
+        Value::Seq(items) if !items.is_empty() => match formatted(&ctx, &items[items.len() - 1]) {
+            Some(s) => format!("[{} states … {s}]", items.len()),
+            None => crate::ir::short(v, max),
+        },
         _ => crate::ir::short(v, max),
     }
 }
@@ -108,16 +115,17 @@ impl Natives {
         );
     }
 
-    pub fn add_formatter(&mut self, f: impl Fn(&NativeCtx, &Value) -> Option<String> + 'static) {
-        self.formatters.push(Rc::new(f));
-    }
-
     pub fn get(&self, path: &str) -> Option<&Native> {
         self.map.get(path)
     }
 
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.map.keys().map(|s| s.as_str())
+    }
+
+    /// Each native function's path and arity: what the checker checks rule files against.
+    pub fn signatures(&self) -> IndexMap<String, usize> {
+        self.map.iter().map(|(p, n)| (p.clone(), n.arity)).collect()
     }
 }
 

@@ -45,20 +45,10 @@ impl Names {
             ctx.enum_value("Turn", "先手")?,
             ctx.enum_value("Turn", "後手")?,
         ];
-        let prog = ctx.program;
-        let loc_ty = prog
+        let (loc_ty, on_board) = ctx
             .enums
-            .iter()
-            .position(|e| e.name == "Loc")
-            .ok_or("the rules declare no enum `Loc`")? as u32;
-        let loc = &prog.enums[loc_ty as usize];
-        let tag = |n: &str| {
-            loc.variants
-                .iter()
-                .position(|v| v.name == n)
-                .map(|t| t as u32)
-        };
-        let on_board = tag("盤").ok_or("enum `Loc` has no constant `盤`")?;
+            .enum_tag("Loc", "盤")
+            .ok_or("the rules declare no constant `盤` of enum `Loc`")?;
         let stand = ctx.enum_value("Loc", "駒台")?;
         let boxed = ctx.enum_value("Loc", "箱")?;
         Ok(Names {
@@ -224,17 +214,19 @@ pub fn game_positions(sfen: &str, moves: &str) -> Result<Vec<Position>, String> 
     Ok(out)
 }
 
+/// A rule-level shogi state as `sfen(...)`; `None` for any other value.
+pub fn format_state(ctx: &NativeCtx, v: &Value) -> Option<String> {
+    // only pairs (map, turn) can be states: anything else is left to other formatters
+    let Value::Tuple(t) = v else { return None };
+    if t.len() != 2 || !matches!(t[0], Value::Map(_)) {
+        return None;
+    }
+    let names = Names::new(ctx).ok()?;
+    let pos = names.position(v).ok()?;
+    Some(format!("sfen({})", pos.to_sfen()))
+}
+
 pub fn register(h: &mut Natives) {
-    h.add_formatter(|ctx, v| {
-        // only pairs (map, turn) can be states: anything else is left to other formatters
-        let Value::Tuple(t) = v else { return None };
-        if t.len() != 2 || !matches!(t[0], Value::Map(_)) {
-            return None;
-        }
-        let names = Names::new(ctx).ok()?;
-        let pos = names.position(v).ok()?;
-        Some(format!("sfen({})", pos.to_sfen()))
-    });
     h.add(
         "shogi.state",
         1,

@@ -309,7 +309,8 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
             Ok(p) => p,
             Err(_) => s.empty_program(),
         };
-        let mut ev = Evaluator::new(&prog);
+        let binder = crate::bindings::Sound::standard();
+        let mut ev = Evaluator::new(&prog, &binder);
         s.configure(&mut ev);
         ev.interrupt = Some(flag.clone());
         let kept = ev.import_memo(std::mem::take(&mut carried));

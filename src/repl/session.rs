@@ -173,7 +173,7 @@ impl Session {
             files: vec![],
             items: vec![],
             sources: SourceMap::default(),
-            prog: Program::build(vec![], SourceMap::default(), Natives::standard())
+            prog: Program::build(vec![], SourceMap::default(), &Natives::standard())
                 .unwrap_or_else(|_| panic!("the empty program checks")),
             reading: "base".into(),
             shogi: None,
@@ -205,7 +205,7 @@ impl Session {
     }
 
     pub fn empty_program(&self) -> Program {
-        Program::build(vec![], SourceMap::default(), Natives::standard())
+        Program::build(vec![], SourceMap::default(), &Natives::standard())
             .unwrap_or_else(|_| panic!("the empty program checks"))
     }
 
@@ -214,7 +214,7 @@ impl Session {
         Program::build(
             assemble(&self.files, &self.items),
             self.sources.clone(),
-            Natives::standard(),
+            &Natives::standard(),
         )
     }
 
@@ -226,7 +226,7 @@ impl Session {
         Program::build(
             assemble(files, items),
             self.sources.clone(),
-            Natives::standard(),
+            &Natives::standard(),
         )
     }
 
@@ -534,10 +534,8 @@ impl Session {
             }
         };
         if let Some(sg) = &self.shogi {
-            let names = crate::natives::shogi::Names::new(&NativeCtx {
-                program: &self.prog,
-            })
-            .map_err(|m| format!("the rules loaded cannot hold shogi states: {m}"))?;
+            let names = crate::natives::shogi::Names::new(&NativeCtx { enums: &self.prog })
+                .map_err(|m| format!("the rules loaded cannot hold shogi states: {m}"))?;
             let states: Vec<Value> = sg.positions.iter().map(|p| names.state(p)).collect();
             let n = states.len() as i64;
             b.push(("g".to_string(), Value::seq(states), alias("Game")));
@@ -621,9 +619,7 @@ impl Session {
     /// A value for people: shogi states as diagrams, others compactly.
     fn show(&self, v: &Value) -> String {
         if matches!(v, Value::Tuple(t) if t.len() == 2) {
-            if let Ok(names) = crate::natives::shogi::Names::new(&NativeCtx {
-                program: &self.prog,
-            }) {
+            if let Ok(names) = crate::natives::shogi::Names::new(&NativeCtx { enums: &self.prog }) {
                 if let Ok(p) = names.position(v) {
                     return format!("{}sfen {}", p.diagram(), p.to_sfen());
                 }
@@ -1117,9 +1113,7 @@ impl Session {
             return;
         };
         let last = sg.positions.last().expect("a position").clone();
-        let names = match crate::natives::shogi::Names::new(&NativeCtx {
-            program: &self.prog,
-        }) {
+        let names = match crate::natives::shogi::Names::new(&NativeCtx { enums: &self.prog }) {
             Ok(n) => n,
             Err(m) => {
                 fail!(
