@@ -1,7 +1,8 @@
 //! okite: the rules of shogi and Go written as mathematical definitions, checked and run.
 //!
 //! The layers depend on each other in one direction:
-//! `syntax` <- `check` <- `eval` <- `natives` <- the games and the command line.
+//! the engines (`shogi`, `go`) and `syntax` <- `ir` <- `natives` <- `check` <- `eval` <-
+//! `bindings`, `hybrid` <- `front` <- `cli`, `repl` (docs/ARCHITECTURE.md draws it).
 //!
 //! ```
 //! use okite::check::load::load_str;
@@ -15,7 +16,7 @@
 //! let fid = prog.sources.add("<query>", None, "opp(opp(sente)) == sente".into());
 //! let expr = okite::syntax::parse_expr("opp(opp(sente)) == sente", fid).unwrap();
 //! let query = prog.compile_query(&expr, &[]).ok().unwrap();
-//! let binder = crate::bindings::Sound::standard();
+//! let binder = okite::bindings::Sound::standard();
 //! let mut ev = Evaluator::new(&prog, &binder);
 //! assert_eq!(ev.eval_query(&query).unwrap(), Value::Bool(true));
 //! ```
