@@ -1,0 +1,272 @@
+#![forbid(unsafe_code)]
+//! What the checked program knows of itself: which definitions a reading shares with `base`,
+//! which are light enough not to table, the fingerprint of each definition, and the recursion
+//! report (strongly connected components, recursion through negation).
+
+use super::*;
+
+impl Program {
+    pub(super) fn compute_sharing(&mut self) {
+        let n = self.readings.len();
+        let ndefs = self.defs.len();
+        let nkeys = self.keys.len();
+        self.shares_base = vec![vec![true; ndefs]; n];
+        for r in 1..n {
+            // a key is affected under r if r uses another definition for it than base does, or
+            // if the definition r uses refers to an affected key
+            let mut affected: Vec<bool> = (0..nkeys)
+                .map(|k| self.table[r][k] != self.table[0][k])
+                .collect();
+            let mut progress = true;
+            while progress {
+                progress = false;
+                for k in 0..nkeys {
+                    if affected[k] {
+                        continue;
+                    }
+                    if let Some(d) = self.table[r][k] {
+                        if self.defs[d as usize]
+                            .deps
+                            .iter()
+                            .any(|x| affected[*x as usize])
+                        {
+                            affected[k] = true;
+                            progress = true;
+                        }
+                    }
+                }
+            }
+            for (i, d) in self.defs.iter().enumerate() {
+                self.shares_base[r][i] =
+                    d.reading == BASE && !d.deps.iter().any(|k| affected[*k as usize]);
+            }
+        }
+    }
+
+    pub(super) fn compute_light(&mut self) {
+        let mut recursive = vec![false; self.keys.len()];
+        for scc in &self.sccs {
+            let rec = scc.len() > 1
+                || self
+                    .defs
+                    .iter()
+                    .any(|d| d.key == scc[0] && d.deps.contains(&scc[0]));
+            for k in scc {
+                recursive[*k as usize] = rec;
+            }
+        }
+        self.light = self
+            .defs
+            .iter()
+            .map(|d| {
+                d.kind == DefKind::Rule
+                    && d.native.is_none()
+                    && !d.is_const
+                    && d.deps.is_empty()
+                    && !recursive.get(d.key as usize).copied().unwrap_or(true)
+                    && d.body.as_ref().is_some_and(|b| light_ir(b, 0))
+            })
+            .collect();
+    }
+
+    pub(super) fn compute_fingerprints(&mut self) {
+        use std::hash::{Hash, Hasher};
+        let hash = |t: &str| {
+            let mut h = rustc_hash::FxHasher::default();
+            t.hash(&mut h);
+            h.finish()
+        };
+        // the enum declarations, which give values their meaning
+        let mut enums = String::new();
+        for e in &self.enums {
+            enums.push_str(&e.name);
+            for v in &e.variants {
+                enums.push_str(&format!(" {}{:?}", v.name, v.fields));
+            }
+            enums.push(';');
+        }
+        let own: Vec<u64> = self
+            .defs
+            .iter()
+            .map(|d| {
+                let text = match &d.ast {
+                    Some(a) => crate::syntax::print::print_def(a),
+                    None => format!("native {}({})", d.name, d.params.join(",")),
+                };
+                hash(&format!(
+                    "{}|{}|{}|{:?}|{}",
+                    self.readings[d.reading as usize].name, d.is_override, text, d.native, enums
+                ))
+            })
+            .collect();
+        let mut by_key: Vec<Vec<usize>> = vec![vec![]; self.keys.len()];
+        for (i, d) in self.defs.iter().enumerate() {
+            by_key[d.key as usize].push(i);
+        }
+        self.fingerprint = (0..self.defs.len())
+            .map(|start| {
+                let mut seen = vec![false; self.defs.len()];
+                let mut todo = vec![start];
+                seen[start] = true;
+                let mut parts = vec![];
+                while let Some(d) = todo.pop() {
+                    parts.push(own[d]);
+                    for k in &self.defs[d].deps {
+                        for &e in &by_key[*k as usize] {
+                            if !seen[e] {
+                                seen[e] = true;
+                                todo.push(e);
+                            }
+                        }
+                    }
+                }
+                parts[1..].sort_unstable();
+                let mut h = rustc_hash::FxHasher::default();
+                parts.hash(&mut h);
+                h.finish()
+            })
+            .collect();
+    }
+
+    pub(super) fn recursion_notes(&mut self) {
+        for scc in &self.sccs {
+            let recursive = scc.len() > 1
+                || self
+                    .defs
+                    .iter()
+                    .any(|d| d.key == scc[0] && d.deps.contains(&scc[0]));
+            if !recursive {
+                continue;
+            }
+            let names: Vec<&str> = scc
+                .iter()
+                .map(|k| self.keys[*k as usize].name.as_str())
+                .collect();
+            let neg: Vec<String> = self
+                .defs
+                .iter()
+                .filter(|d| scc.contains(&d.key))
+                .flat_map(|d| {
+                    d.neg_deps
+                        .iter()
+                        .filter(|k| scc.contains(k))
+                        .map(move |k| (d.name.clone(), *k))
+                })
+                .map(|(from, k)| {
+                    format!(
+                        "`{}` uses `{}` negatively",
+                        from, self.keys[k as usize].name
+                    )
+                })
+                .collect();
+            let Some(first) = self.defs.iter().find(|d| scc.contains(&d.key)) else {
+                continue;
+            };
+            let what = if scc.len() == 1 {
+                format!("`{}` is recursive", names[0])
+            } else {
+                format!(
+                    "{} are mutually recursive",
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            let mut d = Diag::info("I0001", what).label(first.name_span, "recursion starts here");
+            if neg.is_empty() {
+                d = d.help("evaluation is tabled: each call is computed once; a call that re-enters itself with the same arguments is reported as a cycle");
+            } else {
+                d = d.help(format!(
+                    "recursion through negation ({}): it ends only if some measure decreases along every cycle; a call that re-enters itself is reported as a cycle",
+                    neg.join("; ")
+                ));
+            }
+            self.notes.push(d);
+        }
+    }
+}
+
+/// A small expression: no calls of definitions, no iteration, a bounded size.
+pub(super) fn light_ir(e: &Ir, depth: usize) -> bool {
+    if depth > 12 {
+        return false;
+    }
+    let l = |x: &Ir| light_ir(x, depth + 1);
+    match e {
+        Ir::Const(..) | Ir::Local(..) | Ir::Poison(_) => true,
+        Ir::Tuple(xs, _) | Ir::SeqLit(xs, _) | Ir::SetLit(xs, _) | Ir::Ctor(_, _, xs, _) => {
+            xs.len() <= 8 && xs.iter().all(l)
+        }
+        Ir::Apply(f, xs, _) => l(f) && xs.iter().all(l),
+        Ir::Index(a, b, _) | Ir::Bin(_, a, b, _) => l(a) && l(b),
+        Ir::Proj(a, _, _) | Ir::Not(a, _) | Ir::Neg(a, _) => l(a),
+        Ir::If(c, a, b, _) => l(c) && l(a) && l(b),
+        Ir::Let(bs, body, _) => bs.len() <= 4 && bs.iter().all(|(_, x)| l(x)) && l(body),
+        Ir::Match(sc, arms, _) => {
+            arms.len() <= 12
+                && l(sc)
+                && arms
+                    .iter()
+                    .all(|a| a.guard.as_ref().is_none_or(l) && l(&a.body))
+        }
+        _ => false,
+    }
+}
+
+pub(super) fn tarjan(edges: &[Vec<DefKey>]) -> Vec<Vec<DefKey>> {
+    // iterative Tarjan: strongly connected components, callees first
+    let n = edges.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = vec![];
+    let mut out = vec![];
+    let mut counter = 0;
+    for s in 0..n {
+        if index[s] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(s, 0)];
+        index[s] = counter;
+        low[s] = counter;
+        counter += 1;
+        stack.push(s);
+        on_stack[s] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            if *i < edges[v].len() {
+                let w = edges[v][*i] as usize;
+                *i += 1;
+                if index[w] == usize::MAX {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(u, _)) = call.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut comp = vec![];
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp.push(w as DefKey);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    comp.reverse();
+                    out.push(comp);
+                }
+            }
+        }
+    }
+    out
+}

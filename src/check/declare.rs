@@ -1,0 +1,630 @@
+#![forbid(unsafe_code)]
+//! Declaration: the first pass over the parsed files. Every enum, definition, primitive,
+//! native binding, reading and example gets its entry (keys, definitions, constructors, type
+//! names), with duplicates, unknown native functions and arity mismatches reported.
+
+use super::*;
+
+impl Program {
+    pub(super) fn declare(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
+        let mut taken: HashMap<String, Span> = HashMap::new();
+        for n in ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"] {
+            taken.insert(n.into(), Span::default());
+        }
+        let mut claim = |name: &Name, errs: &mut Vec<Diag>| -> bool {
+            if let Some(prev) = taken.get(&name.text) {
+                errs.push(
+                    Diag::error("E0101", format!("`{}` is defined twice", name.text))
+                        .label(name.span, "defined again here")
+                        .label(*prev, "first defined here")
+                        .help("rename one of them, or state a variant as a reading that overrides the definition"),
+                );
+                return false;
+            }
+            taken.insert(name.text.clone(), name.span);
+            true
+        };
+        // enums and types first: definitions' signatures refer to them
+        for f in files {
+            for it in &f.items {
+                match it {
+                    Item::Enum(e) => {
+                        if !claim(&e.name, errs) {
+                            continue;
+                        }
+                        let id = self.enums.len() as EnumId;
+                        self.type_names.insert(
+                            e.name.text.clone(),
+                            TyDef::Alias(Ty::Enum(id, Rc::from(e.name.text.as_str()))),
+                        );
+                        let mut variants = vec![];
+                        for (tag, v) in e.variants.iter().enumerate() {
+                            let ok = claim(&v.name, errs);
+                            for a in &v.aliases {
+                                if claim(a, errs) {
+                                    self.ctors.insert(a.text.clone(), (id, tag as u32));
+                                }
+                            }
+                            if ok {
+                                self.ctors.insert(v.name.text.clone(), (id, tag as u32));
+                            }
+                            variants.push(VariantInfo {
+                                name: v.name.text.clone(),
+                                aliases: v.aliases.iter().map(|a| a.text.clone()).collect(),
+                                fields: vec![],
+                                span: v.span,
+                                value: None,
+                            });
+                        }
+                        self.enums.push(EnumInfo {
+                            name: e.name.text.clone(),
+                            variants,
+                            span: e.span,
+                        });
+                    }
+                    Item::Type(t) => {
+                        if !claim(&t.name, errs) {
+                            continue;
+                        }
+                        if t.ty.is_none() {
+                            self.type_names.insert(
+                                t.name.text.clone(),
+                                TyDef::Alias(Ty::Opaque(Rc::from(t.name.text.as_str()))),
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // type aliases, in order of need
+        let aliases: Vec<&TypeDecl> = files
+            .iter()
+            .flat_map(|f| f.items.iter())
+            .filter_map(|it| match it {
+                Item::Type(t) if t.ty.is_some() => Some(t),
+                _ => None,
+            })
+            .collect();
+        let mut pending: Vec<&TypeDecl> = aliases;
+        let mut progress = true;
+        while progress && !pending.is_empty() {
+            progress = false;
+            let mut next = vec![];
+            for t in pending {
+                let mut tmp = vec![];
+                let mut vars = vec![];
+                match self.lower_type(t.ty.as_ref().unwrap(), &mut vars, &mut tmp) {
+                    Some(ty) if tmp.is_empty() => {
+                        self.type_names
+                            .insert(t.name.text.clone(), TyDef::Alias(ty));
+                        progress = true;
+                    }
+                    _ => next.push(t),
+                }
+            }
+            pending = next;
+        }
+        for t in pending {
+            let mut vars = vec![];
+            self.lower_type(t.ty.as_ref().unwrap(), &mut vars, errs);
+        }
+        // enum fields
+        let mut e_index = 0;
+        for f in files {
+            for it in &f.items {
+                if let Item::Enum(e) = it {
+                    if self.enums.get(e_index).map(|x| x.name.as_str())
+                        != Some(e.name.text.as_str())
+                    {
+                        continue;
+                    }
+                    for (tag, v) in e.variants.iter().enumerate() {
+                        let mut fields = vec![];
+                        let mut vars = vec![];
+                        for fty in &v.fields {
+                            fields.push(self.lower_type(fty, &mut vars, errs).unwrap_or(Ty::Int));
+                        }
+                        let vi = &mut self.enums[e_index].variants[tag];
+                        if fields.is_empty() {
+                            vi.value = Some(Value::Enum(Rc::new(EnumVal {
+                                ty: e_index as u32,
+                                tag: tag as u32,
+                                name: Rc::from(v.name.text.as_str()),
+                                fields: vec![],
+                            })));
+                        }
+                        vi.fields = fields;
+                    }
+                    e_index += 1;
+                }
+            }
+        }
+        // definitions: top level
+        let mut binds: Vec<(ReadingId, &Name, &Name, Span)> = vec![];
+        for f in files {
+            for it in &f.items {
+                match it {
+                    Item::Def(d)
+                        if claim(&d.name, errs) && d.aliases.iter().all(|a| claim(a, errs)) =>
+                    {
+                        self.new_def(d, BASE, false, errs);
+                    }
+                    Item::Native(NativeDecl::Prim {
+                        name,
+                        aliases,
+                        params,
+                        ret,
+                        hook: native,
+                        span,
+                    }) if claim(name, errs) && aliases.iter().all(|a| claim(a, errs)) => {
+                        self.new_prim(name, aliases, params, ret, native, *span, BASE, errs);
+                    }
+                    Item::Native(NativeDecl::Bind {
+                        name,
+                        hook: native,
+                        span,
+                    }) => binds.push((BASE, name, native, *span)),
+                    _ => {}
+                }
+            }
+        }
+        // readings: names first, then their items, then parents
+        let mut decls: Vec<(ReadingId, &ReadingDecl)> = vec![];
+        for f in files {
+            for it in &f.items {
+                if let Item::Reading(r) = it {
+                    if let Some(&prev) = self.reading_names.get(&r.name.text) {
+                        let mut d = Diag::error(
+                            "E0101",
+                            format!("the reading `{}` is defined twice", r.name.text),
+                        )
+                        .label(r.name.span, "defined again here");
+                        if let Some(s) = self.readings[prev as usize].span {
+                            d = d.label(s, "first defined here");
+                        }
+                        errs.push(d.help("give the second reading another name"));
+                        continue;
+                    }
+                    let id = self.readings.len() as ReadingId;
+                    self.readings.push(ReadingInfo {
+                        name: r.name.text.clone(),
+                        parents: vec![],
+                        mro: vec![],
+                        own: HashMap::new(),
+                        span: Some(r.name.span),
+                    });
+                    self.reading_names.insert(r.name.text.clone(), id);
+                    decls.push((id, r));
+                }
+            }
+        }
+        for (id, r) in &decls {
+            for it in &r.items {
+                match it {
+                    ReadingItem::Def(d) => {
+                        if claim(&d.name, errs) {
+                            self.new_def(d, *id, false, errs);
+                        }
+                    }
+                    ReadingItem::Override(d) => {
+                        if self.key_names.contains_key(&d.name.text) {
+                            let key = self.key_names[&d.name.text];
+                            if self.readings[*id as usize].own.contains_key(&key) {
+                                errs.push(
+                                    Diag::error(
+                                        "E0101",
+                                        format!(
+                                            "`{}` is overridden twice in reading `{}`",
+                                            d.name.text, r.name.text
+                                        ),
+                                    )
+                                    .label(d.name.span, "overridden again here")
+                                    .help("keep one override"),
+                                );
+                                continue;
+                            }
+                            self.new_def(d, *id, true, errs);
+                        } else {
+                            let mut diag = Diag::error(
+                                "E0104",
+                                format!(
+                                    "reading `{}` overrides `{}`, which is not defined",
+                                    r.name.text, d.name.text
+                                ),
+                            )
+                            .label(d.name.span, "nothing to override");
+                            diag = match suggest(&d.name.text, self.key_names.keys().map(|s| s.as_str())) {
+                                Some(s) => diag.help(format!("did you mean `{s}`?")),
+                                None => diag.help("define it at the top level first, or drop `override` to add a definition that only this reading has"),
+                            };
+                            errs.push(diag);
+                        }
+                    }
+                    ReadingItem::Native(NativeDecl::Bind {
+                        name,
+                        hook: native,
+                        span,
+                    }) => binds.push((*id, name, native, *span)),
+                    ReadingItem::Native(NativeDecl::Prim {
+                        name,
+                        aliases,
+                        params,
+                        ret,
+                        hook: native,
+                        span,
+                    }) => {
+                        if claim(name, errs) {
+                            self.new_prim(name, aliases, params, ret, native, *span, *id, errs);
+                        }
+                    }
+                }
+            }
+            let mut parents = vec![];
+            for pn in &r.parents {
+                match self.reading_names.get(&pn.text) {
+                    Some(&p) => parents.push(p),
+                    None => errs.push(
+                        self.reading_or_error(&pn.text)
+                            .unwrap_err()
+                            .label(pn.span, "unknown reading"),
+                    ),
+                }
+            }
+            if parents.is_empty() {
+                parents.push(BASE);
+            }
+            self.readings[*id as usize].parents = parents;
+        }
+        // base owns the top-level definitions
+        for (i, d) in self.defs.iter().enumerate() {
+            if d.reading == BASE {
+                self.readings[0].own.insert(d.key, i as DefId);
+            }
+        }
+        // native bindings
+        for (rid, name, native, span) in binds {
+            let Some(&key) = self.key_names.get(&name.text) else {
+                let mut d = Diag::error(
+                    "E0102",
+                    format!(
+                        "`native {}` binds a definition that does not exist",
+                        name.text
+                    ),
+                )
+                .label(name.span, "no such definition");
+                if let Some(s) = suggest(&name.text, self.key_names.keys().map(|s| s.as_str())) {
+                    d = d.help(format!("did you mean `{s}`?"));
+                }
+                errs.push(d);
+                continue;
+            };
+            if !self.check_native(native, errs) {
+                continue;
+            }
+            let target = self.readings[rid as usize]
+                .own
+                .get(&key)
+                .copied()
+                .or_else(|| self.readings[0].own.get(&key).copied());
+            match target {
+                Some(d) => {
+                    let def = &mut self.defs[d as usize];
+                    if let Some(&arity) = self.native_sigs.get(&native.text) {
+                        if arity != def.params.len() {
+                            errs.push(
+                                Diag::error(
+                                    "E0112",
+                                    format!(
+                                        "`{}` takes {} arguments but the native function `{}` takes {}",
+                                        def.name,
+                                        def.params.len(),
+                                        native.text,
+                                        arity
+                                    ),
+                                )
+                                .label(native.span, "arity differs")
+                                .label(def.name_span, "the definition")
+                                .help("bind a native function with the same parameters"),
+                            );
+                            continue;
+                        }
+                    }
+                    def.native = Some(native.text.clone());
+                }
+                None => errs.push(
+                    Diag::error(
+                        "E0102",
+                        format!("`{}` has no definition to bind", name.text),
+                    )
+                    .label(span, "here"),
+                ),
+            }
+        }
+        // resolution orders and tables
+        self.linearize(errs);
+    }
+
+    pub(super) fn check_native(&self, native: &Name, errs: &mut Vec<Diag>) -> bool {
+        if self.native_sigs.contains_key(&native.text) {
+            return true;
+        }
+        let mut d = Diag::error(
+            "E0110",
+            format!("there is no native function `{}`", native.text),
+        )
+        .label(native.span, "unknown native function");
+        d = match suggest(&native.text, self.native_sigs.keys().map(|s| s.as_str())) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help("`okite natives` lists the native functions"),
+        };
+        errs.push(d);
+        false
+    }
+
+    pub(super) fn new_key(&mut self, name: &str, aliases: &[Name]) -> DefKey {
+        let key = self.keys.len() as DefKey;
+        self.keys.push(KeyInfo {
+            name: name.to_string(),
+            aliases: aliases.iter().map(|a| a.text.clone()).collect(),
+            scheme: None,
+            arity: None,
+        });
+        self.key_names.insert(name.to_string(), key);
+        for a in aliases {
+            self.key_names.insert(a.text.clone(), key);
+        }
+        key
+    }
+
+    pub(super) fn new_def(
+        &mut self,
+        d: &DefDecl,
+        reading: ReadingId,
+        is_override: bool,
+        errs: &mut Vec<Diag>,
+    ) {
+        let key = if is_override {
+            self.key_names[&d.name.text]
+        } else {
+            self.new_key(&d.name.text, &d.aliases)
+        };
+        let mut vars = vec![];
+        let params: Vec<Param> = d.params.clone().unwrap_or_default();
+        let param_tys = params
+            .iter()
+            .map(|p| {
+                p.ty.as_ref()
+                    .and_then(|t| self.lower_type(t, &mut vars, errs))
+            })
+            .collect();
+        let ret_ty = d
+            .ret
+            .as_ref()
+            .and_then(|t| self.lower_type(t, &mut vars, errs));
+        let id = self.defs.len() as DefId;
+        self.defs.push(DefInfo {
+            key,
+            name: d.name.text.clone(),
+            reading,
+            params: params.iter().map(|p| p.name.text.clone()).collect(),
+            is_const: d.params.is_none(),
+            nlocals: 0,
+            body: None,
+            native: None,
+            kind: DefKind::Rule,
+            span: d.span,
+            name_span: d.name.span,
+            is_override,
+            deps: vec![],
+            neg_deps: vec![],
+            ast: Some(d.clone()),
+            param_tys,
+            ret_ty,
+        });
+        if reading != BASE {
+            self.readings[reading as usize].own.insert(key, id);
+        }
+        let arity = if d.params.is_none() {
+            None
+        } else {
+            Some(params.len())
+        };
+        if !is_override {
+            self.keys[key as usize].arity = arity;
+        } else if self.keys[key as usize].arity != arity {
+            errs.push(
+                Diag::error(
+                    "E0102",
+                    format!(
+                        "the override of `{}` takes {} parameters; the definition it overrides takes {}",
+                        d.name.text,
+                        params.len(),
+                        self.keys[key as usize].arity.unwrap_or(0)
+                    ),
+                )
+                .label(d.name.span, "different number of parameters")
+                .help("an override keeps the parameters of the definition it replaces"),
+            );
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new_prim(
+        &mut self,
+        name: &Name,
+        aliases: &[Name],
+        params: &[Param],
+        ret: &TypeExpr,
+        native: &Name,
+        span: Span,
+        reading: ReadingId,
+        errs: &mut Vec<Diag>,
+    ) {
+        let ok = self.check_native(native, errs);
+        if ok {
+            if let Some(&arity) = self.native_sigs.get(&native.text) {
+                if arity != params.len() {
+                    errs.push(
+                        Diag::error(
+                            "E0112",
+                            format!(
+                                "`{}` declares {} parameters but the native function `{}` takes {}",
+                                name.text,
+                                params.len(),
+                                native.text,
+                                arity
+                            ),
+                        )
+                        .label(native.span, "arity differs")
+                        .help("declare the parameters the native function takes"),
+                    );
+                }
+            }
+        }
+        let key = self.new_key(&name.text, aliases);
+        self.keys[key as usize].arity = Some(params.len());
+        let mut vars = vec![];
+        let mut param_tys = vec![];
+        for p in params {
+            match &p.ty {
+                Some(t) => param_tys.push(self.lower_type(t, &mut vars, errs)),
+                None => {
+                    errs.push(
+                        Diag::error(
+                            "E0113",
+                            format!(
+                                "the parameter `{}` of a native function needs a type",
+                                p.name.text
+                            ),
+                        )
+                        .label(p.name.span, "no type")
+                        .help("write `name: Type`"),
+                    );
+                    param_tys.push(None);
+                }
+            }
+        }
+        let ret_ty = self.lower_type(ret, &mut vars, errs);
+        let id = self.defs.len() as DefId;
+        self.defs.push(DefInfo {
+            key,
+            name: name.text.clone(),
+            reading,
+            params: params.iter().map(|p| p.name.text.clone()).collect(),
+            is_const: false,
+            nlocals: params.len() as u32,
+            body: None,
+            native: if ok { Some(native.text.clone()) } else { None },
+            kind: DefKind::Native,
+            span,
+            name_span: name.span,
+            is_override: false,
+            deps: vec![],
+            neg_deps: vec![],
+            ast: None,
+            param_tys,
+            ret_ty,
+        });
+        if reading != BASE {
+            self.readings[reading as usize].own.insert(key, id);
+        }
+    }
+
+    /// Lower a written type. Single lowercase letters are type variables of the definition.
+    pub(super) fn lower_type(
+        &mut self,
+        t: &TypeExpr,
+        vars: &mut Vec<(String, Ty)>,
+        errs: &mut Vec<Diag>,
+    ) -> Option<Ty> {
+        Some(match t {
+            TypeExpr::Name(n) => match n.text.as_str() {
+                "Bool" => Ty::Bool,
+                "Int" | "Nat" | "ℤ" | "ℕ" => Ty::Int,
+                "Str" => Ty::Str,
+                s if s.len() == 1 && s.chars().all(|c| c.is_ascii_lowercase()) => {
+                    if let Some((_, t)) = vars.iter().find(|(v, _)| v == s) {
+                        t.clone()
+                    } else {
+                        let t = self.unifier.fresh();
+                        vars.push((s.to_string(), t.clone()));
+                        t
+                    }
+                }
+                s => match self.type_names.get(s) {
+                    Some(TyDef::Alias(t)) => t.clone(),
+                    None => {
+                        let mut names: Vec<&str> =
+                            self.type_names.keys().map(|k| k.as_str()).collect();
+                        names.extend(["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"]);
+                        let mut d = Diag::error("E0111", format!("unknown type `{s}`"))
+                            .label(n.span, "not a type");
+                        d = match suggest(s, names) {
+                            Some(x) => d.help(format!("did you mean `{x}`?")),
+                            None => d.help("declare it with `enum`, `type Name = ...`, or `type Name` for a native type"),
+                        };
+                        errs.push(d);
+                        return None;
+                    }
+                },
+            },
+            TypeExpr::App(n, args) => {
+                let mut a = vec![];
+                for x in args {
+                    a.push(self.lower_type(x, vars, errs)?);
+                }
+                let want = match n.text.as_str() {
+                    "Set" | "Seq" => 1,
+                    "Map" => 2,
+                    _ => {
+                        errs.push(
+                            Diag::error("E0111", format!("`{}` takes no type arguments", n.text))
+                                .label(n.span, "not a generic type")
+                                .help("the generic types are Set<T>, Seq<T> and Map<K, V>"),
+                        );
+                        return None;
+                    }
+                };
+                if a.len() != want {
+                    errs.push(
+                        Diag::error(
+                            "E0102",
+                            format!(
+                                "`{}` takes {} type arguments, not {}",
+                                n.text,
+                                want,
+                                a.len()
+                            ),
+                        )
+                        .label(n.span, "wrong number of type arguments")
+                        .help("Set<T>, Seq<T>, Map<K, V>"),
+                    );
+                    return None;
+                }
+                let mut it = a.into_iter();
+                match n.text.as_str() {
+                    "Set" => Ty::Set(Box::new(it.next()?)),
+                    "Seq" => Ty::Seq(Box::new(it.next()?)),
+                    _ => Ty::Map(Box::new(it.next()?), Box::new(it.next()?)),
+                }
+            }
+            TypeExpr::Tuple(items, _) => {
+                let mut a = vec![];
+                for x in items {
+                    a.push(self.lower_type(x, vars, errs)?);
+                }
+                Ty::Tuple(a)
+            }
+            TypeExpr::Fun(a, b) => {
+                let pa = self.lower_type(a, vars, errs)?;
+                let r = self.lower_type(b, vars, errs)?;
+                let ps = match pa {
+                    Ty::Tuple(ts) => ts,
+                    t => vec![t],
+                };
+                Ty::Fun(ps, Box::new(r))
+            }
+        })
+    }
+}

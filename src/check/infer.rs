@@ -1,0 +1,973 @@
+#![forbid(unsafe_code)]
+//! Type inference: unification over the resolved code, generalised per strongly connected
+//! component of the dependency graph, with mismatches reported at the place they arise.
+
+use super::analysis::tarjan;
+use super::*;
+
+impl Program {
+    pub(super) fn infer_all(&mut self, errs: &mut Vec<Diag>) {
+        // the dependency graph of keys: a key depends on what any of its definitions refers to
+        let nkeys = self.keys.len();
+        let mut edges: Vec<Vec<DefKey>> = vec![vec![]; nkeys];
+        for d in &self.defs {
+            for &k in &d.deps {
+                if !edges[d.key as usize].contains(&k) {
+                    edges[d.key as usize].push(k);
+                }
+            }
+        }
+        self.sccs = tarjan(&edges);
+        let sccs = self.sccs.clone();
+        for scc in &sccs {
+            // monomorphic types for the group
+            let mut mono: HashMap<DefKey, Ty> = HashMap::new();
+            for &k in scc {
+                let t = self.fresh_key_type(k);
+                mono.insert(k, t);
+            }
+            let defs_of: Vec<DefId> = (0..self.defs.len() as DefId)
+                .filter(|d| scc.contains(&self.defs[*d as usize].key))
+                .collect();
+            for d in defs_of {
+                self.infer_def(d, &mono, errs);
+            }
+            for &k in scc {
+                let s = self.unifier.generalize(&mono[&k]);
+                self.keys[k as usize].scheme = Some(s);
+            }
+        }
+        // examples and theorems
+        for i in 0..self.examples.len() {
+            let ex = std::mem::replace(
+                &mut self.examples[i],
+                Example {
+                    name: String::new(),
+                    reading: None,
+                    stmts: vec![],
+                    nlocals: 0,
+                    span: Span::default(),
+                },
+            );
+            let mut slots: Vec<Ty> = (0..ex.nlocals).map(|_| self.unifier.fresh()).collect();
+            {
+                let mut inf = Infer {
+                    p: self,
+                    slots: &mut slots,
+                    errs,
+                    mono: &HashMap::new(),
+                    quiet_arity: false,
+                };
+                for s in &ex.stmts {
+                    match s {
+                        IrStmt::Let(p, e) => {
+                            let t = inf.infer(e);
+                            inf.pattern(p, &t, e.span());
+                        }
+                        IrStmt::Assert(e, _, span) => {
+                            let t = inf.infer(e);
+                            inf.expect(&t, &Ty::Bool, *span, "an assertion is a truth value");
+                        }
+                    }
+                }
+            }
+            self.examples[i] = ex;
+        }
+        for i in 0..self.theorems.len() {
+            let th = std::mem::replace(
+                &mut self.theorems[i],
+                Theorem {
+                    name: String::new(),
+                    reading: None,
+                    binders: vec![],
+                    body: Ir::Const(Value::Bool(true), Span::default()),
+                    nlocals: 0,
+                    span: Span::default(),
+                },
+            );
+            let mut slots: Vec<Ty> = (0..th.nlocals).map(|_| self.unifier.fresh()).collect();
+            {
+                let mut inf = Infer {
+                    p: self,
+                    slots: &mut slots,
+                    errs,
+                    mono: &HashMap::new(),
+                    quiet_arity: false,
+                };
+                inf.binders(&th.binders);
+                let t = inf.infer(&th.body);
+                inf.expect(
+                    &t,
+                    &Ty::Bool,
+                    th.body.span(),
+                    "a theorem states a truth value",
+                );
+            }
+            self.theorems[i] = th;
+        }
+    }
+
+    pub(super) fn fresh_key_type(&mut self, k: DefKey) -> Ty {
+        // the signature written on the key's first definition, completed with fresh variables
+        let first = self.defs.iter().position(|d| d.key == k && !d.is_override);
+        let Some(first) = first else {
+            return self.unifier.fresh();
+        };
+        let d = &self.defs[first];
+        let params: Vec<Option<Ty>> = d.param_tys.clone();
+        let ret = d.ret_ty.clone();
+        let is_const = d.is_const;
+        let ps: Vec<Ty> = params
+            .into_iter()
+            .map(|t| t.unwrap_or_else(|| self.unifier.fresh()))
+            .collect();
+        let r = ret.unwrap_or_else(|| self.unifier.fresh());
+        if is_const {
+            r
+        } else {
+            Ty::Fun(ps, Box::new(r))
+        }
+    }
+
+    pub(super) fn infer_def(
+        &mut self,
+        id: DefId,
+        mono: &HashMap<DefKey, Ty>,
+        errs: &mut Vec<Diag>,
+    ) {
+        let d = &self.defs[id as usize];
+        let key_ty = mono[&d.key].clone();
+        let nlocals = d.nlocals;
+        let param_tys = d.param_tys.clone();
+        let ret_ty = d.ret_ty.clone();
+        let nparams = d.params.len();
+        let is_const = d.is_const;
+        let name_span = d.name_span;
+        let body = self.defs[id as usize].body.take();
+        let mut slots: Vec<Ty> = (0..nlocals.max(nparams as u32))
+            .map(|_| self.unifier.fresh())
+            .collect();
+        // the definition's own annotations
+        for (i, t) in param_tys.iter().enumerate() {
+            if let Some(t) = t {
+                let _ = self.unifier.unify(&slots[i], t);
+            }
+        }
+        let ret = self.unifier.fresh();
+        if let Some(t) = &ret_ty {
+            let _ = self.unifier.unify(&ret, t);
+        }
+        let own = if is_const {
+            ret.clone()
+        } else {
+            Ty::Fun(slots[..nparams].to_vec(), Box::new(ret.clone()))
+        };
+        if self.unifier.unify(&own, &key_ty).is_err() {
+            errs.push(
+                Diag::error(
+                    "E0201",
+                    format!(
+                        "this definition of `{}` has type {}, but the name has type {}",
+                        self.defs[id as usize].name,
+                        self.unifier.pretty(&own),
+                        self.unifier.pretty(&key_ty)
+                    ),
+                )
+                .label(name_span, "type differs")
+                .help("an override keeps the type of the definition it replaces"),
+            );
+        }
+        if let Some(b) = &body {
+            let mut inf = Infer {
+                p: self,
+                slots: &mut slots,
+                errs,
+                mono,
+                quiet_arity: false,
+            };
+            let t = inf.infer(b);
+            inf.expect(
+                &t,
+                &ret,
+                b.span(),
+                "the body must have the declared return type",
+            );
+        }
+        self.defs[id as usize].body = body;
+    }
+}
+
+pub(super) struct Infer<'a> {
+    pub(super) p: &'a mut Program,
+    pub(super) slots: &'a mut Vec<Ty>,
+    pub(super) errs: &'a mut Vec<Diag>,
+    pub(super) mono: &'a HashMap<DefKey, Ty>,
+    /// Arity of calls by name was checked (and reported) during resolution.
+    pub(super) quiet_arity: bool,
+}
+
+impl Infer<'_> {
+    pub(super) fn u(&mut self) -> &mut Unifier {
+        &mut self.p.unifier
+    }
+
+    pub(super) fn mismatch(&mut self, got: &Ty, want: &Ty, span: Span, why: &str) {
+        let g = self.p.unifier.pretty(got);
+        let w = self.p.unifier.pretty(want);
+        self.errs.push(
+            Diag::error("E0200", format!("type mismatch: expected {w}, found {g}"))
+                .label(span, format!("this is {g}"))
+                .help(why.to_string()),
+        );
+    }
+
+    pub(super) fn expect(&mut self, got: &Ty, want: &Ty, span: Span, why: &str) {
+        if self.u().unify(got, want).is_err() {
+            self.mismatch(got, want, span, why);
+        }
+    }
+
+    pub(super) fn key_ty(&mut self, k: DefKey) -> Ty {
+        if let Some(t) = self.mono.get(&k) {
+            return t.clone();
+        }
+        match self.p.keys[k as usize].scheme.clone() {
+            Some(s) => self.u().instantiate(&s),
+            None => self.u().fresh(),
+        }
+    }
+
+    /// The element type of a collection, if the collection's type says.
+    pub(super) fn elem_of(&mut self, t: &Ty, span: Span, what: &str) -> Ty {
+        match self.p.unifier.shallow(t) {
+            Ty::Set(a) | Ty::Seq(a) => *a,
+            Ty::Map(k, _) => *k,
+            Ty::Var(_) => self.u().fresh(),
+            Ty::Str => Ty::Str,
+            other => {
+                let s = self.p.unifier.pretty(&other);
+                self.errs.push(
+                    Diag::error(
+                        "E0200",
+                        format!("{what} must be a set, sequence or map, not {s}"),
+                    )
+                    .label(span, format!("this is {s}"))
+                    .help("quantifiers and generators range over finite collections"),
+                );
+                self.u().fresh()
+            }
+        }
+    }
+
+    pub(super) fn pattern(&mut self, p: &IrPat, t: &Ty, span: Span) {
+        match p {
+            IrPat::Wild => {}
+            IrPat::Bind(s) => {
+                let st = self.slots[*s as usize].clone();
+                self.expect(t, &st, span, "a variable has one type");
+            }
+            IrPat::Int(_) => self.expect(t, &Ty::Int, span, "the pattern is an integer"),
+            IrPat::Bool(_) => self.expect(t, &Ty::Bool, span, "the pattern is a truth value"),
+            IrPat::Str(_) => self.expect(t, &Ty::Str, span, "the pattern is a string"),
+            IrPat::Const(e, _) => {
+                let et = Ty::Enum(*e, Rc::from(self.p.enums[*e as usize].name.as_str()));
+                self.expect(t, &et, span, "the pattern is an enum constant");
+            }
+            IrPat::Tuple(items) => {
+                let ts: Vec<Ty> = items.iter().map(|_| self.u().fresh()).collect();
+                self.expect(t, &Ty::Tuple(ts.clone()), span, "the pattern is a tuple");
+                for (q, qt) in items.iter().zip(ts) {
+                    self.pattern(q, &qt, span);
+                }
+            }
+            IrPat::Ctor(e, tag, items) => {
+                let et = Ty::Enum(*e, Rc::from(self.p.enums[*e as usize].name.as_str()));
+                self.expect(t, &et, span, "the pattern is an enum constant");
+                let fields = self.p.enums[*e as usize].variants[*tag as usize]
+                    .fields
+                    .clone();
+                for (q, ft) in items.iter().zip(fields) {
+                    self.pattern(q, &ft, span);
+                }
+            }
+            IrPat::Or(alts) => {
+                for q in alts {
+                    self.pattern(q, t, span);
+                }
+            }
+        }
+    }
+
+    pub(super) fn binders(&mut self, bs: &[IrBinder]) {
+        for b in bs {
+            let dt = self.infer(&b.domain);
+            let et = self.elem_of(&dt, b.domain.span(), "the domain of a binder");
+            for p in &b.pats {
+                self.pattern(p, &et, b.span);
+            }
+        }
+    }
+
+    pub(super) fn quals(&mut self, qs: &[IrQual]) {
+        for q in qs {
+            match q {
+                IrQual::Gen(p, d, span) => {
+                    let dt = self.infer(d);
+                    let et = self.elem_of(&dt, d.span(), "a generator's domain");
+                    self.pattern(p, &et, *span);
+                }
+                IrQual::Let(p, e) => {
+                    let t = self.infer(e);
+                    self.pattern(p, &t, e.span());
+                }
+                IrQual::Guard(e) => {
+                    let t = self.infer(e);
+                    self.expect(&t, &Ty::Bool, e.span(), "a condition is a truth value");
+                }
+            }
+        }
+    }
+
+    /// Apply a value of type `ft` to arguments.
+    pub(super) fn apply(&mut self, ft: &Ty, args: &[Ty], spans: &[Span], span: Span) -> Ty {
+        match self.p.unifier.shallow(ft) {
+            Ty::Fun(ps, r) => {
+                if ps.len() != args.len() {
+                    if self.quiet_arity {
+                        return *r;
+                    }
+                    self.errs.push(
+                        Diag::error(
+                            "E0102",
+                            format!(
+                                "this function takes {} arguments, but {} were given",
+                                ps.len(),
+                                args.len()
+                            ),
+                        )
+                        .label(span, "wrong number of arguments")
+                        .help(format!("its type is {}", self.p.unifier.pretty(ft))),
+                    );
+                    return *r;
+                }
+                for ((a, p), s) in args.iter().zip(&ps).zip(spans) {
+                    self.expect(a, p, *s, "the argument must have the parameter's type");
+                }
+                *r
+            }
+            Ty::Map(k, v) if args.len() == 1 => {
+                self.expect(&args[0], &k, spans[0], "a map is applied to a key");
+                *v
+            }
+            Ty::Seq(a) if args.len() == 1 => {
+                self.expect(
+                    &args[0],
+                    &Ty::Int,
+                    spans[0],
+                    "a sequence is applied to an index (from 1)",
+                );
+                *a
+            }
+            Ty::Var(_) => {
+                let r = self.u().fresh();
+                let f = Ty::Fun(args.to_vec(), Box::new(r.clone()));
+                let _ = self.u().unify(ft, &f);
+                r
+            }
+            other => {
+                let s = self.p.unifier.pretty(&other);
+                self.errs.push(
+                    Diag::error("E0202", format!("{s} cannot be applied to arguments"))
+                        .label(span, "not a function, map or sequence")
+                        .help("only functions, maps (to a key) and sequences (to an index) can be applied"),
+                );
+                self.u().fresh()
+            }
+        }
+    }
+
+    pub(super) fn infer(&mut self, e: &Ir) -> Ty {
+        stacker::maybe_grow(64 << 10, 8 << 20, || self.infer_inner(e))
+    }
+
+    pub(super) fn infer_inner(&mut self, e: &Ir) -> Ty {
+        match e {
+            Ir::Const(v, _) => self.value_ty(v),
+            Ir::Poison(_) => self.u().fresh(),
+            Ir::Local(s, _) => self.slots[*s as usize].clone(),
+            Ir::Global(k, _) => self.key_ty(*k),
+            Ir::Call(k, args, span) | Ir::CallBase(_, k, args, span) => {
+                let ft = self.key_ty(*k);
+                let ats: Vec<Ty> = args.iter().map(|a| self.infer(a)).collect();
+                let spans: Vec<Span> = args.iter().map(|a| a.span()).collect();
+                self.quiet_arity = true;
+                let r = self.apply(&ft, &ats, &spans, *span);
+                self.quiet_arity = false;
+                r
+            }
+            Ir::Apply(f, args, span) => {
+                let ft = self.infer(f);
+                let ats: Vec<Ty> = args.iter().map(|a| self.infer(a)).collect();
+                let spans: Vec<Span> = args.iter().map(|a| a.span()).collect();
+                self.apply(&ft, &ats, &spans, *span)
+            }
+            Ir::Builtin(b, args, span) => self.builtin(*b, args, *span),
+            Ir::Ctor(en, tag, args, _) => {
+                let fields = self.p.enums[*en as usize].variants[*tag as usize]
+                    .fields
+                    .clone();
+                for (a, f) in args.iter().zip(&fields) {
+                    let t = self.infer(a);
+                    self.expect(
+                        &t,
+                        f,
+                        a.span(),
+                        "a constructor's field has the declared type",
+                    );
+                }
+                Ty::Enum(*en, Rc::from(self.p.enums[*en as usize].name.as_str()))
+            }
+            Ir::Domain(en, _) => Ty::Set(Box::new(Ty::Enum(
+                *en,
+                Rc::from(self.p.enums[*en as usize].name.as_str()),
+            ))),
+            Ir::Tuple(items, _) => Ty::Tuple(items.iter().map(|i| self.infer(i)).collect()),
+            Ir::SetLit(items, _) | Ir::SeqLit(items, _) => {
+                let t = self.u().fresh();
+                for i in items.iter() {
+                    let it = self.infer(i);
+                    self.expect(
+                        &it,
+                        &t,
+                        i.span(),
+                        "the elements of a collection have one type",
+                    );
+                }
+                if matches!(e, Ir::SetLit(..)) {
+                    Ty::Set(Box::new(t))
+                } else {
+                    Ty::Seq(Box::new(t))
+                }
+            }
+            Ir::MapLit(es, _) => {
+                let k = self.u().fresh();
+                let v = self.u().fresh();
+                for (a, b) in es.iter() {
+                    let at = self.infer(a);
+                    self.expect(&at, &k, a.span(), "the keys of a map have one type");
+                    let bt = self.infer(b);
+                    self.expect(&bt, &v, b.span(), "the values of a map have one type");
+                }
+                Ty::Map(Box::new(k), Box::new(v))
+            }
+            Ir::Comp(kind, h, h2, qs, _) => {
+                self.quals(qs);
+                let ht = self.infer(h);
+                match kind {
+                    CompKind::Set => Ty::Set(Box::new(ht)),
+                    CompKind::Seq => Ty::Seq(Box::new(ht)),
+                    CompKind::Map => {
+                        let vt = self.infer(h2.as_ref().unwrap());
+                        Ty::Map(Box::new(ht), Box::new(vt))
+                    }
+                }
+            }
+            Ir::Index(a, i, span) => {
+                let at = self.infer(a);
+                let it = self.infer(i);
+                self.apply(&at, &[it], &[i.span()], *span)
+            }
+            Ir::Slice(a, i, j, _) => {
+                let at = self.infer(a);
+                let it = self.infer(i);
+                let jt = self.infer(j);
+                self.expect(&it, &Ty::Int, i.span(), "slice bounds are integers");
+                self.expect(&jt, &Ty::Int, j.span(), "slice bounds are integers");
+                let el = self.u().fresh();
+                self.expect(
+                    &at,
+                    &Ty::Seq(Box::new(el)),
+                    a.span(),
+                    "only sequences can be sliced",
+                );
+                at
+            }
+            Ir::Proj(a, k, span) => {
+                let at = self.infer(a);
+                match self.p.unifier.shallow(&at) {
+                    Ty::Tuple(ts) => match ts.get(*k as usize - 1) {
+                        Some(t) => t.clone(),
+                        None => {
+                            self.errs.push(
+                                Diag::error(
+                                    "E0203",
+                                    format!(
+                                        "a tuple of {} components has no component {}",
+                                        ts.len(),
+                                        k
+                                    ),
+                                )
+                                .label(*span, "no such component")
+                                .help(format!("components are numbered 1 to {}", ts.len())),
+                            );
+                            self.u().fresh()
+                        }
+                    },
+                    Ty::Var(_) => self.u().fresh(),
+                    other => {
+                        let s = self.p.unifier.pretty(&other);
+                        self.errs.push(
+                            Diag::error(
+                                "E0203",
+                                format!("`.{k}` takes a component of a tuple, not of {s}"),
+                            )
+                            .label(*span, "not a tuple")
+                            .help("use `.1`, `.2`... on tuples only"),
+                        );
+                        self.u().fresh()
+                    }
+                }
+            }
+            Ir::With(a, es, _) => {
+                let at = self.infer(a);
+                let k = self.u().fresh();
+                let v = self.u().fresh();
+                self.expect(
+                    &at,
+                    &Ty::Map(Box::new(k.clone()), Box::new(v.clone())),
+                    a.span(),
+                    "`with` updates a map",
+                );
+                for (x, y) in es.iter() {
+                    let xt = self.infer(x);
+                    self.expect(&xt, &k, x.span(), "keys keep the map's key type");
+                    let yt = self.infer(y);
+                    self.expect(&yt, &v, y.span(), "values keep the map's value type");
+                }
+                at
+            }
+            Ir::WithComp(a, x, y, qs, _) => {
+                let at = self.infer(a);
+                let k = self.u().fresh();
+                let v = self.u().fresh();
+                self.expect(
+                    &at,
+                    &Ty::Map(Box::new(k.clone()), Box::new(v.clone())),
+                    a.span(),
+                    "`with` updates a map",
+                );
+                self.quals(qs);
+                let xt = self.infer(x);
+                self.expect(&xt, &k, x.span(), "keys keep the map's key type");
+                let yt = self.infer(y);
+                self.expect(&yt, &v, y.span(), "values keep the map's value type");
+                at
+            }
+            Ir::Not(a, _) => {
+                let t = self.infer(a);
+                self.expect(&t, &Ty::Bool, a.span(), "`not` takes a truth value");
+                Ty::Bool
+            }
+            Ir::Neg(a, _) => {
+                let t = self.infer(a);
+                self.expect(&t, &Ty::Int, a.span(), "only integers can be negated");
+                Ty::Int
+            }
+            Ir::Bin(op, a, b, _) => self.binop(*op, a, b),
+            Ir::If(c, a, b, _) => {
+                let ct = self.infer(c);
+                self.expect(
+                    &ct,
+                    &Ty::Bool,
+                    c.span(),
+                    "the condition of `if` is a truth value",
+                );
+                let at = self.infer(a);
+                let bt = self.infer(b);
+                self.expect(&bt, &at, b.span(), "both branches of `if` have one type");
+                at
+            }
+            Ir::Let(binds, body, _) => {
+                for (p, v) in binds.iter() {
+                    let t = self.infer(v);
+                    self.pattern(p, &t, v.span());
+                }
+                self.infer(body)
+            }
+            Ir::Match(s, arms, _) => {
+                let st = self.infer(s);
+                let r = self.u().fresh();
+                for a in arms.iter() {
+                    self.pattern(&a.pat, &st, s.span());
+                    if let Some(g) = &a.guard {
+                        let gt = self.infer(g);
+                        self.expect(&gt, &Ty::Bool, g.span(), "a guard is a truth value");
+                    }
+                    let bt = self.infer(&a.body);
+                    self.expect(&bt, &r, a.body.span(), "all arms of `match` have one type");
+                }
+                r
+            }
+            Ir::Quant(_, bs, body, _) => {
+                self.binders(bs);
+                let t = self.infer(body);
+                self.expect(
+                    &t,
+                    &Ty::Bool,
+                    body.span(),
+                    "a quantifier's body is a truth value",
+                );
+                Ty::Bool
+            }
+            Ir::Agg(a, bs, body, _) => {
+                self.binders(bs);
+                let t = self.infer(body);
+                match a {
+                    Agg::Count => {
+                        self.expect(
+                            &t,
+                            &Ty::Bool,
+                            body.span(),
+                            "`count` counts where its body is true",
+                        );
+                        Ty::Int
+                    }
+                    Agg::Sum => {
+                        self.expect(&t, &Ty::Int, body.span(), "`sum` adds integers");
+                        Ty::Int
+                    }
+                    _ => t,
+                }
+            }
+            Ir::Closure(s, f, _) => {
+                let st = self.infer(s);
+                let el = self.u().fresh();
+                self.expect(
+                    &st,
+                    &Ty::Set(Box::new(el.clone())),
+                    s.span(),
+                    "a closure starts from a set",
+                );
+                let ft = self.infer(f);
+                let r = self.apply(&ft, std::slice::from_ref(&el), &[f.span()], f.span());
+                self.expect(
+                    &r,
+                    &Ty::Set(Box::new(el)),
+                    f.span(),
+                    "the step of a closure maps an element to a set of elements",
+                );
+                st
+            }
+            Ir::Lambda(l) => {
+                let ps: Vec<Ty> = l.params.iter().map(|_| self.u().fresh()).collect();
+                for (p, t) in l.params.iter().zip(&ps) {
+                    self.pattern(p, t, l.span);
+                }
+                let r = self.infer(&l.body);
+                Ty::Fun(ps, Box::new(r))
+            }
+        }
+    }
+
+    pub(super) fn value_ty(&mut self, v: &Value) -> Ty {
+        match v {
+            Value::Bool(_) => Ty::Bool,
+            Value::Int(_) => Ty::Int,
+            Value::Str(_) => Ty::Str,
+            Value::Enum(e) => Ty::Enum(e.ty, Rc::from(self.p.enums[e.ty as usize].name.as_str())),
+            Value::Set(s) => {
+                let el = match s.iter().next() {
+                    Some(x) => self.value_ty(x),
+                    None => self.u().fresh(),
+                };
+                Ty::Set(Box::new(el))
+            }
+            Value::Func(f) => match &**f {
+                Func::Ctor(e, t, _) => {
+                    let fields = self.p.enums[*e as usize].variants[*t as usize]
+                        .fields
+                        .clone();
+                    Ty::Fun(
+                        fields,
+                        Box::new(Ty::Enum(
+                            *e,
+                            Rc::from(self.p.enums[*e as usize].name.as_str()),
+                        )),
+                    )
+                }
+                _ => self.u().fresh(),
+            },
+            Value::Native(n) => Ty::Opaque(Rc::from(n.type_name())),
+            _ => self.u().fresh(),
+        }
+    }
+
+    pub(super) fn binop(&mut self, op: BinOp, a: &Ir, b: &Ir) -> Ty {
+        use BinOp::*;
+        let at = self.infer(a);
+        let bt = self.infer(b);
+        match op {
+            Implies | Iff | Or | And => {
+                self.expect(
+                    &at,
+                    &Ty::Bool,
+                    a.span(),
+                    "logical operators take truth values",
+                );
+                self.expect(
+                    &bt,
+                    &Ty::Bool,
+                    b.span(),
+                    "logical operators take truth values",
+                );
+                Ty::Bool
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => {
+                self.expect(
+                    &bt,
+                    &at,
+                    b.span(),
+                    "both sides of a comparison have one type",
+                );
+                Ty::Bool
+            }
+            In | NotIn => {
+                let el = self.elem_of(&bt, b.span(), "the right side of `in`");
+                self.expect(&at, &el, a.span(), "`x in S` needs x of S's element type");
+                Ty::Bool
+            }
+            Subset => {
+                let el = self.u().fresh();
+                self.expect(
+                    &at,
+                    &Ty::Set(Box::new(el.clone())),
+                    a.span(),
+                    "`subset` compares sets",
+                );
+                self.expect(
+                    &bt,
+                    &Ty::Set(Box::new(el)),
+                    b.span(),
+                    "`subset` compares sets",
+                );
+                Ty::Bool
+            }
+            Range => {
+                self.expect(&at, &Ty::Int, a.span(), "a range goes between integers");
+                self.expect(&bt, &Ty::Int, b.span(), "a range goes between integers");
+                Ty::Set(Box::new(Ty::Int))
+            }
+            Concat
+                if matches!(self.p.unifier.shallow(&at), Ty::Str)
+                    || matches!(self.p.unifier.shallow(&bt), Ty::Str) =>
+            {
+                self.expect(
+                    &at,
+                    &Ty::Str,
+                    a.span(),
+                    "`++` joins two strings or two sequences",
+                );
+                self.expect(
+                    &bt,
+                    &Ty::Str,
+                    b.span(),
+                    "`++` joins two strings or two sequences",
+                );
+                Ty::Str
+            }
+            Concat => {
+                let el = self.u().fresh();
+                self.expect(
+                    &at,
+                    &Ty::Seq(Box::new(el.clone())),
+                    a.span(),
+                    "`++` joins sequences",
+                );
+                self.expect(
+                    &bt,
+                    &Ty::Seq(Box::new(el)),
+                    b.span(),
+                    "`++` joins sequences",
+                );
+                at
+            }
+            Add | Sub | Mul | Div | Mod => {
+                self.expect(&at, &Ty::Int, a.span(), "arithmetic takes integers");
+                self.expect(&bt, &Ty::Int, b.span(), "arithmetic takes integers");
+                Ty::Int
+            }
+            Union | Inter | Diff => {
+                let el = self.u().fresh();
+                self.expect(
+                    &at,
+                    &Ty::Set(Box::new(el.clone())),
+                    a.span(),
+                    "set operations take sets",
+                );
+                self.expect(
+                    &bt,
+                    &Ty::Set(Box::new(el)),
+                    b.span(),
+                    "set operations take sets",
+                );
+                at
+            }
+        }
+    }
+
+    pub(super) fn builtin(&mut self, b: Builtin, args: &[Ir], _span: Span) -> Ty {
+        use Builtin::*;
+        let ts: Vec<Ty> = args.iter().map(|a| self.infer(a)).collect();
+        let sp: Vec<Span> = args.iter().map(|a| a.span()).collect();
+        let f = |u: &mut Unifier| u.fresh();
+        macro_rules! want {
+            ($i:expr, $t:expr, $why:expr) => {
+                if let Some(t) = ts.get($i) {
+                    let w = $t;
+                    self.expect(t, &w, sp[$i], $why);
+                }
+            };
+        }
+        match b {
+            Len | Size | Count => {
+                if let Some(t) = ts.first() {
+                    self.elem_of(t, sp[0], "the argument");
+                }
+                Ty::Int
+            }
+            Keys => {
+                let (k, v) = (f(self.u()), f(self.u()));
+                want!(
+                    0,
+                    Ty::Map(Box::new(k.clone()), Box::new(v)),
+                    "`keys` takes a map"
+                );
+                Ty::Set(Box::new(k))
+            }
+            Values => {
+                let (k, v) = (f(self.u()), f(self.u()));
+                want!(
+                    0,
+                    Ty::Map(Box::new(k), Box::new(v.clone())),
+                    "`values` takes a map"
+                );
+                Ty::Set(Box::new(v))
+            }
+            ToSet => {
+                let el = match ts.first() {
+                    Some(t) => self.elem_of(t, sp[0], "the argument"),
+                    None => f(self.u()),
+                };
+                Ty::Set(Box::new(el))
+            }
+            ToSeq => {
+                let el = match ts.first() {
+                    Some(t) => self.elem_of(t, sp[0], "the argument"),
+                    None => f(self.u()),
+                };
+                Ty::Seq(Box::new(el))
+            }
+            Sort | Rev => {
+                let el = f(self.u());
+                want!(0, Ty::Seq(Box::new(el.clone())), "this takes a sequence");
+                Ty::Seq(Box::new(el))
+            }
+            First | Last => {
+                let el = f(self.u());
+                want!(0, Ty::Seq(Box::new(el.clone())), "this takes a sequence");
+                el
+            }
+            Take | Drop => {
+                let el = f(self.u());
+                want!(0, Ty::Seq(Box::new(el.clone())), "this takes a sequence");
+                want!(1, Ty::Int, "the count is an integer");
+                Ty::Seq(Box::new(el))
+            }
+            Zip => {
+                let (x, y) = (f(self.u()), f(self.u()));
+                want!(0, Ty::Seq(Box::new(x.clone())), "`zip` takes sequences");
+                want!(1, Ty::Seq(Box::new(y.clone())), "`zip` takes sequences");
+                Ty::Seq(Box::new(Ty::Tuple(vec![x, y])))
+            }
+            Abs | Sign => {
+                want!(0, Ty::Int, "this takes an integer");
+                Ty::Int
+            }
+            Powerset => {
+                let el = f(self.u());
+                want!(0, Ty::Set(Box::new(el.clone())), "`powerset` takes a set");
+                Ty::Set(Box::new(Ty::Set(Box::new(el))))
+            }
+            Functions => {
+                let (x, y) = (f(self.u()), f(self.u()));
+                want!(
+                    0,
+                    Ty::Set(Box::new(x.clone())),
+                    "`functions` takes two sets"
+                );
+                want!(
+                    1,
+                    Ty::Set(Box::new(y.clone())),
+                    "`functions` takes two sets"
+                );
+                Ty::Set(Box::new(Ty::Map(Box::new(x), Box::new(y))))
+            }
+            Product => {
+                let (x, y) = (f(self.u()), f(self.u()));
+                want!(0, Ty::Set(Box::new(x.clone())), "`product` takes two sets");
+                want!(1, Ty::Set(Box::new(y.clone())), "`product` takes two sets");
+                Ty::Set(Box::new(Ty::Tuple(vec![x, y])))
+            }
+            Get => {
+                let (k, v) = (f(self.u()), f(self.u()));
+                want!(
+                    0,
+                    Ty::Map(Box::new(k.clone()), Box::new(v.clone())),
+                    "`get` takes a map"
+                );
+                want!(1, k, "the key has the map's key type");
+                want!(2, v.clone(), "the default has the map's value type");
+                v
+            }
+            UnionAll => {
+                let el = f(self.u());
+                if let Some(t) = ts.first() {
+                    let inner = self.elem_of(t, sp[0], "the argument");
+                    self.expect(
+                        &inner,
+                        &Ty::Set(Box::new(el.clone())),
+                        sp[0],
+                        "`union_all` takes a collection of sets",
+                    );
+                }
+                Ty::Set(Box::new(el))
+            }
+            Sum => {
+                if let Some(t) = ts.first() {
+                    let el = self.elem_of(t, sp[0], "the argument");
+                    self.expect(&el, &Ty::Int, sp[0], "`sum` adds integers");
+                }
+                Ty::Int
+            }
+            Min | Max | The => match ts.first() {
+                Some(t) => self.elem_of(t, sp[0], "the argument"),
+                None => f(self.u()),
+            },
+            Str => Ty::Str,
+            Error => {
+                want!(0, Ty::Str, "`error` takes a message");
+                f(self.u())
+            }
+            IndexOf => {
+                let el = f(self.u());
+                want!(
+                    0,
+                    Ty::Seq(Box::new(el.clone())),
+                    "`index_of` takes a sequence"
+                );
+                want!(1, el, "the element has the sequence's element type");
+                Ty::Int
+            }
+        }
+    }
+}
