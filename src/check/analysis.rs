@@ -270,3 +270,56 @@ pub(super) fn tarjan(edges: &[Vec<DefKey>]) -> Vec<Vec<DefKey>> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::build;
+    use super::*;
+
+    #[test]
+    fn a_reading_shares_what_it_leaves_alone() {
+        let p = build(
+            "def a = 1\ndef b = a + 1\ndef c = 5\ndef d = c + 1\nreading r { override def c = 6 }",
+        )
+        .unwrap();
+        let r = p.reading_id("r").unwrap() as usize;
+        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
+        assert!(p.shares_base[r][def("a")]);
+        assert!(p.shares_base[r][def("b")]);
+        // `d` calls `c`, which the reading overrides: its meaning differs
+        assert!(!p.shares_base[r][def("d")]);
+    }
+
+    #[test]
+    fn strongly_connected_components_are_found() {
+        // 0 <-> 1, 2 -> 0, 3 alone
+        let sccs = tarjan(&[vec![1], vec![0], vec![0], vec![]]);
+        let mut sorted: Vec<Vec<DefKey>> = sccs
+            .into_iter()
+            .map(|mut c| {
+                c.sort();
+                c
+            })
+            .collect();
+        sorted.sort();
+        assert_eq!(sorted, vec![vec![0, 1], vec![2], vec![3]]);
+    }
+
+    #[test]
+    fn small_definitions_outside_recursion_are_light() {
+        let p = build("def f(x: Int) -> Int = x + 1\ndef g(x: Int) -> Bool = x > 0 and g(x - 1)")
+            .unwrap();
+        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
+        assert!(p.light[def("f")]);
+        assert!(!p.light[def("g")]);
+    }
+
+    #[test]
+    fn edits_change_fingerprints_and_layout_does_not() {
+        let a = build("def f(x: Int) -> Int = x + 1").unwrap();
+        let b = build("def f(x: Int) -> Int =\n    x + 1 // same").unwrap();
+        let c = build("def f(x: Int) -> Int = x + 2").unwrap();
+        assert_eq!(a.fingerprint, b.fingerprint);
+        assert_ne!(a.fingerprint, c.fingerprint);
+    }
+}

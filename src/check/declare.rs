@@ -628,3 +628,35 @@ impl Program {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{build, errors};
+
+    #[test]
+    fn a_name_defined_twice_is_an_error() {
+        assert!(errors("def a = 1\ndef a = 2").contains(&"E0101".to_string()));
+    }
+
+    #[test]
+    fn native_functions_are_checked_by_path_and_arity() {
+        assert!(errors("native def f(x: Int) -> Int = no.such").contains(&"E0110".to_string()));
+        let codes = errors("native def f(x: Int, y: Int) -> Bool = core.reachable2");
+        assert!(codes.contains(&"E0110".to_string()), "{codes:?}");
+        let codes = errors("def r(s: Set<Int>) -> Set<Int> = s\nnative r = core.reachable");
+        assert!(codes.contains(&"E0112".to_string()), "{codes:?}");
+    }
+
+    #[test]
+    fn unknown_types_are_reported() {
+        assert!(errors("def f(x: Nope) -> Int = 1").contains(&"E0111".to_string()));
+    }
+
+    #[test]
+    fn enums_give_constants_and_constructors() {
+        let p = build("enum Loc { here, at(Int) }\ndef x = at(3)").unwrap();
+        assert_eq!(p.enums.len(), 1);
+        assert!(p.enum_constant("Loc", "here").is_some());
+        assert_eq!(p.enum_tag("Loc", "at"), Some((0, 1)));
+    }
+}

@@ -971,3 +971,26 @@ impl Infer<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{build, errors};
+
+    #[test]
+    fn mismatched_types_are_reported() {
+        assert_eq!(errors("def a = 1 + true"), vec!["E0200"]);
+        assert!(errors("def a = 1(2)").contains(&"E0202".to_string()));
+    }
+
+    #[test]
+    fn an_override_keeps_the_type_of_the_name() {
+        let codes = errors("def a = 1\nreading r { override def a = true }");
+        assert_eq!(codes, vec!["E0200"]);
+    }
+
+    #[test]
+    fn types_are_inferred_and_generalised() {
+        let p = build("def id(x) = x\ndef a = (id(1), id(true))").unwrap();
+        assert_eq!(p.key_type(p.key_of("a").unwrap()), "(Int, Bool)");
+    }
+}

@@ -326,3 +326,46 @@ impl Program {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::*;
+
+    /// The program of one rule file, or the codes of its diagnostics.
+    pub(crate) fn build(src: &str) -> Result<Program, Vec<String>> {
+        load::load_str("t.rule", src, &Natives::standard())
+            .map_err(|(_, ds)| ds.iter().map(|d| d.code.to_string()).collect())
+    }
+
+    /// The codes of the errors of a rule file that must not check.
+    pub(crate) fn errors(src: &str) -> Vec<String> {
+        match build(src) {
+            Ok(_) => panic!("checked without error:\n{src}"),
+            Err(codes) => codes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_util::build;
+    use super::*;
+
+    #[test]
+    fn a_built_program_answers_for_its_names_enums_and_readings() {
+        let p = build(
+            "enum Turn { 先手 as sente, 後手 as gote }\n\
+             def opp(t: Turn) -> Turn = match t { 先手 => 後手, 後手 => 先手 }\n\
+             reading r { override def opp(t: Turn) -> Turn = t }",
+        )
+        .unwrap();
+        let k = p.key_of("opp").unwrap();
+        assert_eq!(p.signature(k), "opp(t) : (Turn) -> Turn");
+        assert!(p.enum_constant("Turn", "sente").is_some());
+        assert_eq!(p.enum_tag("Turn", "後手"), Some((0, 1)));
+        let r = p.reading_id("r").unwrap();
+        assert_ne!(p.resolve(r, k), p.resolve(BASE, k));
+        assert!(p.reading_or_error("nope").is_err());
+        assert!(p.all_names().contains(&"opp".to_string()));
+    }
+}

@@ -107,3 +107,39 @@ impl Program {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{build, errors};
+    use super::*;
+
+    #[test]
+    fn a_reading_resolves_through_its_parents_to_base() {
+        let p = build(
+            "def a = 1\ndef b = a + 1\n\
+             reading r { override def a = 2 }\n\
+             reading s extends r {}",
+        )
+        .unwrap();
+        let (r, s) = (p.reading_id("r").unwrap(), p.reading_id("s").unwrap());
+        assert_eq!(p.readings[s as usize].mro, vec![s, r, BASE]);
+        let a = p.key_of("a").unwrap();
+        assert_eq!(p.resolve(s, a), p.resolve(r, a));
+        assert_ne!(p.resolve(s, a), p.resolve(BASE, a));
+    }
+
+    #[test]
+    fn two_parents_overriding_one_name_conflict() {
+        let codes = errors(
+            "def a = 1\nreading r { override def a = 2 }\nreading s { override def a = 3 }\n\
+             reading t extends r, s {}",
+        );
+        assert!(codes.contains(&"E0107".to_string()), "{codes:?}");
+    }
+
+    #[test]
+    fn a_reading_cannot_extend_itself() {
+        let codes = errors("def a = 1\nreading r extends r {}");
+        assert!(codes.contains(&"E0109".to_string()), "{codes:?}");
+    }
+}

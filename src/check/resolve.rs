@@ -650,3 +650,29 @@ impl<'p> Resolver<'p> {
         out.into()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::errors;
+
+    #[test]
+    fn unknown_names_and_wrong_arities_are_reported() {
+        assert_eq!(errors("def a = b + 1"), vec!["E0100"]);
+        assert_eq!(
+            errors("def f(x: Int) -> Int = x\ndef a = f(1, 2)"),
+            vec!["E0102"]
+        );
+    }
+
+    #[test]
+    fn a_binding_may_not_shadow_another() {
+        let codes = errors("def f(x: Int) -> Int = let x = 1 in x");
+        assert!(codes.contains(&"E0106".to_string()), "{codes:?}");
+    }
+
+    #[test]
+    fn base_must_be_called() {
+        let codes = errors("def a = 1\nreading r { override def a = base.a }");
+        assert!(codes.contains(&"E0108".to_string()), "{codes:?}");
+    }
+}
