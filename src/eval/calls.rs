@@ -1,0 +1,276 @@
+#![forbid(unsafe_code)]
+//! Calls of definitions: resolution through the reading, the memo tables, cycle detection, native
+//! bindings (asked of the binder once per reading and definition) and rule bodies.
+
+use super::*;
+
+impl Evaluator<'_> {
+    pub(super) fn call_text(&self, def: DefId, args: &[Value]) -> String {
+        let d = &self.prog.defs[def as usize];
+        let reading = if d.reading != BASE {
+            format!("[{}] ", self.prog.readings[d.reading as usize].name)
+        } else {
+            String::new()
+        };
+        if d.is_const {
+            format!("{reading}{}", d.name)
+        } else {
+            let a: Vec<String> = args
+                .iter()
+                .map(|v| crate::natives::show(self.prog, v, 60))
+                .collect();
+            format!("{reading}{}({})", d.name, a.join(", "))
+        }
+    }
+
+    /// Call the definition a key denotes under the current reading.
+    pub fn call_key(&mut self, key: DefKey, args: Vec<Value>, span: Span) -> R<Value> {
+        let Some(def) = self.prog.resolve(self.reading, key) else {
+            let name = &self.prog.keys[key as usize].name;
+            let rn = &self.prog.readings[self.reading as usize].name;
+            return Err(rt(
+                "E0311",
+                format!("`{name}` has no definition under the reading `{rn}`"),
+                span,
+                "called here",
+                "it is defined only inside another reading; choose that reading with --reading",
+            ));
+        };
+        self.call_def(def, args, span)
+    }
+
+    pub fn call_def(&mut self, def: DefId, args: Vec<Value>, span: Span) -> R<Value> {
+        let d = &self.prog.defs[def as usize];
+        self.stats.calls += 1;
+        if d.kind == DefKind::Native {
+            return self.call_native(def, &args, span);
+        }
+        // a native function stands for the shipped definitions it reaches: where the loaded
+        // program or the reading changes any of them, the rule body is the only meaning
+        if d.native.is_some() && self.binding_on(def) {
+            match self.engine {
+                Engine::Native => return self.call_native(def, &args, span),
+                Engine::Verify => {
+                    let native = self.call_native(def, &args, span)?;
+                    let rules = self.call_rule(def, args.clone(), span)?;
+                    if native != rules {
+                        let d = &self.prog.defs[def as usize];
+                        return Err(EvalError::new(
+                            ErrKind::Mismatch,
+                            Diag::error(
+                                "E0330",
+                                format!(
+                                    "the native function `{}` and the rule definition `{}` disagree on {}",
+                                    d.native.as_deref().unwrap_or("?"),
+                                    d.name,
+                                    self.call_text(def, &args)
+                                ),
+                            )
+                            .label(d.name_span, format!("the rules say {}", short(&rules, 200)))
+                            .label(span, "called here")
+                            .help(format!("the native function says {}", short(&native, 200))),
+                        ));
+                    }
+                    return Ok(rules);
+                }
+                Engine::Rules => {}
+            }
+        }
+        self.call_rule(def, args, span)
+    }
+
+    /// Whether the native function bound to `def` may answer under the current reading (see
+    /// the binder); the reason of a binding found off is kept in `off_bindings`.
+    pub fn binding_on(&mut self, def: DefId) -> bool {
+        let key = (self.reading, def);
+        if let Some(&on) = self.binding_gate.get(&key) {
+            return on;
+        }
+        let verdict = self.binder.verdict(self.prog, self.reading, def);
+        let on = verdict.is_ok();
+        if let Err(off) = verdict {
+            self.off_bindings.insert(off.what, off.why);
+        }
+        self.binding_gate.insert(key, on);
+        on
+    }
+
+    pub(super) fn call_native(&mut self, def: DefId, args: &[Value], span: Span) -> R<Value> {
+        let d = &self.prog.defs[def as usize];
+        let path = d.native.as_deref().unwrap_or("");
+        let Some(h) = self.binder.natives().get(path) else {
+            return Err(rt(
+                "E0312",
+                format!("the native function `{path}` is not registered"),
+                span,
+                "called here",
+                "this build of okite lacks it",
+            ));
+        };
+        self.stats.native_calls += 1;
+        let f = h.f.clone();
+        let ctx = NativeCtx { enums: self.prog };
+        let r = f(&ctx, args).map_err(|m| {
+            rt(
+                "E0313",
+                format!("{}: {m}", self.call_text(def, args)),
+                span,
+                "in this call",
+                "the native function refused its arguments",
+            )
+        })?;
+        if self.tracing() {
+            let n = Node {
+                text: format!("native {}", self.call_text(def, args)),
+                span: Some(span),
+                value: Some(r.clone()),
+                children: vec![],
+                elided: 0,
+            };
+            self.emit(Rc::new(n));
+        }
+        Ok(r)
+    }
+
+    pub(super) fn call_rule(&mut self, def: DefId, args: Vec<Value>, span: Span) -> R<Value> {
+        let d = &self.prog.defs[def as usize];
+        // a small definition outside any recursion (an accessor, arithmetic on its arguments) is
+        // evaluated directly: remembering it would cost more than computing it, and it cannot
+        // take part in a cycle
+        if self.prog.light[def as usize] && !self.tracing() {
+            let Some(body) = d.body.as_ref() else {
+                return Err(rt(
+                    "E0312",
+                    "this definition has no body",
+                    span,
+                    "called here",
+                    "",
+                ));
+            };
+            let mut frame = args;
+            frame.resize(
+                d.nlocals.max(frame.len() as u32) as usize,
+                Value::Bool(false),
+            );
+            return self.eval(body, &mut frame);
+        }
+        let reading = if self.prog.shares_base[self.reading as usize][def as usize] {
+            BASE
+        } else {
+            self.reading
+        };
+        let key = MemoKey {
+            reading,
+            def,
+            args: args.clone().into_boxed_slice(),
+        };
+        if self.memoize {
+            if let Some(v) = self.memo.get(&key) {
+                self.stats.memo_hits += 1;
+                let v = v.clone();
+                if self.tracing() {
+                    if let Some(n) = self.explain_memo.get(&key).cloned() {
+                        self.emit(n);
+                    }
+                }
+                return Ok(v);
+            }
+        }
+        if let Some(&at) = self.active.get(&key) {
+            return Err(self.cycle_error(at, def, &args, span));
+        }
+        if self.stack.len() >= self.budget.max_depth {
+            return Err(EvalError::new(
+                ErrKind::Budget,
+                Diag::error(
+                    "E0304",
+                    format!("calls nest more than {} deep", self.budget.max_depth),
+                )
+                .label(span, format!("calling {} here", self.call_text(def, &args)))
+                .help("the recursion may not end; raise the limit with --max-depth if it does"),
+            ));
+        }
+        let Some(body) = d.body.as_ref() else {
+            return Err(rt(
+                "E0312",
+                "this definition has no body",
+                span,
+                "called here",
+                "",
+            ));
+        };
+        let mut frame = args.clone();
+        frame.resize(
+            d.nlocals.max(args.len() as u32) as usize,
+            Value::Bool(false),
+        );
+        self.active.insert(key.clone(), self.stack.len());
+        self.stack.push(CallInfo {
+            def,
+            args: key.args.clone(),
+            span,
+        });
+        self.push_trace();
+        let r = stacker::maybe_grow(256 << 10, 4 << 20, || self.eval(body, &mut frame));
+        let children = self.pop_trace();
+        self.stack.pop();
+        self.active.remove(&key);
+        let v = r?;
+        if self.tracing() {
+            let n = Rc::new(Node {
+                text: self.call_text(def, &args),
+                span: Some(d.name_span),
+                value: Some(v.clone()),
+                children,
+                elided: 0,
+            });
+            self.emit(n.clone());
+            if self.memoize {
+                self.explain_memo.insert(key.clone(), n);
+            }
+        }
+        if self.memoize {
+            // the tables are a cache of pure results: when they pass their budget they are
+            // emptied (calls under way are tracked apart, so cycle detection is unaffected)
+            self.memo_bytes += 96 + 24 * key.args.len();
+            if self.memo_bytes > self.budget.max_memo_bytes {
+                self.memo.clear();
+                self.explain_memo.clear();
+                self.memo_bytes = 0;
+                self.stats.evictions += 1;
+            }
+            self.memo.insert(key, v.clone());
+        }
+        Ok(v)
+    }
+
+    pub(super) fn cycle_error(
+        &self,
+        at: usize,
+        def: DefId,
+        args: &[Value],
+        span: Span,
+    ) -> EvalError {
+        let chain: Vec<String> = self.stack[at..]
+            .iter()
+            .map(|c| self.call_text(c.def, &c.args))
+            .chain(std::iter::once(self.call_text(def, args)))
+            .collect();
+        let mut d = Diag::error(
+            "E0320",
+            format!("cycle: {} calls itself with the same arguments", self.call_text(def, args)),
+        )
+        .label(span, "re-enters here")
+        .help(format!(
+            "the chain of calls: {}. A definition may recurse only on arguments that change, so that the recursion ends",
+            chain.join(" → ")
+        ));
+        for c in &self.stack[at..] {
+            d = d.related(
+                Diag::info("E0320", format!("{} calls", self.call_text(c.def, &c.args)))
+                    .label(c.span, "called here"),
+            );
+        }
+        EvalError::new(ErrKind::Cycle, d)
+    }
+}

@@ -1,0 +1,422 @@
+#![forbid(unsafe_code)]
+//! Operators and built-in functions.
+
+use super::*;
+
+impl Evaluator<'_> {
+    pub(super) fn binop(
+        &mut self,
+        op: BinOp,
+        a: &Ir,
+        b: &Ir,
+        span: Span,
+        frame: &mut Vec<Value>,
+    ) -> R<Value> {
+        use BinOp::*;
+        match op {
+            And => {
+                return Ok(Value::Bool(
+                    self.eval_bool(a, frame)? && self.eval_bool(b, frame)?,
+                ))
+            }
+            Or => {
+                return Ok(Value::Bool(
+                    self.eval_bool(a, frame)? || self.eval_bool(b, frame)?,
+                ))
+            }
+            Implies => {
+                return Ok(Value::Bool(
+                    !self.eval_bool(a, frame)? || self.eval_bool(b, frame)?,
+                ))
+            }
+            Iff => {
+                return Ok(Value::Bool(
+                    self.eval_bool(a, frame)? == self.eval_bool(b, frame)?,
+                ))
+            }
+            _ => {}
+        }
+        let x = self.eval(a, frame)?;
+        let y = self.eval(b, frame)?;
+        let ints = |x: &Value, y: &Value| -> R<(i64, i64)> {
+            match (x, y) {
+                (Value::Int(i), Value::Int(j)) => Ok((*i, *j)),
+                _ => Err(rt(
+                    "E0310",
+                    format!(
+                        "`{}` takes integers, not {} and {}",
+                        op.text(),
+                        x.type_desc(),
+                        y.type_desc()
+                    ),
+                    span,
+                    "here",
+                    "",
+                )),
+            }
+        };
+        type SetPair = (Rc<Coll<BTreeSet<Value>>>, Rc<Coll<BTreeSet<Value>>>);
+        let sets = |x: &Value, y: &Value| -> R<SetPair> {
+            match (x, y) {
+                (Value::Set(i), Value::Set(j)) => Ok((i.clone(), j.clone())),
+                _ => Err(rt(
+                    "E0310",
+                    format!(
+                        "`{}` takes sets, not {} and {}",
+                        op.text(),
+                        x.type_desc(),
+                        y.type_desc()
+                    ),
+                    span,
+                    "here",
+                    "",
+                )),
+            }
+        };
+        Ok(match op {
+            Eq => Value::Bool(x == y),
+            Ne => Value::Bool(x != y),
+            Lt => Value::Bool(x < y),
+            Le => Value::Bool(x <= y),
+            Gt => Value::Bool(x > y),
+            Ge => Value::Bool(x >= y),
+            In | NotIn => {
+                let found = match &y {
+                    Value::Set(s) => s.contains(&x),
+                    Value::Seq(s) => s.contains(&x),
+                    Value::Map(m) => m.contains_key(&x),
+                    _ => {
+                        return Err(rt(
+                            "E0310",
+                            format!(
+                                "the right side of `in` must be a collection, not {}",
+                                y.type_desc()
+                            ),
+                            b.span(),
+                            "not a collection",
+                            "",
+                        ))
+                    }
+                };
+                Value::Bool(found == (op == In))
+            }
+            Subset => {
+                let (s, t) = sets(&x, &y)?;
+                Value::Bool(s.is_subset(&t))
+            }
+            Range => {
+                let (i, j) = ints(&x, &y)?;
+                if j.saturating_sub(i) > 50_000_000 {
+                    return Err(EvalError::new(
+                        ErrKind::Budget,
+                        Diag::error("E0303", format!("the range {i}..{j} is too large to build"))
+                            .label(span, "too many elements")
+                            .help("ranges are finite sets held in memory; quantify over a smaller one"),
+                    ));
+                }
+                Value::set((i..=j).map(Value::Int).collect())
+            }
+            Concat => match (x, y) {
+                (Value::Seq(s), Value::Seq(t)) => {
+                    let mut v = Coll::take(s);
+                    v.extend(t.iter().cloned());
+                    Value::seq(v)
+                }
+                (Value::Str(s), Value::Str(t)) => Value::str(&format!("{s}{t}")),
+                (x, y) => {
+                    return Err(rt(
+                        "E0310",
+                        format!(
+                            "`++` joins sequences, not {} and {}",
+                            x.type_desc(),
+                            y.type_desc()
+                        ),
+                        span,
+                        "here",
+                        "",
+                    ))
+                }
+            },
+            Add | Sub | Mul | Div | Mod => {
+                let (i, j) = ints(&x, &y)?;
+                let r = match op {
+                    Add => i.checked_add(j),
+                    Sub => i.checked_sub(j),
+                    Mul => i.checked_mul(j),
+                    Div | Mod if j == 0 => {
+                        return Err(rt("E0317", "division by zero", b.span(), "this is 0", ""));
+                    }
+                    Div => i.checked_div_euclid(j),
+                    _ => i.checked_rem_euclid(j),
+                };
+                Value::Int(r.ok_or_else(|| overflow(span))?)
+            }
+            Union => {
+                let (s, t) = sets(&x, &y)?;
+                let mut u = Coll::take(s);
+                u.extend(t.iter().cloned());
+                Value::set(u)
+            }
+            Inter => {
+                let (s, t) = sets(&x, &y)?;
+                Value::set(s.intersection(&t).cloned().collect())
+            }
+            Diff => match (&x, &y) {
+                (Value::Set(s), Value::Set(t)) => Value::set(s.difference(t).cloned().collect()),
+                _ => {
+                    let _ = sets(&x, &y)?;
+                    unreachable!()
+                }
+            },
+            And | Or | Implies | Iff => unreachable!(),
+        })
+    }
+
+    pub(super) fn builtin(&mut self, b: Builtin, args: Vec<Value>, span: Span) -> R<Value> {
+        use Builtin::*;
+        let bad = |what: &str| -> EvalError {
+            rt(
+                "E0310",
+                format!("`{}` {what}", b.name()),
+                span,
+                "called here",
+                b.doc(),
+            )
+        };
+        let a0 = args.first().cloned().unwrap_or(Value::Bool(false));
+        Ok(match b {
+            Len | Size | Count => Value::Int(match &a0 {
+                Value::Set(s) => s.len(),
+                Value::Seq(s) => s.len(),
+                Value::Map(m) => m.len(),
+                Value::Str(s) => s.chars().count(),
+                _ => return Err(bad("takes a collection")),
+            } as i64),
+            Keys => match &a0 {
+                Value::Map(m) => Value::set(m.keys().cloned().collect()),
+                _ => return Err(bad("takes a map")),
+            },
+            Values => match &a0 {
+                Value::Map(m) => Value::set(m.values().cloned().collect()),
+                _ => return Err(bad("takes a map")),
+            },
+            ToSet => Value::set(self.elements(&a0, span)?.into_iter().collect()),
+            ToSeq => match &a0 {
+                Value::Seq(_) => a0.clone(),
+                _ => Value::seq(self.elements(&a0, span)?),
+            },
+            Sort => match &a0 {
+                Value::Seq(s) => {
+                    let mut v = (**s).clone();
+                    v.sort();
+                    Value::seq(v)
+                }
+                _ => return Err(bad("takes a sequence")),
+            },
+            Rev => match &a0 {
+                Value::Seq(s) => Value::seq(s.iter().rev().cloned().collect()),
+                _ => return Err(bad("takes a sequence")),
+            },
+            First | Last => match &a0 {
+                Value::Seq(s) if !s.is_empty() => {
+                    if b == First {
+                        s[0].clone()
+                    } else {
+                        s[s.len() - 1].clone()
+                    }
+                }
+                Value::Seq(_) => return Err(bad("of an empty sequence has no value")),
+                _ => return Err(bad("takes a sequence")),
+            },
+            Take | Drop => match (&a0, args.get(1)) {
+                (Value::Seq(s), Some(Value::Int(n))) => {
+                    let n = (*n).clamp(0, s.len() as i64) as usize;
+                    if b == Take {
+                        Value::seq(s[..n].to_vec())
+                    } else {
+                        Value::seq(s[n..].to_vec())
+                    }
+                }
+                _ => return Err(bad("takes a sequence and a count")),
+            },
+            Zip => match (&a0, args.get(1)) {
+                (Value::Seq(s), Some(Value::Seq(t))) => Value::seq(
+                    s.iter()
+                        .zip(t.iter())
+                        .map(|(x, y)| Value::tuple(vec![x.clone(), y.clone()]))
+                        .collect(),
+                ),
+                _ => return Err(bad("takes two sequences")),
+            },
+            Abs => Value::Int(
+                a0.as_int()
+                    .ok_or_else(|| bad("takes an integer"))?
+                    .checked_abs()
+                    .ok_or_else(|| overflow(span))?,
+            ),
+            Sign => Value::Int(a0.as_int().ok_or_else(|| bad("takes an integer"))?.signum()),
+            Powerset => {
+                let Value::Set(s) = &a0 else {
+                    return Err(bad("takes a set"));
+                };
+                if s.len() > 20 {
+                    return Err(EvalError::new(
+                        ErrKind::Budget,
+                        Diag::error(
+                            "E0303",
+                            format!("the powerset of a set of {} elements is too large", s.len()),
+                        )
+                        .label(span, "here")
+                        .help("powerset is limited to sets of at most 20 elements"),
+                    ));
+                }
+                let items: Vec<&Value> = s.iter().collect();
+                let mut out = BTreeSet::new();
+                for mask in 0u32..(1 << items.len()) {
+                    self.tick(span)?;
+                    out.insert(Value::set(
+                        items
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| mask & (1 << i) != 0)
+                            .map(|(_, v)| (*v).clone())
+                            .collect(),
+                    ));
+                }
+                Value::set(out)
+            }
+            Functions => {
+                let (Value::Set(d), Some(Value::Set(c))) = (&a0, args.get(1)) else {
+                    return Err(bad("takes two sets"));
+                };
+                let total = (c.len() as f64).powi(d.len() as i32);
+                if total > 5e7 {
+                    return Err(EvalError::new(
+                        ErrKind::Budget,
+                        Diag::error(
+                            "E0303",
+                            format!("there are {total:.0} functions; too many to list"),
+                        )
+                        .label(span, "here")
+                        .help("functions(A, B) is limited to 50 million maps"),
+                    ));
+                }
+                let dom: Vec<&Value> = d.iter().collect();
+                let cod: Vec<&Value> = c.iter().collect();
+                let mut out = BTreeSet::new();
+                if cod.is_empty() {
+                    if dom.is_empty() {
+                        out.insert(Value::map(BTreeMap::new()));
+                    }
+                    return Ok(Value::set(out));
+                }
+                let mut idx = vec![0usize; dom.len()];
+                loop {
+                    self.tick(span)?;
+                    out.insert(Value::map(
+                        dom.iter()
+                            .zip(&idx)
+                            .map(|(k, i)| ((*k).clone(), cod[*i].clone()))
+                            .collect(),
+                    ));
+                    let mut j = 0;
+                    while j < idx.len() {
+                        idx[j] += 1;
+                        if idx[j] < cod.len() {
+                            break;
+                        }
+                        idx[j] = 0;
+                        j += 1;
+                    }
+                    if j == idx.len() {
+                        break;
+                    }
+                }
+                Value::set(out)
+            }
+            Product => {
+                let (Value::Set(x), Some(Value::Set(y))) = (&a0, args.get(1)) else {
+                    return Err(bad("takes two sets"));
+                };
+                let mut out = BTreeSet::new();
+                for p in x.iter() {
+                    for q in y.iter() {
+                        self.tick(span)?;
+                        out.insert(Value::tuple(vec![p.clone(), q.clone()]));
+                    }
+                }
+                Value::set(out)
+            }
+            Get => match &a0 {
+                Value::Map(m) => m.get(&args[1]).cloned().unwrap_or_else(|| args[2].clone()),
+                _ => return Err(bad("takes a map")),
+            },
+            UnionAll => {
+                let mut out = BTreeSet::new();
+                for s in self.elements(&a0, span)? {
+                    match s {
+                        Value::Set(s) => out.extend(s.iter().cloned()),
+                        _ => return Err(bad("takes a collection of sets")),
+                    }
+                }
+                Value::set(out)
+            }
+            Sum => {
+                let mut t: i64 = 0;
+                for v in self.elements(&a0, span)? {
+                    let i = v.as_int().ok_or_else(|| bad("adds integers"))?;
+                    t = t.checked_add(i).ok_or_else(|| overflow(span))?;
+                }
+                Value::Int(t)
+            }
+            Min | Max => {
+                let els = self.elements(&a0, span)?;
+                let r = if b == Min {
+                    els.into_iter().min()
+                } else {
+                    els.into_iter().max()
+                };
+                r.ok_or_else(|| bad("of an empty collection has no value"))?
+            }
+            The => {
+                let els = self.elements(&a0, span)?;
+                if els.len() != 1 {
+                    return Err(rt(
+                        "E0316",
+                        format!(
+                            "`the` needs exactly one element, but the collection has {}",
+                            els.len()
+                        ),
+                        span,
+                        "here",
+                        "`the(S)` names the only element of a one-element set",
+                    ));
+                }
+                els.into_iter().next().unwrap()
+            }
+            Str => Value::str(&a0.to_string()),
+            Error => {
+                let msg = match &a0 {
+                    Value::Str(s) => s.to_string(),
+                    v => v.to_string(),
+                };
+                return Err(rt(
+                    "E0318",
+                    msg,
+                    span,
+                    "raised here",
+                    "the rules called `error`",
+                ));
+            }
+            IndexOf => match &a0 {
+                Value::Seq(s) => Value::Int(
+                    s.iter()
+                        .position(|x| *x == args[1])
+                        .map(|i| i as i64 + 1)
+                        .unwrap_or(0),
+                ),
+                _ => return Err(bad("takes a sequence")),
+            },
+        })
+    }
+}
