@@ -1,0 +1,387 @@
+#![forbid(unsafe_code)]
+//! The commands and their options (clap): what a user can write on the command line.
+
+use crate::front::{OutOpts, QueryOpts, RunOpts};
+use crate::natives::Engine;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "okite",
+    version,
+    about = "The rules of shogi and Go as mathematical definitions, checked and run",
+    long_about = "okite (掟, \"the rules\") reads rule files that state the rules of shogi and Go as \
+                  mathematical definitions, checks them, and runs them on real positions."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Parse and check rule files: every diagnostic, or OK
+    Check {
+        /// Rule files or folders (default: rules/)
+        paths: Vec<PathBuf>,
+        /// Also print information notes (recursion groups)
+        #[arg(long)]
+        notes: bool,
+        #[command(flatten)]
+        out: OutOpts,
+    },
+    /// Run the examples and theorems written inside rule files
+    Test {
+        /// Rule files or folders (default: rules/)
+        paths: Vec<PathBuf>,
+        /// Only examples and theorems whose name contains this text
+        #[arg(long)]
+        filter: Option<String>,
+        /// Print every example and theorem, not only failures
+        #[arg(long, short)]
+        verbose: bool,
+        #[command(flatten)]
+        run: RunOpts,
+        #[command(flatten)]
+        out: OutOpts,
+    },
+    /// Evaluate an expression
+    Eval {
+        /// The expression, in the rule language
+        expr: String,
+        #[command(flatten)]
+        q: QueryOpts,
+        /// Print the value as JSON: {"value": ..., "type": ...}
+        #[arg(long)]
+        json: bool,
+    },
+    /// Evaluate an expression and show why: the proof tree with rule spans
+    Explain {
+        expr: String,
+        #[command(flatten)]
+        q: QueryOpts,
+        /// How many levels of the tree to print
+        #[arg(long, default_value_t = 6)]
+        depth: usize,
+    },
+    /// Evaluate an expression under several readings side by side
+    Compare {
+        expr: String,
+        /// Comma-separated readings, e.g. narrow,broad
+        #[arg(long, value_delimiter = ',', required = true)]
+        readings: Vec<String>,
+        #[command(flatten)]
+        q: QueryOpts,
+        /// Levels of explanation printed where readings differ
+        #[arg(long, default_value_t = 4)]
+        depth: usize,
+    },
+    /// Ask questions about positions interactively
+    Repl {
+        /// Rule files or folders (default: rules/)
+        paths: Vec<PathBuf>,
+    },
+    /// List the native bindings of the rules and engines, on or off under a reading and why
+    Natives {
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// The reading (default: base)
+        #[arg(long)]
+        reading: Option<String>,
+        /// Also list every native function okite has, with what it does
+        #[arg(long)]
+        all: bool,
+        /// One JSON object: {"reading", "bindings": [...], "engines": [...]}
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaves of the legal move tree (native move generator)
+    Perft {
+        #[command(flatten)]
+        pos: PositionOpts,
+        /// Depth in plies
+        #[arg(long)]
+        depth: u32,
+        /// Print the count below each legal move first
+        #[arg(long)]
+        divide: bool,
+        /// native (the move generator, or under a variant its native parts with the changed
+        /// definitions by the rules) or rules (the definitions alone)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// Count under a reading of the rules, with the history of --moves and of each line;
+        /// without it, narrow-check with no history (the usual perft convention: a pawn-drop mate
+        /// is a checking pawn drop)
+        #[arg(long)]
+        reading: Option<String>,
+        /// One JSON object: {"count", "engine"}
+        #[arg(long)]
+        json: bool,
+    },
+    /// The legal moves of a position, in USI, under a reading (with the game's history)
+    Legal {
+        #[command(flatten)]
+        pos: PositionOpts,
+        /// narrow (default), broad, narrow-check, broad-check, or any reading of the rules
+        #[arg(long, default_value = "narrow")]
+        reading: String,
+        /// native, rules or verify (both, compared)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// Same as --engine verify
+        #[arg(long)]
+        verify: bool,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// One JSON object: {"moves", "engine"}
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a game record and report, under each reading, the first forbidden move,
+    /// repetitions, perpetual checks and whether the final position is mate
+    Game {
+        /// A KIF record
+        #[arg(long)]
+        kif: Option<PathBuf>,
+        /// A CSA record
+        #[arg(long)]
+        csa: Option<PathBuf>,
+        /// USI moves from --sfen (default: the start position)
+        #[arg(long)]
+        usi: Option<String>,
+        #[arg(long, default_value = "startpos")]
+        sfen: String,
+        /// Readings to report (default: all four)
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "narrow,broad,narrow-check,broad-check"
+        )]
+        readings: Vec<String>,
+        /// Rule files or folders (default: the shipped rules); a reading whose definitions are
+        /// not the shipped ones of a native reading is judged by the rules
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        #[command(flatten)]
+        out: OutOpts,
+    },
+    /// A board diagram of a position
+    Show {
+        #[command(flatten)]
+        pos: PositionOpts,
+    },
+    /// Go on any graph (native engine)
+    #[command(subcommand)]
+    Go(GoCommand),
+    /// Find forced mates (tsume): every attacking move checks, the defender resists longest
+    Mate {
+        /// The position (SFEN or `startpos`)
+        #[arg(long, conflicts_with = "batch")]
+        sfen: Option<String>,
+        /// USI moves played from --sfen first
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// A file with one SFEN per line
+        #[arg(long)]
+        batch: Option<PathBuf>,
+        /// The reading whose legality the search follows: narrow-check (default; mate
+        /// presupposes check, as in tsume), narrow, broad or broad-check (perpetual check
+        /// forbidden, the history given by --moves counted)
+        #[arg(long, default_value = "narrow-check")]
+        reading: String,
+        /// shortest (prove the mate is the shortest) or any (stop at the first proof)
+        #[arg(long, default_value = "shortest")]
+        length: String,
+        /// Look for mates of at most this many plies (0: no limit)
+        #[arg(long, default_value_t = 0)]
+        max_plies: u32,
+        /// Time limit per problem in milliseconds (0: none)
+        #[arg(long, default_value_t = 60_000)]
+        time_ms: u64,
+        /// Node limit per problem (0: none)
+        #[arg(long, default_value_t = 0)]
+        nodes: u64,
+        /// Transposition table size in MiB
+        #[arg(long, default_value_t = 256)]
+        hash_mb: usize,
+        /// One JSON object per problem
+        #[arg(long)]
+        json: bool,
+        /// Rule files or folders whose definitions the search must follow (default: the shipped
+        /// rules); the search runs where its definitions are the shipped ones of a reading
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+    },
+    /// The shipped rule files: `okite rules export DIR` writes them out for editing
+    #[command(subcommand)]
+    Rules(RulesCommand),
+    /// A USI engine answering `go mate` (for shogi GUIs)
+    Usi {
+        /// Rule files or folders the search must follow (default: the shipped rules); the USI
+        /// option `Rules` names others
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// The reading (the USI option `Reading` changes it)
+        #[arg(long, default_value = "narrow-check")]
+        reading: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum RulesCommand {
+    /// Write the shipped rule files into a folder (created if missing), to edit into a variant
+    Export { dir: PathBuf },
+}
+
+/// A variant: rule files and a reading.
+#[derive(Args, Clone)]
+pub struct VariantOpts {
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// A reading of the rules
+    #[arg(long)]
+    pub reading: Option<String>,
+}
+
+/// The native search of `okite go classes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LifeSearch {
+    ProofNumbers,
+    DepthFirst,
+}
+
+#[derive(Subcommand)]
+pub enum GoCommand {
+    /// The number of ultimate boards of a graph (seed 004), last line
+    Ultimate {
+        #[arg(long)]
+        graph: String,
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        #[command(flatten)]
+        variant: VariantOpts,
+    },
+    /// The outcome class of every vertex after a sequence of moves (seed 004; rules engine)
+    Classes {
+        #[arg(long)]
+        graph: String,
+        /// Moves from the empty board: "B 1, W 2" (vertex names as `okite go show` prints them)
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// A reading of rules/go_life.rule (e.g. cautious, literal-ultimate)
+        #[arg(long)]
+        reading: Option<String>,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// native (the search of src/go/life.rs), rules (the definitions of
+        /// rules/go_life.rule) or verify (both, reporting a difference)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// Bound on the sequences the native search visits
+        #[arg(long, default_value_t = crate::go::life::DEFAULT_NODE_LIMIT)]
+        nodes: u64,
+        /// The native search: proof-numbers (the default where it applies: the reconstruction's
+        /// table, graphs of up to 16 vertices) or depth-first (one option after another)
+        #[arg(long, value_enum, default_value = "proof-numbers")]
+        search: LifeSearch,
+        /// Memory the rules engine's process may occupy, in MiB: past it the query ends with a
+        /// diagnostic
+        #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+        max_resident_mb: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The pure-Go and Chinese scores of a sequence, and whether it is Chinese-terminable
+    Score {
+        #[arg(long)]
+        graph: String,
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// pure or chinese (both are printed; this one comes last)
+        #[arg(long, default_value = "chinese")]
+        reading: String,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+    },
+    /// The number of boards (legal positions) of a graph; the count is the last line
+    Count {
+        /// grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE
+        #[arg(long)]
+        graph: String,
+        /// native, or rules (the definitions of rules/go.rule, for small graphs)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        #[command(flatten)]
+        variant: VariantOpts,
+    },
+    /// The number of regular sequences from the empty board (counting the empty one)
+    Sequences {
+        #[arg(long)]
+        graph: String,
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// Stop with an error once the count passes this many sequences
+        #[arg(long, default_value_t = 10_000_000_000)]
+        limit: u128,
+        /// A reading (e.g. suicide of rules/go.rule) and rule files: the native count where
+        /// their definitions are the shipped ones of base, else the rules
+        #[command(flatten)]
+        variant: VariantOpts,
+    },
+    /// The value under perfect play (Black minus White minus komi)
+    Solve {
+        #[arg(long)]
+        graph: String,
+        /// A reading of the rules' `solve` (rules/go_play.rule: area, situational, simple-ko or
+        /// base, the stones-only score; rules/go.rule: suicide; or a reading of your own): the
+        /// native solver where its definitions are area's (area scoring, positional superko,
+        /// suicide forbidden, two passes end the game), the rules otherwise (small graphs only)
+        #[arg(long, default_value = "area")]
+        reading: String,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        #[arg(long, default_value_t = 0.0)]
+        komi: f64,
+        /// Search node budget
+        #[arg(long, default_value_t = 200_000_000)]
+        nodes: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The graph with its vertices and neighbours
+    Show {
+        #[arg(long)]
+        graph: String,
+        /// Graphviz dot instead of a diagram
+        #[arg(long)]
+        dot: bool,
+        /// An SGF record whose final position is shown (grid boards)
+        #[arg(long)]
+        sgf: Option<PathBuf>,
+        /// Moves played from the empty board: "B A1, W B2, B pass" (vertex names as shown)
+        #[arg(long)]
+        moves: Option<String>,
+    },
+}
+
+#[derive(Args, Clone)]
+pub struct PositionOpts {
+    /// The position: an SFEN, or `startpos`
+    #[arg(long, default_value = "startpos")]
+    pub sfen: String,
+    /// Moves in USI played from it, separated by spaces
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    #[command(flatten)]
+    pub out: OutOpts,
+}

@@ -1,0 +1,213 @@
+#![forbid(unsafe_code)]
+//! What every command shares: printing diagnostics, loading the rules, notices of the engine
+//! that answered, values as JSON.
+
+use crate::check::Program;
+use crate::diagnostics::{render, Diag, SourceMap};
+use crate::eval::{EvalError, Evaluator};
+use crate::front::Plan;
+use crate::front::{json_str, OutOpts};
+use crate::ir::Value;
+use crate::natives::Engine;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// How diagnostics are printed.
+pub struct Printer {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Printer {
+    pub fn new(opt: &OutOpts) -> Printer {
+        let tty = std::io::stderr().is_terminal();
+        let color = match opt.color.as_str() {
+            "always" => true,
+            "never" => false,
+            _ => tty && std::env::var_os("NO_COLOR").is_none(),
+        };
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(100);
+        Printer { color, width }
+    }
+    pub fn diags(&self, ds: &[Diag], sources: &SourceMap) {
+        eprint!("{}", render(ds, sources, self.width, self.color));
+    }
+}
+
+/// Load rule files, printing diagnostics on failure.
+pub(super) fn load_or_report(
+    paths: &[PathBuf],
+    printer: &Printer,
+) -> Result<(Program, Vec<PathBuf>), i32> {
+    crate::front::load_rules(paths).map_err(|(sources, ds)| {
+        printer.diags(&ds, &sources);
+        let n = ds.iter().filter(|d| d.is_error()).count();
+        eprintln!(
+            "error: {n} error{} in the rule files",
+            if n == 1 { "" } else { "s" }
+        );
+        2
+    })
+}
+
+/// One line on stderr naming the native bindings the evaluation found off, with why; nothing
+/// when every binding it met was on.
+pub(super) fn say_off_bindings(ev: &Evaluator) {
+    if ev.off_bindings.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = ev
+        .off_bindings
+        .iter()
+        .map(|(what, why)| format!("{what} off ({why})"))
+        .collect();
+    eprintln!(
+        "okite: by the rules where natives are off: {}",
+        parts.join("; ")
+    );
+}
+
+pub(super) fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i32 {
+    printer.diags(&[*e.diag], &prog.sources);
+    2
+}
+
+/// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum
+/// constants and native values as strings.
+pub fn to_json(v: &Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Str(s) => json_str(s),
+        Value::Enum(_) | Value::Func(_) | Value::Native(_) => json_str(&v.to_string()),
+        Value::Tuple(t) => format!("[{}]", t.iter().map(to_json).collect::<Vec<_>>().join(", ")),
+        Value::Set(s) => format!("[{}]", s.iter().map(to_json).collect::<Vec<_>>().join(", ")),
+        Value::Seq(s) => format!("[{}]", s.iter().map(to_json).collect::<Vec<_>>().join(", ")),
+        Value::Map(m) => format!(
+            "[{}]",
+            m.iter()
+                .map(|(k, v)| format!("[{}, {}]", to_json(k), to_json(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Say on stderr, in one line, how a shogi command runs; under a variant that keeps the native
+/// move generation, the assembled legality (native parts, the changed ones by the rules).
+pub(super) fn announce(
+    prog: &Program,
+    reading: crate::ir::ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+    engine: Engine,
+) -> Option<crate::hybrid::ShogiVariant> {
+    let Plan::Rules(why) = plan else {
+        say_plan(prog, reading, def, engine_name, plan, engine);
+        return None;
+    };
+    if engine != Engine::Native {
+        say_plan(prog, reading, def, engine_name, plan, engine);
+        return None;
+    }
+    match crate::hybrid::shogi_variant(prog, reading) {
+        Ok(v) => {
+            eprintln!(
+                "okite: `{def}` under {}: native move generation and check, {} natively, by the rules: {} ({engine_name} off: {why})",
+                prog.readings[reading as usize].name,
+                native_parts(&v.asked),
+                v.asked.names().join(", ")
+            );
+            Some(v)
+        }
+        Err(no) => {
+            eprintln!(
+                "{}; no native part kept: {no}",
+                crate::front::notice(prog, reading, def, engine_name, plan)
+            );
+            None
+        }
+    }
+}
+
+/// What `announce` says, as the JSON field `engine`.
+pub(super) fn engine_json(
+    prog: &Program,
+    reading: crate::ir::ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+    hybrid: Option<&crate::hybrid::ShogiVariant>,
+    engine: Engine,
+) -> String {
+    let rname = &prog.readings[reading as usize].name;
+    if engine == Engine::Rules {
+        return format!(
+            "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"reason\": \"--engine rules\"}}",
+            json_str(def),
+            json_str(rname)
+        );
+    }
+    match (plan, hybrid) {
+        (Plan::Rules(why), Some(v)) => format!(
+            "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"engine\": {}, \"by_the_rules\": [{}], \"reason\": {}}}",
+            json_str(def),
+            json_str(rname),
+            json_str(&format!("{engine_name}, native parts kept")),
+            v.asked
+                .names()
+                .iter()
+                .map(|n| json_str(n))
+                .collect::<Vec<_>>()
+                .join(", "),
+            json_str(&why.to_string())
+        ),
+        _ => crate::front::notice_json(prog, reading, def, engine_name, plan),
+    }
+}
+
+pub(super) fn native_parts(a: &crate::shogi::legality::Asked) -> String {
+    let asked = a.names();
+    let parts: Vec<&str> = [
+        "forbidden",
+        "nifu",
+        "dead_piece",
+        "dying",
+        "uchifuzume",
+        "mate",
+    ]
+    .into_iter()
+    .filter(|p| !asked.contains(p))
+    .collect();
+    if parts.is_empty() {
+        "nothing else".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Say on stderr, in one line, whether the native engine or the rules answer.
+pub(super) fn say_plan(
+    prog: &Program,
+    reading: crate::ir::ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+    engine: Engine,
+) {
+    if engine == Engine::Rules {
+        eprintln!(
+            "okite: `{def}` under {}: by the rules (--engine rules)",
+            prog.readings[reading as usize].name
+        );
+    } else {
+        eprintln!(
+            "{}",
+            crate::front::notice(prog, reading, def, engine_name, plan)
+        );
+    }
+}

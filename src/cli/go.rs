@@ -1,0 +1,579 @@
+#![forbid(unsafe_code)]
+//! The Go commands (`okite go ...`).
+
+use super::args::*;
+use super::common::*;
+use super::query::*;
+use crate::check::Program;
+use crate::diagnostics::{render, Diag, SourceMap};
+use crate::front::Plan;
+use crate::front::{json_str, OutOpts};
+use crate::ir::Value;
+use crate::natives::Engine;
+use std::path::PathBuf;
+
+/// Evaluate a Go query of the rules with `G` bound to the graph.
+pub(super) fn go_by_rules(
+    prog: &mut Program,
+    g: &crate::go::graph::Graph,
+    text: &str,
+    engine: Engine,
+    reading: Option<&str>,
+) -> i32 {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    if g.n > 16 {
+        eprintln!("error: the rules enumerate configurations of graphs of at most 16 vertices; this graph has {}\nhelp: use --engine native", g.n);
+        return 2;
+    }
+    let bound = vec![(
+        "G".to_string(),
+        crate::natives::go::graph_value(g),
+        "Graph".to_string(),
+    )];
+    match eval_with_bound(prog, text, bound, engine, reading, &printer, None) {
+        Ok(v) => {
+            println!("{v}");
+            0
+        }
+        Err(c) => c,
+    }
+}
+
+/// A Go command that counts: the native count `native` where the loaded definitions `defs` are
+/// the shipped ones of base, else `query` by the rules with `G` bound to the graph.
+pub(super) fn go_count<N: std::fmt::Display>(
+    graph: &str,
+    variant: &VariantOpts,
+    defs: &[&str],
+    engine_name: &str,
+    engine: Engine,
+    query: &str,
+    native: impl FnOnce(&crate::go::graph::Graph) -> Result<N, i32>,
+) -> i32 {
+    let g = match go_graph(graph) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let reading = variant.reading.as_deref();
+    let (mut prog, plan) = match go_plan(
+        &variant.rules,
+        reading,
+        defs,
+        &["base"],
+        engine_name,
+        engine,
+    ) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    if engine != Engine::Native || !plan.is_native() {
+        return go_by_rules(&mut prog, &g, query, engine, reading);
+    }
+    match native(&g) {
+        Ok(n) => {
+            println!("{n}");
+            0
+        }
+        Err(c) => c,
+    }
+}
+
+/// Load the rules of a Go command, find its reading, and say whether the native engine standing
+/// for `defs` answers (following one of `natives`) or the rules do.
+pub(super) fn go_plan(
+    rules: &[PathBuf],
+    reading: Option<&str>,
+    defs: &[&str],
+    natives: &[&'static str],
+    engine_name: &str,
+    engine: Engine,
+) -> Result<(Program, Plan), i32> {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let prog = load_or_report(rules, &printer)?.0;
+    let r = crate::front::reading(&prog, reading).map_err(|d| {
+        printer.diags(&[d], &prog.sources);
+        2
+    })?;
+    let plan = match engine {
+        Engine::Rules => Plan::Rules(crate::bindings::Reason {
+            what: String::new(),
+            changes: vec![],
+        }),
+        _ => crate::front::plan_all(&prog, r, defs, natives),
+    };
+    say_plan(&prog, r, &defs.join("`, `"), engine_name, &plan, engine);
+    Ok((prog, plan))
+}
+
+pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
+    crate::go::graph::Graph::parse(spec).map_err(|e| go_error(spec, "--graph", &e))
+}
+
+pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
+    use crate::syntax::ast::Span;
+    let mut sources = SourceMap::default();
+    let id = sources.add(name, None, text.to_string());
+    let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
+    if let Some(sp) = e.span.as_ref().filter(|sp| sp.offset < text.len()) {
+        d = d.label(Span::new(id, sp.offset, sp.offset + 1), "here");
+    } else {
+        d = d.label(Span::new(id, 0, text.len()), "");
+    }
+    eprint!("{}", render(&[d], &sources, 100, false));
+    2
+}
+
+/// The boards of a move list "B 1, W 2" played from the empty board (implicit passes, positional
+/// superko, suicide forbidden: a regular sequence of seed 002), as rule-level configurations.
+pub(super) fn go_sequence(g: &crate::go::graph::Graph, moves: &str) -> Result<Value, i32> {
+    match crate::go::life::sequence_from_moves(g, moves) {
+        Ok(seq) => Ok(Value::seq(
+            seq.iter()
+                .map(|b| crate::natives::go::config_value(g, b))
+                .collect(),
+        )),
+        Err(e) => Err(go_error(moves, "--moves", &e)),
+    }
+}
+
+/// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of moves given.
+pub(super) fn eval_on_sequence(
+    rules: &[PathBuf],
+    graph: &str,
+    moves: &str,
+    text: &str,
+    reading: Option<&str>,
+    engine: Engine,
+    resident_mb: Option<usize>,
+) -> Result<(crate::go::graph::Graph, Value), i32> {
+    let g = go_graph(graph)?;
+    let r = go_sequence(&g, moves)?;
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let mut prog = load_or_report(rules, &printer)?.0;
+    let bound = vec![
+        (
+            "G".to_string(),
+            crate::natives::go::graph_value(&g),
+            "Graph".to_string(),
+        ),
+        ("r".to_string(), r, "Seq<Config>".to_string()),
+    ];
+    let v = eval_with_bound(
+        &mut prog,
+        text,
+        bound,
+        engine,
+        reading,
+        &printer,
+        resident_mb,
+    )?;
+    Ok((g, v))
+}
+
+pub(super) fn run_go(cmd: GoCommand) -> i32 {
+    use crate::go;
+    match cmd {
+        GoCommand::Ultimate {
+            graph,
+            engine,
+            variant,
+        } => go_count(
+            &graph,
+            &variant,
+            &["boards", "ultimate"],
+            "the native count of ultimate boards",
+            engine,
+            "size({ c | c in boards(G), ultimate(G, c) })",
+            |g| {
+                crate::go::ultimate::count_ultimate(g).map_err(|m| {
+                    eprintln!("error: {m}");
+                    2
+                })
+            },
+        ),
+        GoCommand::Classes {
+            graph,
+            moves,
+            reading,
+            rules,
+            engine,
+            nodes,
+            search,
+            max_resident_mb,
+            json,
+        } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            let start = std::time::Instant::now();
+            let (cprog, plan) = match go_plan(
+                &rules,
+                reading.as_deref(),
+                &["classes"],
+                &["base", "cautious", "literal-ultimate"],
+                "the native search of outcome classes",
+                engine,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let ej = {
+                let r =
+                    crate::front::reading(&cprog, reading.as_deref()).unwrap_or(crate::check::BASE);
+                if engine == Engine::Rules {
+                    engine_json(
+                        &cprog,
+                        r,
+                        "classes",
+                        "the native search of outcome classes",
+                        &plan,
+                        None,
+                        engine,
+                    )
+                } else {
+                    crate::front::notice_json(
+                        &cprog,
+                        r,
+                        "classes",
+                        "the native search of outcome classes",
+                        &plan,
+                    )
+                }
+            };
+            let table = match plan {
+                Plan::Native(n) => crate::go::life::Table::for_reading(Some(n)),
+                Plan::Rules(_) => None,
+            };
+            let letters: Vec<char> = match (engine, table) {
+                (Engine::Native, Some(table)) => {
+                    let seq = match crate::go::life::sequence_from_moves(&g, &moves) {
+                        Ok(s) => s,
+                        Err(e) => return go_error(&moves, "--moves", &e),
+                    };
+                    let mut cl = match crate::go::life::Classifier::new(&g, table) {
+                        Ok(c) => c,
+                        Err(e) => return go_error(&graph, "--graph", &e),
+                    };
+                    cl.node_limit = nodes;
+                    cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
+                    match cl.classes(&seq) {
+                        Ok(ks) => {
+                            eprintln!(
+                                "classified in {:.2?}: {} sequences searched, {} memo hits, {} memo entries",
+                                start.elapsed(),
+                                cl.stats.nodes,
+                                cl.stats.hits,
+                                cl.stats.entries
+                            );
+                            ks.iter().map(|k| k.letter()).collect()
+                        }
+                        Err(e) => {
+                            eprintln!("error: {}\nhelp: {}", e.message, e.help);
+                            return 2;
+                        }
+                    }
+                }
+                (engine, _) => {
+                    match eval_on_sequence(
+                        &rules,
+                        &graph,
+                        &moves,
+                        "classes(G, r)",
+                        reading.as_deref(),
+                        engine,
+                        Some(max_resident_mb),
+                    ) {
+                        Ok((_, Value::Seq(cs))) => cs
+                            .iter()
+                            .map(|c| match c.to_string().as_str() {
+                                "𝓑" => 'B',
+                                "𝓦" => 'W',
+                                "𝓝" => 'N',
+                                "𝓟" => 'P',
+                                _ => '?',
+                            })
+                            .collect(),
+                        Ok((_, v)) => {
+                            eprintln!("error: classes(G, r) gave {v}");
+                            return 2;
+                        }
+                        Err(c) => return c,
+                    }
+                }
+            };
+            if json {
+                let items: Vec<String> = letters.iter().map(|n| format!("\"{n}\"")).collect();
+                println!("{{\"classes\": [{}], \"engine\": {ej}}}", items.join(", "));
+            } else {
+                let last = crate::go::life::sequence_from_moves(&g, &moves)
+                    .ok()
+                    .and_then(|s| s.last().copied())
+                    .unwrap_or_default();
+                print!(
+                    "{}",
+                    crate::go::render::classes_diagram(&g, &last, &letters)
+                );
+            }
+            0
+        }
+        GoCommand::Score {
+            graph,
+            moves,
+            reading,
+            rules,
+        } => {
+            let q = "(score(last(r)), chinese_score(G, r), terminable(G, r))";
+            match eval_on_sequence(&rules, &graph, &moves, q, None, Engine::Native, None) {
+                Ok((_, Value::Tuple(t))) if t.len() == 3 => {
+                    let (pure, chinese) = (t[0].to_string(), t[1].to_string());
+                    println!("pure Go score (White minus Black): {pure}");
+                    println!("Chinese score (White minus Black): {chinese}");
+                    println!("Chinese-terminable: {}", t[2]);
+                    println!("{}", if reading == "pure" { pure } else { chinese });
+                    0
+                }
+                Ok((_, v)) => {
+                    eprintln!("error: the scores came out as {v}");
+                    2
+                }
+                Err(c) => c,
+            }
+        }
+        GoCommand::Count {
+            graph,
+            engine,
+            variant,
+        } => go_count(
+            &graph,
+            &variant,
+            &["boards"],
+            "the native board count",
+            engine,
+            "size(boards(G))",
+            |g| go::count::count_boards(g).map_err(|e| go_error(&graph, "--graph", &e)),
+        ),
+        GoCommand::Sequences {
+            graph,
+            engine,
+            variant,
+            limit,
+        } => go_count(
+            &graph,
+            &variant,
+            &["regular_count", "empty_board"],
+            "the native count of regular sequences",
+            engine,
+            "regular_count(G, [empty_board(G)])",
+            |g| {
+                go::sequences::count_regular_sequences(g, limit)
+                    .map_err(|e| go_error(&graph, "--graph", &e))
+            },
+        ),
+        GoCommand::Solve {
+            graph,
+            reading,
+            rules: rule_paths,
+            komi,
+            nodes,
+            json,
+        } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
+                eprintln!("error: komi must be a whole or half number, not {komi}");
+                return 2;
+            }
+            let (mut prog, plan) = match go_plan(
+                &rule_paths,
+                Some(&reading),
+                &["solve"],
+                &["area"],
+                "the native solver",
+                Engine::Native,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let r = match prog.reading_or_error(&reading) {
+                Ok(r) => r,
+                Err(_) => return 2,
+            };
+            let engine_json =
+                crate::front::notice_json(&prog, r, "solve", "the native solver", &plan);
+            if !plan.is_native() {
+                let text = format!("margin_half_points(G, {})", (komi * 2.0) as i64);
+                let printer = Printer::new(&OutOpts {
+                    color: "auto".into(),
+                });
+                if g.n > 6 {
+                    eprintln!("error: the rules solve graphs of at most 6 vertices; this graph has {}\nhelp: the native solver follows the reading area", g.n);
+                    return 2;
+                }
+                let bound = vec![(
+                    "G".to_string(),
+                    crate::natives::go::graph_value(&g),
+                    "Graph".to_string(),
+                )];
+                return match eval_with_bound(
+                    &mut prog,
+                    &text,
+                    bound,
+                    Engine::Native,
+                    Some(&reading),
+                    &printer,
+                    None,
+                ) {
+                    Ok(Value::Int(half)) => {
+                        let v = half as f64 / 2.0;
+                        if json {
+                            println!("{{\"value\": {v}, \"pv\": [], \"engine\": {engine_json}}}");
+                        } else {
+                            println!("{v}");
+                        }
+                        0
+                    }
+                    Ok(other) => {
+                        eprintln!("error: `{text}` gave {other}");
+                        2
+                    }
+                    Err(c) => c,
+                };
+            }
+            let mut rules = go::rules::Rules::area();
+            rules.komi_half_points = (komi * 2.0) as i64;
+            match go::solve::solve(&g, &rules, nodes) {
+                Ok(r) => {
+                    if !r.complete {
+                        eprintln!("error: the search passed its budget of {nodes} nodes before proving a value; raise --nodes");
+                        return 2;
+                    }
+                    let pv: Vec<String> =
+                        r.pv.iter()
+                            .map(|(c, m)| match m {
+                                go::rules::Move::Place(v) => format!("{c:?} {}", g.names[*v]),
+                                go::rules::Move::Pass => format!("{c:?} pass"),
+                            })
+                            .collect();
+                    if json {
+                        let items: Vec<String> = pv.iter().map(|p| json_str(p)).collect();
+                        println!(
+                            "{{\"value\": {}, \"pv\": [{}], \"engine\": {engine_json}}}",
+                            r.value,
+                            items.join(", ")
+                        );
+                    } else {
+                        println!("principal variation: {}", pv.join(", "));
+                        println!("nodes: {}", r.nodes);
+                        println!("{}", r.value);
+                    }
+                    0
+                }
+                Err(e) => go_error(&graph, "--graph", &e),
+            }
+        }
+        GoCommand::Show {
+            graph,
+            dot,
+            sgf,
+            moves,
+        } => {
+            let g = match go_graph(&graph) {
+                Ok(g) => g,
+                Err(c) => return c,
+            };
+            let mut b = go::board::Board::empty();
+            if let Some(path) = sgf {
+                let text = match std::fs::read_to_string(&path) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        eprintln!("error: cannot read `{}`: {e}", path.display());
+                        return 2;
+                    }
+                };
+                let rules = match go::rules::Rules::preset("seed") {
+                    Ok(r) => r,
+                    Err(e) => return go_error("seed", "--reading", &e),
+                };
+                let record = match go::sgf::parse_sgf(&text) {
+                    Ok(r) => r,
+                    Err(e) => return go_error(&text, &path.display().to_string(), &e),
+                };
+                match record.replay(&text, rules) {
+                    Ok(game) => {
+                        if game.graph.n != g.n {
+                            eprintln!(
+                                "error: the record is for a board of {} points, the graph has {}",
+                                game.graph.n, g.n
+                            );
+                            return 2;
+                        }
+                        b = game.board;
+                    }
+                    Err(e) => return go_error(&text, &path.display().to_string(), &e),
+                }
+            }
+            if let Some(ms) = moves {
+                let rules = match go::rules::Rules::preset("seed") {
+                    Ok(r) => r,
+                    Err(e) => return go_error("seed", "--reading", &e),
+                };
+                let mut game =
+                    match go::rules::Game::from_board(g.clone(), rules, b, go::board::Color::Black)
+                    {
+                        Ok(gm) => gm,
+                        Err(e) => return go_error(&ms, "--moves", &e),
+                    };
+                for part in ms.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
+                    let mut it = part.split_whitespace();
+                    let color = match it.next() {
+                        Some("B") | Some("b") => go::board::Color::Black,
+                        Some("W") | Some("w") => go::board::Color::White,
+                        _ => {
+                            eprintln!(
+                                "error: bad move `{part}`: a move is `B v`, `W v` or `B pass`"
+                            );
+                            return 2;
+                        }
+                    };
+                    let mv = match it.next() {
+                        Some("pass") => go::rules::Move::Pass,
+                        Some(name) => match g.vertex(name) {
+                            Some(v) => go::rules::Move::Place(v),
+                            None => {
+                                eprintln!("error: bad move `{part}`: `{name}` is not a vertex of the graph");
+                                return 2;
+                            }
+                        },
+                        None => {
+                            eprintln!("error: bad move `{part}`: a move names a vertex or `pass`");
+                            return 2;
+                        }
+                    };
+                    if let Err(e) = game.play(color, mv) {
+                        eprintln!(
+                            "error: illegal move `{part}`: {}\nhelp: {}",
+                            e.message, e.help
+                        );
+                        return 2;
+                    }
+                }
+                b = game.board;
+            }
+            if dot {
+                print!("{}", go::render::dot(&g, &b));
+            } else {
+                print!("{}", go::render::diagram(&g, &b));
+            }
+            0
+        }
+    }
+}

@@ -1,0 +1,339 @@
+#![forbid(unsafe_code)]
+//! `okite mate`: the df-pn mate search, natively or under a variant.
+
+use super::common::*;
+use crate::check::Program;
+use crate::front::{json_str, pseudo_game, shogi_game, OutOpts};
+use crate::front::{Plan, SHOGI_READINGS};
+use crate::natives::Engine;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// The arguments of `okite mate`.
+pub(super) struct MateArgs {
+    pub(super) rules: Vec<PathBuf>,
+    pub(super) sfen: Option<String>,
+    pub(super) moves: String,
+    pub(super) batch: Option<PathBuf>,
+    pub(super) reading: String,
+    pub(super) length: String,
+    pub(super) max_plies: u32,
+    pub(super) time_ms: u64,
+    pub(super) nodes: u64,
+    pub(super) hash_mb: usize,
+    pub(super) json: bool,
+}
+
+pub(super) fn run_mate(a: MateArgs) -> i32 {
+    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let prog = match load_or_report(&a.rules, &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    let r = match prog.reading_or_error(&a.reading) {
+        Ok(r) => r,
+        Err(d) => {
+            printer.diags(&[d], &prog.sources);
+            return 2;
+        }
+    };
+    let plan = crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS);
+    let mut engine_json = crate::front::notice_json(&prog, r, "mate_in", "the df-pn search", &plan);
+    let mut hybrid = None;
+    let reading = match &plan {
+        Plan::Native(n) => {
+            say_plan(
+                &prog,
+                r,
+                "mate_in",
+                "the df-pn search",
+                &plan,
+                Engine::Native,
+            );
+            crate::shogi::readings::Reading::named(n)
+                .expect("the shogi engines' readings are named")
+        }
+        Plan::Rules(why) => {
+            // the search keeps its native parts where `mate_in` itself is the shipped one
+            let variant = if crate::bindings::same_own(&prog, r, "mate_in", "base") {
+                crate::hybrid::shogi_variant(&prog, r)
+            } else {
+                Err("`mate_in` itself changed, and the search stands for it".to_string())
+            };
+            match variant {
+                Ok(v) => {
+                    eprintln!(
+                        "okite: `mate_in` under {}: a df-pn search over native move generation and check, {} natively, by the rules: {} (the native df-pn search off: {why})",
+                        a.reading,
+                        native_parts(&v.asked),
+                        v.asked.names().join(", ")
+                    );
+                    engine_json = format!(
+                        "{{\"definition\": \"mate_in\", \"reading\": {}, \"native\": false, \"engine\": \"the df-pn search under a variant\", \"by_the_rules\": [{}], \"reason\": {}}}",
+                        json_str(&a.reading),
+                        v.asked
+                            .names()
+                            .iter()
+                            .map(|n| json_str(n))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        json_str(&why.to_string())
+                    );
+                    hybrid = Some(v);
+                    crate::shogi::readings::Reading::NARROW_CHECK
+                }
+                Err(no) => {
+                    eprintln!(
+                        "error: the mate search cannot follow `mate_in` under {} with these rules ({why}); no native part kept: {no}\nhelp: the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
+                        a.reading, a.reading
+                    );
+                    return 2;
+                }
+            }
+        }
+    };
+    let length = match a.length.as_str() {
+        "shortest" => MateLength::Shortest,
+        "any" => MateLength::Any,
+        other => {
+            eprintln!("error: unknown length `{other}`: expected `shortest` or `any`");
+            return 2;
+        }
+    };
+    if a.hash_mb == 0 || a.hash_mb > 1 << 20 {
+        eprintln!(
+            "error: --hash-mb {} is out of range\nhelp: give a table size from 1 to 1048576 MiB",
+            a.hash_mb
+        );
+        return 2;
+    }
+    let problems: Vec<String> = match (&a.sfen, &a.batch) {
+        (Some(s), _) => vec![s.clone()],
+        (None, Some(path)) => match std::fs::read_to_string(path) {
+            Ok(t) => t
+                .lines()
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .collect(),
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                return 2;
+            }
+        },
+        (None, None) => {
+            eprintln!("error: give a position with --sfen or a file of positions with --batch");
+            return 2;
+        }
+    };
+    if let Some(v) = hybrid {
+        return run_mate_hybrid(&a, &prog, r, &v, &problems, &engine_json, &printer);
+    }
+    let tty = std::io::stderr().is_terminal();
+    let outcome = crate::shogi::dfpn::with_stack(|| {
+        let mut solver = MateSolver::new(a.hash_mb);
+        let mut code = 0;
+        for (n, text) in problems.iter().enumerate() {
+            let game = match shogi_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
+                Ok(g) => g,
+                Err((sources, ds)) => {
+                    if a.batch.is_some() {
+                        eprintln!("line {}:", n + 1);
+                    }
+                    printer.diags(&ds, &sources);
+                    code = 2;
+                    continue;
+                }
+            };
+            let bar = tty.then(|| {
+                let b = indicatif::ProgressBar::new_spinner();
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                );
+                b
+            });
+            let progress: Option<crate::shogi::dfpn::ProgressFn> = bar.clone().map(|b| {
+                let f: crate::shogi::dfpn::ProgressFn = std::sync::Arc::new(move |p| {
+                    let nps = (p.nodes * 1000).checked_div(p.ms).unwrap_or(0);
+                    let found = if p.plies > 0 {
+                        format!(", mate in {} found", p.plies)
+                    } else {
+                        String::new()
+                    };
+                    b.set_message(format!(
+                        "{} nodes, {} nodes/s, root pn {} dn {}{found}",
+                        p.nodes, nps, p.pn, p.dn
+                    ));
+                    b.tick();
+                });
+                f
+            });
+            let opts = MateOptions {
+                max_nodes: a.nodes,
+                max_ms: a.time_ms,
+                hash_mb: a.hash_mb,
+                length,
+                max_plies: a.max_plies,
+                reading,
+                stop: None,
+                progress,
+            };
+            let r = solver.solve_history(&game.positions, &opts);
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            print_mate(
+                &r,
+                a.json,
+                &engine_json,
+                length == MateLength::Any,
+                a.max_plies,
+            );
+        }
+        code
+    });
+    outcome.unwrap_or_else(|| {
+        eprintln!("error: the mate search could not run (no thread for its stack)");
+        2
+    })
+}
+
+/// The USI engine's search under a variant: the rules are loaded on the search thread (the
+/// evaluator stays on one thread), legality assembled, and the df-pn search run.
+pub(super) fn variant_search(
+    paths: Vec<PathBuf>,
+    reading: String,
+) -> crate::shogi::usi_engine::VariantSearch {
+    std::sync::Arc::new(
+        move |h: &[crate::shogi::position::Position],
+              ms: u64,
+              any: bool,
+              stop: std::sync::Arc<std::sync::atomic::AtomicBool>| {
+            let (prog, _) = crate::front::load_rules(&paths)
+                .map_err(|_| "the rule files no longer check".to_string())?;
+            let r = prog
+                .reading_or_error(&reading)
+                .map_err(|d| d.message.clone())?;
+            let v = crate::hybrid::shogi_variant(&prog, r)?;
+            let binder = crate::bindings::Sound::standard();
+            let mut oracle = crate::hybrid::RulesOracle::new(&prog, &binder, r)?;
+            let mut hy = crate::shogi::legality::Hybrid {
+                mate_needs_check: v.mate_needs_check,
+                asked: v.asked,
+                oracle: &mut oracle,
+                oracle_calls: 0,
+            };
+            let opts = crate::shogi::hybrid_mate::HybridOptions {
+                max_ms: ms,
+                any,
+                stop: Some(stop),
+                ..Default::default()
+            };
+            crate::shogi::hybrid_mate::solve(h, &mut hy, &opts)
+        },
+    )
+}
+
+/// `okite mate` under a variant: the search over assembled legality, problem by problem.
+pub(super) fn run_mate_hybrid(
+    a: &MateArgs,
+    prog: &Program,
+    reading: crate::ir::ReadingId,
+    v: &crate::hybrid::ShogiVariant,
+    problems: &[String],
+    engine_json: &str,
+    printer: &Printer,
+) -> i32 {
+    let binder = crate::bindings::Sound::standard();
+    let mut oracle = match crate::hybrid::RulesOracle::new(prog, &binder, reading) {
+        Ok(o) => o,
+        Err(m) => {
+            eprintln!("error: {m}");
+            return 2;
+        }
+    };
+    let mut code = 0;
+    for (n, text) in problems.iter().enumerate() {
+        let history = match pseudo_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
+            Ok(h) => h,
+            Err((sources, ds)) => {
+                if a.batch.is_some() {
+                    eprintln!("line {}:", n + 1);
+                }
+                printer.diags(&ds, &sources);
+                code = 2;
+                continue;
+            }
+        };
+        let mut hy = crate::shogi::legality::Hybrid {
+            mate_needs_check: v.mate_needs_check,
+            asked: v.asked,
+            oracle: &mut oracle,
+            oracle_calls: 0,
+        };
+        let opts = crate::shogi::hybrid_mate::HybridOptions {
+            max_nodes: a.nodes,
+            max_ms: a.time_ms,
+            max_plies: a.max_plies,
+            any: a.length == "any",
+            stop: None,
+        };
+        let r = match crate::shogi::hybrid_mate::solve(&history, &mut hy, &opts) {
+            Ok(r) => r,
+            Err(m) => {
+                eprintln!("error: the rules failed on a position of the search: {m}");
+                code = 2;
+                continue;
+            }
+        };
+        print_mate(&r, a.json, engine_json, a.length == "any", a.max_plies);
+    }
+    code
+}
+
+/// One result of `okite mate`: a JSON object, or a line for people.
+pub(super) fn print_mate(
+    r: &crate::shogi::dfpn::MateResult,
+    json: bool,
+    engine_json: &str,
+    any: bool,
+    max_plies: u32,
+) {
+    use crate::shogi::dfpn::MateStatus;
+    let result = match r.result {
+        MateStatus::Mate => "mate",
+        MateStatus::NoMate => "nomate",
+        MateStatus::Unknown => "unknown",
+    };
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
+    if json {
+        let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
+        println!(
+            "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"engine\": {engine_json}}}",
+            r.plies,
+            pvs.join(", "),
+            r.nodes,
+            r.ms,
+            r.shortest
+        );
+        return;
+    }
+    match r.result {
+        MateStatus::Mate => {
+            let note = if r.shortest || any {
+                ""
+            } else {
+                " (not proven shortest within the limits)"
+            };
+            println!("mate in {}{note}: {}", r.plies, pv.join(" "))
+        }
+        MateStatus::NoMate if max_plies > 0 => {
+            println!("no mate in {max_plies} plies or fewer")
+        }
+        MateStatus::NoMate => println!("no mate"),
+        MateStatus::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
+    }
+}

@@ -1,0 +1,133 @@
+#![forbid(unsafe_code)]
+//! Commands that evaluate a query of the rule language on positions (eval, explain, compare).
+
+use super::common::*;
+use crate::check::{Program, Query};
+use crate::diagnostics::{Diag, SourceMap};
+use crate::eval::Evaluator;
+use crate::front::{positions_of, QueryOpts};
+use crate::ir::Value;
+use crate::natives::Engine;
+
+pub(super) fn with_query(
+    q: &QueryOpts,
+    expr: &str,
+    printer: &Printer,
+    f: impl FnOnce(&Program, &Query, &mut Evaluator) -> i32,
+) -> i32 {
+    let (mut prog, _) = match load_or_report(&q.rules, printer) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let fid = prog.sources.add("<query>", None, expr.to_string());
+    let parsed = match crate::syntax::parse_expr(expr, fid) {
+        Ok(e) => e,
+        Err(ds) => {
+            printer.diags(&ds, &prog.sources);
+            return 2;
+        }
+    };
+    let bound = match game_binding(q, &prog) {
+        Ok(b) => b,
+        Err((sources, ds)) => {
+            printer.diags(&ds, &sources);
+            return 2;
+        }
+    };
+    let query = match prog.compile_query(&parsed, &bound) {
+        Ok(q) => q,
+        Err(ds) => {
+            printer.diags(&ds, &prog.sources);
+            return 2;
+        }
+    };
+    let reading = match &q.reading {
+        Some(r) => match prog.reading_or_error(r) {
+            Ok(r) => r,
+            Err(d) => {
+                printer.diags(&[d], &prog.sources);
+                return 2;
+            }
+        },
+        None => crate::check::BASE,
+    };
+    let binder = crate::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
+    q.run.apply(&mut ev);
+    ev.set_reading(reading);
+    let code = f(&prog, &query, &mut ev);
+    say_off_bindings(&ev);
+    code
+}
+
+/// Names bound before a query: (name, value, type).
+pub type Bindings = Vec<(String, Value, String)>;
+
+/// `g` and `i` bound to the game given on the command line, if any.
+pub(super) fn game_binding(
+    q: &QueryOpts,
+    prog: &Program,
+) -> Result<Bindings, (SourceMap, Vec<Diag>)> {
+    let Some(positions) = positions_of(q)? else {
+        return Ok(vec![]);
+    };
+    let ctx = crate::natives::NativeCtx { enums: prog };
+    let names = crate::natives::shogi::Names::new(&ctx).map_err(|m| {
+        (
+            SourceMap::default(),
+            vec![Diag::error(
+                "E0404",
+                format!("the rules loaded cannot hold shogi states: {m}"),
+            )
+            .help("load rules/shogi.rule (the default rules/ folder has it)")],
+        )
+    })?;
+    let states: Vec<Value> = positions.iter().map(|p| names.state(p)).collect();
+    let n = states.len() as i64;
+    Ok(vec![
+        ("g".to_string(), Value::seq(states), "Game".to_string()),
+        ("i".to_string(), Value::Int(n), "Int".to_string()),
+    ])
+}
+
+/// Evaluates `text` with the names of `bound` bound, under `reading`; `resident_mb` replaces the
+/// default resident-memory bound when the command has one.
+pub(super) fn eval_with_bound(
+    prog: &mut Program,
+    text: &str,
+    bound: Vec<(String, Value, String)>,
+    engine: Engine,
+    reading: Option<&str>,
+    printer: &Printer,
+    resident_mb: Option<usize>,
+) -> Result<Value, i32> {
+    let fid = prog.sources.add("<query>", None, text.to_string());
+    let e = crate::syntax::parse_expr(text, fid).map_err(|ds| {
+        printer.diags(&ds, &prog.sources);
+        2
+    })?;
+    let q = prog.compile_query(&e, &bound).map_err(|ds| {
+        printer.diags(&ds, &prog.sources);
+        2
+    })?;
+    let r = match reading {
+        Some(r) => prog.reading_or_error(r).map_err(|d| {
+            printer.diags(&[d], &prog.sources);
+            2
+        })?,
+        None => crate::check::BASE,
+    };
+    let binder = crate::bindings::Sound::standard();
+    let mut ev = Evaluator::new(prog, &binder);
+    ev.engine = engine;
+    ev.set_reading(r);
+    if let Some(mb) = resident_mb {
+        ev.budget.max_resident_bytes = mb.saturating_mul(1 << 20);
+    }
+    let v = ev.eval_query(&q);
+    say_off_bindings(&ev);
+    v.map_err(|e| {
+        printer.diags(&[*e.diag], &prog.sources);
+        2
+    })
+}

@@ -1,0 +1,320 @@
+#![forbid(unsafe_code)]
+//! The shogi commands that run the move generator or replay a game (perft, legal, game), natively,
+//! by the rules, or assembled from both under a variant.
+
+use super::common::*;
+use super::query::*;
+use crate::check::Program;
+use crate::front::OutOpts;
+use crate::front::{Plan, SHOGI_READINGS};
+use crate::ir::Value;
+use crate::natives::Engine;
+
+pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
+    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
+        eprintln!("error: the rules loaded cannot hold shogi states: {m}");
+        2
+    })
+}
+
+pub(super) fn perft_by_rules(
+    prog: &mut Program,
+    reading: crate::ir::ReadingId,
+    history: &[crate::shogi::position::Position],
+    depth: u32,
+    engine: Engine,
+    printer: &Printer,
+) -> Result<String, i32> {
+    let names = state_names(prog)?;
+    // with no history before the position, `perft(s, d)` (keyed by states, so transpositions
+    // are shared); with one, `perft_game(g, i, d)`, which keeps each line's history
+    let (text, bound) = if history.len() <= 1 {
+        (
+            "perft(s, d)",
+            vec![
+                (
+                    "s".to_string(),
+                    names.state(&history[0]),
+                    "State".to_string(),
+                ),
+                ("d".to_string(), Value::Int(depth as i64), "Int".to_string()),
+            ],
+        )
+    } else {
+        let states: Vec<Value> = history.iter().map(|p| names.state(p)).collect();
+        let n = states.len() as i64;
+        (
+            "perft_game(g, i, d)",
+            vec![
+                ("g".to_string(), Value::seq(states), "Game".to_string()),
+                ("i".to_string(), Value::Int(n), "Int".to_string()),
+                ("d".to_string(), Value::Int(depth as i64), "Int".to_string()),
+            ],
+        )
+    };
+    let rname = prog.readings[reading as usize].name.clone();
+    eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None).map(|v| v.to_string())
+}
+
+pub(super) fn legal_by_rules(
+    prog: &mut Program,
+    reading: crate::ir::ReadingId,
+    history: &[crate::shogi::position::Position],
+    printer: &Printer,
+) -> Result<Vec<String>, i32> {
+    let names = state_names(prog)?;
+    let states: Vec<Value> = history.iter().map(|p| names.state(p)).collect();
+    let n = states.len() as i64;
+    let bound = vec![
+        ("g".to_string(), Value::seq(states), "Game".to_string()),
+        ("i".to_string(), Value::Int(n), "Int".to_string()),
+    ];
+    let rname = prog.readings[reading as usize].name.clone();
+    let v = eval_with_bound(
+        prog,
+        "legal(g, i)",
+        bound,
+        Engine::Native,
+        Some(&rname),
+        printer,
+        None,
+    )?;
+    let Value::Set(legal) = v else {
+        eprintln!("error: `legal(g, i)` did not give a set of states");
+        return Err(2);
+    };
+    let last = history.last().expect("a game has a position");
+    Ok(last
+        .pseudo_legal_moves()
+        .into_iter()
+        .filter(|m| legal.contains(&names.state(&last.after(*m))))
+        .map(|m| m.to_usi())
+        .collect())
+}
+
+pub(super) fn perft_hybrid(
+    prog: &Program,
+    reading: crate::ir::ReadingId,
+    v: &crate::hybrid::ShogiVariant,
+    history: &mut Vec<crate::shogi::position::Position>,
+    depth: u32,
+) -> Result<u64, String> {
+    fn rec(
+        hy: &mut crate::shogi::legality::Hybrid,
+        h: &mut Vec<crate::shogi::position::Position>,
+        d: u32,
+    ) -> Result<u64, String> {
+        if d == 0 {
+            return Ok(1);
+        }
+        let ms = hy.legal_moves(h)?;
+        if d == 1 {
+            return Ok(ms.len() as u64);
+        }
+        let mut n = 0;
+        for m in ms {
+            let next = h.last().expect("a position").after(m);
+            h.push(next);
+            n += rec(hy, h, d - 1)?;
+            h.pop();
+        }
+        Ok(n)
+    }
+    let binder = crate::bindings::Sound::standard();
+    let mut oracle = crate::hybrid::RulesOracle::new(prog, &binder, reading)?;
+    let mut hy = crate::shogi::legality::Hybrid {
+        mate_needs_check: v.mate_needs_check,
+        asked: v.asked,
+        oracle: &mut oracle,
+        oracle_calls: 0,
+    };
+    rec(&mut hy, history, depth)
+}
+
+pub(super) fn legal_hybrid(
+    prog: &Program,
+    reading: crate::ir::ReadingId,
+    v: &crate::hybrid::ShogiVariant,
+    history: &[crate::shogi::position::Position],
+) -> Result<Vec<String>, String> {
+    let binder = crate::bindings::Sound::standard();
+    let mut oracle = crate::hybrid::RulesOracle::new(prog, &binder, reading)?;
+    let mut hy = crate::shogi::legality::Hybrid {
+        mate_needs_check: v.mate_needs_check,
+        asked: v.asked,
+        oracle: &mut oracle,
+        oracle_calls: 0,
+    };
+    Ok(hy
+        .legal_moves(&mut history.to_vec())?
+        .iter()
+        .map(|m| m.to_usi())
+        .collect())
+}
+
+pub(super) fn report_game(
+    prog: &mut Program,
+    positions: &[crate::shogi::position::Position],
+    readings: &[String],
+    printer: &Printer,
+) -> i32 {
+    use crate::shogi::readings::{replay, Reading, Replay};
+    // the moves between consecutive positions
+    let mut moves = vec![];
+    for w in positions.windows(2) {
+        match w[0]
+            .pseudo_legal_moves()
+            .into_iter()
+            .find(|m| w[0].after(*m) == w[1])
+        {
+            Some(m) => moves.push(m),
+            None => {
+                eprintln!("error: the record has a step that is no move");
+                return 2;
+            }
+        }
+    }
+    // every reading is known before anything runs
+    let mut ids = vec![];
+    for name in readings {
+        match prog.reading_or_error(name) {
+            Ok(r) => ids.push(r),
+            Err(d) => {
+                printer.diags(&[d], &prog.sources);
+                return 2;
+            }
+        }
+    }
+    println!("{} moves", moves.len());
+    for (name, &r) in readings.iter().zip(&ids) {
+        // the report reads legality, repetition and perpetual check: the native replay answers
+        // when all three are the shipped definitions of one native reading
+        let plan = crate::front::plan_all(
+            prog,
+            r,
+            &["legal", "sennichite", "perpetual_forbidden"],
+            &SHOGI_READINGS,
+        );
+        let native = match plan {
+            Plan::Native(n) => Some(n),
+            Plan::Rules(_) => None,
+        };
+        say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
+        let rep = match native {
+            Some(n) => replay(
+                positions,
+                &moves,
+                Reading::named(n).expect("the shogi engines' readings are named"),
+            ),
+            None => match replay_by_rules(prog, r, positions) {
+                Ok(rep) => rep,
+                Err(c) => return c,
+            },
+        };
+        let Replay {
+            first_forbidden,
+            repetitions,
+            perpetual_checks,
+            final_mate,
+        } = rep;
+        let first = match &first_forbidden {
+            Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
+            None => "no forbidden move".to_string(),
+        };
+        let list = |v: &[usize]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        println!(
+            "{name:<13} {first}; fourfold repetitions at move {}; perpetual checks at move {}; final position {}",
+            list(&repetitions),
+            list(&perpetual_checks),
+            if final_mate { "is mate" } else { "is not mate" }
+        );
+    }
+    0
+}
+
+/// What the native replay reports, asked of the rules: the forbidden moves, the fourfold
+/// repetitions and those completed by perpetual check (moves counted from 1), and mate at the end.
+pub(super) fn replay_by_rules(
+    prog: &mut Program,
+    reading: crate::ir::ReadingId,
+    positions: &[crate::shogi::position::Position],
+) -> Result<crate::shogi::readings::Replay, i32> {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let names = state_names(prog)?;
+    let states: Vec<Value> = positions.iter().map(|p| names.state(p)).collect();
+    let bound = vec![("g".to_string(), Value::seq(states), "Game".to_string())];
+    let text = "([j - 1 | j in seq(2..len(g)), forbidden(g[1..j], j)], \
+                [j - 1 | j in seq(2..len(g)), sennichite(g, j)], \
+                [j - 1 | j in seq(2..len(g)), perpetual_forbidden(g, j)], \
+                mate(g, len(g)))";
+    let rname = prog.readings[reading as usize].name.clone();
+    let v = eval_with_bound(
+        prog,
+        text,
+        bound,
+        Engine::Native,
+        Some(&rname),
+        &printer,
+        None,
+    )?;
+    let ints = |v: &Value| -> Vec<usize> {
+        match v {
+            Value::Seq(xs) => xs
+                .iter()
+                .filter_map(|x| match x {
+                    Value::Int(i) => Some(*i as usize),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        }
+    };
+    match v {
+        Value::Tuple(t) if t.len() == 4 => Ok(crate::shogi::readings::Replay {
+            first_forbidden: ints(&t[0])
+                .first()
+                .map(|&i| (i, "forbidden by the rules".to_string())),
+            repetitions: ints(&t[1]),
+            perpetual_checks: ints(&t[2]),
+            final_mate: t[3] == Value::Bool(true),
+        }),
+        other => {
+            eprintln!("error: the replay by the rules gave {other}");
+            Err(2)
+        }
+    }
+}
+
+/// Perft under a reading, each line with its history (repetitions and perpetual checks count).
+pub(super) fn perft_reading(
+    history: &mut Vec<crate::shogi::position::Position>,
+    depth: u32,
+    r: crate::shogi::readings::Reading,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = crate::shogi::readings::legal_moves(history, r);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut n = 0;
+    for m in moves {
+        let next = history.last().expect("a position").after(m);
+        history.push(next);
+        n += perft_reading(history, depth - 1, r);
+        history.pop();
+    }
+    n
+}
