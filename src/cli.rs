@@ -67,6 +67,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The diagnostic codes: all of them, or one (by code or name) with an input that produces it
+    Codes {
+        code: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        out: OutOpts,
+    },
     /// Evaluate an expression and show why: the proof tree with rule spans
     Explain {
         expr: String,
@@ -1014,6 +1022,10 @@ fn load_or_report(paths: &[PathBuf], printer: &Printer) -> Result<(Program, Vec<
 
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
+        Command::Codes { code, json, out } => {
+            let p = Printer::new(&out);
+            crate::codes_cmd::command(code.as_deref(), json, p.width, p.color)
+        }
         Command::Check { paths, notes, out } => {
             let printer = Printer::new(&out);
             let (prog, files) = match load_or_report(&paths, &printer) {
