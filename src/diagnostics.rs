@@ -2,6 +2,8 @@
 //! Errors are data: a [`Diag`] holds a code, one sentence, labelled spans and a help line. This
 //! module is the one place where they become miette reports.
 
+pub mod catalogue;
+
 use crate::syntax::ast::{FileId, Span};
 use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report, Severity};
 use std::fmt;

@@ -56,6 +56,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The diagnostic codes: all of them, or one (by code or name) with an input that produces it
+    Codes {
+        code: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        out: OutOpts,
+    },
     /// Evaluate an expression and show why: the proof tree with rule spans
     Explain {
         expr: String,

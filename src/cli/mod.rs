@@ -44,6 +44,10 @@ pub fn main() -> i32 {
 
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
+        Command::Codes { code, json, out } => {
+            let p = Printer::new(&out);
+            crate::codes_cmd::command(code.as_deref(), json, p.width, p.color)
+        }
         Command::Check { paths, notes, out } => {
             let printer = Printer::new(&out);
             let (prog, files) = match load_or_report(&paths, &printer) {

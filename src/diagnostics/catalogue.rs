@@ -1,0 +1,1030 @@
+//! Every diagnostic code okite reports, as data: its name, what it means, the phase that reports
+//! it, and an input that produces it. `okite codes` prints this table; a test checks that every
+//! code written in the sources is here, and runs every example to see its code come out.
+//!
+//! This module knows nothing of the language: it is a table, lookups, and the text of the command.
+
+/// When a diagnostic is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Reading the text of a rule file or a query.
+    Syntax,
+    /// Finding and reading rule files.
+    Load,
+    /// Resolving names, readings and native bindings.
+    Check,
+    /// Type inference.
+    Types,
+    /// Evaluating a query.
+    Eval,
+    /// A query passing one of its budgets (steps, time, depth, memory, size).
+    Budget,
+    /// The examples and theorems of `okite test`.
+    Test,
+    /// Positions, moves, records and graphs given on the command line or in the REPL.
+    Input,
+    /// The command line itself.
+    Cli,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Syntax => "syntax",
+            Phase::Load => "load",
+            Phase::Check => "check",
+            Phase::Types => "types",
+            Phase::Eval => "eval",
+            Phase::Budget => "budget",
+            Phase::Test => "test",
+            Phase::Input => "input",
+            Phase::Cli => "cli",
+        }
+    }
+}
+
+/// A command line that produces a code: run `okite ARGS` in an empty folder holding the file
+/// `name` with the text `file` (when given), with `stdin` as its input (for `okite repl`).
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    /// The name of the file written (`ex.rule` unless the command reads something else).
+    pub name: &'static str,
+    pub file: Option<&'static str>,
+    pub args: &'static [&'static str],
+    pub stdin: Option<&'static str>,
+}
+
+/// How a code comes about.
+#[derive(Clone, Copy, Debug)]
+pub enum Trigger {
+    /// A short command line produces it.
+    Cli(Example),
+    /// No short command line produces it; what does (the tests produce it through the library).
+    Library(&'static str),
+    /// No input produces it: a guard against a state the checker already rules out; why.
+    Guard(&'static str),
+}
+
+/// One diagnostic code.
+#[derive(Clone, Copy, Debug)]
+pub struct Code {
+    pub code: &'static str,
+    /// A short name, in kebab case (`okite codes NAME` finds the code by it).
+    pub name: &'static str,
+    pub phase: Phase,
+    /// `error`, or `note` for information that does not stop anything.
+    pub severity: &'static str,
+    /// One line: what the diagnostic says.
+    pub meaning: &'static str,
+    /// More: why it happens and what to do.
+    pub explanation: &'static str,
+    pub trigger: Trigger,
+}
+
+const fn cli(file: Option<&'static str>, args: &'static [&'static str]) -> Trigger {
+    Trigger::Cli(Example {
+        name: "ex.rule",
+        file,
+        args,
+        stdin: None,
+    })
+}
+
+const fn check(file: &'static str) -> Trigger {
+    cli(Some(file), &["check", "ex.rule"])
+}
+
+const fn repl(stdin: &'static str) -> Trigger {
+    Trigger::Cli(Example {
+        name: "ex.rule",
+        file: None,
+        args: &["repl"],
+        stdin: Some(stdin),
+    })
+}
+
+const fn error(
+    code: &'static str,
+    name: &'static str,
+    phase: Phase,
+    meaning: &'static str,
+    explanation: &'static str,
+    trigger: Trigger,
+) -> Code {
+    Code {
+        code,
+        name,
+        phase,
+        severity: "error",
+        meaning,
+        explanation,
+        trigger,
+    }
+}
+
+use Phase::*;
+
+/// Every code, in order.
+pub static CODES: &[Code] = &[
+    error(
+        "E0001",
+        "syntax-error",
+        Syntax,
+        "the text does not follow the grammar of the rule language",
+        "The parser stopped where the text can no longer be read as the language: the label \
+         points at what it found and the message lists what it expected there. docs/LANGUAGE.md \
+         gives the syntax.",
+        check("def f(x) = x +\n"),
+    ),
+    error(
+        "E0002",
+        "unexpected-syntax-node",
+        Syntax,
+        "the parser met a grammar rule it has no reading for",
+        "An internal error: the grammar accepted a form that the syntax-tree builder does not \
+         handle. Please report the input.",
+        Trigger::Guard(
+            "the builder handles every rule the grammar produces; it guards a grammar and \
+             builder that disagree",
+        ),
+    ),
+    error(
+        "E0003",
+        "number-too-large",
+        Syntax,
+        "an integer literal does not fit in 64 bits",
+        "Integers are signed 64-bit: from -9223372036854775808 to 9223372036854775807. The same \
+         code reports a tuple component number (`.N`) that large.",
+        check("def f = 99999999999999999999\n"),
+    ),
+    error(
+        "E0004",
+        "empty-rule-file",
+        Syntax,
+        "a rule file holds no items",
+        "A rule file holds definitions (`def`), enums, types, readings, examples or theorems; one \
+         with only comments or blank space is probably a mistake.",
+        check(""),
+    ),
+    error(
+        "E0005",
+        "source-too-large",
+        Syntax,
+        "a source text is larger than 16 MiB",
+        "The parser refuses texts over 16 MiB before reading them. Split the rules into several \
+         files joined by `use`.",
+        Trigger::Library(
+            "a text over 16 MiB handed to the parser (`load_str`, `parse_file`); the command \
+             line refuses files that large before parsing them (E0012), and its arguments are \
+             far shorter",
+        ),
+    ),
+    error(
+        "E0006",
+        "not-text",
+        Syntax,
+        "a rule file is not UTF-8 text (a NUL byte, or invalid UTF-8)",
+        "Rule files are UTF-8 text. A NUL byte or a byte sequence that is not UTF-8 means the \
+         file given is not a rule file (or was saved in another encoding).",
+        check("def f = 1\n\0"),
+    ),
+    error(
+        "E0007",
+        "nesting-too-deep",
+        Syntax,
+        "an expression is nested more than 2000 levels deep",
+        "Brackets and nested forms (`let`, `if`, quantifiers...) deeper than 2000 levels are \
+         refused before parsing, so that the parser cannot run out of stack. Name intermediate \
+         results with `def` or `let`.",
+        check(concat!(
+            "def f =\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",
+            "1\n"
+        )),
+    ),
+    error(
+        "E0008",
+        "tuple-component-zero",
+        Syntax,
+        "`.0` names a tuple component, but components are numbered from 1",
+        "Tuple components are `.1`, `.2`...: write `.1` for the first.",
+        check("def f = (1, 2).0\n"),
+    ),
+    error(
+        "E0009",
+        "map-entries-in-sequence",
+        Syntax,
+        "a sequence in brackets holds `key: value` entries",
+        "Sequences are written `[a, b]`; maps take braces: `{ k: v }`.",
+        check("def f = [1: 2]\n"),
+    ),
+    error(
+        "E0010",
+        "cannot-read-file",
+        Load,
+        "a file given or `use`d does not exist or cannot be read",
+        "Rule files, folders, game records (`--kif`, `--csa`) and `use \"...\"` paths must name \
+         readable files (`use` paths are relative to the file that says them). Without `--rules`, \
+         the shipped rules are used; a shipped file that does not exist is reported the same way.",
+        cli(None, &["check", "missing.rule"]),
+    ),
+    error(
+        "E0011",
+        "no-rule-files-in-folder",
+        Load,
+        "a folder given as rules holds no `.rule` files",
+        "A folder stands for the `*.rule` files directly inside it; this one has none.",
+        cli(None, &["check", "."]),
+    ),
+    error(
+        "E0012",
+        "not-a-rule-file",
+        Load,
+        "a path names something other than a regular file of at most 16 MiB",
+        "Rule files are regular files of at most 16 MiB; devices, FIFOs and larger files are \
+         refused before they are read, so that reading always ends.",
+        cli(None, &["check", "/dev/null"]),
+    ),
+    error(
+        "E0100",
+        "unknown-name",
+        Check,
+        "a name is neither defined nor bound",
+        "The name is not a definition, an enum constant, a parameter or a variable bound by \
+         `let`, a quantifier or a pattern in scope. The help suggests the nearest name. At run \
+         time the same code marks an expression that did not check (never evaluated: a program \
+         with errors does not run).",
+        check("def opposite(t: Int) -> Int = 0 - t\ndef g = opposit(1)\n"),
+    ),
+    error(
+        "E0101",
+        "defined-twice",
+        Check,
+        "a name, a reading or an override is defined twice",
+        "Names are shared by all loaded files. To state a variant of a definition, override it in \
+         a reading instead of defining it again.",
+        check("def f = 1\ndef f = 2\n"),
+    ),
+    error(
+        "E0102",
+        "wrong-arity",
+        Check,
+        "a call, an override, a type or a binding has the wrong number of arguments",
+        "A call gives a different number of arguments than the function takes; an override takes \
+         a different number of parameters than the definition it overrides; `Set`, `Seq` and \
+         `Map` get the wrong number of type arguments; or `native f = path` names no definition. \
+         At run time, a function value applied to the wrong number of arguments.",
+        check("def add(a: Int, b: Int) -> Int = a + b\ndef g = add(1)\n"),
+    ),
+    error(
+        "E0103",
+        "unknown-reading",
+        Check,
+        "there is no reading of that name",
+        "`--reading`, `extends` and `:reading` name readings declared in the loaded rules (`base` \
+         is always there). The help lists them.",
+        cli(
+            Some("def f = 1\n"),
+            &["eval", "f", "--rules", "ex.rule", "--reading", "narow"],
+        ),
+    ),
+    error(
+        "E0104",
+        "override-of-nothing",
+        Check,
+        "a reading overrides a name that is not defined",
+        "`override def f` replaces an existing definition under the reading; `f` must be defined \
+         outside it. Use `def` inside the reading for a new name.",
+        check("def mate = true\nreading broad { override def mat = false }\n"),
+    ),
+    error(
+        "E0106",
+        "bad-binding",
+        Check,
+        "a variable would shadow another, or has the name of an enum constant",
+        "Variables may not shadow variables in scope, and may not take the name of an enum \
+         constant (which patterns read as the constant). Choose another name.",
+        check("def f(x: Int) -> Int = let x = 1 in x\n"),
+    ),
+    error(
+        "E0107",
+        "ambiguous-override",
+        Check,
+        "a reading inherits two different overrides of one definition",
+        "A reading that extends several readings inherits their overrides; when two of them \
+         override the same definition and neither extends the other, the reading must override \
+         it itself to say which one holds.",
+        check(
+            "def f = 1\nreading a { override def f = 2 }\nreading b { override def f = 3 }\n\
+             reading c extends a, b { }\n",
+        ),
+    ),
+    error(
+        "E0108",
+        "misplaced-base",
+        Check,
+        "`base.f` is used outside an override, or without arguments",
+        "`base.f(x)` calls the definition an override replaces, so it is meaningful only inside \
+         an override in a reading, and only called.",
+        check("def g(x: Int) -> Int = x\ndef f = base.g(1)\n"),
+    ),
+    error(
+        "E0109",
+        "reading-cycle",
+        Check,
+        "a reading extends itself, directly or through others",
+        "`extends` must form no cycle: a reading extends readings declared without it.",
+        check("def f = 1\nreading a extends b { }\nreading b extends a { }\n"),
+    ),
+    error(
+        "E0110",
+        "unknown-native",
+        Check,
+        "there is no native function of that path",
+        "`native def f(...) = path` and `native f = path` name a native function okite has; \
+         `okite natives --all` lists them.",
+        check("def f(x: Int) -> Int = x\nnative f = core.nope\n"),
+    ),
+    error(
+        "E0111",
+        "unknown-type",
+        Check,
+        "a type name is not declared, or takes no type arguments",
+        "Types are Bool, Int, Nat, Str, Set<T>, Seq<T>, Map<K, V>, tuples, function types, enums, \
+         `type` aliases and native types (`type Name`). Only Set, Seq and Map take arguments.",
+        check("def f(x: Foo) -> Int = 1\n"),
+    ),
+    error(
+        "E0112",
+        "native-arity",
+        Check,
+        "a definition and the native function bound to it take different numbers of arguments",
+        "A native function stands for a definition, so both take the same parameters; \
+         `okite natives --all` shows each native function's arity.",
+        check("def f(x: Int) -> Int = x\nnative f = core.count_paths\n"),
+    ),
+    error(
+        "E0113",
+        "native-parameter-untyped",
+        Check,
+        "a parameter of a `native def` has no type",
+        "A native function has no rule body to infer its types from: write `name: Type` for \
+         each parameter.",
+        check("native def f(s: Set<Int>, m) -> Set<Int> = core.reachable\n"),
+    ),
+    error(
+        "E0114",
+        "binding-in-alternative",
+        Check,
+        "an alternative in a pattern (`p | q`) binds a variable",
+        "The alternatives of a pattern could bind different variables, so none may bind any. \
+         Match the alternatives with separate arms.",
+        check("def f(x: Int) -> Int = match x { 1 | y => 0 }\n"),
+    ),
+    error(
+        "E0200",
+        "type-mismatch",
+        Types,
+        "an expression has another type than its place requires",
+        "The message says the type expected and the type found; the help says why that type is \
+         expected (a declared return type, an operator, a condition...).",
+        check("def f(n: Int) -> Bool = n + 1\n"),
+    ),
+    error(
+        "E0201",
+        "override-type",
+        Types,
+        "an override has another type than the definition it overrides",
+        "All the definitions of a name, in the base and in every reading, share one type: an \
+         override may change the body, not the type.",
+        check("def f(x: Int) -> Int = x\nreading r { override def f(x: Int) -> Bool = true }\n"),
+    ),
+    error(
+        "E0202",
+        "not-applicable",
+        Types,
+        "a value that is not a function, map or sequence is applied to arguments",
+        "Only functions, maps (to a key) and sequences (to an index from 1) can be applied.",
+        check("def f = 1(2)\n"),
+    ),
+    error(
+        "E0203",
+        "no-tuple-component",
+        Types,
+        "`.N` asks a component a tuple does not have, or of a value that is not a tuple",
+        "Tuple components are numbered from 1 to the tuple's length, and only tuples have them.",
+        check("def f = (1, 2).3\n"),
+    ),
+    error(
+        "E0301",
+        "step-budget",
+        Budget,
+        "a query ran out of its step budget",
+        "Every evaluation step counts against `--max-steps`. Raise it, or ask a smaller question \
+         (a smaller domain, a shorter game).",
+        cli(
+            Some("def count_to(n: Int) -> Int = sum i in 1..n: i\n"),
+            &[
+                "eval",
+                "count_to(100000)",
+                "--rules",
+                "ex.rule",
+                "--max-steps",
+                "1000",
+            ],
+        ),
+    ),
+    error(
+        "E0302",
+        "time-budget",
+        Budget,
+        "a query ran out of time",
+        "A query runs for at most `--timeout-ms` milliseconds. Raise it, or ask a smaller \
+         question.",
+        cli(
+            Some("def count_to(n: Int) -> Int = sum i in 1..n: sum j in 1..n: i * j\n"),
+            &[
+                "eval",
+                "count_to(20000)",
+                "--rules",
+                "ex.rule",
+                "--timeout-ms",
+                "1",
+            ],
+        ),
+    ),
+    error(
+        "E0303",
+        "too-large-to-build",
+        Budget,
+        "a range, powerset or function set is too large to build",
+        "Ranges hold at most 50 million elements, `powerset` takes sets of at most 20 elements \
+         and `functions(A, B)` lists at most 50 million maps: they are built in memory.",
+        cli(None, &["eval", "powerset(1..21)"]),
+    ),
+    error(
+        "E0304",
+        "depth-budget",
+        Budget,
+        "calls nest deeper than the depth budget",
+        "Calls nest at most `--max-depth` deep. The recursion may not end; if it does, raise the \
+         limit.",
+        cli(
+            Some("def down(n: Int) -> Int = if n == 0 then 0 else down(n - 1) + 1\n"),
+            &[
+                "eval",
+                "down(100)",
+                "--rules",
+                "ex.rule",
+                "--max-depth",
+                "10",
+            ],
+        ),
+    ),
+    error(
+        "E0305",
+        "interrupted",
+        Budget,
+        "a query was interrupted",
+        "Ctrl-C stops the query running in the REPL (its memo tables are kept). A query typed at \
+         the prompt then prints `interrupted`; an example or theorem defined in the REPL reports \
+         this diagnostic.",
+        Trigger::Library(
+            "Ctrl-C while `okite repl` runs an example or theorem just defined; the tests raise \
+             the evaluator's interrupt flag instead",
+        ),
+    ),
+    error(
+        "E0306",
+        "memory-budget",
+        Budget,
+        "the process occupied more memory than allowed",
+        "The resident memory of the process is read every 2^20 steps; past `--max-resident-mb` \
+         the query ends. Raise the bound, or ask a smaller question.",
+        cli(
+            Some("def count_to(n: Int) -> Int = sum i in 1..n: i\n"),
+            &[
+                "eval",
+                "count_to(3000000)",
+                "--rules",
+                "ex.rule",
+                "--max-resident-mb",
+                "1",
+            ],
+        ),
+    ),
+    error(
+        "E0310",
+        "runtime-type",
+        Eval,
+        "an operation met a value of a kind it does not take",
+        "The checker rules out almost all of these; what remains are builtins whose argument is \
+         the wrong shape at run time, such as `min` or `max` of an empty collection. The help \
+         says what the operation takes.",
+        cli(None, &["eval", "min({})"]),
+    ),
+    error(
+        "E0311",
+        "no-definition-under-reading",
+        Eval,
+        "a name has no definition under the reading in force",
+        "A name defined only inside a reading (with `def`, not `override def`) has no meaning \
+         under the others; choose that reading with `--reading`. `base.f` with no definition in \
+         a parent reading is reported the same way.",
+        cli(
+            Some("def f = 1\nreading r { def h = 2 }\n"),
+            &["eval", "h", "--rules", "ex.rule"],
+        ),
+    ),
+    error(
+        "E0312",
+        "native-missing",
+        Eval,
+        "a native function is not registered, or a definition has no body",
+        "An internal error: the definition called has neither a native function this build \
+         registers nor a rule body.",
+        Trigger::Guard(
+            "the checker refuses unknown native paths (E0110) and every other definition has a \
+             body",
+        ),
+    ),
+    error(
+        "E0313",
+        "native-refused",
+        Eval,
+        "a native function refused its arguments",
+        "The message is the native function's: for example `state` given a text that is not an \
+         SFEN.",
+        cli(None, &["eval", "state(\"xx\")"]),
+    ),
+    error(
+        "E0314",
+        "out-of-range",
+        Eval,
+        "an index, slice, tuple component or map key is not there",
+        "Sequences are indexed from 1 to their length, slices `s[i..j]` are inclusive, and a map \
+         applied to a key it lacks is an error: use `get(m, k, default)` when a key may be \
+         missing.",
+        cli(None, &["eval", "[10, 20, 30][4]"]),
+    ),
+    error(
+        "E0315",
+        "no-match",
+        Eval,
+        "a value matches no pattern: a `let`, a `match` or a lambda parameter",
+        "A `let` pattern must match its value, and a `match` must have an arm for it (add one, or \
+         `_ => ...`).",
+        cli(None, &["eval", "match 3 { 1 => 0 }"]),
+    ),
+    error(
+        "E0316",
+        "empty-or-not-one",
+        Eval,
+        "`min`/`max` over an empty domain, or `the` of a collection without exactly one element",
+        "`min x in S: e` and `max x in S: e` need a non-empty domain; `the(S)` needs exactly one \
+         element.",
+        cli(None, &["eval", "the({1, 2})"]),
+    ),
+    error(
+        "E0317",
+        "division-by-zero",
+        Eval,
+        "division or `mod` by zero",
+        "`a / 0` and `a mod 0` have no value.",
+        cli(None, &["eval", "1 / 0"]),
+    ),
+    error(
+        "E0318",
+        "error-called",
+        Eval,
+        "the rules called `error`",
+        "`error(msg)` ends the query with the message given: the rules reached a case they \
+         declare impossible or unsupported.",
+        cli(None, &["eval", "error(\"no such case\")"]),
+    ),
+    error(
+        "E0319",
+        "integer-overflow",
+        Eval,
+        "an integer operation overflowed 64 bits",
+        "Integers are signed 64-bit; arithmetic, sums and counts that leave that range stop \
+         instead of wrapping around.",
+        cli(None, &["eval", "9223372036854775807 + 1"]),
+    ),
+    error(
+        "E0320",
+        "cycle",
+        Eval,
+        "a call re-enters itself with the same arguments",
+        "Evaluation is tabled: a call that is already running with the same arguments would \
+         never end. A definition may recurse only on arguments that change; the related notes \
+         show each call of the chain.",
+        cli(
+            Some("def f(n: Int) -> Int = f(n)\n"),
+            &["eval", "f(1)", "--rules", "ex.rule"],
+        ),
+    ),
+    error(
+        "E0330",
+        "native-disagrees",
+        Eval,
+        "under `--verify`, a native function and its rule definition gave different values",
+        "`--verify` (`--engine verify`) computes each bound definition both ways and compares. A \
+         difference is a bug in the native function or a rule that changed without its binding \
+         turning off: please report it with the arguments shown.",
+        Trigger::Library(
+            "a native function that disagrees with the shipped rule it stands for (a bug); the \
+             tests register a wrong `core.reachable` and evaluate with `--engine verify`",
+        ),
+    ),
+    error(
+        "E0401",
+        "bad-sfen",
+        Input,
+        "a position given as SFEN cannot be read",
+        "An SFEN has four fields: the board (ranks from 9 to 1, separated by `/`), the side to \
+         move (`b` or `w`), the pieces in hand (`-` for none) and the move number; or write \
+         `startpos`.",
+        cli(None, &["eval", "i", "--sfen", "lnsgkgsnl/9 b - 1"]),
+    ),
+    error(
+        "E0402",
+        "bad-move",
+        Input,
+        "a shogi move given in USI is not a move, or not a move of its position",
+        "Moves are written in USI: `7g7f`, `8h2b+`, `P*5e`, each from the position the previous \
+         ones reach.",
+        cli(
+            None,
+            &["eval", "i", "--sfen", "startpos", "--moves", "7g7f 7g7f"],
+        ),
+    ),
+    error(
+        "E0403",
+        "bad-game-record",
+        Input,
+        "a game record (KIF or CSA) cannot be read",
+        "The label points at the line of the record that could not be read as a move or a \
+         header.",
+        Trigger::Cli(Example {
+            name: "game.csa",
+            file: Some("V2.2\nPI\n+\n+7776XX\n"),
+            args: &["eval", "i", "--csa", "game.csa"],
+            stdin: None,
+        }),
+    ),
+    error(
+        "E0404",
+        "rules-without-shogi",
+        Input,
+        "a position is given, but the rules loaded cannot hold shogi states",
+        "`--sfen`, `--moves`, `--kif` and `--csa` bind the game `g`, which needs the shogi \
+         rules (rules/shogi.rule) loaded.",
+        cli(
+            Some("def f = 1\n"),
+            &["eval", "f", "--rules", "ex.rule", "--sfen", "startpos"],
+        ),
+    ),
+    error(
+        "E0501",
+        "bad-graph",
+        Input,
+        "a Go graph or move list given cannot be read",
+        "Graphs are written grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE; moves as \
+         `B 1, W 2`.",
+        cli(None, &["go", "count", "--graph", "grid:2xq"]),
+    ),
+    error(
+        "E0502",
+        "bad-go-move",
+        Input,
+        "a Go move typed in the REPL is not a vertex of the graph, or not legal",
+        "Moves after `:go GRAPH` alternate from Black: vertex names (as `:board` shows them), \
+         their numbers 1..n, or `pass`.",
+        repl(":go grid:2x2 Z9\n"),
+    ),
+    error(
+        "E0601",
+        "unknown-code",
+        Cli,
+        "`okite codes` was asked for a code it does not know",
+        "Codes are a letter and four digits, such as E0320; `okite codes` lists them all. A \
+         code's name (such as `cycle`) finds it too.",
+        cli(None, &["codes", "E0999"]),
+    ),
+    Code {
+        code: "I0001",
+        name: "recursion",
+        phase: Check,
+        severity: "note",
+        meaning: "definitions are recursive (a note shown by `okite check --notes`)",
+        explanation: "Recursion is allowed; the note says how it ends: evaluation is tabled, and \
+                      recursion through negation ends only if some measure decreases along every \
+                      cycle. A call that re-enters itself with the same arguments is E0320.",
+        trigger: cli(
+            Some("def down(n: Int) -> Int = if n == 0 then 0 else down(n - 1)\n"),
+            &["check", "--notes", "ex.rule"],
+        ),
+    },
+    error(
+        "T0001",
+        "assertion-failed",
+        Test,
+        "an `assert` of an example is false",
+        "`okite test` runs the examples of the rule files; the label shows the values that made \
+         the assertion false.",
+        cli(
+            Some("def f = 1\nexample \"one is two\" { assert f == 2 }\n"),
+            &["test", "ex.rule"],
+        ),
+    ),
+    error(
+        "T0002",
+        "theorem-fails",
+        Test,
+        "a theorem is false for some values of its variables",
+        "`okite test` checks each theorem over its whole (finite) domain; the message gives the \
+         counterexample.",
+        cli(
+            Some("theorem \"all small\" for x in {1, 2, 3}: x < 3\n"),
+            &["test", "ex.rule"],
+        ),
+    ),
+    error(
+        "T0003",
+        "example-let-mismatch",
+        Test,
+        "a `let` of an example does not match its value",
+        "In an example, `let PATTERN = VALUE;` must match; the label shows the value.",
+        cli(
+            Some("def f = (1, 2)\nexample \"pair\" { let (2, y) = f; assert y == 2 }\n"),
+            &["test", "ex.rule"],
+        ),
+    ),
+];
+
+/// The entry of a code (`E0320`, case aside) or of a name (`cycle`).
+pub fn lookup(key: &str) -> Option<&'static Code> {
+    CODES
+        .iter()
+        .find(|c| c.code.eq_ignore_ascii_case(key) || c.name.eq_ignore_ascii_case(key))
+}
+
+/// The codes nearest to `key` (by code or by name), best first, at most `n`.
+pub fn nearest(key: &str, n: usize) -> Vec<&'static Code> {
+    let k = key.to_ascii_uppercase();
+    let mut scored: Vec<(usize, &Code)> = CODES
+        .iter()
+        .map(|c| {
+            let by_code = super::edit_distance(&k, c.code);
+            let by_name = super::edit_distance(&key.to_ascii_lowercase(), c.name);
+            (by_code.min(by_name), c)
+        })
+        .collect();
+    scored.sort_by_key(|(d, c)| (*d, c.code));
+    scored.into_iter().take(n).map(|(_, c)| c).collect()
+}
+
+/// A command-line argument as a shell would need it.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+impl Example {
+    /// The command line, as typed: `okite eval 'f(1)' --rules ex.rule`.
+    pub fn command_line(&self) -> String {
+        let mut s = String::from("okite");
+        for a in self.args {
+            s.push(' ');
+            s.push_str(&shell_word(a));
+        }
+        s
+    }
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn file_shown(text: &str) -> String {
+    if text.len() > 400 {
+        let head: String = text.chars().take(60).collect();
+        format!("{head}… ({} bytes)", text.len())
+    } else {
+        text.replace('\0', "\\0")
+    }
+}
+
+impl Code {
+    /// One line of the list: code, name, meaning.
+    pub fn line(&self) -> String {
+        format!("{}  {:<28} {}", self.code, self.name, self.meaning)
+    }
+
+    /// The whole entry, as text.
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{} {} ({}, {})\n\n{}.\n\n",
+            self.code,
+            self.name,
+            self.phase.name(),
+            self.severity,
+            capitalised(self.meaning)
+        );
+        s.push_str(&wrap(self.explanation, 78, ""));
+        match &self.trigger {
+            Trigger::Cli(ex) => {
+                s.push_str("\nExample:\n");
+                if let Some(f) = ex.file {
+                    s.push_str(&format!("  {}:\n", ex.name));
+                    for l in file_shown(f).lines() {
+                        s.push_str(&format!("    {l}\n"));
+                    }
+                }
+                s.push_str(&format!("  $ {}\n", ex.command_line()));
+                if let Some(input) = ex.stdin {
+                    s.push_str("  typed:\n");
+                    for l in input.lines() {
+                        s.push_str(&format!("    {l}\n"));
+                    }
+                }
+            }
+            Trigger::Library(how) => {
+                s.push_str(&format!("\nProduced by: {how}.\n"));
+            }
+            Trigger::Guard(why) => {
+                s.push_str(&format!("\nNot produced by any input: {why}.\n"));
+            }
+        }
+        s
+    }
+
+    /// The whole entry, as one JSON object.
+    pub fn json(&self) -> String {
+        let trigger = match &self.trigger {
+            Trigger::Cli(ex) => format!(
+                "{{\"command\": {}, \"args\": [{}], \"file_name\": {}, \"file\": {}, \"stdin\": {}}}",
+                json_str(&ex.command_line()),
+                ex.args
+                    .iter()
+                    .map(|a| json_str(a))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                json_str(ex.name),
+                ex.file.map(json_str).unwrap_or_else(|| "null".into()),
+                ex.stdin.map(json_str).unwrap_or_else(|| "null".into()),
+            ),
+            Trigger::Library(how) => format!("{{\"library\": {}}}", json_str(how)),
+            Trigger::Guard(why) => format!("{{\"unreachable\": {}}}", json_str(why)),
+        };
+        format!(
+            "{{\"code\": {}, \"name\": {}, \"phase\": {}, \"severity\": {}, \"meaning\": {}, \
+             \"explanation\": {}, \"example\": {}}}",
+            json_str(self.code),
+            json_str(self.name),
+            json_str(self.phase.name()),
+            json_str(self.severity),
+            json_str(self.meaning),
+            json_str(self.explanation),
+            trigger
+        )
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for w in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.chars().count() + 1 + w.chars().count() > width {
+            out.push_str(indent);
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        out.push_str(indent);
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The catalogue as Markdown (docs/DIAGNOSTICS.md).
+pub fn markdown() -> String {
+    let mut s = String::from(
+        "# Diagnostics\n\n\
+         Every diagnostic okite reports has a code. `okite codes` lists them, `okite codes CODE` \
+         (or a code's name) prints one with an input that produces it, and `--json` prints the \
+         same as JSON.\n\n\
+         Diagnostics go to standard error, all rendered the same way (the code, the message, \
+         the source with labels, a help line); a command that reports an error exits with \
+         status 2 (`okite test` exits with 1 when an example or theorem fails; `okite repl` \
+         reading a script exits with 1 when a line reported an error).\n\n\
+         This file is generated from the table in `src/diagnostics/catalogue.rs` (a test checks \
+         that it is up to date: run it with `OKITE_BLESS=1` to rewrite it).\n\n\
+         | code | name | phase | meaning |\n|---|---|---|---|\n",
+    );
+    for c in CODES {
+        s.push_str(&format!(
+            "| [{}](#{}) | {} | {} | {} |\n",
+            c.code,
+            c.code.to_ascii_lowercase(),
+            c.name,
+            c.phase.name(),
+            c.meaning.replace('|', "\\|")
+        ));
+    }
+    for c in CODES {
+        s.push_str(&format!(
+            "\n## {}\n\n`{}` ({}, {}): {}.\n\n{}\n",
+            c.code,
+            c.name,
+            c.phase.name(),
+            c.severity,
+            c.meaning,
+            c.explanation
+        ));
+        match &c.trigger {
+            Trigger::Cli(ex) => {
+                s.push_str("\nExample:\n\n");
+                if let Some(f) = ex.file {
+                    let lang = if ex.name.ends_with(".rule") {
+                        "okite"
+                    } else {
+                        "text"
+                    };
+                    s.push_str(&format!("```{lang}\n// {}\n{}", ex.name, file_shown(f)));
+                    if !f.ends_with('\n') {
+                        s.push('\n');
+                    }
+                    s.push_str("```\n\n");
+                }
+                s.push_str(&format!("```sh\n{}\n", ex.command_line()));
+                if let Some(input) = ex.stdin {
+                    s.push_str(input);
+                }
+                s.push_str("```\n");
+            }
+            Trigger::Library(how) => s.push_str(&format!("\nProduced by: {how}.\n")),
+            Trigger::Guard(why) => s.push_str(&format!("\nNot produced by any input: {why}.\n")),
+        }
+    }
+    s
+}
