@@ -3,9 +3,10 @@
 //! module is the one place where they become miette reports.
 
 pub mod catalogue;
+pub mod span;
 
-use crate::syntax::ast::{FileId, Span};
 use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report, Severity};
+pub use span::{FileId, Span};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;

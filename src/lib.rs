@@ -30,7 +30,6 @@
 pub mod bindings;
 pub mod check;
 pub mod cli;
-pub mod codes_cmd;
 pub mod diagnostics;
 pub mod eval;
 pub mod front;

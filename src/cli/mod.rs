@@ -2,6 +2,7 @@
 //! The command line. Each command is a thin layer over the library.
 
 mod args;
+mod codes;
 mod common;
 mod go;
 mod mate;
@@ -46,7 +47,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Codes { code, json, out } => {
             let p = Printer::new(&out);
-            crate::codes_cmd::command(code.as_deref(), json, p.width, p.color)
+            codes::command(code.as_deref(), json, p.width, p.color)
         }
         Command::Check { paths, notes, out } => {
             let printer = Printer::new(&out);

@@ -1,7 +1,7 @@
 //! Native functions that do not belong to a game: graph searches used as fast paths of rule
 //! definitions over plain values.
 
-use super::Natives;
+use super::registry::Natives;
 use crate::ir::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

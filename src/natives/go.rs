@@ -4,7 +4,7 @@
 //! configuration a map from each vertex to -1 (black), 0 (empty) or 1 (white). Native vertex i is
 //! rule vertex i + 1.
 
-use super::Natives;
+use super::registry::Natives;
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
 use crate::ir::Value;
@@ -142,7 +142,7 @@ pub fn register(h: &mut Natives) {
 
 /// The classes of every vertex after r, or of vertex `only` (a native index).
 fn native_classes(
-    ctx: &super::NativeCtx,
+    ctx: &super::registry::NativeCtx,
     g: &Value,
     r: &Value,
     only: Option<usize>,

@@ -7,7 +7,7 @@
 //! exactly as the rule definition `canon` numbers them. The enum constants are looked up by the
 //! names the rule file declares (`Kind`, `Side`, `Turn`, `Loc`).
 
-use super::{NativeCtx, Natives};
+use super::registry::{NativeCtx, Natives};
 use crate::ir::{EnumVal, Value};
 use crate::shogi::position::Position;
 use crate::shogi::types::{Color, Piece, PieceKind, Square};
