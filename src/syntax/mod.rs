@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod parser;
 pub mod print;
+mod walk;
 
 pub use parser::{parse_expr, parse_file, parse_repl, ReplInput};
 pub use print::{print_expr, print_file, print_item};

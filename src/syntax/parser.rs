@@ -1,14 +1,10 @@
 //! From pest pairs to the syntax tree.
 
 use super::ast::*;
+use super::walk::{shape_error, span_of, Grammar, Kids, Rule, EXPR, R, TYPE_ATOM};
 use crate::diagnostics::Diag;
 use pest::iterators::Pair;
 use pest::Parser;
-use pest_derive::Parser;
-
-#[derive(Parser)]
-#[grammar = "../grammar/okite.pest"]
-struct Grammar;
 
 /// How deeply brackets and nested expression forms may go before a file is refused. The parser
 /// recurses once per level; this bound and the parser's own stack keep it far from overflow.
@@ -22,14 +18,16 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Vec<Diag>> {
     let pairs = on_big_stack(|| Grammar::parse(Rule::file, text).map_err(|e| pest_error(e, file)))
         .map_err(|d| vec![d])?;
     let b = Builder { file };
-    let file_pair = pairs.into_iter().next().expect("file rule");
+    let file_pair = Kids::top(pairs, Rule::file, Span::new(file, 0, text.len()))
+        .expect_next(Rule::file)
+        .map_err(|d| vec![d])?;
     let mut items = vec![];
     let mut errors = vec![];
-    for p in file_pair.into_inner() {
+    for p in b.kids(file_pair) {
         if p.as_rule() == Rule::EOI {
             continue;
         }
-        match b.item(p) {
+        match b.item(p, Rule::file) {
             Ok(i) => items.push(i),
             Err(e) => errors.push(e),
         }
@@ -65,20 +63,21 @@ pub fn parse_repl(text: &str, file: FileId) -> Result<ReplInput, Vec<Diag>> {
         on_big_stack(|| Grammar::parse(Rule::repl_input, text).map_err(|e| pest_error(e, file)))
             .map_err(|d| vec![d])?;
     let b = Builder { file };
-    let top = pairs.into_iter().next().expect("repl rule");
-    let inner: Vec<Pair<Rule>> = top
-        .into_inner()
-        .filter(|p| p.as_rule() != Rule::EOI)
-        .collect();
-    if inner.len() == 1 && inner[0].as_rule() == Rule::expr {
-        return b
-            .expr(inner.into_iter().next().unwrap())
-            .map(ReplInput::Expr)
-            .map_err(|e| vec![e]);
+    let top = Kids::top(pairs, Rule::repl_input, Span::new(file, 0, text.len()))
+        .expect_next(Rule::repl_input)
+        .map_err(|d| vec![d])?;
+    let inner: Vec<Pair<Rule>> = b.kids(top).filter(|p| p.as_rule() != Rule::EOI).collect();
+    if let [only] = inner.as_slice() {
+        if only.as_rule() == Rule::expr {
+            return b
+                .expr(only.clone())
+                .map(ReplInput::Expr)
+                .map_err(|e| vec![e]);
+        }
     }
     let mut items = vec![];
     for p in inner {
-        items.push(b.item(p).map_err(|e| vec![e])?);
+        items.push(b.item(p, Rule::repl_input).map_err(|e| vec![e])?);
     }
     Ok(ReplInput::Items(items))
 }
@@ -90,8 +89,10 @@ pub fn parse_expr(text: &str, file: FileId) -> Result<Expr, Vec<Diag>> {
         on_big_stack(|| Grammar::parse(Rule::expr_input, text).map_err(|e| pest_error(e, file)))
             .map_err(|d| vec![d])?;
     let b = Builder { file };
-    let top = pairs.into_iter().next().expect("expr rule");
-    let e = top.into_inner().next().expect("expr");
+    let top = Kids::top(pairs, Rule::expr_input, Span::new(file, 0, text.len()))
+        .expect_next(Rule::expr_input)
+        .map_err(|d| vec![d])?;
+    let e = b.kids(top).expect_next(Rule::expr).map_err(|d| vec![d])?;
     b.expr(e).map_err(|d| vec![d])
 }
 
@@ -331,8 +332,6 @@ struct Builder {
     file: FileId,
 }
 
-type R<T> = Result<T, Diag>;
-
 fn unescape(s: &str) -> String {
     let mut out = String::new();
     let mut it = s.chars();
@@ -359,8 +358,10 @@ enum Tok {
 
 impl Builder {
     fn span(&self, p: &Pair<Rule>) -> Span {
-        let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        span_of(p, self.file)
+    }
+    fn kids<'i>(&self, p: Pair<'i, Rule>) -> Kids<'i> {
+        Kids::of(p, self.file)
     }
     fn name(&self, p: Pair<Rule>) -> Name {
         Name {
@@ -373,26 +374,37 @@ impl Builder {
         let inner = p.into_inner().next().map(|i| i.as_str()).unwrap_or("");
         unescape(inner)
     }
+    /// The string of a rule whose one child is a `string` (`lit_str`, `pat_str`).
+    fn string_in(&self, p: Pair<Rule>) -> R<String> {
+        Ok(self.string(self.kids(p).expect_next(Rule::string)?))
+    }
+    /// The reading a `reading_clause` names.
+    fn reading_clause(&self, p: Pair<Rule>) -> R<Name> {
+        Ok(self.name(self.kids(p).expect_next(Rule::reading_name)?))
+    }
 
-    fn item(&self, p: Pair<Rule>) -> R<Item> {
+    /// One item; `inside` is the rule that holds it (`file` or `repl_input`).
+    fn item(&self, p: Pair<Rule>, inside: Rule) -> R<Item> {
         let span = self.span(&p);
-        Ok(match p.as_rule() {
+        let rule = p.as_rule();
+        let mut it = self.kids(p);
+        Ok(match rule {
             Rule::use_decl => Item::Use(UseDecl {
-                path: self.string(p.into_inner().next().unwrap()),
+                path: self.string(it.expect_next(Rule::string)?),
                 span,
             }),
             Rule::enum_decl => {
-                let mut it = p.into_inner();
-                let name = self.name(it.next().unwrap());
+                let name = self.name(it.expect_next(Rule::ident)?);
                 let mut variants = vec![];
-                for v in it {
+                while !it.is_done() {
+                    let v = it.expect_next(Rule::variant)?;
                     let vspan = self.span(&v);
-                    let mut vi = v.into_inner();
-                    let vname = self.name(vi.next().unwrap());
-                    let aliases = self.aliases(vi.next().unwrap());
+                    let mut vi = self.kids(v);
+                    let vname = self.name(vi.expect_next(Rule::ident)?);
+                    let aliases = self.aliases(vi.expect_next(Rule::aliases)?);
                     let mut fields = vec![];
-                    if let Some(f) = vi.next() {
-                        for t in f.into_inner() {
+                    if let Some(f) = vi.optional(Rule::variant_fields) {
+                        for t in self.kids(f) {
                             fields.push(self.type_expr(t)?);
                         }
                     }
@@ -410,33 +422,36 @@ impl Builder {
                 })
             }
             Rule::type_decl => {
-                let mut it = p.into_inner();
-                let name = self.name(it.next().unwrap());
-                let ty = match it.next() {
+                let name = self.name(it.expect_next(Rule::ident)?);
+                let ty = match it.optional(Rule::type_expr) {
                     Some(t) => Some(self.type_expr(t)?),
                     None => None,
                 };
                 Item::Type(TypeDecl { name, ty, span })
             }
-            Rule::def_decl => Item::Def(self.def(p)?),
-            Rule::native_decl => Item::Native(self.native(p)?),
+            Rule::def_decl => Item::Def(self.def(it)?),
+            Rule::native_decl => Item::Native(self.native(it)?),
             Rule::reading_decl => {
-                let mut it = p.into_inner();
-                let name = self.name(it.next().unwrap());
-                let mut parents = vec![];
+                let name = self.name(it.expect_next(Rule::reading_name)?);
+                let parents = match it.optional(Rule::reading_parents) {
+                    Some(q) => self.kids(q).map(|n| self.name(n)).collect(),
+                    None => vec![],
+                };
                 let mut items = vec![];
-                for q in it {
-                    match q.as_rule() {
-                        Rule::reading_parents => {
-                            parents = q.into_inner().map(|n| self.name(n)).collect()
+                while !it.is_done() {
+                    let q = it.expect_next_of(&[
+                        Rule::override_decl,
+                        Rule::def_decl,
+                        Rule::native_decl,
+                    ])?;
+                    items.push(match q.as_rule() {
+                        Rule::override_decl => {
+                            let d = self.kids(q).expect_next(Rule::def_decl)?;
+                            ReadingItem::Override(self.def(self.kids(d))?)
                         }
-                        Rule::override_decl => items.push(ReadingItem::Override(
-                            self.def(q.into_inner().next().unwrap())?,
-                        )),
-                        Rule::def_decl => items.push(ReadingItem::Def(self.def(q)?)),
-                        Rule::native_decl => items.push(ReadingItem::Native(self.native(q)?)),
-                        _ => {}
-                    }
+                        Rule::def_decl => ReadingItem::Def(self.def(self.kids(q))?),
+                        _ => ReadingItem::Native(self.native(self.kids(q))?),
+                    });
                 }
                 Item::Reading(ReadingDecl {
                     name,
@@ -446,28 +461,24 @@ impl Builder {
                 })
             }
             Rule::example_decl => {
-                let mut it = p.into_inner();
-                let name = self.string(it.next().unwrap());
-                let mut reading = None;
+                let name = self.string(it.expect_next(Rule::string)?);
+                let reading = match it.optional(Rule::reading_clause) {
+                    Some(q) => Some(self.reading_clause(q)?),
+                    None => None,
+                };
                 let mut stmts = vec![];
-                for q in it {
-                    match q.as_rule() {
-                        Rule::reading_clause => {
-                            reading = Some(self.name(q.into_inner().next().unwrap()))
-                        }
-                        Rule::let_stmt => {
-                            let mut li = q.into_inner();
-                            let pat = self.pattern(li.next().unwrap())?;
-                            let e = self.expr(li.next().unwrap())?;
-                            stmts.push(Stmt::Let(pat, e));
-                        }
-                        Rule::assert_stmt => {
-                            let mut ai = q.into_inner();
-                            let e = self.expr(ai.next().unwrap())?;
-                            let msg = ai.next().map(|m| self.string(m));
-                            stmts.push(Stmt::Assert(e, msg));
-                        }
-                        _ => {}
+                while !it.is_done() {
+                    let q = it.expect_next_of(&[Rule::let_stmt, Rule::assert_stmt])?;
+                    let is_let = q.as_rule() == Rule::let_stmt;
+                    let mut si = self.kids(q);
+                    if is_let {
+                        let pat = self.pattern(si.expect_next(Rule::pattern)?)?;
+                        let e = self.expr(si.expect_next(Rule::expr_noin)?)?;
+                        stmts.push(Stmt::Let(pat, e));
+                    } else {
+                        let e = self.expr(si.expect_next(Rule::expr)?)?;
+                        let msg = si.optional(Rule::string).map(|m| self.string(m));
+                        stmts.push(Stmt::Assert(e, msg));
                     }
                 }
                 Item::Example(ExampleDecl {
@@ -478,42 +489,39 @@ impl Builder {
                 })
             }
             Rule::theorem_decl => {
-                let mut it = p.into_inner();
-                let name = self.string(it.next().unwrap());
-                let mut reading = None;
-                let mut binders = vec![];
-                let mut body = None;
-                for q in it {
-                    match q.as_rule() {
-                        Rule::reading_clause => {
-                            reading = Some(self.name(q.into_inner().next().unwrap()))
-                        }
-                        Rule::binders => binders = self.binders(q)?,
-                        _ => body = Some(self.expr(q)?),
-                    }
-                }
+                let name = self.string(it.expect_next(Rule::string)?);
+                let reading = match it.optional(Rule::reading_clause) {
+                    Some(q) => Some(self.reading_clause(q)?),
+                    None => None,
+                };
+                let binders = match it.optional(Rule::binders) {
+                    Some(q) => self.binders(q)?,
+                    None => vec![],
+                };
+                let body = self.expr(it.expect_next(Rule::expr)?)?;
                 Item::Theorem(TheoremDecl {
                     name,
                     reading,
                     binders,
-                    body: body.unwrap(),
+                    body,
                     span,
                 })
             }
-            r => return Err(Diag::error("E0002", format!("unexpected {r:?}")).label(span, "")),
+            r => return Err(shape_error(span, inside, "an item", Some(r))),
         })
     }
 
     fn aliases(&self, p: Pair<Rule>) -> Vec<Name> {
-        p.into_inner().map(|n| self.name(n)).collect()
+        self.kids(p).map(|n| self.name(n)).collect()
     }
 
     fn params(&self, p: Pair<Rule>) -> R<Vec<Param>> {
         let mut out = vec![];
-        for q in p.into_inner() {
-            let mut it = q.into_inner();
-            let name = self.name(it.next().unwrap());
-            let ty = match it.next() {
+        let mut ps = self.kids(p);
+        while !ps.is_done() {
+            let mut it = self.kids(ps.expect_next(Rule::param)?);
+            let name = self.name(it.expect_next(Rule::ident)?);
+            let ty = match it.optional(Rule::type_expr) {
                 Some(t) => Some(self.type_expr(t)?),
                 None => None,
             };
@@ -522,106 +530,115 @@ impl Builder {
         Ok(out)
     }
 
-    fn def(&self, p: Pair<Rule>) -> R<DefDecl> {
-        let span = self.span(&p);
-        let mut it = p.into_inner();
-        let name = self.name(it.next().unwrap());
-        let aliases = self.aliases(it.next().unwrap());
-        let mut params = None;
-        let mut ret = None;
-        let mut body = None;
-        for q in it {
-            match q.as_rule() {
-                Rule::params => params = Some(self.params(q)?),
-                Rule::ret_type => ret = Some(self.type_expr(q.into_inner().next().unwrap())?),
-                _ => body = Some(self.expr(q)?),
-            }
-        }
+    /// The type after `->` in a `ret_type`.
+    fn ret_type(&self, p: Pair<Rule>) -> R<TypeExpr> {
+        self.type_expr(self.kids(p).expect_next(Rule::type_expr)?)
+    }
+
+    /// A `def_decl`, from its children.
+    fn def(&self, mut it: Kids) -> R<DefDecl> {
+        let span = it.span();
+        let name = self.name(it.expect_next(Rule::ident)?);
+        let aliases = self.aliases(it.expect_next(Rule::aliases)?);
+        let params = match it.optional(Rule::params) {
+            Some(q) => Some(self.params(q)?),
+            None => None,
+        };
+        let ret = match it.optional(Rule::ret_type) {
+            Some(q) => Some(self.ret_type(q)?),
+            None => None,
+        };
+        let body = self.expr(it.expect_next(Rule::expr)?)?;
         Ok(DefDecl {
             name,
             aliases,
             params,
             ret,
-            body: body.unwrap(),
+            body,
             span,
         })
     }
 
-    fn native(&self, p: Pair<Rule>) -> R<NativeDecl> {
-        let span = self.span(&p);
-        let q = p.into_inner().next().unwrap();
-        match q.as_rule() {
-            Rule::native_prim => {
-                let mut it = q.into_inner();
-                let name = self.name(it.next().unwrap());
-                let aliases = self.aliases(it.next().unwrap());
-                let params = self.params(it.next().unwrap())?;
-                let ret = self.type_expr(it.next().unwrap().into_inner().next().unwrap())?;
-                let hook = self.name(it.next().unwrap());
-                Ok(NativeDecl::Prim {
-                    name,
-                    aliases,
-                    params,
-                    ret,
-                    hook,
-                    span,
-                })
-            }
-            _ => {
-                let mut it = q.into_inner();
-                let name = self.name(it.next().unwrap());
-                let hook = self.name(it.next().unwrap());
-                Ok(NativeDecl::Bind { name, hook, span })
-            }
+    /// A `native_decl`, from its children.
+    fn native(&self, mut it: Kids) -> R<NativeDecl> {
+        let span = it.span();
+        let q = it.expect_next_of(&[Rule::native_prim, Rule::native_bind])?;
+        let prim = q.as_rule() == Rule::native_prim;
+        let mut it = self.kids(q);
+        if prim {
+            let name = self.name(it.expect_next(Rule::ident)?);
+            let aliases = self.aliases(it.expect_next(Rule::aliases)?);
+            let params = self.params(it.expect_next(Rule::params)?)?;
+            let ret = self.ret_type(it.expect_next(Rule::ret_type)?)?;
+            let hook = self.name(it.expect_next(Rule::hook_path)?);
+            Ok(NativeDecl::Prim {
+                name,
+                aliases,
+                params,
+                ret,
+                hook,
+                span,
+            })
+        } else {
+            let name = self.name(it.expect_next(Rule::ident)?);
+            let hook = self.name(it.expect_next(Rule::hook_path)?);
+            Ok(NativeDecl::Bind { name, hook, span })
         }
     }
 
     fn type_expr(&self, p: Pair<Rule>) -> R<TypeExpr> {
-        match p.as_rule() {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = self.kids(p);
+        match rule {
             Rule::type_expr => {
-                let mut it = p.into_inner();
-                let a = self.type_expr(it.next().unwrap())?;
-                match it.next() {
+                let a = self.type_expr(it.expect_next_of(TYPE_ATOM)?)?;
+                match it.optional(Rule::type_expr) {
                     Some(b) => Ok(TypeExpr::Fun(Box::new(a), Box::new(self.type_expr(b)?))),
                     None => Ok(a),
                 }
             }
             Rule::type_tuple => {
-                let span = self.span(&p);
-                let items = p
-                    .into_inner()
-                    .map(|t| self.type_expr(t))
-                    .collect::<R<Vec<_>>>()?;
+                let items = it.map(|t| self.type_expr(t)).collect::<R<Vec<_>>>()?;
                 Ok(TypeExpr::Tuple(items, span))
             }
             Rule::type_app => {
-                let mut it = p.into_inner();
-                let n = self.name(it.next().unwrap());
+                let n = self.name(it.expect_next(Rule::ident)?);
                 let args = it.map(|t| self.type_expr(t)).collect::<R<Vec<_>>>()?;
                 Ok(TypeExpr::App(n, args))
             }
-            _ => Ok(TypeExpr::Name(self.name(p.into_inner().next().unwrap()))),
+            Rule::type_name => Ok(TypeExpr::Name(self.name(it.expect_next(Rule::ident)?))),
+            r => Err(shape_error(
+                span,
+                r,
+                "a type (`type_expr` or a type atom)",
+                Some(r),
+            )),
         }
     }
 
     fn pattern(&self, p: Pair<Rule>) -> R<Pattern> {
         let span = self.span(&p);
-        match p.as_rule() {
+        let rule = p.as_rule();
+        match rule {
             Rule::pattern => {
-                let mut alts = p
-                    .into_inner()
+                let alts = self
+                    .kids(p)
                     .map(|q| self.pattern(q))
                     .collect::<R<Vec<_>>>()?;
-                if alts.len() == 1 {
-                    Ok(alts.pop().unwrap())
-                } else {
-                    Ok(Pattern {
+                match <[Pattern; 1]>::try_from(alts) {
+                    Ok([one]) => Ok(one),
+                    Err(alts) => Ok(Pattern {
                         kind: PatternKind::Or(alts),
                         span,
-                    })
+                    }),
                 }
             }
-            Rule::simple_pattern => self.pattern(p.into_inner().next().unwrap()),
+            Rule::simple_pattern => self.pattern(self.kids(p).expect_next_of(&[
+                Rule::pat_wild,
+                Rule::pat_tuple,
+                Rule::pat_name,
+            ])?),
             Rule::pat_wild => Ok(Pattern {
                 kind: PatternKind::Wild,
                 span,
@@ -643,12 +660,12 @@ impl Builder {
                 span,
             }),
             Rule::pat_str => Ok(Pattern {
-                kind: PatternKind::Str(self.string(p.into_inner().next().unwrap())),
+                kind: PatternKind::Str(self.string_in(p)?),
                 span,
             }),
             Rule::pat_tuple => {
-                let items = p
-                    .into_inner()
+                let items = self
+                    .kids(p)
                     .map(|q| self.pattern(q))
                     .collect::<R<Vec<_>>>()?;
                 Ok(Pattern {
@@ -657,57 +674,57 @@ impl Builder {
                 })
             }
             Rule::pat_ctor => {
-                let mut it = p.into_inner();
-                let n = self.name(it.next().unwrap());
+                let mut it = self.kids(p);
+                let n = self.name(it.expect_next(Rule::ident)?);
                 let args = it.map(|q| self.pattern(q)).collect::<R<Vec<_>>>()?;
                 Ok(Pattern {
                     kind: PatternKind::Ctor(n, args),
                     span,
                 })
             }
-            _ => Ok(Pattern {
+            Rule::pat_name => Ok(Pattern {
                 kind: PatternKind::Name(p.as_str().to_string()),
                 span,
             }),
+            r => Err(shape_error(span, r, "a pattern", Some(r))),
         }
     }
 
     fn binders(&self, p: Pair<Rule>) -> R<Vec<Binder>> {
         let mut out = vec![];
-        for b in p.into_inner() {
+        let mut bs = self.kids(p);
+        while !bs.is_done() {
+            let mut it = self.kids(bs.expect_next(Rule::binder)?);
             let mut pats = vec![];
-            let mut domain = None;
-            for q in b.into_inner().filter(|q| q.as_rule() != Rule::kw_in) {
-                if q.as_rule() == Rule::simple_pattern {
-                    pats.push(self.pattern(q)?);
-                } else {
-                    domain = Some(self.expr(q)?);
-                }
+            while let Some(q) = it.optional(Rule::simple_pattern) {
+                pats.push(self.pattern(q)?);
             }
-            out.push(Binder {
-                pats,
-                domain: domain.unwrap(),
-            });
+            it.optional(Rule::kw_in);
+            let domain = self.expr(it.expect_next(Rule::expr)?)?;
+            out.push(Binder { pats, domain });
         }
         Ok(out)
     }
 
     fn quals(&self, p: Pair<Rule>) -> R<Vec<Qual>> {
         let mut out = vec![];
-        for q in p.into_inner() {
-            match q.as_rule() {
+        let mut qs = self.kids(p);
+        while !qs.is_done() {
+            let q = qs.expect_next_of(&[Rule::qual_let, Rule::qual_gen, Rule::qual_guard])?;
+            let rule = q.as_rule();
+            let mut it = self.kids(q);
+            out.push(match rule {
                 Rule::qual_let => {
-                    let mut it = q.into_inner();
-                    let pat = self.pattern(it.next().unwrap())?;
-                    out.push(Qual::Let(pat, self.expr(it.next().unwrap())?));
+                    let pat = self.pattern(it.expect_next(Rule::pattern)?)?;
+                    Qual::Let(pat, self.expr(it.expect_next(Rule::expr_noin)?)?)
                 }
                 Rule::qual_gen => {
-                    let mut it = q.into_inner().filter(|q| q.as_rule() != Rule::kw_in);
-                    let pat = self.pattern(it.next().unwrap())?;
-                    out.push(Qual::Gen(pat, self.expr(it.next().unwrap())?));
+                    let pat = self.pattern(it.expect_next(Rule::simple_pattern)?)?;
+                    it.optional(Rule::kw_in);
+                    Qual::Gen(pat, self.expr(it.expect_next(Rule::expr)?)?)
                 }
-                _ => out.push(Qual::Guard(self.expr(q.into_inner().next().unwrap())?)),
-            }
+                _ => Qual::Guard(self.expr(it.expect_next(Rule::expr)?)?),
+            });
         }
         Ok(out)
     }
@@ -718,28 +735,38 @@ impl Builder {
 
     fn expr_inner(&self, p: Pair<Rule>) -> R<Expr> {
         // expr / expr_noin: a flat list of prefix ops, primaries, postfixes and infix ops
+        let whole = self.span(&p);
+        let inside = p.as_rule();
+        if !EXPR.contains(&inside) {
+            return Err(shape_error(
+                whole,
+                inside,
+                "`expr` or `expr_noin`",
+                Some(inside),
+            ));
+        }
         let mut toks: Vec<Tok> = vec![];
         let mut pending: Option<Expr> = None;
-        for q in p.into_inner() {
+        for q in self.kids(p) {
             let span = self.span(&q);
-            match q.as_rule() {
+            let rule = q.as_rule();
+            match rule {
                 Rule::op_not => toks.push(Tok::Prefix(UnOp::Not, span)),
                 Rule::op_neg => toks.push(Tok::Prefix(UnOp::Neg, span)),
                 Rule::call_args | Rule::index | Rule::proj | Rule::with_upd => {
-                    let base = pending.take().unwrap();
+                    let base = pending.take().ok_or_else(|| {
+                        shape_error(span, inside, "an operand before this postfix", Some(rule))
+                    })?;
                     pending = Some(self.postfix(base, q)?);
-                }
-                r if binop_of(r).is_some() => {
-                    if let Some(e) = pending.take() {
-                        toks.push(Tok::Operand(e));
-                    }
-                    toks.push(Tok::Infix(binop_of(r).unwrap()));
                 }
                 _ => {
                     if let Some(e) = pending.take() {
                         toks.push(Tok::Operand(e));
                     }
-                    pending = Some(self.primary(q)?);
+                    match binop_of(rule) {
+                        Some(op) => toks.push(Tok::Infix(op)),
+                        None => pending = Some(self.primary(q, inside)?),
+                    }
                 }
             }
         }
@@ -747,22 +774,29 @@ impl Builder {
             toks.push(Tok::Operand(e));
         }
         let mut pos = 0;
-        let e = climb(&mut toks, &mut pos, 0);
-        Ok(e)
+        match climb(&mut toks, &mut pos, 0) {
+            Some(e) if pos == toks.len() => Ok(e),
+            _ => Err(shape_error(
+                whole,
+                inside,
+                "operands alternating with infix operators",
+                None,
+            )),
+        }
     }
 
     fn postfix(&self, base: Expr, q: Pair<Rule>) -> R<Expr> {
-        let span = base.span.to(self.span(&q));
-        Ok(match q.as_rule() {
+        let qspan = self.span(&q);
+        let span = base.span.to(qspan);
+        let rule = q.as_rule();
+        let mut it = self.kids(q);
+        Ok(match rule {
             Rule::call_args => {
-                let args = q
-                    .into_inner()
-                    .map(|a| self.expr(a))
-                    .collect::<R<Vec<_>>>()?;
+                let args = it.map(|a| self.expr(a)).collect::<R<Vec<_>>>()?;
                 Expr::new(ExprKind::Call(Box::new(base), args), span)
             }
             Rule::index => {
-                let ip = q.into_inner().next().unwrap();
+                let ip = it.expect_next(Rule::expr)?;
                 // `s[(a..b)]` indexes by a range value; `s[a..b]` is a slice
                 let mut ii = ip.clone().into_inner();
                 let parenthesized = matches!(
@@ -781,7 +815,7 @@ impl Builder {
                 }
             }
             Rule::proj => {
-                let n = q.into_inner().next().unwrap();
+                let n = it.expect_next(Rule::int)?;
                 let nspan = self.span(&n);
                 let k: u32 = n.as_str().parse().map_err(|_| too_big(nspan))?;
                 if k == 0 {
@@ -791,12 +825,10 @@ impl Builder {
                 }
                 Expr::new(ExprKind::Proj(Box::new(base), k), span)
             }
-            _ => {
+            Rule::with_upd => {
                 // with { k: v, ... } | with { k: v | quals }
-                let mut it = q.into_inner();
-                let k = self.expr(it.next().unwrap())?;
-                let m = it.next().unwrap();
-                let (v, rest) = self.brace_map(m)?;
+                let k = self.expr(it.expect_next(Rule::expr)?)?;
+                let (v, rest) = self.brace_map(it.expect_next(Rule::brace_map)?)?;
                 match rest {
                     MapRest::Comp(quals) => Expr::new(
                         ExprKind::WithComp(Box::new(base), Box::new(k), Box::new(v), quals),
@@ -808,24 +840,23 @@ impl Builder {
                     }
                 }
             }
+            r => return Err(shape_error(qspan, r, "a postfix", Some(r))),
         })
     }
 
     fn brace_map(&self, m: Pair<Rule>) -> R<(Expr, MapRest)> {
-        let mut it = m.into_inner();
-        let v = self.expr(it.next().unwrap())?;
-        let rest = it.next().unwrap();
+        let mut it = self.kids(m);
+        let v = self.expr(it.expect_next(Rule::expr)?)?;
+        let rest = it.expect_next_of(&[Rule::brace_comp, Rule::brace_map_more])?;
         Ok(match rest.as_rule() {
-            Rule::brace_comp => (
-                v,
-                MapRest::Comp(self.quals(rest.into_inner().next().unwrap())?),
-            ),
+            Rule::brace_comp => (v, MapRest::Comp(self.brace_comp(rest)?)),
             _ => {
                 let mut more = vec![];
-                for e in rest.into_inner() {
-                    let mut ei = e.into_inner();
-                    let k = self.expr(ei.next().unwrap())?;
-                    let v = self.expr(ei.next().unwrap())?;
+                let mut es = self.kids(rest);
+                while !es.is_done() {
+                    let mut ei = self.kids(es.expect_next(Rule::map_entry)?);
+                    let k = self.expr(ei.expect_next(Rule::expr)?)?;
+                    let v = self.expr(ei.expect_next(Rule::expr)?)?;
                     more.push((k, v));
                 }
                 (v, MapRest::More(more))
@@ -833,105 +864,108 @@ impl Builder {
         })
     }
 
-    fn primary(&self, q: Pair<Rule>) -> R<Expr> {
+    /// The qualifiers of a `brace_comp` (`| quals`).
+    fn brace_comp(&self, p: Pair<Rule>) -> R<Vec<Qual>> {
+        self.quals(self.kids(p).expect_next(Rule::quals)?)
+    }
+
+    /// One primary expression; `inside` is the expression rule that holds it.
+    fn primary(&self, q: Pair<Rule>, inside: Rule) -> R<Expr> {
         let span = self.span(&q);
         let kind = match q.as_rule() {
             Rule::lit_true => ExprKind::Bool(true),
             Rule::lit_false => ExprKind::Bool(false),
             Rule::lit_int => ExprKind::Int(q.as_str().parse().map_err(|_| too_big(span))?),
-            Rule::lit_str => ExprKind::Str(self.string(q.into_inner().next().unwrap())),
+            Rule::lit_str => ExprKind::Str(self.string_in(q)?),
             Rule::var => ExprKind::Var(q.as_str().to_string()),
-            Rule::base_ref => ExprKind::Base(self.name(q.into_inner().next().unwrap())),
+            Rule::base_ref => ExprKind::Base(self.name(self.kids(q).expect_next(Rule::ident)?)),
             Rule::paren => {
                 let end = q.as_span().end();
                 let children: Vec<Pair<Rule>> = q.into_inner().collect();
                 let after_last = children.last().map(|c| c.as_span().end()).unwrap_or(end);
                 let src = self_src(&children, after_last, end);
                 let trailing_comma = src.contains(',');
-                let mut items = children
+                let items = children
                     .into_iter()
                     .map(|e| self.expr(e))
                     .collect::<R<Vec<_>>>()?;
-                if items.len() == 1 && !trailing_comma {
-                    let mut e = items.pop().unwrap();
-                    e.span = span;
-                    return Ok(e);
-                }
+                let items = match <[Expr; 1]>::try_from(items) {
+                    Ok([mut e]) if !trailing_comma => {
+                        e.span = span;
+                        return Ok(e);
+                    }
+                    Ok([e]) => vec![e],
+                    Err(items) => items,
+                };
                 ExprKind::Tuple(items)
             }
             Rule::let_expr => {
+                let mut it = self.kids(q);
                 let mut binds = vec![];
-                let mut body = None;
-                for b in q.into_inner() {
-                    if b.as_rule() == Rule::let_binding {
-                        let mut bi = b.into_inner();
-                        let pat = self.pattern(bi.next().unwrap())?;
-                        binds.push((pat, self.expr(bi.next().unwrap())?));
-                    } else {
-                        body = Some(self.expr(b)?);
-                    }
+                while let Some(b) = it.optional(Rule::let_binding) {
+                    let mut bi = self.kids(b);
+                    let pat = self.pattern(bi.expect_next(Rule::pattern)?)?;
+                    binds.push((pat, self.expr(bi.expect_next(Rule::expr_noin)?)?));
                 }
-                ExprKind::Let(binds, Box::new(body.unwrap()))
+                let body = self.expr(it.expect_next(Rule::expr)?)?;
+                ExprKind::Let(binds, Box::new(body))
             }
             Rule::if_expr => {
-                let mut it = q.into_inner();
-                let c = self.expr(it.next().unwrap())?;
-                let a = self.expr(it.next().unwrap())?;
-                let b = self.expr(it.next().unwrap())?;
+                let mut it = self.kids(q);
+                let c = self.expr(it.expect_next(Rule::expr)?)?;
+                let a = self.expr(it.expect_next(Rule::expr)?)?;
+                let b = self.expr(it.expect_next(Rule::expr)?)?;
                 ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
             }
             Rule::match_expr => {
-                let mut it = q.into_inner();
-                let scrut = self.expr(it.next().unwrap())?;
+                let mut it = self.kids(q);
+                let scrut = self.expr(it.expect_next(Rule::expr)?)?;
                 let mut arms = vec![];
-                for a in it {
-                    let parts: Vec<Pair<Rule>> = a.into_inner().collect();
-                    let pat = self.pattern(parts[0].clone())?;
-                    let (guard, body) = if parts.len() == 3 {
-                        (
-                            Some(self.expr(parts[1].clone())?),
-                            self.expr(parts[2].clone())?,
-                        )
-                    } else {
-                        (None, self.expr(parts[1].clone())?)
+                while !it.is_done() {
+                    let mut ai = self.kids(it.expect_next(Rule::arm)?);
+                    let pat = self.pattern(ai.expect_next(Rule::pattern)?)?;
+                    let first = self.expr(ai.expect_next(Rule::expr)?)?;
+                    let (guard, body) = match ai.optional(Rule::expr) {
+                        Some(b) => (Some(first), self.expr(b)?),
+                        None => (None, first),
                     };
                     arms.push(Arm { pat, guard, body });
                 }
                 ExprKind::Match(Box::new(scrut), arms)
             }
             Rule::quant_expr => {
-                let mut it = q.into_inner();
-                let kw = it.next().unwrap().as_str();
+                let mut it = self.kids(q);
+                let kw = it.expect_next(Rule::quant_kw)?.as_str();
                 let quant = if kw == "all" || kw == "∀" {
                     Quant::All
                 } else {
                     Quant::Any
                 };
-                let binders = self.binders(it.next().unwrap())?;
-                let body = self.expr(it.next().unwrap())?;
+                let binders = self.binders(it.expect_next(Rule::binders)?)?;
+                let body = self.expr(it.expect_next(Rule::expr)?)?;
                 ExprKind::Quant(quant, binders, Box::new(body))
             }
             Rule::agg_expr => {
-                let mut it = q.into_inner();
-                let agg = match it.next().unwrap().as_str() {
+                let mut it = self.kids(q);
+                let agg = match it.expect_next(Rule::agg_kw)?.as_str() {
                     "count" => Agg::Count,
                     "sum" => Agg::Sum,
                     "min" => Agg::Min,
                     _ => Agg::Max,
                 };
-                let binders = self.binders(it.next().unwrap())?;
-                let body = self.expr(it.next().unwrap())?;
+                let binders = self.binders(it.expect_next(Rule::binders)?)?;
+                let body = self.expr(it.expect_next(Rule::expr)?)?;
                 ExprKind::Agg(agg, binders, Box::new(body))
             }
             Rule::closure_expr => {
-                let mut it = q.into_inner();
-                let s = self.expr(it.next().unwrap())?;
-                let f = self.expr(it.next().unwrap())?;
+                let mut it = self.kids(q);
+                let s = self.expr(it.expect_next(Rule::expr)?)?;
+                let f = self.expr(it.expect_next(Rule::expr)?)?;
                 ExprKind::Closure(Box::new(s), Box::new(f))
             }
             Rule::lambda => {
-                let mut it = q.into_inner();
-                let ps = it.next().unwrap();
+                let mut it = self.kids(q);
+                let ps = it.expect_next(Rule::lambda_params)?;
                 let pats =
                     if ps.clone().into_inner().next().map(|x| x.as_rule()) == Some(Rule::ident) {
                         vec![Pattern {
@@ -939,30 +973,40 @@ impl Builder {
                             span: self.span(&ps),
                         }]
                     } else {
-                        ps.into_inner()
+                        self.kids(ps)
                             .map(|x| self.pattern(x))
                             .collect::<R<Vec<_>>>()?
                     };
-                let body = self.expr(it.next().unwrap())?;
+                let body = self.expr(it.expect_next(Rule::expr)?)?;
                 ExprKind::Lambda(pats, Box::new(body))
             }
             Rule::set_or_map => match q.into_inner().next() {
                 None => ExprKind::Set(vec![]),
-                Some(b) if b.as_rule() == Rule::map_empty => ExprKind::Map(vec![]),
-                Some(b) => return self.brace_body(b, span, true),
+                Some(b) => match b.as_rule() {
+                    Rule::map_empty => ExprKind::Map(vec![]),
+                    Rule::brace_body => return self.brace_body(b, span, true),
+                    r => {
+                        return Err(shape_error(
+                            span,
+                            Rule::set_or_map,
+                            "`map_empty` or `brace_body`",
+                            Some(r),
+                        ))
+                    }
+                },
             },
-            Rule::seq_brackets => match q.into_inner().next() {
+            Rule::seq_brackets => match self.kids(q).optional(Rule::brace_body) {
                 None => ExprKind::Seq(vec![]),
                 Some(b) => return self.brace_body(b, span, false),
             },
-            r => return Err(Diag::error("E0002", format!("unexpected {r:?}")).label(span, "")),
+            r => return Err(shape_error(span, inside, "a primary expression", Some(r))),
         };
         Ok(Expr::new(kind, span))
     }
 
     fn brace_body(&self, b: Pair<Rule>, span: Span, is_set: bool) -> R<Expr> {
-        let mut it = b.into_inner();
-        let first_pair = it.next().unwrap();
+        let mut it = self.kids(b);
+        let first_pair = it.expect_next(Rule::expr)?;
         // `{(x in S) | ...}` keeps a membership test as its head; `{x in S | ...}` is a filter
         let mut fi = first_pair.clone().into_inner();
         let parenthesized = matches!(
@@ -970,7 +1014,7 @@ impl Builder {
             (Some(Rule::paren), None)
         );
         let first = self.expr(first_pair)?;
-        let rest = it.next().unwrap();
+        let rest = it.expect_next_of(&[Rule::brace_map, Rule::brace_comp, Rule::brace_elems])?;
         let kind = match rest.as_rule() {
             Rule::brace_map => {
                 if !is_set {
@@ -991,7 +1035,7 @@ impl Builder {
                 }
             }
             Rule::brace_comp => {
-                let quals = self.quals(rest.into_inner().next().unwrap())?;
+                let quals = self.brace_comp(rest)?;
                 let (head, quals) = if parenthesized {
                     (first, quals)
                 } else {
@@ -1005,7 +1049,7 @@ impl Builder {
             }
             _ => {
                 let mut items = vec![first];
-                for e in rest.into_inner() {
+                for e in self.kids(rest) {
                     items.push(self.expr(e)?);
                 }
                 if is_set {
@@ -1089,10 +1133,11 @@ fn binop_of(r: Rule) -> Option<BinOp> {
     })
 }
 
-/// Precedence climbing over the flat token list.
-fn climb(toks: &mut [Tok], pos: &mut usize, min_prec: u8) -> Expr {
+/// Precedence climbing over the flat token list; nothing when the list is not operands
+/// alternating with infix operators (the grammar rules that out).
+fn climb(toks: &mut [Tok], pos: &mut usize, min_prec: u8) -> Option<Expr> {
     stacker::maybe_grow(64 << 10, 8 << 20, || {
-        let mut lhs = unary(toks, pos);
+        let mut lhs = unary(toks, pos)?;
         while let Some(Tok::Infix(op)) = toks.get(*pos) {
             let op = *op;
             let (p, right) = op.prec();
@@ -1100,42 +1145,75 @@ fn climb(toks: &mut [Tok], pos: &mut usize, min_prec: u8) -> Expr {
                 break;
             }
             *pos += 1;
-            let rhs = climb(toks, pos, if right { p } else { p + 1 });
+            let rhs = climb(toks, pos, if right { p } else { p + 1 })?;
             let span = lhs.span.to(rhs.span);
             lhs = Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
         }
-        lhs
+        Some(lhs)
     })
 }
 
-fn unary(toks: &mut [Tok], pos: &mut usize) -> Expr {
-    match toks.get(*pos) {
-        Some(Tok::Prefix(UnOp::Not, s)) => {
+fn unary(toks: &mut [Tok], pos: &mut usize) -> Option<Expr> {
+    match toks.get_mut(*pos)? {
+        Tok::Prefix(UnOp::Not, s) => {
             let s = *s;
             *pos += 1;
-            let e = climb(toks, pos, PREC_NOT + 1);
+            let e = climb(toks, pos, PREC_NOT + 1)?;
             let span = s.to(e.span);
-            Expr::new(ExprKind::Unary(UnOp::Not, Box::new(e)), span)
+            Some(Expr::new(ExprKind::Unary(UnOp::Not, Box::new(e)), span))
         }
-        Some(Tok::Prefix(UnOp::Neg, s)) => {
+        Tok::Prefix(UnOp::Neg, s) => {
             let s = *s;
             *pos += 1;
-            let e = unary(toks, pos);
+            let e = unary(toks, pos)?;
             let span = s.to(e.span);
             // fold a negative literal so that `-5` prints and reparses as itself
             if let ExprKind::Int(v) = e.kind {
-                return Expr::new(ExprKind::Int(-v), span);
+                return Some(Expr::new(ExprKind::Int(-v), span));
             }
-            Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(e)), span)
+            Some(Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(e)), span))
         }
-        Some(Tok::Operand(_)) => {
-            let t = std::mem::replace(&mut toks[*pos], Tok::Infix(BinOp::Add));
+        Tok::Operand(e) => {
+            // each operand is read once; what stays behind is never looked at again
+            let e = std::mem::replace(e, Expr::new(ExprKind::Bool(false), Span::default()));
             *pos += 1;
-            match t {
-                Tok::Operand(e) => e,
-                _ => unreachable!(),
-            }
+            Some(e)
         }
-        _ => Expr::new(ExprKind::Bool(false), Span::default()),
+        Tok::Infix(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_pair(rule: Rule, text: &str) -> Pair<'_, Rule> {
+        let top = Grammar::parse(rule, text).unwrap().next().unwrap();
+        top.into_inner().next().unwrap()
+    }
+
+    /// The builder's pieces, handed a pair of a rule they do not read, answer with the internal
+    /// diagnostic instead of panicking.
+    #[test]
+    fn a_pair_of_an_unexpected_rule_is_a_diagnostic() {
+        let b = Builder { file: 0 };
+        let e = || first_pair(Rule::expr_input, "f(1) + 2");
+        let item = first_pair(Rule::file, "def x = 1");
+        for d in [
+            b.item(e(), Rule::file).unwrap_err(),
+            b.pattern(e()).unwrap_err(),
+            b.type_expr(e()).unwrap_err(),
+            b.expr(item.clone()).unwrap_err(),
+            b.params(e()).unwrap_err(),
+            b.binders(e()).unwrap_err(),
+            b.quals(item.clone()).unwrap_err(),
+            b.brace_body(e(), Span::default(), true).unwrap_err(),
+            b.def(b.kids(e())).unwrap_err(),
+            b.native(b.kids(item)).unwrap_err(),
+        ] {
+            assert_eq!(d.code, "E0002", "{}", d.message);
+            assert!(d.message.starts_with("internal error"), "{}", d.message);
+        }
+        assert!(b.expr(e()).is_ok());
     }
 }

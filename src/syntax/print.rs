@@ -3,6 +3,20 @@
 use super::ast::*;
 use std::fmt::Write;
 
+/// `write!` into a `String`, which cannot fail: there is no error to look at.
+macro_rules! put {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = write!($out, $($arg)*);
+    }};
+}
+
+/// `writeln!` into a `String`, which cannot fail.
+macro_rules! putln {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
 pub fn print_file(f: &File) -> String {
     let mut out = String::new();
     for (i, item) in f.items.iter().enumerate() {
@@ -51,9 +65,9 @@ pub fn print_def(d: &DefDecl) -> String {
         s.push_str(&params(ps));
     }
     if let Some(r) = &d.ret {
-        write!(s, " -> {}", print_type(r)).unwrap();
+        put!(s, " -> {}", print_type(r));
     }
-    write!(s, " =\n    {}", print_expr(&d.body)).unwrap();
+    put!(s, " =\n    {}", print_expr(&d.body));
     s
 }
 
@@ -89,7 +103,7 @@ pub fn print_item(item: &Item) -> String {
                     let mut s = format!("{}{}", v.name.text, aliases(&v.aliases));
                     if !v.fields.is_empty() {
                         let f: Vec<String> = v.fields.iter().map(print_type).collect();
-                        write!(s, "({})", f.join(", ")).unwrap();
+                        put!(s, "({})", f.join(", "));
                     }
                     s
                 })
@@ -106,7 +120,7 @@ pub fn print_item(item: &Item) -> String {
             let mut s = format!("reading {}", r.name.text);
             if !r.parents.is_empty() {
                 let ps: Vec<&str> = r.parents.iter().map(|p| p.text.as_str()).collect();
-                write!(s, " extends {}", ps.join(", ")).unwrap();
+                put!(s, " extends {}", ps.join(", "));
             }
             s.push_str(" {\n");
             for it in &r.items {
@@ -116,7 +130,7 @@ pub fn print_item(item: &Item) -> String {
                     ReadingItem::Native(n) => print_native(n),
                 };
                 for line in t.lines() {
-                    writeln!(s, "    {line}").unwrap();
+                    putln!(s, "    {line}");
                 }
             }
             s.push('}');
@@ -125,19 +139,19 @@ pub fn print_item(item: &Item) -> String {
         Item::Example(e) => {
             let mut s = format!("example {}", quote(&e.name));
             if let Some(r) = &e.reading {
-                write!(s, " reading {}", r.text).unwrap();
+                put!(s, " reading {}", r.text);
             }
             s.push_str(" {\n");
             for st in &e.stmts {
                 match st {
                     Stmt::Let(p, x) => {
-                        writeln!(s, "    let {} = {};", print_pattern(p), print_noin(x)).unwrap()
+                        putln!(s, "    let {} = {};", print_pattern(p), print_noin(x))
                     }
                     Stmt::Assert(x, m) => match m {
                         Some(m) => {
-                            writeln!(s, "    assert {}, {}", print_expr(x), quote(m)).unwrap()
+                            putln!(s, "    assert {}, {}", print_expr(x), quote(m))
                         }
-                        None => writeln!(s, "    assert {}", print_expr(x)).unwrap(),
+                        None => putln!(s, "    assert {}", print_expr(x)),
                     },
                 }
             }
@@ -147,12 +161,12 @@ pub fn print_item(item: &Item) -> String {
         Item::Theorem(t) => {
             let mut s = format!("theorem {}", quote(&t.name));
             if let Some(r) = &t.reading {
-                write!(s, " reading {}", r.text).unwrap();
+                put!(s, " reading {}", r.text);
             }
             if !t.binders.is_empty() {
-                write!(s, " for {}", binders(&t.binders)).unwrap();
+                put!(s, " for {}", binders(&t.binders));
             }
-            write!(s, ":\n    {}", print_expr(&t.body)).unwrap();
+            put!(s, ":\n    {}", print_expr(&t.body));
             s
         }
     }
@@ -294,7 +308,7 @@ fn expr_inner(out: &mut String, e: &Expr, min_prec: u8, last: bool) {
             // comparisons do not chain: both sides bind tighter
             let lp = if p == 6 || p == 7 { p + 1 } else { lp };
             expr(out, a, lp, false);
-            write!(out, " {} ", op.text()).unwrap();
+            put!(out, " {} ", op.text());
             expr(out, b, rp, last || paren);
             if paren {
                 out.push(')');
@@ -315,7 +329,7 @@ fn expr_inner(out: &mut String, e: &Expr, min_prec: u8, last: bool) {
             out.push('-');
             // `- -x` must not read as `--`; a negative literal keeps its own parentheses
             match &a.kind {
-                ExprKind::Int(i) if *i < 0 => write!(out, "({i})").unwrap(),
+                ExprKind::Int(i) if *i < 0 => put!(out, "({i})"),
                 ExprKind::Unary(UnOp::Neg, _) => {
                     out.push('(');
                     expr(out, a, 0, true);
@@ -345,7 +359,7 @@ fn prefix_form(out: &mut String, e: &Expr) {
                 .iter()
                 .map(|(p, x)| format!("{} = {}", print_pattern(p), print_noin(x)))
                 .collect();
-            write!(out, "let {} in ", v.join(", ")).unwrap();
+            put!(out, "let {} in ", v.join(", "));
             expr(out, body, 0, true);
         }
         ExprKind::If(c, a, b) => {
@@ -365,9 +379,9 @@ fn prefix_form(out: &mut String, e: &Expr) {
                 .map(|a| {
                     let mut s = print_pattern(&a.pat);
                     if let Some(g) = &a.guard {
-                        write!(s, " if {}", print_expr(g)).unwrap();
+                        put!(s, " if {}", print_expr(g));
                     }
-                    write!(s, " => {}", print_expr(&a.body)).unwrap();
+                    put!(s, " => {}", print_expr(&a.body));
                     s
                 })
                 .collect();
@@ -376,7 +390,7 @@ fn prefix_form(out: &mut String, e: &Expr) {
         }
         ExprKind::Quant(q, bs, body) => {
             let kw = if *q == Quant::All { "all" } else { "any" };
-            write!(out, "{kw} {}: ", binders(bs)).unwrap();
+            put!(out, "{kw} {}: ", binders(bs));
             expr(out, body, 0, true);
         }
         ExprKind::Agg(a, bs, body) => {
@@ -386,7 +400,7 @@ fn prefix_form(out: &mut String, e: &Expr) {
                 Agg::Min => "min",
                 Agg::Max => "max",
             };
-            write!(out, "{kw} {}: ", binders(bs)).unwrap();
+            put!(out, "{kw} {}: ", binders(bs));
             expr(out, body, 0, true);
         }
         ExprKind::Closure(s, f) => {
@@ -400,7 +414,7 @@ fn prefix_form(out: &mut String, e: &Expr) {
                 out.push_str(&print_pattern(&ps[0]));
             } else {
                 let v: Vec<String> = ps.iter().map(print_pattern).collect();
-                write!(out, "({})", v.join(", ")).unwrap();
+                put!(out, "({})", v.join(", "));
             }
             out.push_str(" -> ");
             expr(out, body, 0, true);
@@ -455,53 +469,52 @@ fn postfix_base(out: &mut String, e: &Expr) {
 
 fn atom(out: &mut String, e: &Expr) {
     match &e.kind {
-        ExprKind::Int(i) => write!(out, "{i}").unwrap(),
-        ExprKind::Bool(b) => write!(out, "{b}").unwrap(),
+        ExprKind::Int(i) => put!(out, "{i}"),
+        ExprKind::Bool(b) => put!(out, "{b}"),
         ExprKind::Str(s) => out.push_str(&quote(s)),
         ExprKind::Var(v) => out.push_str(v),
-        ExprKind::Base(n) => write!(out, "base.{}", n.text).unwrap(),
+        ExprKind::Base(n) => put!(out, "base.{}", n.text),
         ExprKind::Tuple(items) => {
             if items.len() == 1 {
-                write!(out, "({},)", print_expr(&items[0])).unwrap();
+                put!(out, "({},)", print_expr(&items[0]));
             } else {
-                write!(out, "({})", list(items)).unwrap();
+                put!(out, "({})", list(items));
             }
         }
         ExprKind::Set(items) => {
             if items.is_empty() {
                 out.push_str("{}");
             } else {
-                write!(out, "{{{}}}", list(items)).unwrap();
+                put!(out, "{{{}}}", list(items));
             }
         }
-        ExprKind::Seq(items) => write!(out, "[{}]", list(items)).unwrap(),
+        ExprKind::Seq(items) => put!(out, "[{}]", list(items)),
         ExprKind::Map(es) => {
             if es.is_empty() {
                 out.push_str("{:}");
             } else {
-                write!(out, "{{{}}}", entries(es)).unwrap();
+                put!(out, "{{{}}}", entries(es));
             }
         }
-        ExprKind::SetComp(h, qs) => write!(out, "{{{} | {}}}", head(h), quals(qs)).unwrap(),
-        ExprKind::SeqComp(h, qs) => write!(out, "[{} | {}]", head(h), quals(qs)).unwrap(),
-        ExprKind::MapComp(k, v, qs) => write!(
+        ExprKind::SetComp(h, qs) => put!(out, "{{{} | {}}}", head(h), quals(qs)),
+        ExprKind::SeqComp(h, qs) => put!(out, "[{} | {}]", head(h), quals(qs)),
+        ExprKind::MapComp(k, v, qs) => put!(
             out,
             "{{{}: {} | {}}}",
             print_expr(k),
             print_expr(v),
             quals(qs)
-        )
-        .unwrap(),
+        ),
         ExprKind::Call(f, args) => {
             postfix_base(out, f);
-            write!(out, "({})", list(args)).unwrap();
+            put!(out, "({})", list(args));
         }
         ExprKind::Index(a, i) => {
             postfix_base(out, a);
             // an index that is itself a range would read back as a slice
             match i.kind {
-                ExprKind::Binary(BinOp::Range, ..) => write!(out, "[({})]", print_expr(i)).unwrap(),
-                _ => write!(out, "[{}]", print_expr(i)).unwrap(),
+                ExprKind::Binary(BinOp::Range, ..) => put!(out, "[({})]", print_expr(i)),
+                _ => put!(out, "[{}]", print_expr(i)),
             }
         }
         ExprKind::Slice(a, i, j) => {
@@ -510,26 +523,25 @@ fn atom(out: &mut String, e: &Expr) {
             expr(&mut s, i, 8, false);
             s.push_str("..");
             expr(&mut s, j, 8, true);
-            write!(out, "[{s}]").unwrap();
+            put!(out, "[{s}]");
         }
         ExprKind::Proj(a, k) => {
             postfix_base(out, a);
-            write!(out, ".{k}").unwrap();
+            put!(out, ".{k}");
         }
         ExprKind::With(a, es) => {
             postfix_base(out, a);
-            write!(out, " with {{{}}}", entries(es)).unwrap();
+            put!(out, " with {{{}}}", entries(es));
         }
         ExprKind::WithComp(a, k, v, qs) => {
             postfix_base(out, a);
-            write!(
+            put!(
                 out,
                 " with {{{}: {} | {}}}",
                 print_expr(k),
                 print_expr(v),
                 quals(qs)
-            )
-            .unwrap();
+            );
         }
         _ => {
             out.push('(');
