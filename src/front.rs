@@ -409,35 +409,40 @@ pub fn pseudo_game(
     sfen: &str,
     moves: &str,
 ) -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
-    use crate::syntax::ast::Span;
     let game = shogi_game(sfen, "")?;
     let mut sources = SourceMap::default();
     let moves_id = sources.add("--moves", None, moves.to_string());
-    let mut out = vec![game.last().clone()];
+    let mut toks = vec![];
     let mut offset = 0;
     for tok in moves.split_whitespace() {
         let start = offset + moves[offset..].find(tok).unwrap_or(0);
         offset = start + tok.len();
-        let cur = out.last().unwrap();
-        let m = crate::shogi::types::Move::from_usi(tok)
-            .filter(|m| cur.pseudo_legal_moves().contains(m));
-        match m {
-            Some(m) => {
-                let next = cur.after(m);
-                out.push(next);
-            }
-            None => {
-                let why = match crate::shogi::types::Move::from_usi(tok) {
-                    None => "is not a move in USI notation".to_string(),
-                    Some(_) => "is not a move of this position".to_string(),
-                };
-                let d = Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
+        toks.push((start, tok));
+    }
+    play_pseudo(vec![game.last().clone()], &toks, moves_id).map_err(|d| (sources, vec![d]))
+}
+
+/// Play USI moves of the one-step transition (forbidden moves included: the rules judge them)
+/// after the last of `from`; each token with its byte offset in source `fid`, where a move that
+/// cannot be played is shown (E0402).
+pub fn play_pseudo(
+    from: Vec<crate::shogi::position::Position>,
+    toks: &[(usize, &str)],
+    fid: crate::syntax::ast::FileId,
+) -> Result<Vec<crate::shogi::position::Position>, Diag> {
+    use crate::syntax::ast::Span;
+    let mut out = from;
+    for &(at, tok) in toks {
+        let Some(cur) = out.last() else { break };
+        match cur.after_pseudo_usi(tok) {
+            Ok(next) => out.push(next),
+            Err(why) => {
+                return Err(Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
                     .label(
-                        Span::new(moves_id, start, start + tok.len()),
+                        Span::new(fid, at, at + tok.len()),
                         format!("move {}", out.len()),
                     )
-                    .help("moves are written in USI: 7g7f, 8h2b+, P*5e");
-                return Err((sources, vec![d]));
+                    .help("moves are written in USI: 7g7f, 8h2b+, P*5e"));
             }
         }
     }

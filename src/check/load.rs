@@ -171,13 +171,24 @@ pub fn load_with(paths: &[PathBuf], natives: &Natives, sources: SourceMap) -> Lo
     load_from(&Disk, paths, natives, sources)
 }
 
-/// Load rule files read through `fs`, following `use` within it.
-pub fn load_from(
+/// One rule file, read and parsed.
+#[derive(Clone)]
+pub struct RuleFile {
+    pub path: PathBuf,
+    pub text: String,
+    pub ast: ast::File,
+}
+
+/// Read the rule files of `paths` through `fs`, and every file they `use` (each file once, in
+/// the order met). A file whose text `known` already holds parsed keeps that parse (the REPL
+/// reloads only what changed); every other text is added to `sources` and parsed. Every error of
+/// every file is returned.
+pub fn read_all(
     fs: &dyn Files,
     paths: &[PathBuf],
-    natives: &Natives,
-    mut sources: SourceMap,
-) -> Loaded {
+    sources: &mut SourceMap,
+    known: &[RuleFile],
+) -> (Vec<RuleFile>, Vec<Diag>) {
     let mut errs: Vec<Diag> = vec![];
     let mut queue: Vec<(PathBuf, Option<Span>)> = vec![];
     for p in paths {
@@ -187,8 +198,7 @@ pub fn load_from(
         }
     }
     let mut seen: HashSet<PathBuf> = HashSet::new();
-    let mut files: Vec<ast::File> = vec![];
-    let mut loaded_paths = vec![];
+    let mut out: Vec<RuleFile> = vec![];
     let mut i = 0;
     while i < queue.len() {
         let (path, from) = queue[i].clone();
@@ -221,26 +231,48 @@ pub fn load_from(
                 continue;
             }
         };
-        let fid = sources.add(name, Some(path.clone()), text);
-        let text = sources.files[fid as usize].text.clone();
-        match parse_file(&text, fid) {
-            Ok(f) => {
-                let dir = path.parent().map(|p| p.to_path_buf()).unwrap_or_default();
-                for it in &f.items {
-                    if let Item::Use(u) = it {
-                        let mut target = dir.join(&u.path);
-                        if target.extension().is_none() {
-                            target.set_extension("rule");
-                        }
-                        queue.push((target, Some(u.span)));
+        let file = match known.iter().find(|f| f.path == path && f.text == text) {
+            Some(f) => f.clone(),
+            None => {
+                let fid = sources.add(name, Some(path.clone()), text.clone());
+                match parse_file(&text, fid) {
+                    Ok(ast) => RuleFile { path, text, ast },
+                    Err(ds) => {
+                        errs.extend(ds);
+                        continue;
                     }
                 }
-                files.push(f);
-                loaded_paths.push(path);
             }
-            Err(ds) => errs.extend(ds),
+        };
+        let dir = file
+            .path
+            .parent()
+            .map(|p| p.to_path_buf())
+            .unwrap_or_default();
+        for it in &file.ast.items {
+            if let Item::Use(u) = it {
+                let mut target = dir.join(&u.path);
+                if target.extension().is_none() {
+                    target.set_extension("rule");
+                }
+                queue.push((target, Some(u.span)));
+            }
         }
+        out.push(file);
     }
+    (out, errs)
+}
+
+/// Load rule files read through `fs`, following `use` within it.
+pub fn load_from(
+    fs: &dyn Files,
+    paths: &[PathBuf],
+    natives: &Natives,
+    mut sources: SourceMap,
+) -> Loaded {
+    let (read, errs) = read_all(fs, paths, &mut sources, &[]);
+    let loaded_paths: Vec<PathBuf> = read.iter().map(|f| f.path.clone()).collect();
+    let files: Vec<ast::File> = read.into_iter().map(|f| f.ast).collect();
     if !errs.is_empty() {
         return Loaded {
             program: Err(errs),

@@ -204,12 +204,12 @@ pub fn game_positions(sfen: &str, moves: &str) -> Result<Vec<Position>, String> 
     let pos = Position::from_sfen(sfen).map_err(|e| format!("bad SFEN: {e}"))?;
     let mut out = vec![pos];
     for (i, tok) in moves.split_whitespace().enumerate() {
-        let cur = out.last().unwrap();
+        let Some(cur) = out.last() else { break };
         // any move of the one-step transition: the rules decide which are forbidden
-        let m = crate::shogi::types::Move::from_usi(tok)
-            .filter(|m| cur.pseudo_legal_moves().contains(m))
-            .ok_or_else(|| format!("move {} `{tok}` is not a move of this position", i + 1))?;
-        out.push(cur.after(m));
+        let next = cur
+            .after_pseudo_usi(tok)
+            .map_err(|why| format!("move {} `{tok}` {why}", i + 1))?;
+        out.push(next);
     }
     Ok(out)
 }

@@ -2,7 +2,7 @@
 
 use super::helper::Names;
 use super::{interruptible, COMMANDS};
-use crate::check::load::{Disk, Files, Shipped};
+use crate::check::load::{read_all, Disk, Files, RuleFile, Shipped};
 use crate::check::{Program, Query, BASE};
 use crate::diagnostics::{render, Diag, SourceMap};
 use crate::eval::{explain, ErrKind, EvalError, Evaluator};
@@ -13,9 +13,9 @@ use crate::ir::Value;
 use crate::natives::{NativeCtx, Natives};
 use crate::shogi::position::Position;
 use crate::syntax::ast::{self, Item, NativeDecl, Span};
+use crate::syntax::parse_expr;
 use crate::syntax::parser::{parse_repl, ReplInput};
-use crate::syntax::{parse_expr, parse_file};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -37,11 +37,6 @@ pub enum Flow {
 }
 
 #[derive(Clone)]
-struct RuleFile {
-    path: PathBuf,
-    text: String,
-    ast: ast::File,
-}
 
 struct ShogiGame {
     positions: Vec<Position>,
@@ -242,81 +237,9 @@ impl Session {
     /// Read the rule files of `paths` (following `use`); files whose text did not change keep
     /// their parsed form.
     fn read_files(&mut self, paths: &[PathBuf]) -> Result<Vec<RuleFile>, Vec<Diag>> {
-        let mut errs = vec![];
-        let mut queue: Vec<(PathBuf, Option<Span>)> = vec![];
-        for p in paths {
-            match self.files_from().expand(p) {
-                Ok(v) => queue.extend(v.into_iter().map(|x| (x, None))),
-                Err(d) => errs.push(d),
-            }
-        }
-        let mut seen = HashSet::new();
-        let mut out = vec![];
-        let mut i = 0;
-        while i < queue.len() {
-            let (path, from) = queue[i].clone();
-            i += 1;
-            if !seen.insert(self.files_from().identity(&path)) {
-                continue;
-            }
-            let read = self.files_from().read(&path).and_then(|b| {
-                String::from_utf8(b).map_err(|e| {
-                    Diag::error(
-                        "E0006",
-                        format!(
-                            "`{}` is not a text file (invalid UTF-8 at byte {})",
-                            path.display(),
-                            e.utf8_error().valid_up_to()
-                        ),
-                    )
-                    .help("rule files are UTF-8 text")
-                })
-            });
-            let text = match read {
-                Ok(t) => t,
-                Err(mut d) => {
-                    if let Some(s) = from {
-                        d = d.label(s, "used here");
-                    }
-                    errs.push(d);
-                    continue;
-                }
-            };
-            let file = match self.files.iter().find(|f| f.path == path && f.text == text) {
-                Some(f) => f.clone(),
-                None => {
-                    let fid = self.sources.add(
-                        path.display().to_string(),
-                        Some(path.clone()),
-                        text.clone(),
-                    );
-                    match parse_file(&text, fid) {
-                        Ok(ast) => RuleFile { path, text, ast },
-                        Err(ds) => {
-                            errs.extend(ds);
-                            continue;
-                        }
-                    }
-                }
-            };
-            let dir = file
-                .path
-                .parent()
-                .map(|p| p.to_path_buf())
-                .unwrap_or_default();
-            for it in &file.ast.items {
-                if let Item::Use(u) = it {
-                    let mut target = dir.join(&u.path);
-                    if target.extension().is_none() {
-                        target.set_extension("rule");
-                    }
-                    queue.push((target, Some(u.span)));
-                }
-            }
-            out.push(file);
-        }
+        let (files, errs) = read_all(self.files_from(), paths, &mut self.sources, &self.files);
         if errs.is_empty() {
-            Ok(out)
+            Ok(files)
         } else {
             Err(errs)
         }
@@ -904,36 +827,14 @@ impl Session {
         moves_text: &[(usize, &str)],
         line: &str,
     ) -> Option<(Vec<Position>, Vec<String>)> {
-        let mut ps = from;
-        let mut ms = vec![];
-        for &(at, tok) in moves_text {
-            let cur = ps.last().expect("a position");
-            let m = crate::shogi::types::Move::from_usi(tok)
-                .filter(|m| cur.pseudo_legal_moves().contains(m));
-            match m {
-                Some(m) => {
-                    let next = cur.after(m);
-                    ps.push(next);
-                    ms.push(tok.to_string());
-                }
-                None => {
-                    let why = match crate::shogi::types::Move::from_usi(tok) {
-                        None => "is not a move in USI notation",
-                        Some(_) => "is not a move of this position",
-                    };
-                    let fid = self.input_source(line);
-                    let d = Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
-                        .label(
-                            Span::new(fid, at, at + tok.len()),
-                            format!("move {}", ps.len()),
-                        )
-                        .help("moves are written in USI: 7g7f, 8h2b+, P*5e");
-                    self.diags(&[d], &self.prog.sources);
-                    return None;
-                }
+        let fid = self.input_source(line);
+        match crate::front::play_pseudo(from, moves_text, fid) {
+            Ok(ps) => Some((ps, moves_text.iter().map(|(_, t)| t.to_string()).collect())),
+            Err(d) => {
+                self.diags(&[d], &self.prog.sources);
+                None
             }
         }
-        Some((ps, ms))
     }
 
     fn set_sfen(&mut self, arg: &str, line: &str, off: usize) -> Flow {

@@ -34,6 +34,16 @@ impl Move {
 }
 
 impl Position {
+    /// The position after a move of the one-step transition written in USI (forbidden moves
+    /// included: the rules judge them), or why it cannot be played here.
+    pub fn after_pseudo_usi(&self, s: &str) -> Result<Position, &'static str> {
+        let m = Move::from_usi(s).ok_or("is not a move in USI notation")?;
+        if !self.pseudo_legal_moves().contains(&m) {
+            return Err("is not a move of this position");
+        }
+        Ok(self.after(m))
+    }
+
     /// Parses a USI move and checks that it is legal here. The error spans the whole text
     /// `s` (offset 0) and says why the move is malformed or illegal.
     pub fn parse_usi_move(&self, s: &str) -> Result<Move, ParseError> {
