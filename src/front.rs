@@ -228,16 +228,16 @@ pub struct RunOpts {
     #[arg(long)]
     pub verify: bool,
     /// Evaluation step budget
-    #[arg(long, default_value_t = 2_000_000_000)]
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
     /// Call depth budget
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
     /// Time budget per query, in milliseconds
-    #[arg(long, default_value_t = 600_000)]
+    #[arg(long, default_value_t = crate::eval::DEFAULT_TIMEOUT_MS)]
     pub timeout_ms: u64,
     /// Memory for the memo tables, in MiB (a cache: emptied when full)
-    #[arg(long, default_value_t = 2048)]
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_MEMO_MB)]
     pub max_memory_mb: usize,
     /// Memory the whole process may occupy, in MiB: past it the query ends with a diagnostic
     #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
@@ -452,15 +452,36 @@ pub fn play_pseudo(
 impl RunOpts {
     /// The defaults of the command line.
     pub fn parse_default() -> RunOpts {
-        RunOpts {
-            engine: Engine::Native,
-            verify: false,
-            max_steps: 2_000_000_000,
-            max_depth: 100_000,
-            timeout_ms: 600_000,
-            max_memory_mb: 2048,
-            max_resident_mb: crate::eval::DEFAULT_MAX_RESIDENT_MB,
-            no_memo: false,
+        /// The options alone, parsed from nothing: the defaults as the command line states them.
+        #[derive(clap::Parser)]
+        struct Only {
+            #[command(flatten)]
+            run: RunOpts,
         }
+        <Only as clap::Parser>::try_parse_from(["okite"])
+            .map(|o| o.run)
+            .unwrap_or_else(|e| panic!("the run options parse from nothing: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunOpts;
+    use crate::eval::Budget;
+
+    #[test]
+    fn the_command_line_defaults_are_the_evaluator_defaults() {
+        let o = RunOpts::parse_default();
+        let b = Budget::default();
+        assert_eq!(o.max_steps, b.max_steps);
+        assert_eq!(o.max_depth, b.max_depth);
+        assert_eq!(o.max_memory_mb << 20, b.max_memo_bytes);
+        assert_eq!(o.max_resident_mb << 20, b.max_resident_bytes);
+        assert_eq!(
+            Some(std::time::Duration::from_millis(o.timeout_ms)),
+            b.timeout
+        );
+        assert_eq!(o.engine, crate::natives::Engine::Native);
+        assert!(!o.verify && !o.no_memo);
     }
 }

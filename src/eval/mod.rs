@@ -53,14 +53,20 @@ pub fn resident_bytes() -> Option<usize> {
     Some(pages * 4096)
 }
 
+/// The default budget, written once: `Budget::default` and the command line's options use these.
+pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;
+pub const DEFAULT_MAX_DEPTH: usize = 100_000;
+pub const DEFAULT_TIMEOUT_MS: u64 = 600_000;
+pub const DEFAULT_MAX_MEMO_MB: usize = 2048;
+
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
-            max_steps: 2_000_000_000,
-            max_depth: 100_000,
-            max_memo_bytes: 2 << 30,
+            max_steps: DEFAULT_MAX_STEPS,
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_memo_bytes: DEFAULT_MAX_MEMO_MB << 20,
             max_resident_bytes: DEFAULT_MAX_RESIDENT_MB << 20,
-            timeout: Some(Duration::from_secs(600)),
+            timeout: Some(Duration::from_millis(DEFAULT_TIMEOUT_MS)),
         }
     }
 }
