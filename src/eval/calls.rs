@@ -159,11 +159,7 @@ impl Evaluator<'_> {
         } else {
             self.reading
         };
-        let key = MemoKey {
-            reading,
-            def,
-            args: args.clone().into_boxed_slice(),
-        };
+        let key = MemoKey::new(reading, def, Rc::from(&args[..]));
         if self.memoize {
             if let Some(v) = self.memo.get(&key) {
                 self.stats.memo_hits += 1;
@@ -199,9 +195,9 @@ impl Evaluator<'_> {
                 "",
             ));
         };
-        let mut frame = args.clone();
+        let mut frame = args;
         frame.resize(
-            d.nlocals.max(args.len() as u32) as usize,
+            d.nlocals.max(key.args.len() as u32) as usize,
             Value::Bool(false),
         );
         self.active.insert(key.clone(), self.stack.len());
@@ -218,7 +214,7 @@ impl Evaluator<'_> {
         let v = r?;
         if self.tracing() {
             let n = Rc::new(Node {
-                text: self.call_text(def, &args),
+                text: self.call_text(def, &key.args),
                 span: Some(d.name_span),
                 value: Some(v.clone()),
                 children,

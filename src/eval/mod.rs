@@ -116,7 +116,7 @@ fn rt(
 pub struct CarriedEntry {
     reading: String,
     fingerprint: u64,
-    args: Box<[Value]>,
+    args: Rc<[Value]>,
     value: Value,
 }
 
@@ -132,16 +132,53 @@ fn has_func(v: &Value) -> bool {
     }
 }
 
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// The key of a call in the memo tables. Its hash is computed once, when the key is made: the
+/// same key is looked up in the memo, among the calls under way, and inserted, and hashing the
+/// arguments (positions, games) each time would cost more than the lookups. The arguments are
+/// shared with the call stack.
+#[derive(Clone)]
 struct MemoKey {
+    hash: u64,
     reading: ReadingId,
     def: DefId,
-    args: Box<[Value]>,
+    args: Rc<[Value]>,
+}
+
+impl MemoKey {
+    fn new(reading: ReadingId, def: DefId, args: Rc<[Value]>) -> MemoKey {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        reading.hash(&mut h);
+        def.hash(&mut h);
+        args.hash(&mut h);
+        MemoKey {
+            hash: h.finish(),
+            reading,
+            def,
+            args,
+        }
+    }
+}
+
+impl PartialEq for MemoKey {
+    fn eq(&self, o: &MemoKey) -> bool {
+        self.hash == o.hash
+            && self.def == o.def
+            && self.reading == o.reading
+            && (Rc::ptr_eq(&self.args, &o.args) || self.args == o.args)
+    }
+}
+impl Eq for MemoKey {}
+
+impl std::hash::Hash for MemoKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
 }
 
 struct CallInfo {
     def: DefId,
-    args: Box<[Value]>,
+    args: Rc<[Value]>,
     span: Span,
 }
 
@@ -267,14 +304,7 @@ impl<'p> Evaluator<'p> {
             let Some(&def) = index.get(&(e.reading.clone(), e.fingerprint)) else {
                 continue;
             };
-            self.memo.insert(
-                MemoKey {
-                    reading: r,
-                    def,
-                    args: e.args,
-                },
-                e.value,
-            );
+            self.memo.insert(MemoKey::new(r, def, e.args), e.value);
             kept += 1;
         }
         kept
