@@ -53,6 +53,12 @@ impl Printer {
         self.diags(std::slice::from_ref(&d), sources);
         status
     }
+    /// Print the diagnostics a command stops on (warnings and notes among them are shown too)
+    /// and give the command's exit status: the first error's (see [`exit_status`]), or 2.
+    pub fn fail_all(&self, ds: &[Diag], sources: &SourceMap) -> i32 {
+        self.diags(ds, sources);
+        ds.iter().find(|d| d.is_error()).map_or(2, exit_status)
+    }
 }
 
 /// The exit status of a command that stops on the error `d`, by one rule: 1 when the native
@@ -74,13 +80,13 @@ pub(super) fn load_or_report(
     printer: &Printer,
 ) -> Result<(Program, Vec<PathBuf>), i32> {
     crate::front::load_rules(paths).map_err(|(sources, ds)| {
-        printer.diags(&ds, &sources);
+        let status = printer.fail_all(&ds, &sources);
         let n = ds.iter().filter(|d| d.is_error()).count();
         eprintln!(
             "error: {n} error{} in the rule files",
             if n == 1 { "" } else { "s" }
         );
-        2
+        status
     })
 }
 
@@ -119,8 +125,7 @@ pub(super) fn unexpected(query: &str, v: &Value, wanted: &str) -> Diag {
 }
 
 pub(super) fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i32 {
-    printer.diags(&[*e.diag], &prog.sources);
-    2
+    printer.fail_in(*e.diag, &prog.sources)
 }
 
 /// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum

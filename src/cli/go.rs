@@ -103,10 +103,7 @@ pub(super) fn go_plan(
         color: "auto".into(),
     });
     let prog = load_or_report(rules, &printer)?.0;
-    let r = crate::front::reading(&prog, reading).map_err(|d| {
-        printer.diags(&[d], &prog.sources);
-        2
-    })?;
+    let r = crate::front::reading(&prog, reading).map_err(|d| printer.fail_in(d, &prog.sources))?;
     let plan = match engine {
         Engine::Rules => Plan::Rules(crate::bindings::Reason {
             what: String::new(),

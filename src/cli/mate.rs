@@ -37,8 +37,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     let r = match prog.reading_or_error(&a.reading) {
         Ok(r) => r,
         Err(d) => {
-            printer.diags(&[d], &prog.sources);
-            return 2;
+            return printer.fail_in(d, &prog.sources);
         }
     };
     let plan = crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS);
@@ -156,8 +155,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                     if a.batch.is_some() {
                         eprintln!("line {}:", n + 1);
                     }
-                    printer.diags(&ds, &sources);
-                    code = 2;
+                    code = printer.fail_all(&ds, &sources);
                     continue;
                 }
             };
@@ -279,8 +277,7 @@ pub(super) fn run_mate_hybrid(
                 if a.batch.is_some() {
                     eprintln!("line {}:", n + 1);
                 }
-                printer.diags(&ds, &sources);
-                code = 2;
+                code = printer.fail_all(&ds, &sources);
                 continue;
             }
         };

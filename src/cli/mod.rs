@@ -183,8 +183,7 @@ pub fn run(cli: Cli) -> i32 {
                     let r = match prog.reading_or_error(name) {
                         Ok(r) => r,
                         Err(d) => {
-                            printer.diags(&[d], &prog.sources);
-                            return 2;
+                            return printer.fail_in(d, &prog.sources);
                         }
                     };
                     ev.set_reading(r);
@@ -242,8 +241,7 @@ pub fn run(cli: Cli) -> i32 {
             let r = match prog.reading_or_error(&rname) {
                 Ok(r) => r,
                 Err(d) => {
-                    printer.diags(&[d], &prog.sources);
-                    return 2;
+                    return printer.fail_in(d, &prog.sources);
                 }
             };
             if depth > 12 {
@@ -258,8 +256,7 @@ pub fn run(cli: Cli) -> i32 {
             let mut history = match pseudo_game(&pos.sfen, &pos.moves) {
                 Ok(h) => h,
                 Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    return 2;
+                    return printer.fail_all(&ds, &sources);
                 }
             };
             let plan = match engine {
@@ -366,15 +363,13 @@ pub fn run(cli: Cli) -> i32 {
             let r = match prog.reading_or_error(&reading) {
                 Ok(r) => r,
                 Err(d) => {
-                    printer.diags(&[d], &prog.sources);
-                    return 2;
+                    return printer.fail_in(d, &prog.sources);
                 }
             };
             let history = match pseudo_game(&pos.sfen, &pos.moves) {
                 Ok(h) => h,
                 Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    return 2;
+                    return printer.fail_all(&ds, &sources);
                 }
             };
             let engine = if verify { Engine::Verify } else { engine };
@@ -480,8 +475,7 @@ pub fn run(cli: Cli) -> i32 {
                 Ok(Some(p)) => p,
                 Ok(None) => unreachable!(),
                 Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    return 2;
+                    return printer.fail_all(&ds, &sources);
                 }
             };
             report_game(&mut prog, &positions, &readings, &printer)
@@ -494,10 +488,7 @@ pub fn run(cli: Cli) -> i32 {
                     println!("sfen {}", g.last().to_sfen());
                     0
                 }
-                Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    2
-                }
+                Err((sources, ds)) => printer.fail_all(&ds, &sources),
             }
         }
         Command::Go(cmd) => run_go(cmd),

@@ -190,8 +190,7 @@ pub(super) fn report_game(
         match prog.reading_or_error(name) {
             Ok(r) => ids.push(r),
             Err(d) => {
-                printer.diags(&[d], &prog.sources);
-                return 2;
+                return printer.fail_in(d, &prog.sources);
             }
         }
     }
