@@ -435,3 +435,43 @@ fn perft_under_readings() {
         }
     }
 }
+
+/// Errors of the commands themselves (options, files, limits of the engines) are rendered
+/// diagnostics with a code, never a bare `error:` line, and exit with status 2.
+#[test]
+fn command_errors_are_diagnostics_with_codes() {
+    for (args, code) in [
+        (&["perft", "--depth", "13"][..], "E0602"),
+        (
+            &["go", "solve", "--graph", "path:2", "--komi", "0.3"],
+            "E0602",
+        ),
+        (&["mate", "--sfen", "startpos", "--length", "all"], "E0602"),
+        (&["mate"], "E0602"),
+        (&["mate", "--batch", "no/such/file"], "E0010"),
+        (
+            &["go", "show", "--graph", "grid:3x3", "--sgf", "no/such.sgf"],
+            "E0010",
+        ),
+        (
+            &["go", "count", "--graph", "path:17", "--engine", "rules"],
+            "E0604",
+        ),
+        (&["go", "ultimate", "--graph", "path:17"], "E0604"),
+        (
+            &["go", "solve", "--graph", "grid:2x2", "--nodes", "1"],
+            "E0605",
+        ),
+        (
+            &["go", "show", "--graph", "grid:2x2", "--moves", "B A1, W A1"],
+            "E0502",
+        ),
+    ] {
+        let o = okite(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o));
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(&format!("okite::{code}")), "{args:?}: {e}");
+        assert!(!e.lines().any(|l| l.starts_with("error:")), "{args:?}: {e}");
+    }
+}

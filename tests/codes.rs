@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Codes no short command line produces; each is produced below through the library.
-const BY_LIBRARY: &[&str] = &["E0005", "E0305", "E0330"];
-/// Codes no input produces: guards against states the checker rules out.
-const GUARDS: &[&str] = &["E0002", "E0312"];
+const BY_LIBRARY: &[&str] = &["E0005", "E0305", "E0330", "E0608"];
+/// Codes no input produces: guards against states the checker rules out, a bug of an engine, a
+/// failure of the system.
+const GUARDS: &[&str] = &["E0002", "E0312", "E0609", "E0610"];
 
 const CATALOGUE: &str = "src/diagnostics/catalogue.rs";
 
@@ -294,6 +295,48 @@ fn library_e0330_native_disagrees() {
         "library_E0330",
         render(&[*err.diag], &prog.sources, 80, false)
     );
+}
+
+/// E0608: a variant of the shipped rules (read from the repository's rules/ folder) whose changed
+/// `uchifuzume` fails, under `okite legal` where a pawn drop gives mate.
+#[test]
+fn library_e0608_rules_failed_in_search() {
+    let dir = std::env::temp_dir()
+        .join(format!("okite-codes-{}", std::process::id()))
+        .join("E0608");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/shogi_mate.rule");
+    std::fs::write(
+        dir.join("broken.rule"),
+        format!(
+            "use {:?}\n\nreading broken extends narrow-check {{\n    \
+             override def uchifuzume(g, i) = error(\"no judgement of pawn-drop mates\")\n}}\n",
+            rules.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args([
+            "legal",
+            "--rules",
+            "broken.rule",
+            "--reading",
+            "broken",
+            "--sfen",
+            "7nk/9/7G1/9/9/9/9/9/4K4 b P 1",
+        ])
+        .current_dir(&dir)
+        .env("COLUMNS", "80")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(stderr.contains("okite::E0608"), "{stderr}");
+    insta::assert_snapshot!("library_E0608", stderr);
 }
 
 /// `okite codes`: the list, one entry, JSON, and an unknown code (exit status 2).

@@ -32,10 +32,47 @@ impl Printer {
             .unwrap_or(100);
         Printer { color, width }
     }
+    /// The printer of a command without a `--color` option: colour on a terminal.
+    pub fn auto() -> Printer {
+        Printer::new(&OutOpts {
+            color: "auto".into(),
+        })
+    }
     pub fn diags(&self, ds: &[Diag], sources: &SourceMap) {
         eprint!("{}", render(ds, sources, self.width, self.color));
     }
+    /// Print the error a command stops on, with no source to show, and give the command's exit
+    /// status (see [`exit_status`]).
+    pub fn fail(&self, d: Diag) -> i32 {
+        self.fail_in(d, &SourceMap::default())
+    }
+    /// Print the error a command stops on, its labels pointing into `sources`, and give the
+    /// command's exit status (see [`exit_status`]).
+    pub fn fail_in(&self, d: Diag, sources: &SourceMap) -> i32 {
+        let status = exit_status(&d);
+        self.diags(std::slice::from_ref(&d), sources);
+        status
+    }
+    /// Print the diagnostics a command stops on (warnings and notes among them are shown too)
+    /// and give the command's exit status: the first error's (see [`exit_status`]), or 2.
+    pub fn fail_all(&self, ds: &[Diag], sources: &SourceMap) -> i32 {
+        self.diags(ds, sources);
+        ds.iter().find(|d| d.is_error()).map_or(2, exit_status)
+    }
 }
+
+/// The exit status of a command that stops on the error `d`, by one rule: 1 when the native
+/// engine and the rules disagree under `okite legal --verify` (a finding about the engines, as a
+/// failing example is for `okite test`), 2 for every other error (input, options, files, limits).
+pub fn exit_status(d: &Diag) -> i32 {
+    match d.code {
+        ENGINES_DISAGREE => 1,
+        _ => 2,
+    }
+}
+
+/// The code of the one error that exits with status 1 (see [`exit_status`]).
+pub const ENGINES_DISAGREE: &str = "E0609";
 
 /// Load rule files, printing diagnostics on failure.
 pub(super) fn load_or_report(
@@ -43,13 +80,13 @@ pub(super) fn load_or_report(
     printer: &Printer,
 ) -> Result<(Program, Vec<PathBuf>), i32> {
     crate::front::load_rules(paths).map_err(|(sources, ds)| {
-        printer.diags(&ds, &sources);
+        let status = printer.fail_all(&ds, &sources);
         let n = ds.iter().filter(|d| d.is_error()).count();
         eprintln!(
             "error: {n} error{} in the rule files",
             if n == 1 { "" } else { "s" }
         );
-        2
+        status
     })
 }
 
@@ -70,9 +107,25 @@ pub(super) fn say_off_bindings(ev: &Evaluator) {
     );
 }
 
+/// The error of a command under a variant when the rules fail on a position the native engine
+/// asked them about (the parts of legality the engine leaves to the rules).
+pub(super) fn rules_failed(message: &str) -> Diag {
+    Diag::error(
+        "E0608",
+        format!("the rules failed on a position the native engine asked them about: {message}"),
+    )
+    .help("the native engine asks the rules for the parts the variant changed; `okite eval` on that position shows where they fail")
+}
+
+/// The error of a command whose query of the rules gave a value it cannot use: `query` gave
+/// `v`, where the command wants `wanted`.
+pub(super) fn unexpected(query: &str, v: &Value, wanted: &str) -> Diag {
+    Diag::error("E0606", format!("`{query}` gave {v}, not {wanted}"))
+        .help("the command reads the definitions of the shipped rules with their types; a definition of the same name in the rules loaded gives another kind of value")
+}
+
 pub(super) fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i32 {
-    printer.diags(&[*e.diag], &prog.sources);
-    2
+    printer.fail_in(*e.diag, &prog.sources)
 }
 
 /// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum

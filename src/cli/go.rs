@@ -5,11 +5,12 @@ use super::args::*;
 use super::common::*;
 use super::query::*;
 use crate::check::Program;
-use crate::diagnostics::{render, Diag, SourceMap};
+use crate::diagnostics::{Diag, SourceMap};
 use crate::front::Plan;
 use crate::front::{json_str, OutOpts};
 use crate::ir::Value;
 use crate::natives::Engine;
+use crate::syntax::ast::Span;
 use std::path::PathBuf;
 
 /// Evaluate a Go query of the rules with `G` bound to the graph.
@@ -24,8 +25,16 @@ pub(super) fn go_by_rules(
         color: "auto".into(),
     });
     if g.n > 16 {
-        eprintln!("error: the rules enumerate configurations of graphs of at most 16 vertices; this graph has {}\nhelp: use --engine native", g.n);
-        return 2;
+        return printer.fail(
+            Diag::error(
+                "E0604",
+                format!(
+                    "the rules enumerate configurations of graphs of at most 16 vertices; this graph has {}",
+                    g.n
+                ),
+            )
+            .help("use --engine native"),
+        );
     }
     let bound = vec![(
         "G".to_string(),
@@ -94,10 +103,7 @@ pub(super) fn go_plan(
         color: "auto".into(),
     });
     let prog = load_or_report(rules, &printer)?.0;
-    let r = crate::front::reading(&prog, reading).map_err(|d| {
-        printer.diags(&[d], &prog.sources);
-        2
-    })?;
+    let r = crate::front::reading(&prog, reading).map_err(|d| printer.fail_in(d, &prog.sources))?;
     let plan = match engine {
         Engine::Rules => Plan::Rules(crate::bindings::Reason {
             what: String::new(),
@@ -114,7 +120,6 @@ pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
 }
 
 pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
-    use crate::syntax::ast::Span;
     let mut sources = SourceMap::default();
     let id = sources.add(name, None, text.to_string());
     let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
@@ -123,8 +128,7 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
     } else {
         d = d.label(Span::new(id, 0, text.len()), "");
     }
-    eprint!("{}", render(&[d], &sources, 100, false));
-    2
+    Printer::auto().fail_in(d, &sources)
 }
 
 /// The boards of a move list "B 1, W 2" played from the empty board (implicit passes, positional
@@ -192,8 +196,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             "size({ c | c in boards(G), ultimate(G, c) })",
             |g| {
                 crate::go::ultimate::count_ultimate(g).map_err(|m| {
-                    eprintln!("error: {m}");
-                    2
+                    Printer::auto()
+                        .fail(Diag::error("E0604", m).help("give a graph of at most 16 vertices"))
                 })
             },
         ),
@@ -275,8 +279,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             ks.iter().map(|k| k.letter()).collect()
                         }
                         Err(e) => {
-                            eprintln!("error: {}\nhelp: {}", e.message, e.help);
-                            return 2;
+                            return Printer::auto()
+                                .fail(Diag::error("E0605", e.message).help(e.help));
                         }
                     }
                 }
@@ -301,8 +305,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             })
                             .collect(),
                         Ok((_, v)) => {
-                            eprintln!("error: classes(G, r) gave {v}");
-                            return 2;
+                            return Printer::auto().fail(unexpected(
+                                "classes(G, r)",
+                                &v,
+                                "a sequence of classes",
+                            ));
                         }
                         Err(c) => return c,
                     }
@@ -339,10 +346,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     println!("{}", if reading == "pure" { pure } else { chinese });
                     0
                 }
-                Ok((_, v)) => {
-                    eprintln!("error: the scores came out as {v}");
-                    2
-                }
+                Ok((_, v)) => Printer::auto().fail(unexpected(
+                    q,
+                    &v,
+                    "a triple of two scores and a truth value",
+                )),
                 Err(c) => c,
             }
         }
@@ -389,8 +397,13 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Err(c) => return c,
             };
             if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
-                eprintln!("error: komi must be a whole or half number, not {komi}");
-                return 2;
+                return Printer::auto().fail(
+                    Diag::error(
+                        "E0602",
+                        format!("komi must be a whole or half number, not {komi}"),
+                    )
+                    .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
+                );
             }
             let (mut prog, plan) = match go_plan(
                 &rule_paths,
@@ -405,7 +418,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             };
             let r = match prog.reading_or_error(&reading) {
                 Ok(r) => r,
-                Err(_) => return 2,
+                Err(d) => return Printer::auto().fail_in(d, &prog.sources),
             };
             let engine_json =
                 crate::front::notice_json(&prog, r, "solve", "the native solver", &plan);
@@ -415,8 +428,16 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     color: "auto".into(),
                 });
                 if g.n > 6 {
-                    eprintln!("error: the rules solve graphs of at most 6 vertices; this graph has {}\nhelp: the native solver follows the reading area", g.n);
-                    return 2;
+                    return printer.fail(
+                        Diag::error(
+                            "E0604",
+                            format!(
+                                "the rules solve graphs of at most 6 vertices; this graph has {}",
+                                g.n
+                            ),
+                        )
+                        .help("the native solver follows the reading area"),
+                    );
                 }
                 let bound = vec![(
                     "G".to_string(),
@@ -441,10 +462,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         }
                         0
                     }
-                    Ok(other) => {
-                        eprintln!("error: `{text}` gave {other}");
-                        2
-                    }
+                    Ok(other) => printer.fail(unexpected(&text, &other, "an integer")),
                     Err(c) => c,
                 };
             }
@@ -453,8 +471,13 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             match go::solve::solve(&g, &rules, nodes) {
                 Ok(r) => {
                     if !r.complete {
-                        eprintln!("error: the search passed its budget of {nodes} nodes before proving a value; raise --nodes");
-                        return 2;
+                        return Printer::auto().fail(
+                            Diag::error(
+                                "E0605",
+                                format!("the search passed its budget of {nodes} nodes before proving a value"),
+                            )
+                            .help("raise --nodes"),
+                        );
                     }
                     let pv: Vec<String> =
                         r.pv.iter()
@@ -495,8 +518,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 let text = match std::fs::read_to_string(&path) {
                     Ok(t) => t,
                     Err(e) => {
-                        eprintln!("error: cannot read `{}`: {e}", path.display());
-                        return 2;
+                        return Printer::auto().fail(
+                            Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
+                                .help("give the path of an SGF record"),
+                        );
                     }
                 };
                 let rules = match go::rules::Rules::preset("seed") {
@@ -510,11 +535,19 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 match record.replay(&text, rules) {
                     Ok(game) => {
                         if game.graph.n != g.n {
-                            eprintln!(
-                                "error: the record is for a board of {} points, the graph has {}",
-                                game.graph.n, g.n
+                            return Printer::auto().fail(
+                                Diag::error(
+                                    "E0501",
+                                    format!(
+                                        "the record is for a board of {} points, the graph has {}",
+                                        game.graph.n, g.n
+                                    ),
+                                )
+                                .help(format!(
+                                    "the record's board is --graph grid:{}x{}",
+                                    record.rows, record.cols
+                                )),
                             );
-                            return 2;
                         }
                         b = game.board;
                     }
@@ -532,38 +565,61 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         Ok(gm) => gm,
                         Err(e) => return go_error(&ms, "--moves", &e),
                     };
+                // a bad move is shown in the text of --moves
+                let mut sources = SourceMap::default();
+                let id = sources.add("--moves", None, ms.clone());
+                let bad = |part: &str, message: String, help: &str| {
+                    let start = part.as_ptr() as usize - ms.as_ptr() as usize;
+                    Printer::auto().fail_in(
+                        Diag::error("E0502", message)
+                            .label(Span::new(id, start, start + part.len()), "this move")
+                            .help(help),
+                        &sources,
+                    )
+                };
+                let form =
+                    "moves alternate from Black: `B v`, `W v` or `B pass`, separated by commas";
                 for part in ms.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
                     let mut it = part.split_whitespace();
                     let color = match it.next() {
                         Some("B") | Some("b") => go::board::Color::Black,
                         Some("W") | Some("w") => go::board::Color::White,
                         _ => {
-                            eprintln!(
-                                "error: bad move `{part}`: a move is `B v`, `W v` or `B pass`"
+                            return bad(
+                                part,
+                                format!("bad move `{part}`: a move is `B v`, `W v` or `B pass`"),
+                                form,
                             );
-                            return 2;
                         }
                     };
                     let mv = match it.next() {
                         Some("pass") => go::rules::Move::Pass,
-                        Some(name) => match g.vertex(name) {
-                            Some(v) => go::rules::Move::Place(v),
-                            None => {
-                                eprintln!("error: bad move `{part}`: `{name}` is not a vertex of the graph");
-                                return 2;
+                        Some(name) => {
+                            match g.vertex(name) {
+                                Some(v) => go::rules::Move::Place(v),
+                                None => {
+                                    return bad(
+                                    part,
+                                    format!("bad move `{part}`: `{name}` is not a vertex of the graph"),
+                                    "vertices are named as `okite go show --graph ...` draws them",
+                                );
+                                }
                             }
-                        },
+                        }
                         None => {
-                            eprintln!("error: bad move `{part}`: a move names a vertex or `pass`");
-                            return 2;
+                            return bad(
+                                part,
+                                format!("bad move `{part}`: a move names a vertex or `pass`"),
+                                form,
+                            );
                         }
                     };
                     if let Err(e) = game.play(color, mv) {
-                        eprintln!(
-                            "error: illegal move `{part}`: {}\nhelp: {}",
-                            e.message, e.help
+                        return bad(
+                            part,
+                            format!("illegal move `{part}`: {}", e.message),
+                            &e.help,
                         );
-                        return 2;
                     }
                 }
                 b = game.board;

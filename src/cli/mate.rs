@@ -3,6 +3,7 @@
 
 use super::common::*;
 use crate::check::Program;
+use crate::diagnostics::Diag;
 use crate::front::{json_str, pseudo_game, shogi_game, OutOpts};
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::natives::Engine;
@@ -36,8 +37,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     let r = match prog.reading_or_error(&a.reading) {
         Ok(r) => r,
         Err(d) => {
-            printer.diags(&[d], &prog.sources);
-            return 2;
+            return printer.fail_in(d, &prog.sources);
         }
     };
     let plan = crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS);
@@ -86,11 +86,19 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                     crate::shogi::readings::Reading::NARROW_CHECK
                 }
                 Err(no) => {
-                    eprintln!(
-                        "error: the mate search cannot follow `mate_in` under {} with these rules ({why}); no native part kept: {no}\nhelp: the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
-                        a.reading, a.reading
+                    return printer.fail(
+                        Diag::error(
+                            "E0607",
+                            format!(
+                                "the mate search cannot follow `mate_in` under {} with these rules ({why}); no native part kept: {no}",
+                                a.reading
+                            ),
+                        )
+                        .help(format!(
+                            "the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
+                            a.reading
+                        )),
                     );
-                    return 2;
                 }
             }
         }
@@ -99,16 +107,17 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         "shortest" => MateLength::Shortest,
         "any" => MateLength::Any,
         other => {
-            eprintln!("error: unknown length `{other}`: expected `shortest` or `any`");
-            return 2;
+            return printer.fail(
+                Diag::error("E0602", format!("unknown length `{other}`"))
+                    .help("--length is `shortest` or `any`"),
+            );
         }
     };
     if a.hash_mb == 0 || a.hash_mb > 1 << 20 {
-        eprintln!(
-            "error: --hash-mb {} is out of range\nhelp: give a table size from 1 to 1048576 MiB",
-            a.hash_mb
+        return printer.fail(
+            Diag::error("E0602", format!("--hash-mb {} is out of range", a.hash_mb))
+                .help("give a table size from 1 to 1048576 MiB"),
         );
-        return 2;
     }
     let problems: Vec<String> = match (&a.sfen, &a.batch) {
         (Some(s), _) => vec![s.clone()],
@@ -119,13 +128,17 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 .filter(|l| !l.is_empty() && !l.starts_with('#'))
                 .collect(),
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", path.display());
-                return 2;
+                return printer.fail(
+                    Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
+                        .help("--batch names a file of positions in SFEN, one a line"),
+                );
             }
         },
         (None, None) => {
-            eprintln!("error: give a position with --sfen or a file of positions with --batch");
-            return 2;
+            return printer.fail(
+                Diag::error("E0602", "no position to search")
+                    .help("give a position with --sfen or a file of positions with --batch"),
+            );
         }
     };
     if let Some(v) = hybrid {
@@ -142,8 +155,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                     if a.batch.is_some() {
                         eprintln!("line {}:", n + 1);
                     }
-                    printer.diags(&ds, &sources);
-                    code = 2;
+                    code = printer.fail_all(&ds, &sources);
                     continue;
                 }
             };
@@ -196,8 +208,13 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         code
     });
     outcome.unwrap_or_else(|| {
-        eprintln!("error: the mate search could not run (no thread for its stack)");
-        2
+        printer.fail(
+            Diag::error(
+                "E0610",
+                "the mate search could not run (no thread for its stack)",
+            )
+            .help("the system refused a thread: free memory or raise the limit of threads"),
+        )
     })
 }
 
@@ -250,10 +267,7 @@ pub(super) fn run_mate_hybrid(
     let binder = crate::bindings::Sound::standard();
     let mut oracle = match crate::hybrid::RulesOracle::new(prog, &binder, reading) {
         Ok(o) => o,
-        Err(m) => {
-            eprintln!("error: {m}");
-            return 2;
-        }
+        Err(m) => return printer.fail(rules_failed(&m)),
     };
     let mut code = 0;
     for (n, text) in problems.iter().enumerate() {
@@ -263,8 +277,7 @@ pub(super) fn run_mate_hybrid(
                 if a.batch.is_some() {
                     eprintln!("line {}:", n + 1);
                 }
-                printer.diags(&ds, &sources);
-                code = 2;
+                code = printer.fail_all(&ds, &sources);
                 continue;
             }
         };
@@ -284,8 +297,10 @@ pub(super) fn run_mate_hybrid(
         let r = match crate::shogi::hybrid_mate::solve(&history, &mut hy, &opts) {
             Ok(r) => r,
             Err(m) => {
-                eprintln!("error: the rules failed on a position of the search: {m}");
-                code = 2;
+                if a.batch.is_some() {
+                    eprintln!("line {}:", n + 1);
+                }
+                code = printer.fail(rules_failed(&m));
                 continue;
             }
         };

@@ -183,8 +183,7 @@ pub fn run(cli: Cli) -> i32 {
                     let r = match prog.reading_or_error(name) {
                         Ok(r) => r,
                         Err(d) => {
-                            printer.diags(&[d], &prog.sources);
-                            return 2;
+                            return printer.fail_in(d, &prog.sources);
                         }
                     };
                     ev.set_reading(r);
@@ -242,19 +241,22 @@ pub fn run(cli: Cli) -> i32 {
             let r = match prog.reading_or_error(&rname) {
                 Ok(r) => r,
                 Err(d) => {
-                    printer.diags(&[d], &prog.sources);
-                    return 2;
+                    return printer.fail_in(d, &prog.sources);
                 }
             };
             if depth > 12 {
-                eprintln!("error: perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)\nhelp: ask for a depth of at most 12");
-                return 2;
+                return printer.fail(
+                    Diag::error(
+                        "E0602",
+                        format!("perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)"),
+                    )
+                    .help("ask for a depth of at most 12"),
+                );
             }
             let mut history = match pseudo_game(&pos.sfen, &pos.moves) {
                 Ok(h) => h,
                 Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    return 2;
+                    return printer.fail_all(&ds, &sources);
                 }
             };
             let plan = match engine {
@@ -286,18 +288,20 @@ pub fn run(cli: Cli) -> i32 {
                 Plan::Rules(_) => {
                     if let Some(v) = hybrid {
                         if depth > 8 {
-                            eprintln!("error: perft under a variant follows every line's history; ask for a depth of at most 8");
-                            return 2;
+                            return printer.fail(
+                                Diag::error(
+                                    "E0602",
+                                    format!("perft to depth {depth} under a variant would not finish: it follows every line's history"),
+                                )
+                                .help("ask for a depth of at most 8"),
+                            );
                         }
                         return match perft_hybrid(&prog, r, &v, &mut history, depth) {
                             Ok(n) => {
                                 emit(&n.to_string());
                                 0
                             }
-                            Err(m) => {
-                                eprintln!("error: {m}");
-                                2
-                            }
+                            Err(m) => printer.fail(rules_failed(&m)),
                         };
                     }
                     return match perft_by_rules(&mut prog, r, &history, depth, engine, &printer) {
@@ -313,8 +317,13 @@ pub fn run(cli: Cli) -> i32 {
                 .expect("the shogi engines' readings are named");
             if reading.is_some() || native != "narrow-check" || history.len() > 1 {
                 if depth > 8 {
-                    eprintln!("error: perft under a reading follows every line's history; ask for a depth of at most 8");
-                    return 2;
+                    return printer.fail(
+                        Diag::error(
+                            "E0602",
+                            format!("perft to depth {depth} under a reading would not finish: it follows every line's history"),
+                        )
+                        .help("ask for a depth of at most 8"),
+                    );
                 }
                 emit(&perft_reading(&mut history, depth, rd).to_string());
                 return 0;
@@ -354,15 +363,13 @@ pub fn run(cli: Cli) -> i32 {
             let r = match prog.reading_or_error(&reading) {
                 Ok(r) => r,
                 Err(d) => {
-                    printer.diags(&[d], &prog.sources);
-                    return 2;
+                    return printer.fail_in(d, &prog.sources);
                 }
             };
             let history = match pseudo_game(&pos.sfen, &pos.moves) {
                 Ok(h) => h,
                 Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    return 2;
+                    return printer.fail_all(&ds, &sources);
                 }
             };
             let engine = if verify { Engine::Verify } else { engine };
@@ -418,20 +425,20 @@ pub fn run(cli: Cli) -> i32 {
                             a.iter().filter(|m| !b.contains(m)).collect();
                         let only_rules: Vec<&String> =
                             b.iter().filter(|m| !a.contains(m)).collect();
-                        eprintln!(
-                            "error: the native engine and the rules disagree under `{reading}`: only native: {only_native:?}; only rules: {only_rules:?}"
-                        );
-                        1
+                        printer.fail(
+                            Diag::error(
+                                ENGINES_DISAGREE,
+                                format!("the native engine and the rules disagree under `{reading}`: only native: {only_native:?}; only rules: {only_rules:?}"),
+                            )
+                            .help("this is a bug of the native move generator or of the bindings: please report it with the position"),
+                        )
                     }
                 }
                 (Engine::Native, Plan::Rules(_)) if hybrid.is_some() => {
                     let v = hybrid.expect("checked");
                     match legal_hybrid(&prog, r, &v, &history) {
                         Ok(ms) => print(ms),
-                        Err(m) => {
-                            eprintln!("error: {m}");
-                            2
-                        }
+                        Err(m) => printer.fail(rules_failed(&m)),
                     }
                 }
                 _ => match legal_by_rules(&mut prog, r, &history, &printer) {
@@ -468,8 +475,7 @@ pub fn run(cli: Cli) -> i32 {
                 Ok(Some(p)) => p,
                 Ok(None) => unreachable!(),
                 Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    return 2;
+                    return printer.fail_all(&ds, &sources);
                 }
             };
             report_game(&mut prog, &positions, &readings, &printer)
@@ -482,10 +488,7 @@ pub fn run(cli: Cli) -> i32 {
                     println!("sfen {}", g.last().to_sfen());
                     0
                 }
-                Err((sources, ds)) => {
-                    printer.diags(&ds, &sources);
-                    2
-                }
+                Err((sources, ds)) => printer.fail_all(&ds, &sources),
             }
         }
         Command::Go(cmd) => run_go(cmd),
@@ -496,10 +499,13 @@ pub fn run(cli: Cli) -> i32 {
                 }
                 0
             }
-            Err(e) => {
-                eprintln!("error: cannot write into `{}`: {e}", dir.display());
-                2
-            }
+            Err(e) => Printer::auto().fail(
+                Diag::error(
+                    "E0603",
+                    format!("cannot write into `{}`: {e}", dir.display()),
+                )
+                .help("give a folder that can be created or written, or that does not exist yet"),
+            ),
         },
         Command::Repl { paths } => crate::repl::run(paths),
         Command::Mate {
@@ -568,10 +574,21 @@ pub fn run(cli: Cli) -> i32 {
                     }
                 }
             };
-            // the command line's choice is checked before the first command
+            // the command line's choice is checked before the first command; a failure is told
+            // with the diagnostics of the rules or of the reading where there are some
             if let Err(why) = resolve("", &reading) {
-                eprintln!("error: {why}");
-                return 2;
+                let printer = Printer::auto();
+                let prog = match load_or_report(&rules, &printer) {
+                    Ok((p, _)) => p,
+                    Err(c) => return c,
+                };
+                if let Err(d) = prog.reading_or_error(&reading) {
+                    return printer.fail_in(d, &prog.sources);
+                }
+                return printer.fail(
+                    Diag::error("E0607", why)
+                        .help(format!("the rules answer it themselves, without the engine: okite eval --rules ... --reading {reading} --sfen ... 'mate_in(g, i, N)'")),
+                );
             }
             let input = format!("setoption name Reading value {reading}\n");
             let chained = std::io::BufReader::new(std::io::Read::chain(
@@ -580,10 +597,13 @@ pub fn run(cli: Cli) -> i32 {
             ));
             match crate::shogi::usi_engine::usi_loop_with(chained, std::io::stdout(), &resolve) {
                 Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    2
-                }
+                Err(e) => Printer::auto().fail(
+                    Diag::error(
+                        "E0603",
+                        format!("the USI engine cannot read its input or write its answers: {e}"),
+                    )
+                    .help("the engine talks over standard input and output; check what they are connected to"),
+                ),
             }
         }
         Command::Natives {

@@ -19,8 +19,7 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
     let r = match crate::front::reading(&prog, reading) {
         Ok(r) => r,
         Err(d) => {
-            printer.diags(&[d], &prog.sources);
-            return 2;
+            return printer.fail_in(d, &prog.sources);
         }
     };
     let rname = prog.readings[r as usize].name.clone();

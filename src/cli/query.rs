@@ -23,30 +23,26 @@ pub(super) fn with_query(
     let parsed = match crate::syntax::parse_expr(expr, fid) {
         Ok(e) => e,
         Err(ds) => {
-            printer.diags(&ds, &prog.sources);
-            return 2;
+            return printer.fail_all(&ds, &prog.sources);
         }
     };
     let bound = match game_binding(q, &prog) {
         Ok(b) => b,
         Err((sources, ds)) => {
-            printer.diags(&ds, &sources);
-            return 2;
+            return printer.fail_all(&ds, &sources);
         }
     };
     let query = match prog.compile_query(&parsed, &bound) {
         Ok(q) => q,
         Err(ds) => {
-            printer.diags(&ds, &prog.sources);
-            return 2;
+            return printer.fail_all(&ds, &prog.sources);
         }
     };
     let reading = match &q.reading {
         Some(r) => match prog.reading_or_error(r) {
             Ok(r) => r,
             Err(d) => {
-                printer.diags(&[d], &prog.sources);
-                return 2;
+                return printer.fail_in(d, &prog.sources);
             }
         },
         None => crate::check::BASE,
@@ -102,19 +98,15 @@ pub(super) fn eval_with_bound(
     resident_mb: Option<usize>,
 ) -> Result<Value, i32> {
     let fid = prog.sources.add("<query>", None, text.to_string());
-    let e = crate::syntax::parse_expr(text, fid).map_err(|ds| {
-        printer.diags(&ds, &prog.sources);
-        2
-    })?;
-    let q = prog.compile_query(&e, &bound).map_err(|ds| {
-        printer.diags(&ds, &prog.sources);
-        2
-    })?;
+    let e =
+        crate::syntax::parse_expr(text, fid).map_err(|ds| printer.fail_all(&ds, &prog.sources))?;
+    let q = prog
+        .compile_query(&e, &bound)
+        .map_err(|ds| printer.fail_all(&ds, &prog.sources))?;
     let r = match reading {
-        Some(r) => prog.reading_or_error(r).map_err(|d| {
-            printer.diags(&[d], &prog.sources);
-            2
-        })?,
+        Some(r) => prog
+            .reading_or_error(r)
+            .map_err(|d| printer.fail_in(d, &prog.sources))?,
         None => crate::check::BASE,
     };
     let binder = crate::bindings::Sound::standard();
@@ -126,8 +118,5 @@ pub(super) fn eval_with_bound(
     }
     let v = ev.eval_query(&q);
     say_off_bindings(&ev);
-    v.map_err(|e| {
-        printer.diags(&[*e.diag], &prog.sources);
-        2
-    })
+    v.map_err(|e| printer.fail_in(*e.diag, &prog.sources))
 }

@@ -5,6 +5,7 @@
 use super::common::*;
 use super::query::*;
 use crate::check::Program;
+use crate::diagnostics::Diag;
 use crate::front::OutOpts;
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::ir::Value;
@@ -12,8 +13,13 @@ use crate::natives::Engine;
 
 pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
     crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
-        eprintln!("error: the rules loaded cannot hold shogi states: {m}");
-        2
+        Printer::auto().fail(
+            Diag::error(
+                "E0404",
+                format!("the rules loaded cannot hold shogi states: {m}"),
+            )
+            .help("load rules/shogi.rule (the default rules/ folder has it)"),
+        )
     })
 }
 
@@ -80,8 +86,7 @@ pub(super) fn legal_by_rules(
         None,
     )?;
     let Value::Set(legal) = v else {
-        eprintln!("error: `legal(g, i)` did not give a set of states");
-        return Err(2);
+        return Err(printer.fail(unexpected("legal(g, i)", &v, "a set of states")));
     };
     let last = history.last().expect("a game has a position");
     Ok(last
@@ -169,8 +174,13 @@ pub(super) fn report_game(
         {
             Some(m) => moves.push(m),
             None => {
-                eprintln!("error: the record has a step that is no move");
-                return 2;
+                return printer.fail(
+                    Diag::error(
+                        "E0403",
+                        format!("bad game record: step {} is no move", moves.len() + 1),
+                    )
+                    .help("each position of a record follows from the one before by one move"),
+                );
             }
         }
     }
@@ -180,8 +190,7 @@ pub(super) fn report_game(
         match prog.reading_or_error(name) {
             Ok(r) => ids.push(r),
             Err(d) => {
-                printer.diags(&[d], &prog.sources);
-                return 2;
+                return printer.fail_in(d, &prog.sources);
             }
         }
     }
@@ -289,10 +298,11 @@ pub(super) fn replay_by_rules(
             perpetual_checks: ints(&t[2]),
             final_mate: t[3] == Value::Bool(true),
         }),
-        other => {
-            eprintln!("error: the replay by the rules gave {other}");
-            Err(2)
-        }
+        other => Err(printer.fail(unexpected(
+            "(forbidden moves, repetitions, perpetual checks, mate)",
+            &other,
+            "a tuple of three sequences of move numbers and a truth value",
+        ))),
     }
 }
 

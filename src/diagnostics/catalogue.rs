@@ -248,9 +248,10 @@ pub static CODES: &[Code] = &[
         "cannot-read-file",
         Load,
         "a file given or `use`d does not exist or cannot be read",
-        "Rule files, folders, game records (`--kif`, `--csa`) and `use \"...\"` paths must name \
-         readable files (`use` paths are relative to the file that says them). Without `--rules`, \
-         the shipped rules are used; a shipped file that does not exist is reported the same way.",
+        "Rule files, folders, game records (`--kif`, `--csa`, `--sgf`), the positions of \
+         `okite mate --batch` and `use \"...\"` paths must name readable files (`use` paths are \
+         relative to the file that says them). Without `--rules`, the shipped rules are used; a \
+         shipped file that does not exist is reported the same way.",
         cli(None, &["check", "missing.rule"]),
     ),
     error(
@@ -690,7 +691,7 @@ pub static CODES: &[Code] = &[
         Input,
         "a game record (KIF or CSA) cannot be read",
         "The label points at the line of the record that could not be read as a move or a \
-         header.",
+         header. Each position of a record follows from the one before by one move.",
         Trigger::Cli(Example {
             name: "game.csa",
             file: Some("V2.2\nPI\n+\n+7776XX\n"),
@@ -704,7 +705,8 @@ pub static CODES: &[Code] = &[
         Input,
         "a position is given, but the rules loaded cannot hold shogi states",
         "`--sfen`, `--moves`, `--kif` and `--csa` bind the game `g`, which needs the shogi \
-         rules (rules/shogi.rule) loaded.",
+         rules (rules/shogi.rule) loaded; so do `perft`, `legal` and `game` where the rules \
+         answer.",
         cli(
             Some("def f = 1\n"),
             &["eval", "f", "--rules", "ex.rule", "--sfen", "startpos"],
@@ -714,18 +716,20 @@ pub static CODES: &[Code] = &[
         "E0501",
         "bad-graph",
         Input,
-        "a Go graph or move list given cannot be read",
+        "a Go graph, move list or record given cannot be read, or does not fit the graph",
         "Graphs are written grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE; moves as \
-         `B 1, W 2`.",
+         `B 1, W 2`. An SGF record (`okite go show --sgf`) must be for the board of the graph \
+         given.",
         cli(None, &["go", "count", "--graph", "grid:2xq"]),
     ),
     error(
         "E0502",
         "bad-go-move",
         Input,
-        "a Go move typed in the REPL is not a vertex of the graph, or not legal",
+        "a Go move given in the REPL or to `okite go show --moves` is not a vertex of the graph, or not legal",
         "Moves after `:go GRAPH` alternate from Black: vertex names (as `:board` shows them), \
-         their numbers 1..n, or `pass`.",
+         their numbers 1..n, or `pass`. `okite go show --moves` takes moves such as `B A1, W \
+         pass`, vertices named as the diagram draws them.",
         repl(":go grid:2x2 Z9\n"),
     ),
     error(
@@ -736,6 +740,127 @@ pub static CODES: &[Code] = &[
         "Codes are a letter and four digits, such as E0320; `okite codes` lists them all. A \
          code's name (such as `cycle`) finds it too.",
         cli(None, &["codes", "E0999"]),
+    ),
+    error(
+        "E0602",
+        "bad-option",
+        Cli,
+        "an option of the command is malformed, out of range, or missing",
+        "The message names the option and the help line the values it takes: a perft depth \
+         that would not finish (at most 12, or 8 where every line's history is followed), a \
+         komi that is not a whole or half number, a `--length` other than `shortest` or `any`, \
+         a `--hash-mb` out of range, `okite mate` without `--sfen` or `--batch`.",
+        cli(None, &["perft", "--depth", "13"]),
+    ),
+    error(
+        "E0603",
+        "cannot-write",
+        Cli,
+        "a folder or file cannot be written, or a stream cannot be read or written",
+        "`okite rules export DIR` creates DIR and writes the shipped rule files into it; the \
+         message gives the system's reason (DIR is a file, a folder without write permission, a \
+         full disk). `okite usi` reports the same way when its standard input or output fails. \
+         A file that cannot be read is E0010.",
+        Trigger::Cli(Example {
+            name: "taken",
+            file: Some("a file, not a folder\n"),
+            args: &["rules", "export", "taken"],
+            stdin: None,
+        }),
+    ),
+    error(
+        "E0604",
+        "engine-limit",
+        Cli,
+        "the graph is larger than the engine that would answer can enumerate",
+        "By the rules, Go counts enumerate the configurations of graphs of at most 16 vertices \
+         and `okite go solve` solves graphs of at most 6; the native count of ultimate boards \
+         enumerates 3^n configurations of at most 16 vertices. The help line names the engine \
+         that goes further, where one does.",
+        cli(None, &["go", "count", "--graph", "path:17", "--engine", "rules"]),
+    ),
+    error(
+        "E0605",
+        "search-budget",
+        Cli,
+        "a search passed its node budget before proving a value",
+        "`okite go solve --nodes N` and `okite go classes --nodes N` bound the positions a \
+         search visits; the search stopped without a proven value. Raise the budget, or ask of \
+         a smaller graph or a later position.",
+        cli(None, &["go", "solve", "--graph", "grid:2x2", "--nodes", "1"]),
+    ),
+    error(
+        "E0606",
+        "unexpected-value",
+        Cli,
+        "the rules gave a value of another shape than the command reads",
+        "Commands such as `okite go classes --engine rules`, `okite go solve`, `okite legal` and \
+         `okite game` evaluate definitions of the shipped rules (`classes`, \
+         `margin_half_points`, `legal`, ...) and read their values. Rules loaded with \
+         `--rules` that define those names with other types give values the command cannot \
+         read; the message shows the value.",
+        cli(
+            Some(
+                "type Graph = Map<Int, Set<Int>>\ntype Config = Map<Int, Int>\n\
+                 def classes(G: Graph, r: Seq<Config>) -> Int = 1\n",
+            ),
+            &[
+                "go", "classes", "--graph", "path:2", "--rules", "ex.rule", "--engine", "rules",
+            ],
+        ),
+    ),
+    error(
+        "E0607",
+        "engine-cannot-follow",
+        Cli,
+        "the mate search cannot follow `mate_in` under the reading with the rules loaded",
+        "`okite mate` and `okite usi` run the df-pn search, natively where `mate_in` is the \
+         shipped definition of a native reading, or under a variant that keeps the native move \
+         generation. Where `mate_in` itself or the moves changed, no search stands for the \
+         rules: they answer themselves, without a line, by `okite eval ... 'mate_in(g, i, N)'`.",
+        cli(
+            Some("def f = 1\n"),
+            &[
+                "mate", "--rules", "ex.rule", "--reading", "base", "--sfen", "startpos",
+            ],
+        ),
+    ),
+    error(
+        "E0608",
+        "rules-failed-in-search",
+        Cli,
+        "under a variant, the rules failed on a position a native engine asked them about",
+        "Under a variant that keeps the native move generation (`okite perft`, `legal`, `mate`), \
+         the engine asks the rules for the parts the variant changed, position by position. \
+         When evaluating them fails (an `error` called, a budget passed), the command stops \
+         with the message of that failure; `okite eval` on the position shows its place.",
+        Trigger::Library(
+            "a variant of the shipped rules whose changed definition fails: the tests override \
+             `uchifuzume` with `error(...)` and run `okite legal` where a pawn drop mates",
+        ),
+    ),
+    error(
+        "E0609",
+        "engines-disagree",
+        Cli,
+        "under `okite legal --verify`, the native move generator and the rules give different moves",
+        "`okite legal --verify` computes the legal moves natively and by the rules and \
+         compares them; the message lists the moves only one of them gives. The command exits \
+         with status 1 (a finding, as a failing `okite test` is) rather than 2. A difference is \
+         a bug of the native engine or of its bindings: please report it with the position.",
+        Trigger::Guard(
+            "the native move generator answers only where the loaded definitions are the shipped \
+             ones it is verified against, so that the two agree unless one has a bug",
+        ),
+    ),
+    error(
+        "E0610",
+        "no-search-thread",
+        Cli,
+        "the mate search could not start the thread it runs on",
+        "The df-pn search runs on a thread of its own with a large stack; the system refused \
+         to start it (too little memory, or a limit on threads).",
+        Trigger::Guard("the operating system refusing a thread; no input of okite does it"),
     ),
     Code {
         code: "I0001",
@@ -975,8 +1100,9 @@ pub fn markdown() -> String {
          same as JSON.\n\n\
          Diagnostics go to standard error, all rendered the same way (the code, the message, \
          the source with labels, a help line); a command that reports an error exits with \
-         status 2 (`okite test` exits with 1 when an example or theorem fails; `okite repl` \
-         reading a script exits with 1 when a line reported an error).\n\n\
+         status 2 (`okite test` exits with 1 when an example or theorem fails, `okite legal \
+         --verify` when the engines disagree (E0609); `okite repl` reading a script exits with 1 \
+         when a line reported an error).\n\n\
          This file is generated from the table in `src/diagnostics/catalogue.rs` (a test checks \
          that it is up to date: run it with `OKITE_BLESS=1` to rewrite it).\n\n\
          | code | name | phase | meaning |\n|---|---|---|---|\n",
