@@ -22,40 +22,11 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Parse and check rule files: every diagnostic, or OK
-    Check {
-        /// Rule files or folders (default: rules/)
-        paths: Vec<PathBuf>,
-        /// Also print information notes (recursion groups)
-        #[arg(long)]
-        notes: bool,
-        #[command(flatten)]
-        out: OutOpts,
-    },
+    Check(CheckArgs),
     /// Run the examples and theorems written inside rule files
-    Test {
-        /// Rule files or folders (default: rules/)
-        paths: Vec<PathBuf>,
-        /// Only examples and theorems whose name contains this text
-        #[arg(long)]
-        filter: Option<String>,
-        /// Print every example and theorem, not only failures
-        #[arg(long, short)]
-        verbose: bool,
-        #[command(flatten)]
-        run: RunOpts,
-        #[command(flatten)]
-        out: OutOpts,
-    },
+    Test(TestArgs),
     /// Evaluate an expression
-    Eval {
-        /// The expression, in the rule language
-        expr: String,
-        #[command(flatten)]
-        q: QueryOpts,
-        /// Print the value as JSON: {"value": ..., "type": ...}
-        #[arg(long)]
-        json: bool,
-    },
+    Eval(EvalArgs),
     /// The diagnostic codes: all of them, or one (by code or name) with an input that produces it
     Codes {
         code: Option<String>,
@@ -65,125 +36,25 @@ pub enum Command {
         out: OutOpts,
     },
     /// Evaluate an expression and show why: the proof tree with rule spans
-    Explain {
-        expr: String,
-        #[command(flatten)]
-        q: QueryOpts,
-        /// How many levels of the tree to print
-        #[arg(long, default_value_t = 6)]
-        depth: usize,
-    },
+    Explain(ExplainArgs),
     /// Evaluate an expression under several readings side by side
-    Compare {
-        expr: String,
-        /// Comma-separated readings, e.g. narrow,broad
-        #[arg(long, value_delimiter = ',', required = true)]
-        readings: Vec<String>,
-        #[command(flatten)]
-        q: QueryOpts,
-        /// Levels of explanation printed where readings differ
-        #[arg(long, default_value_t = 4)]
-        depth: usize,
-    },
+    Compare(CompareArgs),
     /// Ask questions about positions interactively
     Repl {
         /// Rule files or folders (default: rules/)
         paths: Vec<PathBuf>,
     },
     /// List the native bindings of the rules and engines, on or off under a reading and why
-    Natives {
-        /// Rule files or folders (default: the shipped rules)
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        /// The reading (default: base)
-        #[arg(long)]
-        reading: Option<String>,
-        /// Also list every native function okite has, with what it does
-        #[arg(long)]
-        all: bool,
-        /// One JSON object: {"reading", "bindings": [...], "engines": [...]}
-        #[arg(long)]
-        json: bool,
-    },
+    Natives(NativesArgs),
     /// Count the leaves of the legal move tree (native move generator)
-    Perft {
-        #[command(flatten)]
-        pos: PositionOpts,
-        /// Depth in plies
-        #[arg(long)]
-        depth: u32,
-        /// Print the count below each legal move first
-        #[arg(long)]
-        divide: bool,
-        /// native (the move generator, or under a variant its native parts with the changed
-        /// definitions by the rules) or rules (the definitions alone)
-        #[arg(long, default_value = "native")]
-        engine: Engine,
-        /// Rule files or folders (default: the shipped rules)
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        /// Count under a reading of the rules, with the history of --moves and of each line;
-        /// without it, narrow-check with no history (the usual perft convention: a pawn-drop mate
-        /// is a checking pawn drop)
-        #[arg(long)]
-        reading: Option<String>,
-        /// One JSON object: {"count", "engine"}
-        #[arg(long)]
-        json: bool,
-    },
+    Perft(PerftArgs),
     /// The legal moves of a position, in USI, under a reading (with the game's history)
-    Legal {
-        #[command(flatten)]
-        pos: PositionOpts,
-        /// narrow (default), broad, narrow-check, broad-check, or any reading of the rules
-        #[arg(long, default_value = "narrow")]
-        reading: String,
-        /// native, rules or verify (both, compared)
-        #[arg(long, default_value = "native")]
-        engine: Engine,
-        /// Same as --engine verify
-        #[arg(long)]
-        verify: bool,
-        /// Rule files or folders (default: the shipped rules)
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        /// One JSON object: {"moves", "engine"}
-        #[arg(long)]
-        json: bool,
-    },
+    Legal(LegalArgs),
     /// Replay a game record and report, under each reading, the first forbidden move,
     /// repetitions, perpetual checks and whether the final position is mate
-    Game {
-        /// A KIF record
-        #[arg(long)]
-        kif: Option<PathBuf>,
-        /// A CSA record
-        #[arg(long)]
-        csa: Option<PathBuf>,
-        /// USI moves from --sfen (default: the start position)
-        #[arg(long)]
-        usi: Option<String>,
-        #[arg(long, default_value = "startpos")]
-        sfen: String,
-        /// Readings to report (default: all four)
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "narrow,broad,narrow-check,broad-check"
-        )]
-        readings: Vec<String>,
-        /// Rule files or folders (default: the shipped rules); a reading whose definitions are
-        /// not the shipped ones of a native reading is judged by the rules
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        #[command(flatten)]
-        out: OutOpts,
-    },
+    Game(GameArgs),
     /// A board diagram of a position
-    Show {
-        #[command(flatten)]
-        pos: PositionOpts,
-    },
+    Show(ShowArgs),
     /// Go on any graph (native engine)
     #[command(subcommand)]
     Go(GoCommand),
@@ -230,15 +101,7 @@ pub enum Command {
     #[command(subcommand)]
     Rules(RulesCommand),
     /// A USI engine answering `go mate` (for shogi GUIs)
-    Usi {
-        /// Rule files or folders the search must follow (default: the shipped rules); the USI
-        /// option `Rules` names others
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        /// The reading (the USI option `Reading` changes it)
-        #[arg(long, default_value = "narrow-check")]
-        reading: String,
-    },
+    Usi(UsiArgs),
 }
 
 #[derive(Subcommand)]
@@ -392,4 +255,185 @@ pub struct PositionOpts {
     pub moves: String,
     #[command(flatten)]
     pub out: OutOpts,
+}
+
+/// The options of `okite check`.
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Rule files or folders (default: rules/)
+    pub paths: Vec<PathBuf>,
+    /// Also print information notes (recursion groups)
+    #[arg(long)]
+    pub notes: bool,
+    #[command(flatten)]
+    pub out: OutOpts,
+}
+
+/// The options of `okite test`.
+#[derive(Args)]
+pub struct TestArgs {
+    /// Rule files or folders (default: rules/)
+    pub paths: Vec<PathBuf>,
+    /// Only examples and theorems whose name contains this text
+    #[arg(long)]
+    pub filter: Option<String>,
+    /// Print every example and theorem, not only failures
+    #[arg(long, short)]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub run: RunOpts,
+    #[command(flatten)]
+    pub out: OutOpts,
+}
+
+/// The options of `okite eval`.
+#[derive(Args)]
+pub struct EvalArgs {
+    /// The expression, in the rule language
+    pub expr: String,
+    #[command(flatten)]
+    pub q: QueryOpts,
+    /// Print the value as JSON: {"value": ..., "type": ...}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `okite explain`.
+#[derive(Args)]
+pub struct ExplainArgs {
+    pub expr: String,
+    #[command(flatten)]
+    pub q: QueryOpts,
+    /// How many levels of the tree to print
+    #[arg(long, default_value_t = 6)]
+    pub depth: usize,
+}
+
+/// The options of `okite compare`.
+#[derive(Args)]
+pub struct CompareArgs {
+    pub expr: String,
+    /// Comma-separated readings, e.g. narrow,broad
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub readings: Vec<String>,
+    #[command(flatten)]
+    pub q: QueryOpts,
+    /// Levels of explanation printed where readings differ
+    #[arg(long, default_value_t = 4)]
+    pub depth: usize,
+}
+
+/// The options of `okite natives`.
+#[derive(Args)]
+pub struct NativesArgs {
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// The reading (default: base)
+    #[arg(long)]
+    pub reading: Option<String>,
+    /// Also list every native function okite has, with what it does
+    #[arg(long)]
+    pub all: bool,
+    /// One JSON object: {"reading", "bindings": [...], "engines": [...]}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `okite perft`.
+#[derive(Args)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub pos: PositionOpts,
+    /// Depth in plies
+    #[arg(long)]
+    pub depth: u32,
+    /// Print the count below each legal move first
+    #[arg(long)]
+    pub divide: bool,
+    /// native (the move generator, or under a variant its native parts with the changed
+    /// definitions by the rules) or rules (the definitions alone)
+    #[arg(long, default_value = "native")]
+    pub engine: Engine,
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// Count under a reading of the rules, with the history of --moves and of each line;
+    /// without it, narrow-check with no history (the usual perft convention: a pawn-drop mate
+    /// is a checking pawn drop)
+    #[arg(long)]
+    pub reading: Option<String>,
+    /// One JSON object: {"count", "engine"}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `okite legal`.
+#[derive(Args)]
+pub struct LegalArgs {
+    #[command(flatten)]
+    pub pos: PositionOpts,
+    /// narrow (default), broad, narrow-check, broad-check, or any reading of the rules
+    #[arg(long, default_value = "narrow")]
+    pub reading: String,
+    /// native, rules or verify (both, compared)
+    #[arg(long, default_value = "native")]
+    pub engine: Engine,
+    /// Same as --engine verify
+    #[arg(long)]
+    pub verify: bool,
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// One JSON object: {"moves", "engine"}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `okite game`.
+#[derive(Args)]
+pub struct GameArgs {
+    /// A KIF record
+    #[arg(long)]
+    pub kif: Option<PathBuf>,
+    /// A CSA record
+    #[arg(long)]
+    pub csa: Option<PathBuf>,
+    /// USI moves from --sfen (default: the start position)
+    #[arg(long)]
+    pub usi: Option<String>,
+    #[arg(long, default_value = "startpos")]
+    pub sfen: String,
+    /// Readings to report (default: all four)
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "narrow,broad,narrow-check,broad-check"
+    )]
+    pub readings: Vec<String>,
+    /// Rule files or folders (default: the shipped rules); a reading whose definitions are
+    /// not the shipped ones of a native reading is judged by the rules
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    #[command(flatten)]
+    pub out: OutOpts,
+}
+
+/// The options of `okite show`.
+#[derive(Args)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub pos: PositionOpts,
+}
+
+/// The options of `okite usi`.
+#[derive(Args)]
+pub struct UsiArgs {
+    /// Rule files or folders the search must follow (default: the shipped rules); the USI
+    /// option `Rules` names others
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// The reading (the USI option `Reading` changes it)
+    #[arg(long, default_value = "narrow-check")]
+    pub reading: String,
 }

@@ -5,12 +5,12 @@ use super::args::*;
 use super::common::*;
 use super::query::*;
 use crate::check::Program;
+use crate::diagnostics::Span;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::front::Plan;
 use crate::front::{json_str, OutOpts};
 use crate::ir::Value;
 use crate::natives::Engine;
-use crate::syntax::ast::Span;
 use std::path::PathBuf;
 
 /// Evaluate a Go query of the rules with `G` bound to the graph.

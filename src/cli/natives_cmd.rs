@@ -1,6 +1,7 @@
 #![forbid(unsafe_code)]
 //! `okite natives`: every native binding and engine, on or off and why.
 
+use super::args::*;
 use super::common::*;
 use crate::front::Plan;
 use crate::front::{json_str, OutOpts};
@@ -105,4 +106,15 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
         }
     }
     0
+}
+
+/// `okite natives`.
+pub(super) fn natives_command(args: NativesArgs) -> i32 {
+    let NativesArgs {
+        rules,
+        reading,
+        all,
+        json,
+    } = args;
+    natives(&rules, reading.as_deref(), all, json)
 }

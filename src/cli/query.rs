@@ -1,11 +1,13 @@
 #![forbid(unsafe_code)]
 //! Commands that evaluate a query of the rule language on positions (eval, explain, compare).
 
+use super::args::*;
 use super::common::*;
 use crate::check::{Program, Query};
 use crate::diagnostics::{Diag, SourceMap};
+use crate::eval::explain;
 use crate::eval::Evaluator;
-use crate::front::{positions_of, QueryOpts};
+use crate::front::{display_value, json_str, positions_of, QueryOpts};
 use crate::ir::Value;
 use crate::natives::Engine;
 
@@ -119,4 +121,93 @@ pub(super) fn eval_with_bound(
     let v = ev.eval_query(&q);
     say_off_bindings(&ev);
     v.map_err(|e| printer.fail_in(*e.diag, &prog.sources))
+}
+
+/// `okite eval`.
+pub(super) fn eval(args: EvalArgs) -> i32 {
+    let EvalArgs { expr, q, json } = args;
+    let printer = Printer::new(&q.out);
+    with_query(&q, &expr, &printer, |prog, query, ev| {
+        let r = ev.eval_query(query);
+        match r {
+            Ok(v) => {
+                if json {
+                    println!(
+                        "{{\"value\": {}, \"type\": {}}}",
+                        to_json(&v),
+                        json_str(&query.ty)
+                    );
+                } else {
+                    println!("{}", display_value(&v));
+                }
+                0
+            }
+            Err(e) => report_eval(e, prog, &printer),
+        }
+    })
+}
+
+/// `okite explain`.
+pub(super) fn explain(args: ExplainArgs) -> i32 {
+    let ExplainArgs { expr, q, depth } = args;
+    let printer = Printer::new(&q.out);
+    with_query(&q, &expr, &printer, |prog, query, ev| {
+        let (r, tree) = ev.explain_query(query);
+        match r {
+            Ok(v) => {
+                println!("{expr} = {}", display_value(&v));
+                print!("{}", explain::render(&tree, prog, depth));
+                0
+            }
+            Err(e) => report_eval(e, prog, &printer),
+        }
+    })
+}
+
+/// `okite compare`.
+pub(super) fn compare(args: CompareArgs) -> i32 {
+    let CompareArgs {
+        expr,
+        readings,
+        q,
+        depth,
+    } = args;
+    let printer = Printer::new(&q.out);
+    with_query(&q, &expr, &printer, |prog, query, ev| {
+        let mut rows = vec![];
+        for name in &readings {
+            let r = match prog.reading_or_error(name) {
+                Ok(r) => r,
+                Err(d) => {
+                    return printer.fail_in(d, &prog.sources);
+                }
+            };
+            ev.set_reading(r);
+            let (res, tree) = ev.explain_query(query);
+            match res {
+                Ok(v) => rows.push((name.clone(), v, tree)),
+                Err(e) => return report_eval(e, prog, &printer),
+            }
+        }
+        let w = readings
+            .iter()
+            .map(|r| r.chars().count())
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        println!("{:w$}  value", "reading");
+        for (n, v, _) in &rows {
+            println!("{n:w$}  {}", display_value(v));
+        }
+        let differ = rows.windows(2).any(|p| p[0].1 != p[1].1);
+        if differ {
+            for (n, v, tree) in &rows {
+                println!("\nwhy {expr} = {} under {n}:", display_value(v));
+                print!("{}", explain::render(tree, prog, depth));
+            }
+        } else {
+            println!("(the readings agree)");
+        }
+        0
+    })
 }

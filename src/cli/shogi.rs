@@ -2,14 +2,17 @@
 //! The shogi commands that run the move generator or replay a game (perft, legal, game), natively,
 //! by the rules, or assembled from both under a variant.
 
+use super::args::*;
 use super::common::*;
 use super::query::*;
 use crate::check::Program;
 use crate::diagnostics::Diag;
-use crate::front::OutOpts;
+use crate::front::{json_str, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts};
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::ir::Value;
 use crate::natives::Engine;
+use std::io::IsTerminal;
+use std::time::Instant;
 
 pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
     crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
@@ -327,4 +330,290 @@ pub(super) fn perft_reading(
         history.pop();
     }
     n
+}
+
+/// `okite perft`.
+pub(super) fn perft(args: PerftArgs) -> i32 {
+    let PerftArgs {
+        pos,
+        depth,
+        divide,
+        engine,
+        rules,
+        reading,
+        json,
+    } = args;
+    let printer = Printer::new(&pos.out);
+    let mut prog = match load_or_report(&rules, &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    // without --reading: narrow-check (mate presupposes check, as the usual perft
+    // convention counts a pawn-drop mate), with no history before the position
+    let rname = reading.clone().unwrap_or_else(|| {
+        if prog.reading_id("narrow-check").is_some() {
+            "narrow-check".into()
+        } else {
+            "base".into()
+        }
+    });
+    let r = match prog.reading_or_error(&rname) {
+        Ok(r) => r,
+        Err(d) => {
+            return printer.fail_in(d, &prog.sources);
+        }
+    };
+    if depth > 12 {
+        return printer.fail(
+            Diag::error(
+                "E0602",
+                format!("perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)"),
+            )
+            .help("ask for a depth of at most 12"),
+        );
+    }
+    let mut history = match pseudo_game(&pos.sfen, &pos.moves) {
+        Ok(h) => h,
+        Err((sources, ds)) => {
+            return printer.fail_all(&ds, &sources);
+        }
+    };
+    let plan = match engine {
+        Engine::Native => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
+        _ => Plan::Rules(crate::bindings::Reason {
+            what: String::new(),
+            changes: vec![],
+        }),
+    };
+    let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
+    let ej = engine_json(
+        &prog,
+        r,
+        "legal",
+        "the move generator",
+        &plan,
+        hybrid.as_ref(),
+        engine,
+    );
+    let emit = |n: &str| {
+        if json {
+            println!("{{\"count\": {n}, \"engine\": {ej}}}");
+        } else {
+            println!("{n}");
+        }
+    };
+    let native = match plan {
+        Plan::Native(n) => n,
+        Plan::Rules(_) => {
+            if let Some(v) = hybrid {
+                if depth > 8 {
+                    return printer.fail(
+                        Diag::error(
+                            "E0602",
+                            format!("perft to depth {depth} under a variant would not finish: it follows every line's history"),
+                        )
+                        .help("ask for a depth of at most 8"),
+                    );
+                }
+                return match perft_hybrid(&prog, r, &v, &mut history, depth) {
+                    Ok(n) => {
+                        emit(&n.to_string());
+                        0
+                    }
+                    Err(m) => printer.fail(rules_failed(&m)),
+                };
+            }
+            return match perft_by_rules(&mut prog, r, &history, depth, engine, &printer) {
+                Ok(v) => {
+                    emit(&v);
+                    0
+                }
+                Err(c) => c,
+            };
+        }
+    };
+    let rd = crate::shogi::readings::Reading::named(native)
+        .expect("the shogi engines' readings are named");
+    if reading.is_some() || native != "narrow-check" || history.len() > 1 {
+        if depth > 8 {
+            return printer.fail(
+                Diag::error(
+                    "E0602",
+                    format!("perft to depth {depth} under a reading would not finish: it follows every line's history"),
+                )
+                .help("ask for a depth of at most 8"),
+            );
+        }
+        emit(&perft_reading(&mut history, depth, rd).to_string());
+        return 0;
+    }
+    let mut p = history.last().expect("a game has a position").clone();
+    let t0 = Instant::now();
+    let n = if divide {
+        let mut total = 0;
+        for (m, c) in crate::shogi::perft::perft_divide(&mut p, depth) {
+            println!("{} {c}", m.to_usi());
+            total += c;
+        }
+        total
+    } else {
+        crate::shogi::perft::perft(&mut p, depth)
+    };
+    if std::io::stderr().is_terminal() {
+        let secs = t0.elapsed().as_secs_f64();
+        eprintln!("{:.3} s, {:.1} M leaves/s", secs, n as f64 / secs / 1e6);
+    }
+    emit(&n.to_string());
+    0
+}
+
+/// `okite legal`.
+pub(super) fn legal(args: LegalArgs) -> i32 {
+    let LegalArgs {
+        pos,
+        reading,
+        engine,
+        verify,
+        rules,
+        json,
+    } = args;
+    let printer = Printer::new(&pos.out);
+    let prog = match load_or_report(&rules, &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    let r = match prog.reading_or_error(&reading) {
+        Ok(r) => r,
+        Err(d) => {
+            return printer.fail_in(d, &prog.sources);
+        }
+    };
+    let history = match pseudo_game(&pos.sfen, &pos.moves) {
+        Ok(h) => h,
+        Err((sources, ds)) => {
+            return printer.fail_all(&ds, &sources);
+        }
+    };
+    let engine = if verify { Engine::Verify } else { engine };
+    let plan = match engine {
+        Engine::Rules => Plan::Rules(crate::bindings::Reason {
+            what: String::new(),
+            changes: vec![],
+        }),
+        _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
+    };
+    let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
+    let ej = engine_json(
+        &prog,
+        r,
+        "legal",
+        "the move generator",
+        &plan,
+        hybrid.as_ref(),
+        engine,
+    );
+    let native = |n: &str| -> Vec<String> {
+        let rd = crate::shogi::readings::Reading::named(n)
+            .expect("the shogi engines' readings are named");
+        crate::shogi::readings::legal_moves(&history, rd)
+            .iter()
+            .map(|m| m.to_usi())
+            .collect()
+    };
+    let print = |ms: Vec<String>| {
+        if json {
+            let items: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
+            println!("{{\"moves\": [{}], \"engine\": {ej}}}", items.join(", "));
+        } else {
+            println!("{}", ms.join(" "));
+        }
+        0
+    };
+    let mut prog = prog;
+    match (engine, plan) {
+        (Engine::Native, Plan::Native(n)) => print(native(n)),
+        (Engine::Verify, Plan::Native(n)) => {
+            let mut a = native(n);
+            let mut b = match legal_by_rules(&mut prog, r, &history, &printer) {
+                Ok(b) => b,
+                Err(c) => return c,
+            };
+            a.sort();
+            b.sort();
+            if a == b {
+                print(a)
+            } else {
+                let only_native: Vec<&String> = a.iter().filter(|m| !b.contains(m)).collect();
+                let only_rules: Vec<&String> = b.iter().filter(|m| !a.contains(m)).collect();
+                printer.fail(
+                    Diag::error(
+                        ENGINES_DISAGREE,
+                        format!("the native engine and the rules disagree under `{reading}`: only native: {only_native:?}; only rules: {only_rules:?}"),
+                    )
+                    .help("this is a bug of the native move generator or of the bindings: please report it with the position"),
+                )
+            }
+        }
+        (Engine::Native, Plan::Rules(_)) if hybrid.is_some() => {
+            let v = hybrid.expect("checked");
+            match legal_hybrid(&prog, r, &v, &history) {
+                Ok(ms) => print(ms),
+                Err(m) => printer.fail(rules_failed(&m)),
+            }
+        }
+        _ => match legal_by_rules(&mut prog, r, &history, &printer) {
+            Ok(ms) => print(ms),
+            Err(c) => c,
+        },
+    }
+}
+
+/// `okite game`.
+pub(super) fn game(args: GameArgs) -> i32 {
+    let GameArgs {
+        kif,
+        csa,
+        usi,
+        sfen,
+        readings,
+        rules,
+        out,
+    } = args;
+    let printer = Printer::new(&out);
+    let mut prog = match load_or_report(&rules, &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    let q = QueryOpts {
+        rules: vec![],
+        sfen: Some(sfen),
+        moves: usi,
+        kif,
+        csa,
+        reading: None,
+        run: RunOpts::parse_default(),
+        out,
+    };
+    let positions = match positions_of(&q) {
+        Ok(Some(p)) => p,
+        Ok(None) => unreachable!(),
+        Err((sources, ds)) => {
+            return printer.fail_all(&ds, &sources);
+        }
+    };
+    report_game(&mut prog, &positions, &readings, &printer)
+}
+
+/// `okite show`.
+pub(super) fn show(args: ShowArgs) -> i32 {
+    let ShowArgs { pos } = args;
+    let printer = Printer::new(&pos.out);
+    match shogi_game(&pos.sfen, &pos.moves) {
+        Ok(g) => {
+            print!("{}", g.last().diagram());
+            println!("sfen {}", g.last().to_sfen());
+            0
+        }
+        Err((sources, ds)) => printer.fail_all(&ds, &sources),
+    }
 }

@@ -1,0 +1,85 @@
+#![forbid(unsafe_code)]
+//! `okite usi`: the USI engine for `go mate`, under the shipped readings or a variant.
+
+use super::args::*;
+use super::common::*;
+use super::mate::variant_search;
+use crate::diagnostics::Diag;
+use crate::front::{Plan, SHOGI_READINGS};
+use std::path::PathBuf;
+
+/// `okite usi`.
+pub(super) fn usi(args: UsiArgs) -> i32 {
+    let UsiArgs { rules, reading } = args;
+    let stdin = std::io::stdin();
+    // the options Rules and Reading: the search follows them where the definitions of
+    // `mate_in` are the shipped ones of a native reading, and refuses otherwise
+    let resolve = |path: &str, name: &str| -> Result<crate::shogi::usi_engine::Follow, String> {
+        let paths: Vec<PathBuf> = if path.is_empty() {
+            rules.clone()
+        } else {
+            vec![PathBuf::from(path)]
+        };
+        let (prog, _) = crate::front::load_rules(&paths).map_err(|(_, ds)| {
+            let first = ds.iter().find(|d| d.is_error()).or(ds.first());
+            let text = first.map(|d| d.message.clone()).unwrap_or_default();
+            let n = ds.iter().filter(|d| d.is_error()).count();
+            format!("the rule files do not check ({n} errors; the first: {text})")
+        })?;
+        let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
+        match crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS) {
+            Plan::Native(n) => Ok(crate::shogi::usi_engine::Follow::Native(
+                crate::shogi::readings::Reading::named(n)
+                    .expect("the shogi engines' readings are named"),
+            )),
+            Plan::Rules(why) => {
+                let kept = if crate::bindings::same_own(&prog, r, "mate_in", "base") {
+                    crate::hybrid::shogi_variant(&prog, r)
+                } else {
+                    Err("`mate_in` itself changed".to_string())
+                };
+                match kept {
+                    Ok(_) => Ok(crate::shogi::usi_engine::Follow::Variant(
+                        variant_search(paths, name.to_string()),
+                    )),
+                    Err(no) => Err(format!(
+                        "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"
+                    )),
+                }
+            }
+        }
+    };
+    // the command line's choice is checked before the first command; a failure is told
+    // with the diagnostics of the rules or of the reading where there are some
+    if let Err(why) = resolve("", &reading) {
+        let printer = Printer::auto();
+        let prog = match load_or_report(&rules, &printer) {
+            Ok((p, _)) => p,
+            Err(c) => return c,
+        };
+        if let Err(d) = prog.reading_or_error(&reading) {
+            return printer.fail_in(d, &prog.sources);
+        }
+        return printer.fail(
+            Diag::error("E0607", why)
+                .help(format!("the rules answer it themselves, without the engine: okite eval --rules ... --reading {reading} --sfen ... 'mate_in(g, i, N)'")),
+        );
+    }
+    let input = format!("setoption name Reading value {reading}\n");
+    let chained = std::io::BufReader::new(std::io::Read::chain(
+        std::io::Cursor::new(input),
+        stdin.lock(),
+    ));
+    match crate::shogi::usi_engine::usi_loop_with(chained, std::io::stdout(), &resolve) {
+        Ok(()) => 0,
+        Err(e) => Printer::auto().fail(
+            Diag::error(
+                "E0603",
+                format!("the USI engine cannot read its input or write its answers: {e}"),
+            )
+            .help(
+                "the engine talks over standard input and output; check what they are connected to",
+            ),
+        ),
+    }
+}
