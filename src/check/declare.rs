@@ -11,8 +11,11 @@ impl Program {
         for n in ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"] {
             taken.insert(n.into(), Span::default());
         }
+        // a name claimed twice leaves its type unknown (see `Program::types_unknown`)
+        let claimed_twice = std::cell::Cell::new(false);
         let mut claim = |name: &Name, errs: &mut Vec<Diag>| -> bool {
             if let Some(prev) = taken.get(&name.text) {
+                claimed_twice.set(true);
                 errs.push(
                     Diag::error("E0101", format!("`{}` is defined twice", name.text))
                         .label(name.span, "defined again here")
@@ -155,14 +158,14 @@ impl Program {
                         aliases,
                         params,
                         ret,
-                        hook: native,
+                        path: native,
                         span,
                     }) if claim(name, errs) && aliases.iter().all(|a| claim(a, errs)) => {
                         self.new_prim(name, aliases, params, ret, native, *span, BASE, errs);
                     }
                     Item::Native(NativeDecl::Bind {
                         name,
-                        hook: native,
+                        path: native,
                         span,
                     }) => binds.push((BASE, name, native, *span)),
                     _ => {}
@@ -183,6 +186,7 @@ impl Program {
                         if let Some(s) = self.readings[prev as usize].span {
                             d = d.label(s, "first defined here");
                         }
+                        self.types_unknown = true;
                         errs.push(d.help("give the second reading another name"));
                         continue;
                     }
@@ -211,6 +215,7 @@ impl Program {
                         if self.key_names.contains_key(&d.name.text) {
                             let key = self.key_names[&d.name.text];
                             if self.readings[*id as usize].own.contains_key(&key) {
+                                self.types_unknown = true;
                                 errs.push(
                                     Diag::error(
                                         "E0101",
@@ -238,12 +243,13 @@ impl Program {
                                 Some(s) => diag.help(format!("did you mean `{s}`?")),
                                 None => diag.help("define it at the top level first, or drop `override` to add a definition that only this reading has"),
                             };
+                            self.types_unknown = true;
                             errs.push(diag);
                         }
                     }
                     ReadingItem::Native(NativeDecl::Bind {
                         name,
-                        hook: native,
+                        path: native,
                         span,
                     }) => binds.push((*id, name, native, *span)),
                     ReadingItem::Native(NativeDecl::Prim {
@@ -251,7 +257,7 @@ impl Program {
                         aliases,
                         params,
                         ret,
-                        hook: native,
+                        path: native,
                         span,
                     }) => {
                         if claim(name, errs) {
@@ -342,6 +348,7 @@ impl Program {
             }
         }
         // resolution orders and tables
+        self.types_unknown |= claimed_twice.get();
         self.linearize(errs);
     }
 
@@ -564,6 +571,7 @@ impl Program {
                             Some(x) => d.help(format!("did you mean `{x}`?")),
                             None => d.help("declare it with `enum`, `type Name = ...`, or `type Name` for a native type"),
                         };
+                        self.types_unknown = true;
                         errs.push(d);
                         return None;
                     }
@@ -578,6 +586,7 @@ impl Program {
                     "Set" | "Seq" => 1,
                     "Map" => 2,
                     _ => {
+                        self.types_unknown = true;
                         errs.push(
                             Diag::error("E0111", format!("`{}` takes no type arguments", n.text))
                                 .label(n.span, "not a generic type")
@@ -645,6 +654,14 @@ mod tests {
         assert!(codes.contains(&"E0110".to_string()), "{codes:?}");
         let codes = errors("def r(s: Set<Int>) -> Set<Int> = s\nnative r = core.reachable");
         assert!(codes.contains(&"E0112".to_string()), "{codes:?}");
+    }
+
+    #[test]
+    fn a_name_of_unknown_type_stops_inference() {
+        // without the duplicate, `b` is a type error (E0200); with it, types are not inferred
+        assert_eq!(errors("def b = 1 + true"), vec!["E0200"]);
+        assert_eq!(errors("def a = 1\ndef a = 2\ndef b = 1 + true"), vec!["E0101"]);
+        assert_eq!(errors("def f(x: Nope) -> Int = 1 + true"), vec!["E0111"]);
     }
 
     #[test]

@@ -151,6 +151,9 @@ pub struct Program {
     pub notes: Vec<Diag>,
     /// The native functions the rule files were checked against: path and arity.
     pub native_sigs: IndexMap<String, usize>,
+    /// A declaration left the type of some name unknown (a name defined twice, an override of
+    /// nothing, an unknown type): types are not inferred, so that no error follows from it.
+    types_unknown: bool,
     unifier: Unifier,
 }
 
@@ -192,6 +195,7 @@ impl Program {
             fingerprint: vec![],
             notes: vec![],
             native_sigs: natives.signatures(),
+            types_unknown: false,
             unifier: Unifier::default(),
         }
     }
@@ -207,10 +211,7 @@ impl Program {
         let mut errs = vec![];
         p.declare(&files, &mut errs);
         p.resolve_all(&files, &mut errs);
-        if !errs
-            .iter()
-            .any(|d| d.code == "E0101" || d.code == "E0104" || d.code == "E0111")
-        {
+        if !p.types_unknown {
             p.infer_all(&mut errs);
         }
         p.compute_sharing();

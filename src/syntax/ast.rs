@@ -83,11 +83,11 @@ pub enum NativeDecl {
         aliases: Vec<Name>,
         params: Vec<Param>,
         ret: TypeExpr,
-        hook: Name,
+        path: Name,
         span: Span,
     },
     /// `native succ = shogi.successors`: the fast path of a definition that has a rule body.
-    Bind { name: Name, hook: Name, span: Span },
+    Bind { name: Name, path: Name, span: Span },
 }
 
 #[derive(Clone, Debug)]

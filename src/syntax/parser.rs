@@ -226,7 +226,7 @@ fn rule_name(r: &Rule) -> Option<&'static str> {
         EOI => "end of input",
         ident | var => "a name",
         reading_name => "a reading name",
-        hook_path => "a native function path such as `shogi.successors`",
+        native_path => "a native function path such as `shogi.successors`",
         int | lit_int | pat_int => "a number",
         string | lit_str | pat_str => "a string",
         expr | expr_noin | expr_input | qual_guard => "an expression",
@@ -570,19 +570,19 @@ impl Builder {
             let aliases = self.aliases(it.expect_next(Rule::aliases)?);
             let params = self.params(it.expect_next(Rule::params)?)?;
             let ret = self.ret_type(it.expect_next(Rule::ret_type)?)?;
-            let hook = self.name(it.expect_next(Rule::hook_path)?);
+            let path = self.name(it.expect_next(Rule::native_path)?);
             Ok(NativeDecl::Prim {
                 name,
                 aliases,
                 params,
                 ret,
-                hook,
+                path,
                 span,
             })
         } else {
             let name = self.name(it.expect_next(Rule::ident)?);
-            let hook = self.name(it.expect_next(Rule::hook_path)?);
-            Ok(NativeDecl::Bind { name, hook, span })
+            let path = self.name(it.expect_next(Rule::native_path)?);
+            Ok(NativeDecl::Bind { name, path, span })
         }
     }
 

@@ -78,7 +78,7 @@ fn print_native(n: &NativeDecl) -> String {
             aliases: al,
             params: ps,
             ret,
-            hook,
+            path,
             ..
         } => format!(
             "native def {}{}{} -> {} = {}",
@@ -86,9 +86,9 @@ fn print_native(n: &NativeDecl) -> String {
             aliases(al),
             params(ps),
             print_type(ret),
-            hook.text
+            path.text
         ),
-        NativeDecl::Bind { name, hook, .. } => format!("native {} = {}", name.text, hook.text),
+        NativeDecl::Bind { name, path, .. } => format!("native {} = {}", name.text, path.text),
     }
 }
 
