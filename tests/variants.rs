@@ -720,3 +720,84 @@ fn go_solve_follows_every_reading() {
     let o = okite(&["go", "solve", "--graph", "path:3", "--reading", "seed"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Under a variant, `--length any` finds a mate no shorter than the shortest one, and says
+/// `"shortest": true` only where that is proved (the same length as `--length shortest`).
+#[test]
+fn variant_any_mates_claim_shortest_only_when_proved() {
+    let set = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shogi/mate-5-ply.sfen"),
+    )
+    .unwrap();
+    let all: Vec<&str> = set
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    // the first 40, and two where a dropped pawn mates sooner under the variant (1 and 3 plies)
+    let mut problems: Vec<&str> = all[..40].to_vec();
+    problems.extend([all[448], all[483]]);
+    let batch =
+        std::env::temp_dir().join(format!("okite-variants-any-{}.sfen", std::process::id()));
+    std::fs::write(&batch, problems.join("\n")).unwrap();
+    let run = |length: &str| -> Vec<(String, u64, bool)> {
+        let o = okite(&[
+            "mate",
+            "--rules",
+            "tests/variants/uchifuzume_allowed.rule",
+            "--reading",
+            "uchifuzume-allowed",
+            "--batch",
+            batch.to_str().unwrap(),
+            "--length",
+            length,
+            "--json",
+            "--time-ms",
+            "20000",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        out(&o)
+            .lines()
+            .map(|l| {
+                let field = |k: &str| {
+                    l.split(&format!("\"{k}\": "))
+                        .nth(1)
+                        .and_then(|r| r.split([',', '}']).next())
+                        .unwrap_or("")
+                        .trim_matches('"')
+                        .to_string()
+                };
+                (
+                    field("result"),
+                    field("plies").parse().unwrap_or(0),
+                    field("shortest") == "true",
+                )
+            })
+            .collect()
+    };
+    let any = run("any");
+    let shortest = run("shortest");
+    assert_eq!(any.len(), problems.len());
+    let mut claimed = 0;
+    for (i, ((ra, pa, sa), (rs, ps, ss))) in any.iter().zip(&shortest).enumerate() {
+        assert_eq!(ra, rs, "problem {i}: {ra} under any, {rs} under shortest");
+        if ra != "mate" {
+            continue;
+        }
+        assert!(ss, "problem {i}: --length shortest proves its length");
+        assert!(pa >= ps, "problem {i}: {pa} plies under any, {ps} shortest");
+        if *sa {
+            claimed += 1;
+            assert_eq!(
+                pa, ps,
+                "problem {i} claims shortest with {pa} plies, not {ps}"
+            );
+        }
+    }
+    // the 1-ply mate is found under the bound 1, the 3-ply one under the bound 7 after the
+    // bound 1 was disproved: both are proved shortest
+    assert!(
+        claimed >= 2,
+        "{claimed} mates under any were proved shortest"
+    );
+}

@@ -660,7 +660,10 @@ mod tests {
     fn a_name_of_unknown_type_stops_inference() {
         // without the duplicate, `b` is a type error (E0200); with it, types are not inferred
         assert_eq!(errors("def b = 1 + true"), vec!["E0200"]);
-        assert_eq!(errors("def a = 1\ndef a = 2\ndef b = 1 + true"), vec!["E0101"]);
+        assert_eq!(
+            errors("def a = 1\ndef a = 2\ndef b = 1 + true"),
+            vec!["E0101"]
+        );
         assert_eq!(errors("def f(x: Nope) -> Int = 1 + true"), vec!["E0111"]);
     }
 

@@ -7,11 +7,16 @@
 //! bound completely (df-pn with a table keyed by position and remaining plies), so the first
 //! mate found is the shortest, and a bound with no mate is a proof that there is none that
 //! short. Repeated positions are searched as the definition says (it bounds the length, not the
-//! repetitions). When any mate will do and none of up to 11 plies exists, a search without a
-//! bound looks for a longer one; there a repeated position counts as no mate, and the table keeps
-//! disproofs that rest on the path, so it may miss a mate (it never makes one): its failure is
-//! reported as unknown, never as no mate. (Searching without a bound from the start was tried and
-//! is many times slower on the mate-7 set: it follows long chases of checks.)
+//! repetitions). When any mate will do, the bounds are 1 and then 7 (one search covers the mates
+//! of 3, 5 and 7 plies, and the disproofs of the shorter bounds, most of the work of deepening one
+//! by one, are not needed), and past them a search without a bound looks for a longer mate; there
+//! a repeated position counts as no mate, and the table keeps disproofs that rest on the path, so
+//! it may miss a mate (it never makes one): its failure is reported as unknown, never as no mate.
+//! A mate found so is reported shortest only where the bound disproved before it leaves no
+//! shorter one. (Searching without a bound from the start was tried and is many times slower on
+//! the mate-7 set: it follows long chases of checks. Against bounds 1, 3, 5, ..., 11 the bounds 1
+//! and 7 search 2.5 times fewer nodes on the mate-7 set under two pawns allowed, the same mates
+//! found; docs/PERFORMANCE.md.)
 //!
 //! The table and the lists of legal moves are keyed by position: exact where legality depends
 //! on the position and the move that led to it, as every history-free reading's does (the caller
@@ -33,8 +38,8 @@ const UNBOUNDED: u32 = u32::MAX;
 /// Bounds of the caches (moves listed, table entries): about 100 and 800 MB.
 const MAX_LISTED: usize = 25_000_000;
 const MAX_TABLE: usize = 20_000_000;
-/// The bounds searched one by one before a search for any mate goes on without a bound.
-const ID_PLIES: u32 = 11;
+/// The bounds searched before a search for any mate goes on without a bound.
+const ANY_BOUNDS: [u32; 3] = [1, 7, 11];
 /// The longest line read out of the table.
 const MAX_LINE: usize = 10_000;
 
@@ -392,14 +397,17 @@ pub fn solve(
     } else {
         opts.max_plies
     };
-    // the bounds up to ID_PLIES are searched one by one (a short mate is found and proved
-    // shortest, and a bound without one is disproved, quickly); past them a search for any
-    // mate goes on without a bound
-    let id_cap = if opts.any && opts.max_plies == 0 {
-        ID_PLIES
+    // for the shortest mate the bounds are 1, 3, 5, ... one by one (the first mate found is the
+    // shortest, and each bound without one is disproved); for any mate, ANY_BOUNDS and then a
+    // search without a bound
+    let any = opts.any && opts.max_plies == 0;
+    let id_cap = if any {
+        ANY_BOUNDS[ANY_BOUNDS.len() - 1]
     } else {
         cap
     };
+    // the longest bound disproved so far: a mate of at most two plies more is the shortest
+    let mut disproved = 0;
     let mut n = 1;
     while n <= id_cap {
         let e = s.mid(n, INF, INF);
@@ -409,13 +417,14 @@ pub fn solve(
         if e.pn == 0 {
             let mut pv = vec![];
             s.line(n, &mut pv);
+            let plies = pv.len() as u32;
             return Ok(MateResult {
                 result: MateStatus::Mate,
-                plies: pv.len() as u32,
+                plies,
                 pv,
                 nodes: s.nodes,
                 ms: s.start.elapsed().as_millis() as u64,
-                shortest: true,
+                shortest: plies <= disproved + 2,
                 max_depth: n,
             });
         }
@@ -427,9 +436,13 @@ pub fn solve(
             // no checking move at all: no mate of any length
             n = cap;
         }
-        n = n.saturating_add(2);
+        disproved = n;
+        n = match ANY_BOUNDS.iter().find(|&&b| b > n) {
+            Some(&b) if any => b,
+            _ => n.saturating_add(2),
+        };
     }
-    if opts.any && opts.max_plies == 0 && n > ID_PLIES && !s.out_of_budget {
+    if any && n > id_cap && !s.out_of_budget {
         let e = s.mid(UNBOUNDED, INF, INF);
         if let Some(err) = s.err.take() {
             return Err(err);
