@@ -3,9 +3,10 @@
 //! module is the one place where they become miette reports.
 
 pub mod catalogue;
+pub mod excerpt;
 pub mod span;
 
-use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report, Severity};
+use miette::{LabeledSpan, MietteDiagnostic, Report, Severity};
 pub use span::{FileId, Span};
 use std::fmt;
 use std::path::PathBuf;
@@ -137,28 +138,44 @@ impl Diag {
             d = d.with_help(h.clone());
         }
         let file = self.primary_span().map(|s| s.file);
-        // labels in the primary file; labels in other files become related reports
-        let mut labels = vec![];
-        for (i, (span, text)) in self.labels.iter().enumerate() {
-            if Some(span.file) == file {
-                let ls = LabeledSpan::new(
-                    if text.is_empty() {
-                        None
-                    } else {
-                        Some(text.clone())
-                    },
-                    span.start as usize,
-                    span.len(),
+        let source = file.and_then(|f| sources.get(f));
+        // labels in the primary file, placed in the excerpt of it that is shown; labels in other
+        // files become related reports
+        let here: Vec<&(Span, String)> = self
+            .labels
+            .iter()
+            .filter(|(s, _)| Some(s.file) == file)
+            .collect();
+        let (excerpt, placed) = match source {
+            Some(f) => {
+                let (x, p) = excerpt::Excerpt::new(
+                    &f.name,
+                    &f.text,
+                    &here
+                        .iter()
+                        .map(|(s, _)| (s.start as usize, s.end as usize))
+                        .collect::<Vec<_>>(),
                 );
-                labels.push(if i == 0 {
-                    LabeledSpan::new_primary_with_span(
-                        ls.label().map(|s| s.to_string()),
-                        *ls.inner(),
-                    )
-                } else {
-                    ls
-                });
+                (Some(x), p)
             }
+            None => (None, vec![]),
+        };
+        let mut labels = vec![];
+        for (i, (span, text)) in here.iter().enumerate() {
+            let (offset, len) = match placed.get(i) {
+                Some(p) => (p.offset, p.len),
+                None => (span.start as usize, span.len()),
+            };
+            let text = if text.is_empty() {
+                None
+            } else {
+                Some(text.clone())
+            };
+            labels.push(if i == 0 {
+                LabeledSpan::new_primary_with_span(text, (offset, len))
+            } else {
+                LabeledSpan::new(text, offset, len)
+            });
         }
         d = d.with_labels(labels);
         // labels that point into another file are shown as related notes with their own source
@@ -177,8 +194,8 @@ impl Diag {
                 .map(|r| r.to_report(sources))
                 .collect(),
         });
-        if let Some(f) = file.and_then(|f| sources.get(f)) {
-            report = report.with_source_code(NamedSource::new(f.name.clone(), f.text.to_string()));
+        if let Some(x) = excerpt {
+            report = report.with_source_code(x);
         }
         report
     }
@@ -239,11 +256,23 @@ impl miette::Diagnostic for Related {
 /// `color` chooses between the coloured and the plain Unicode theme.
 pub fn render(diags: &[Diag], sources: &SourceMap, width: usize, color: bool) -> String {
     let mut out = String::new();
-    for d in diags {
+    for d in diags.iter().take(MAX_RENDERED) {
         out.push_str(&render_one(d, sources, width, color));
+    }
+    if diags.len() > MAX_RENDERED {
+        let rest = &diags[MAX_RENDERED..];
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        out.push_str(&format!(
+            "… and {} more diagnostics ({errors} of them errors), not shown\n",
+            rest.len()
+        ));
     }
     out
 }
+
+/// Diagnostics rendered at most by one call of [`render`]; the rest are counted. An input with
+/// an error at every character (a 100 KB bad SFEN, a generated file) is told in bounded output.
+pub const MAX_RENDERED: usize = 100;
 
 pub fn render_one(d: &Diag, sources: &SourceMap, width: usize, color: bool) -> String {
     let report = d.to_report(sources);

@@ -211,3 +211,39 @@ fn every_command_refuses_malformed_input() {
         .collect();
     assert_eq!(before.len(), after.len(), "a command left a file behind");
 }
+
+/// What a diagnostic shows is bounded by its labels, not by its input: an error at column 70,000
+/// of a one-line file (the renderer counts columns up to 65,535) and an input with an error at
+/// every character are told in a few kilobytes, with exit status 2 and no panic.
+#[test]
+fn diagnostics_of_huge_inputs_stay_small() {
+    // a folder of its own: the test above counts the files of dir()
+    let d = std::env::temp_dir().join(format!("okite-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let wide = d.join("wide.rule");
+    std::fs::write(&wide, format!("def x = 1{} + true\n", " ".repeat(70_000))).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["check", wide.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("E0200") && err.contains("wide.rule:1:70013"),
+        "{err}"
+    );
+    assert!(err.len() < 4_000, "{} bytes", err.len());
+
+    let sfen = "x".repeat(100_000);
+    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["legal", "--sfen", &sfen])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err.contains("E0401"), "{}", &err[..err.len().min(2000)]);
+    assert!(err.contains("more diagnostics"));
+    assert!(err.len() < 200_000, "{} bytes", err.len());
+}
