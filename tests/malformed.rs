@@ -247,3 +247,52 @@ fn diagnostics_of_huge_inputs_stay_small() {
     assert!(err.contains("more diagnostics"));
     assert!(err.len() < 200_000, "{} bytes", err.len());
 }
+
+/// Flat chains nest as deeply as brackets do: 50,000 operators, prefixes or postfixes in one
+/// expression are refused with E0007 (exit status 2) instead of overflowing the stack, and a
+/// chain within the limit checks.
+#[test]
+fn long_chains_are_refused_not_aborted() {
+    let d = std::env::temp_dir().join(format!("okite-chains-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let n = 50_000;
+    let cases = [
+        ("sum", format!("def x = {}", vec!["1"; n].join(" + "))),
+        ("and", format!("def x = {}", vec!["true"; n].join(" and "))),
+        ("not", format!("def x = {}true", "not ".repeat(n))),
+        ("neg", format!("def x = {}1", "- ".repeat(n))),
+        ("index", format!("def x = [1]{}", "[1]".repeat(n))),
+        ("proj", format!("def x = (1,){}", ".1".repeat(n))),
+        (
+            "with",
+            format!("def x = {{1: 2}}{}", " with {1: 3}".repeat(n)),
+        ),
+        (
+            "call",
+            format!(
+                "def f(x: Int) -> Int = x\ndef x = {}1{}",
+                "f(".repeat(n),
+                ")".repeat(n)
+            ),
+        ),
+    ];
+    for (name, text) in cases {
+        let f = d.join(format!("{name}.rule"));
+        std::fs::write(&f, text).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(["check", f.to_str().unwrap()])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains("E0007"), "{name}: {err}");
+    }
+    let ok = d.join("ok.rule");
+    std::fs::write(&ok, format!("def x = {}", vec!["1"; 1_500].join(" + "))).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["eval", "--rules", ok.to_str().unwrap(), "x"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1500");
+}

@@ -193,9 +193,11 @@ pub static CODES: &[Code] = &[
         "nesting-too-deep",
         Syntax,
         "an expression is nested more than 2000 levels deep",
-        "Brackets and nested forms (`let`, `if`, quantifiers...) deeper than 2000 levels are \
-         refused before parsing, so that the parser cannot run out of stack. Name intermediate \
-         results with `def` or `let`.",
+        "Brackets, nested forms (`let`, `if`, quantifiers...) and chains of operators, prefixes \
+         and postfixes (`1 + 1 + ...`, `not not ...`, `x[1][1]...`, `m with {...} with {...}`), \
+         which nest as deeply as brackets do, are refused past 2000 levels before parsing, so \
+         that no part of okite can run out of stack on them. Name intermediate results with \
+         `def` or `let`.",
         check(concat!(
             "def f =\n",
             "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n",

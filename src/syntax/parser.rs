@@ -161,9 +161,36 @@ fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
             }
             b')' | b']' | b'}' => {
                 if let Some((_, f)) = stack.pop() {
-                    forms = f;
+                    // a bracketed group is one more level of what it stands in (a call, an
+                    // index or an operand of a chain)
+                    forms = f + 1;
                 }
                 depth = depth.saturating_sub(1);
+            }
+            // siblings (elements, arguments, arms, bindings) do not nest in each other
+            b',' | b';' => forms = stack.last().map(|s| s.1).unwrap_or(0),
+            // a run of operator characters is one operator: each operator of a chain nests the
+            // chain so far one level deeper (`1 + 1 + ... + 1`, `x.1.1`, `- - x`)
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'.' | b'\\' => {
+                forms += 1;
+                while i + 1 < bytes.len()
+                    && matches!(
+                        bytes[i + 1],
+                        b'+' | b'-' | b'*' | b'%' | b'<' | b'>' | b'=' | b'!' | b'.' | b'\\'
+                    )
+                {
+                    i += 1;
+                }
+            }
+            0x80.. => {
+                // the operators written as symbols (¬ ∧ ∨ ∈ ∉ ⊆ ≠ ≤ ≥ ∪ ∖ × ∩ ⇒ → ⇔ ↔)
+                if let Some(ch) = text[i..].chars().next() {
+                    if "¬∧∨∈∉⊆≠≤≥∪∖×∩⇒→⇔↔".contains(ch) {
+                        forms += 1;
+                    }
+                    i += ch.len_utf8();
+                    continue;
+                }
             }
             b'a'..=b'z' => {
                 let start = i;
@@ -187,18 +214,30 @@ fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
                             | "sum"
                             | "min"
                             | "max"
+                            // word operators: one level each, as the symbols above
+                            | "and"
+                            | "or"
+                            | "not"
+                            | "in"
+                            | "implies"
+                            | "iff"
+                            | "subset"
+                            | "union"
+                            | "inter"
+                            | "mod"
+                            | "with"
                     )
                 {
                     forms += 1;
                 }
                 if prev_ok
-                    && depth == 0
                     && matches!(
                         w,
-                        "def" | "example" | "theorem" | "reading" | "native" | "enum"
+                        "def" | "example" | "theorem" | "reading" | "native" | "enum" | "assert"
                     )
                 {
-                    forms = 0;
+                    // a new item or statement starts from the nesting of its bracket
+                    forms = stack.last().map(|s| s.1).unwrap_or(0);
                 }
                 continue;
             }
