@@ -172,7 +172,7 @@ fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
             // a run of operator characters is one operator: each operator of a chain nests the
             // chain so far one level deeper (`1 + 1 + ... + 1`, `x.1.1`, `- - x`)
             b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'.' | b'\\' => {
-                forms += 1;
+                let start = i;
                 while i + 1 < bytes.len()
                     && matches!(
                         bytes[i + 1],
@@ -180,6 +180,11 @@ fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
                     )
                 {
                     i += 1;
+                }
+                // `=` (a definition, a binding), `=>` (an arm) and `->` (a result type) are
+                // punctuation, not operators
+                if !matches!(&text[start..=i], "=" | "=>" | "->") {
+                    forms += 1;
                 }
             }
             0x80.. => {
