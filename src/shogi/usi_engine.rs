@@ -6,9 +6,12 @@
 //! under the broad readings), `go mate <ms|infinite>` (answered with `info` lines and
 //! `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`), `go ...` otherwise (answered
 //! with `bestmove` of a mate in one or `resign`), `stop` (ends the running search, which then
-//! answers), `gameover`, `ponderhit`, `quit`. The search runs on its own thread, so `stop`,
-//! `isready` and `quit` are read while it runs. Unknown or malformed commands produce an
-//! `info string` line; the loop never panics on input.
+//! answers), `gameover`, `ponderhit`, `quit`. The search runs on its own thread, so every command
+//! is read while it runs: `isready` is answered at once; `position`, `go`, `setoption` and
+//! `usinewgame`, which the protocol expects only after the search has answered, end it first (it
+//! answers, then the command is carried out), so that a GUI that sends them early is never left
+//! waiting; the end of the input ends the search and the loop. Unknown or malformed commands
+//! produce an `info string` line; the loop never panics on input.
 
 use super::dfpn::{MateLength, MateOptions, MateSolver, MateStatus, Progress};
 use super::mate1::mate_in_1;
@@ -134,7 +137,7 @@ pub fn usi_loop_with<W: Write + Send>(
                 }
                 "ponderhit" => {}
                 "setoption" => {
-                    finish(&mut running, &mut solver, false);
+                    finish(&mut running, &mut solver, true);
                     let rest: Vec<&str> = words.collect();
                     let name = rest
                         .iter()
@@ -184,9 +187,9 @@ pub fn usi_loop_with<W: Write + Send>(
                         _ => say(&out, &format!("info string ignored option: {line}"))?,
                     }
                 }
-                "usinewgame" => finish(&mut running, &mut solver, false),
+                "usinewgame" => finish(&mut running, &mut solver, true),
                 "position" => {
-                    finish(&mut running, &mut solver, false);
+                    finish(&mut running, &mut solver, true);
                     match parse_position_command(line) {
                         Ok(game) => history = game.positions,
                         Err(e) => {
@@ -196,7 +199,7 @@ pub fn usi_loop_with<W: Write + Send>(
                     }
                 }
                 "go" => {
-                    finish(&mut running, &mut solver, false);
+                    finish(&mut running, &mut solver, true);
                     let args: Vec<&str> = words.collect();
                     if let Some(why) = &refused {
                         say(&out, &format!("info string error: {why}"))?;
@@ -314,7 +317,7 @@ pub fn usi_loop_with<W: Write + Send>(
                 _ => say(&out, &format!("info string unknown command: {cmd}"))?,
             }
         }
-        finish(&mut running, &mut solver, false);
+        finish(&mut running, &mut solver, true);
         Ok(())
     })?;
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
@@ -440,6 +443,51 @@ mod tests {
         let answer = out.find("checkmate timeout").expect("an answer");
         assert!(ready < answer, "{out}");
         assert!(t0.elapsed() < std::time::Duration::from_secs(60), "{out}");
+    }
+
+    /// A command that needs the search ended (`position` here) ends it, the search answers, and
+    /// the loop goes on; the end of the input ends the loop at once.
+    #[test]
+    fn commands_during_a_search_end_it() {
+        struct Pipe(std::sync::mpsc::Receiver<String>, String);
+        impl std::io::Read for Pipe {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.1.is_empty() {
+                    match self.0.recv() {
+                        Ok(l) => self.1 = l,
+                        Err(_) => return Ok(0),
+                    }
+                }
+                let n = buf.len().min(self.1.len());
+                buf[..n].copy_from_slice(&self.1.as_bytes()[..n]);
+                self.1.drain(..n);
+                Ok(n)
+            }
+        }
+        for last in ["position startpos\nisready\n", ""] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let t0 = std::time::Instant::now();
+            let feeder = std::thread::spawn(move || {
+                // Microcosmos (1,525 plies): the search would run for most of a minute.
+                tx.send("setoption name USI_Hash value 16\nposition sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1\ngo mate infinite\n".into())
+                    .unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                if !last.is_empty() {
+                    tx.send(last.into()).unwrap();
+                }
+                // then the end of the input
+            });
+            let mut out = Vec::new();
+            usi_loop(std::io::BufReader::new(Pipe(rx, String::new())), &mut out).unwrap();
+            feeder.join().unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let answer = out.find("checkmate timeout").expect("the search answers");
+            if !last.is_empty() {
+                let ready = out.find("readyok").expect("readyok");
+                assert!(answer < ready, "{out}");
+            }
+            assert!(t0.elapsed() < std::time::Duration::from_secs(15), "{out}");
+        }
     }
 
     #[test]
