@@ -405,24 +405,27 @@ mod tests {
         );
     }
 
+    /// Input that arrives in pieces, as a GUI sends it: each string sent is read when it comes;
+    /// the input ends when the sender is dropped.
+    struct Pipe(std::sync::mpsc::Receiver<String>, String);
+    impl std::io::Read for Pipe {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.1.is_empty() {
+                match self.0.recv() {
+                    Ok(l) => self.1 = l,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.1.len());
+            buf[..n].copy_from_slice(&self.1.as_bytes()[..n]);
+            self.1.drain(..n);
+            Ok(n)
+        }
+    }
+
     /// `stop` ends an infinite search, which answers at once.
     #[test]
     fn stop_ends_an_infinite_search() {
-        struct Pipe(std::sync::mpsc::Receiver<String>, String);
-        impl std::io::Read for Pipe {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                if self.1.is_empty() {
-                    match self.0.recv() {
-                        Ok(l) => self.1 = l,
-                        Err(_) => return Ok(0),
-                    }
-                }
-                let n = buf.len().min(self.1.len());
-                buf[..n].copy_from_slice(&self.1.as_bytes()[..n]);
-                self.1.drain(..n);
-                Ok(n)
-            }
-        }
         let (tx, rx) = std::sync::mpsc::channel();
         let t0 = std::time::Instant::now();
         let feeder = std::thread::spawn(move || {
@@ -449,21 +452,6 @@ mod tests {
     /// the loop goes on; the end of the input ends the loop at once.
     #[test]
     fn commands_during_a_search_end_it() {
-        struct Pipe(std::sync::mpsc::Receiver<String>, String);
-        impl std::io::Read for Pipe {
-            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-                if self.1.is_empty() {
-                    match self.0.recv() {
-                        Ok(l) => self.1 = l,
-                        Err(_) => return Ok(0),
-                    }
-                }
-                let n = buf.len().min(self.1.len());
-                buf[..n].copy_from_slice(&self.1.as_bytes()[..n]);
-                self.1.drain(..n);
-                Ok(n)
-            }
-        }
         for last in ["position startpos\nisready\n", ""] {
             let (tx, rx) = std::sync::mpsc::channel();
             let t0 = std::time::Instant::now();
