@@ -475,3 +475,68 @@ fn command_errors_are_diagnostics_with_codes() {
         assert!(!e.lines().any(|l| l.starts_with("error:")), "{args:?}: {e}");
     }
 }
+
+/// `okite completions SHELL` writes a completion script that knows the commands; `okite man` a
+/// manual page; an unknown shell is a usage error (exit 2).
+#[test]
+fn completions_and_the_manual_page() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = run(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        let text = String::from_utf8_lossy(&o.stdout);
+        for cmd in ["perft", "mate", "natives", "completions"] {
+            assert!(text.contains(cmd), "{shell} completions lack {cmd}");
+        }
+    }
+    assert_eq!(run(&["completions", "tcsh"]).status.code(), Some(2));
+    let man = run(&["man"]);
+    assert_eq!(man.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&man.stdout);
+    assert!(
+        page.contains(".TH okite 1") && page.contains("perft"),
+        "{page}"
+    );
+}
+
+/// A reader that stops early (`okite mate --batch ... | head -1`) ends okite quietly: no panic,
+/// no error message, killed by the closed pipe as any command of a pipeline is.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::BufRead;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args([
+            "mate",
+            "--batch",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/shogi/mate-5-ply.sfen"
+            ),
+            "--length",
+            "any",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(first.starts_with("mate in"), "{first}");
+    assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
+    assert!(
+        o.status.signal() == Some(libc::SIGPIPE) || o.status.success(),
+        "{:?}",
+        o.status
+    );
+}

@@ -27,6 +27,13 @@ pub enum Command {
     Test(TestArgs),
     /// Evaluate an expression
     Eval(EvalArgs),
+    /// Shell completions for okite: `okite completions bash > /etc/bash_completion.d/okite`
+    Completions {
+        /// bash, zsh, fish, elvish or powershell
+        shell: clap_complete::Shell,
+    },
+    /// The manual page of okite (roff): `okite man | man -l -`
+    Man,
     /// The diagnostic codes: all of them, or one (by code or name) with an input that produces it
     Codes {
         code: Option<String>,

@@ -9,6 +9,7 @@ mod go;
 mod mate;
 mod natives_cmd;
 mod query;
+mod shell;
 mod shogi;
 mod usi;
 
@@ -35,6 +36,8 @@ pub fn main() -> i32 {
 
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
+        Command::Completions { shell } => shell::completions(shell),
+        Command::Man => shell::man(),
         Command::Codes { code, json, out } => {
             let p = Printer::new(&out);
             codes::command(code.as_deref(), json, p.width, p.color)
