@@ -11,7 +11,11 @@
 //! `usinewgame`, which the protocol expects only after the search has answered, end it first (it
 //! answers, then the command is carried out), so that a GUI that sends them early is never left
 //! waiting; the end of the input ends the search and the loop. Unknown or malformed commands
-//! produce an `info string` line; the loop never panics on input.
+//! produce an `info string` line; the loop never panics on input. After a `position` command
+//! that fails (a bad SFEN, an illegal move) there is no position until the next one succeeds:
+//! `go mate` then answers `checkmate notimplemented` (the one answer of the tsume protocol that
+//! says nothing of a position) and `go` answers `bestmove resign`, each after an `info string
+//! error` that says why; never a result for the position before.
 
 use super::dfpn::{MateLength, MateOptions, MateSolver, MateStatus, Progress};
 use super::mate1::mate_in_1;
@@ -75,6 +79,8 @@ pub fn usi_loop_with<W: Write + Send>(
     let mut rules_opt = String::new();
     let mut reading_opt = "narrow-check".to_string();
     let mut refused: Option<String> = None;
+    // the message of a `position` command that failed, until one succeeds
+    let mut bad_position: Option<String> = None;
     let mut variant: Option<VariantSearch> = None;
     let mut history = vec![Position::startpos()];
     let mut hash_mb = 64usize;
@@ -191,16 +197,34 @@ pub fn usi_loop_with<W: Write + Send>(
                 "position" => {
                     finish(&mut running, &mut solver, true);
                     match parse_position_command(line) {
-                        Ok(game) => history = game.positions,
+                        Ok(game) => {
+                            history = game.positions;
+                            bad_position = None;
+                        }
                         Err(e) => {
                             let msg = e.to_string().replace('\n', " ");
                             say(&out, &format!("info string bad position: {msg}"))?;
+                            // the position before it is not the one asked about: no answer
+                            // may be read as a result for either
+                            bad_position = Some(msg);
                         }
                     }
                 }
                 "go" => {
                     finish(&mut running, &mut solver, true);
                     let args: Vec<&str> = words.collect();
+                    if let Some(why) = &bad_position {
+                        say(
+                            &out,
+                            &format!("info string error: no position to search (the last position command failed: {why})"),
+                        )?;
+                        if args.first() == Some(&"mate") {
+                            say(&out, "checkmate notimplemented")?;
+                        } else {
+                            say(&out, "bestmove resign")?;
+                        }
+                        continue;
+                    }
                     if let Some(why) = &refused {
                         say(&out, &format!("info string error: {why}"))?;
                         if args.first() == Some(&"mate") {
@@ -385,7 +409,7 @@ mod tests {
     #[test]
     fn nomate_and_errors() {
         let out = run(
-            "position startpos\ngo mate infinite\nposition sfen garbage\n\
+            "position startpos\ngo mate infinite\nposition sfen garbage\nposition startpos\n\
              go mate abc\nsetoption name USI_Hash value -3\nfoo\n\n",
         );
         assert!(out.contains("checkmate nomate"), "{out}");
@@ -476,6 +500,33 @@ mod tests {
             }
             assert!(t0.elapsed() < std::time::Duration::from_secs(15), "{out}");
         }
+    }
+
+    /// A `position` that fails leaves no position: `go mate` answers nothing that could be read
+    /// as a result for the position before it, until a `position` succeeds again.
+    #[test]
+    fn a_failed_position_is_not_searched() {
+        let out = run("position sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1\ngo mate 1000\nposition sfen 7nk/9/xx b - 1\ngo mate 1000\nposition startpos moves 7g7f 1a1z\ngo mate 1000\ngo\nposition sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1\ngo mate 1000\nquit\n");
+        let answers: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("checkmate") || l.starts_with("bestmove"))
+            .collect();
+        assert_eq!(
+            answers,
+            vec![
+                "checkmate 1c1b+",
+                "checkmate notimplemented",
+                "checkmate notimplemented",
+                "bestmove resign",
+                "checkmate 1c1b+"
+            ],
+            "{out}"
+        );
+        assert_eq!(
+            out.matches("info string error: no position").count(),
+            3,
+            "{out}"
+        );
     }
 
     #[test]
