@@ -540,3 +540,47 @@ fn a_closed_pipe_ends_quietly() {
         o.status
     );
 }
+
+/// A batch goes on past a bad line: every problem has its answer in order (under `--json` a
+/// `"result": "error"` object with the line's number in the file, counting blank and comment
+/// lines), the diagnostic names the file and the line, and the exit status is 2. So under a
+/// variant, and with a line of a megabyte.
+#[test]
+fn a_batch_reports_bad_lines_in_place() {
+    let good = "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1";
+    let long = "x".repeat(1 << 20);
+    let batch = tmp(
+        "batch-bad-lines.sfen",
+        format!("# a comment\n\n{good}\nbad sfen here\n{good}\n{long}\n{good}\n").as_bytes(),
+    );
+    for variant in [
+        vec![],
+        vec![
+            "--rules",
+            "tests/variants/uchifuzume_allowed.rule",
+            "--reading",
+            "uchifuzume-allowed",
+        ],
+    ] {
+        let mut args = vec!["mate", "--batch", batch.to_str().unwrap(), "--json"];
+        args.extend(variant.iter().copied());
+        let o = okite(&args);
+        assert_eq!(o.status.code(), Some(2));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5, "{out}");
+        assert!(lines[0].starts_with("{\"result\": \"mate\""), "{out}");
+        assert!(
+            lines[1].starts_with("{\"result\": \"error\", \"line\": 4, \"code\": \"E0401\""),
+            "{out}"
+        );
+        assert!(
+            lines[3].starts_with("{\"result\": \"error\", \"line\": 6,"),
+            "{out}"
+        );
+        assert!(lines[4].starts_with("{\"result\": \"mate\""), "{out}");
+        assert!(err.contains("batch-bad-lines.sfen line 4"), "{err}");
+        assert!(err.len() < 200_000, "{} bytes on stderr", err.len());
+    }
+}

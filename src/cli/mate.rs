@@ -119,20 +119,22 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 .help("give a table size from 1 to 1048576 MiB"),
         );
     }
-    let problems: Vec<String> = match (&a.sfen, &a.batch) {
-        (Some(s), _) => vec![s.clone()],
-        (None, Some(path)) => match std::fs::read_to_string(path) {
+    let problems: Vec<Problem> = match (&a.sfen, &a.batch) {
+        (Some(s), _) => vec![Problem {
+            line: None,
+            text: s.clone(),
+        }],
+        (None, Some(path)) => match read_batch(path) {
             Ok(t) => t
                 .lines()
-                .map(|l| l.trim().to_string())
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .enumerate()
+                .map(|(i, l)| Problem {
+                    line: Some(i + 1),
+                    text: l.trim().to_string(),
+                })
+                .filter(|p| !p.text.is_empty() && !p.text.starts_with('#'))
                 .collect(),
-            Err(e) => {
-                return printer.fail(
-                    Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
-                        .help("--batch names a file of positions in SFEN, one a line"),
-                );
-            }
+            Err(d) => return printer.fail(d),
         },
         (None, None) => {
             return printer.fail(
@@ -148,14 +150,12 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     let outcome = crate::shogi::dfpn::with_stack(|| {
         let mut solver = MateSolver::new(a.hash_mb);
         let mut code = 0;
-        for (n, text) in problems.iter().enumerate() {
+        for p in problems.iter() {
+            let text = &p.text;
             let game = match shogi_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
                 Ok(g) => g,
                 Err((sources, ds)) => {
-                    if a.batch.is_some() {
-                        eprintln!("line {}:", n + 1);
-                    }
-                    code = printer.fail_all(&ds, &sources);
+                    code = bad_problem(&a, p, sources, &ds, &printer);
                     continue;
                 }
             };
@@ -260,7 +260,7 @@ pub(super) fn run_mate_hybrid(
     prog: &Program,
     reading: crate::ir::ReadingId,
     v: &crate::hybrid::ShogiVariant,
-    problems: &[String],
+    problems: &[Problem],
     engine_json: &str,
     printer: &Printer,
 ) -> i32 {
@@ -270,14 +270,12 @@ pub(super) fn run_mate_hybrid(
         Err(m) => return printer.fail(rules_failed(&m)),
     };
     let mut code = 0;
-    for (n, text) in problems.iter().enumerate() {
+    for p in problems.iter() {
+        let text = &p.text;
         let history = match pseudo_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
             Ok(h) => h,
             Err((sources, ds)) => {
-                if a.batch.is_some() {
-                    eprintln!("line {}:", n + 1);
-                }
-                code = printer.fail_all(&ds, &sources);
+                code = bad_problem(a, p, sources, &ds, printer);
                 continue;
             }
         };
@@ -297,8 +295,8 @@ pub(super) fn run_mate_hybrid(
         let r = match crate::shogi::hybrid_mate::solve(&history, &mut hy, &opts) {
             Ok(r) => r,
             Err(m) => {
-                if a.batch.is_some() {
-                    eprintln!("line {}:", n + 1);
+                if let Some(line) = p.line {
+                    eprintln!("line {line}:");
                 }
                 code = printer.fail(rules_failed(&m));
                 continue;
@@ -351,4 +349,72 @@ pub(super) fn print_mate(
         MateStatus::NoMate => println!("no mate"),
         MateStatus::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
     }
+}
+
+/// A position to search: its text and, in a batch, its line in the file (1 for the first).
+pub(super) struct Problem {
+    line: Option<usize>,
+    text: String,
+}
+
+/// The largest batch file read (a position is under 200 bytes: this is millions of them).
+const MAX_BATCH_BYTES: u64 = 256 << 20;
+
+/// The text of a batch file, read up to [`MAX_BATCH_BYTES`] (a device or a file that grows is
+/// refused, never read without end).
+fn read_batch(path: &std::path::Path) -> Result<String, Diag> {
+    use std::io::Read;
+    let cannot = |e: &dyn std::fmt::Display| {
+        Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
+            .help("--batch names a file of positions in SFEN, one a line")
+    };
+    let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(cannot(&"it is not a regular file"));
+    }
+    let f = std::fs::File::open(path).map_err(|e| cannot(&e))?;
+    let mut bytes = vec![];
+    f.take(MAX_BATCH_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(&e))?;
+    if bytes.len() as u64 > MAX_BATCH_BYTES {
+        return Err(cannot(&format!(
+            "it is larger than {} MiB",
+            MAX_BATCH_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        cannot(&format!(
+            "it is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// A problem whose position cannot be read: its diagnostics, with the file and line of a batch,
+/// and under `--json` an object in its place, so that the answers stay one a problem. The batch
+/// goes on; the exit status is the diagnostics'.
+fn bad_problem(
+    a: &MateArgs,
+    p: &Problem,
+    mut sources: crate::diagnostics::SourceMap,
+    ds: &[Diag],
+    printer: &Printer,
+) -> i32 {
+    if let (Some(path), Some(line)) = (&a.batch, p.line) {
+        for f in sources.files.iter_mut().filter(|f| f.name == "--sfen") {
+            f.name = format!("{} line {line}", path.display());
+        }
+    }
+    let code = printer.fail_all(ds, &sources);
+    if a.json {
+        let first = ds.first();
+        println!(
+            "{{\"result\": \"error\", \"line\": {}, \"code\": {}, \"message\": {}}}",
+            p.line.map_or("null".to_string(), |l| l.to_string()),
+            json_str(first.map_or("", |d| d.code)),
+            json_str(first.map_or("", |d| d.message.as_str())),
+        );
+    }
+    code
 }
