@@ -296,3 +296,44 @@ fn long_chains_are_refused_not_aborted() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1500");
 }
+
+/// Values as deep as the rules build them (a list of 30,000 enum cells, a tree whose nodes hold
+/// sequences) are compared, hashed as memo keys, printed and dropped without overflowing the
+/// stack.
+#[test]
+fn deep_values_are_walked_without_overflow() {
+    let d = std::env::temp_dir().join(format!("okite-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("deep.rule");
+    std::fs::write(
+        &f,
+        "enum L { nil, cons(Int, L) }\n\
+         def build(n: Int) -> L = if n == 0 then nil else cons(n, build(n - 1))\n\
+         def depth(l: L) -> Int = match l { nil => 0, cons(_, t) => 1 + depth(t) }\n\
+         enum T { leaf, node(Seq<T>) }\n\
+         def tree(n: Int) -> T = if n == 0 then leaf else node([tree(n - 1)])\n",
+    )
+    .unwrap();
+    for (query, want) in [
+        ("depth(build(15000))", "15000"),
+        ("build(30000) == build(30000)", "true"),
+        (
+            "{build(20000), build(20001)} == {build(20001), build(20000)}",
+            "true",
+        ),
+        ("tree(20000) == tree(20000)", "true"),
+        ("len(str(build(20000))) > 100000", "true"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(["eval", "--rules", f.to_str().unwrap(), query])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{query}: {err}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout).trim(),
+            want,
+            "{query}: {err}"
+        );
+    }
+}

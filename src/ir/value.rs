@@ -4,7 +4,7 @@
 //! and print alike.
 
 use super::coll::{cached_hash, Coll};
-use super::{Func, Value};
+use super::{EnumVal, Func, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -72,9 +72,17 @@ impl Value {
     }
     /// A rough count of the bytes this value holds, for the memory budget.
     pub fn approx_size(&self) -> usize {
+        self.approx_size_at(0)
+    }
+
+    /// The same, looking at most 16 tuples deep (a rough count needs no more).
+    fn approx_size_at(&self, d: u32) -> usize {
         match self {
             Value::Str(s) => 16 + s.len(),
-            Value::Tuple(t) => 16 + t.iter().map(|v| v.approx_size()).sum::<usize>(),
+            Value::Tuple(t) if d < 16 => {
+                16 + t.iter().map(|v| v.approx_size_at(d + 1)).sum::<usize>()
+            }
+            Value::Tuple(t) => 16 + 16 * t.len(),
             Value::Set(s) => 32 + s.len() * 24,
             Value::Seq(s) => 32 + s.len() * 16,
             Value::Map(m) => 32 + m.len() * 48,
@@ -114,6 +122,31 @@ impl PartialOrd for Value {
 
 impl Ord for Value {
     fn cmp(&self, other: &Value) -> Ordering {
+        self.cmp_at(other, 0)
+    }
+}
+
+/// Elementwise comparison of two sequences of values, then by length (as slices compare).
+fn cmp_all(a: &[Value], b: &[Value], d: u32) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        match x.cmp_at(y, d) {
+            Ordering::Equal => continue,
+            o => return o,
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+impl Value {
+    /// The order of values, `d` levels into a value being compared.
+    fn cmp_at(&self, other: &Value, d: u32) -> Ordering {
+        if d % DEEP_EVERY == DEEP_EVERY - 1 {
+            return deep(|| self.cmp_here(other, d + 1));
+        }
+        self.cmp_here(other, d + 1)
+    }
+
+    fn cmp_here(&self, other: &Value, d: u32) -> Ordering {
         use Value::*;
         match (self, other) {
             (Bool(a), Bool(b)) => a.cmp(b),
@@ -125,26 +158,42 @@ impl Ord for Value {
                 }
                 (a.ty, a.tag)
                     .cmp(&(b.ty, b.tag))
-                    .then_with(|| a.fields.cmp(&b.fields))
+                    .then_with(|| cmp_all(&a.fields, &b.fields, d))
             }
-            (Tuple(a), Tuple(b)) => a.cmp(b),
+            (Tuple(a), Tuple(b)) => cmp_all(a, b, d),
             (Set(a), Set(b)) => {
                 if Rc::ptr_eq(a, b) {
                     return Ordering::Equal;
                 }
-                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
+                a.len().cmp(&b.len()).then_with(|| {
+                    for (x, y) in a.iter().zip(b.iter()) {
+                        match x.cmp_at(y, d) {
+                            Ordering::Equal => continue,
+                            o => return o,
+                        }
+                    }
+                    Ordering::Equal
+                })
             }
             (Seq(a), Seq(b)) => {
                 if Rc::ptr_eq(a, b) {
                     return Ordering::Equal;
                 }
-                a.inner.cmp(&b.inner)
+                cmp_all(&a.inner, &b.inner, d)
             }
             (Map(a), Map(b)) => {
                 if Rc::ptr_eq(a, b) {
                     return Ordering::Equal;
                 }
-                a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter()))
+                a.len().cmp(&b.len()).then_with(|| {
+                    for ((k, v), (k2, v2)) in a.iter().zip(b.iter()) {
+                        match k.cmp_at(k2, d).then_with(|| v.cmp_at(v2, d)) {
+                            Ordering::Equal => continue,
+                            o => return o,
+                        }
+                    }
+                    Ordering::Equal
+                })
             }
             (Func(a), Func(b)) => a.id().cmp(&b.id()),
             (Native(a), Native(b)) => a
@@ -158,6 +207,21 @@ impl Ord for Value {
 
 impl Hash for Value {
     fn hash<H: Hasher>(&self, h: &mut H) {
+        self.hash_at(h, 0)
+    }
+}
+
+impl Value {
+    /// Hash `self`, `d` levels into a value being hashed (the same hash as slices of values give
+    /// for fields and tuples: the length, then each element).
+    fn hash_at<H: Hasher>(&self, h: &mut H, d: u32) {
+        if d % DEEP_EVERY == DEEP_EVERY - 1 {
+            return deep(|| self.hash_here(h, d + 1));
+        }
+        self.hash_here(h, d + 1)
+    }
+
+    fn hash_here<H: Hasher>(&self, h: &mut H, d: u32) {
         use Value::*;
         self.rank().hash(h);
         match self {
@@ -167,21 +231,34 @@ impl Hash for Value {
             Enum(e) => {
                 e.ty.hash(h);
                 e.tag.hash(h);
-                e.fields.hash(h);
+                h.write_usize(e.fields.len());
+                for v in &e.fields {
+                    v.hash_at(h, d);
+                }
             }
-            Tuple(t) => t.hash(h),
+            Tuple(t) => {
+                h.write_usize(t.len());
+                for v in t.iter() {
+                    v.hash_at(h, d);
+                }
+            }
             Set(s) => h.write_u64(cached_hash(s, |h| {
                 s.len().hash(h);
                 for v in s.iter() {
-                    v.hash(h);
+                    v.hash_at(h, d);
                 }
             })),
-            Seq(s) => h.write_u64(cached_hash(s, |h| s.inner.hash(h))),
+            Seq(s) => h.write_u64(cached_hash(s, |h| {
+                h.write_usize(s.inner.len());
+                for v in s.inner.iter() {
+                    v.hash_at(h, d);
+                }
+            })),
             Map(m) => h.write_u64(cached_hash(m, |h| {
                 m.len().hash(h);
                 for (k, v) in m.iter() {
-                    k.hash(h);
-                    v.hash(h);
+                    k.hash_at(h, d);
+                    v.hash_at(h, d);
                 }
             })),
             Func(f) => f.id().hash(h),
@@ -192,6 +269,12 @@ impl Hash for Value {
 
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        deep(|| self.fmt_inner(f))
+    }
+}
+
+impl Value {
+    fn fmt_inner(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Value::*;
         match self {
             Bool(b) => write!(f, "{b}"),
@@ -271,5 +354,62 @@ impl fmt::Display for Value {
 impl fmt::Debug for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
+    }
+}
+
+/// How many levels of a value comparing and hashing descend between two looks at the stack.
+const DEEP_EVERY: u32 = 32;
+
+/// Run `f`, a step of a walk into a value, where the stack has room: values nest as deeply as
+/// the rules build them (a list of 100,000 cells), and comparing, hashing, printing or measuring
+/// one descends as deep, so the stack grows on the heap as needed.
+fn deep<T>(f: impl FnOnce() -> T) -> T {
+    // (comparing and hashing check the stack every DEEP_EVERY levels: they are hot)
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, f)
+}
+
+/// Values are dropped without recursion: a deep value (a long list of enum cells, nested tuples)
+/// is taken apart with a stack of its own, so dropping it cannot overflow the thread's stack.
+impl Drop for EnumVal {
+    fn drop(&mut self) {
+        if self.fields.is_empty() {
+            return;
+        }
+        let mut todo: Vec<Value> = std::mem::take(&mut self.fields);
+        while let Some(v) = todo.pop() {
+            match v {
+                Value::Enum(e) => {
+                    if let Ok(mut e) = Rc::try_unwrap(e) {
+                        todo.append(&mut e.fields);
+                    }
+                }
+                Value::Tuple(mut t) => {
+                    if let Some(items) = Rc::get_mut(&mut t) {
+                        for x in items.iter_mut() {
+                            todo.push(std::mem::replace(x, Value::Bool(false)));
+                        }
+                    }
+                }
+                Value::Seq(c) => {
+                    if let Ok(c) = Rc::try_unwrap(c) {
+                        todo.extend(c.inner);
+                    }
+                }
+                Value::Set(c) => {
+                    if let Ok(c) = Rc::try_unwrap(c) {
+                        todo.extend(c.inner);
+                    }
+                }
+                Value::Map(c) => {
+                    if let Ok(c) = Rc::try_unwrap(c) {
+                        for (k, v) in c.inner {
+                            todo.push(k);
+                            todo.push(v);
+                        }
+                    }
+                }
+                other => drop(other),
+            }
+        }
     }
 }
