@@ -353,17 +353,9 @@ pub fn positions_of(
                   kif: bool|
      -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
         let mut sources = SourceMap::default();
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::check::load::read_text_bounded(path) {
             Ok(t) => t,
-            Err(e) => {
-                return Err((
-                    sources,
-                    vec![
-                        Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
-                            .help("give the path of a game record"),
-                    ],
-                ))
-            }
+            Err(d) => return Err((sources, vec![d])),
         };
         let id = sources.add(path.display().to_string(), Some(path.clone()), text.clone());
         let parsed = if kif {

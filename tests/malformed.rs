@@ -337,3 +337,27 @@ fn deep_values_are_walked_without_overflow() {
         );
     }
 }
+
+/// Every file okite reads is read bounded: a device (`/dev/zero`) given as an edge list, an SGF
+/// record or a game record is refused at once with a diagnostic, never read without end.
+#[cfg(unix)]
+#[test]
+fn devices_are_refused_not_read() {
+    for args in [
+        vec!["go", "count", "--graph", "edges:/dev/zero"],
+        vec!["go", "show", "--graph", "grid:3x3", "--sgf", "/dev/zero"],
+        vec!["game", "--kif", "/dev/zero"],
+        vec!["game", "--csa", "/dev/zero"],
+        vec!["mate", "--batch", "/dev/zero"],
+        vec!["check", "/dev/zero"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(&args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+}

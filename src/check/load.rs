@@ -147,6 +147,23 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diag> {
     Ok(buf)
 }
 
+/// A text file read as [`read_bounded`] reads rule files (a regular file of at most
+/// [`MAX_SOURCE_BYTES`]), for the other files okite reads: records, SGF.
+pub fn read_text_bounded(path: &Path) -> Result<String, Diag> {
+    let bytes = read_bounded(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        Diag::error(
+            "E0006",
+            format!(
+                "`{}` is not a text file (invalid UTF-8 at byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ),
+        )
+        .help("okite reads UTF-8 text")
+    })
+}
+
 fn io_diag(path: &Path, e: &std::io::Error) -> Diag {
     Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
         .help("check the path and its permissions")

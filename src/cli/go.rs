@@ -515,14 +515,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             };
             let mut b = go::board::Board::empty();
             if let Some(path) = sgf {
-                let text = match std::fs::read_to_string(&path) {
+                let text = match crate::check::load::read_text_bounded(&path) {
                     Ok(t) => t,
-                    Err(e) => {
-                        return Printer::auto().fail(
-                            Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
-                                .help("give the path of an SGF record"),
-                        );
-                    }
+                    Err(d) => return Printer::auto().fail(d),
                 };
                 let rules = match go::rules::Rules::preset("seed") {
                     Ok(r) => r,

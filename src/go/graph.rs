@@ -363,7 +363,7 @@ impl Graph {
             "star" => Graph::star(number(arg, arg_off)?),
             "edges" => {
                 let file = arg.trim();
-                let text = std::fs::read_to_string(file).map_err(|e| {
+                let text = read_edge_file(file).map_err(|e| {
                     GoError::at(
                         spec,
                         arg_off,
@@ -384,6 +384,36 @@ impl Graph {
             )),
         }
     }
+}
+
+/// The largest edge-list file read (a graph of this engine has at most a few thousand edges).
+const MAX_EDGE_FILE_BYTES: u64 = 16 << 20;
+
+/// An edge-list file's text: a regular file of at most [`MAX_EDGE_FILE_BYTES`], checked before
+/// and while reading (a device, a FIFO or a file that grows is refused, never read without end).
+fn read_edge_file(file: &str) -> Result<String, String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(file).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("it is not a regular file".into());
+    }
+    let too_big = || format!("it is larger than {} MiB", MAX_EDGE_FILE_BYTES >> 20);
+    if meta.len() > MAX_EDGE_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = vec![];
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_EDGE_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_EDGE_FILE_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "it is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 #[cfg(test)]
