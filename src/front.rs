@@ -395,6 +395,23 @@ pub fn positions_of(
     }
 }
 
+/// The start of a game an engine is to search (perft, legal, mate): refused (E0405) where it
+/// breaks the seed's conditions, with the reason; the rules' own questions (`eval`, `explain`,
+/// `compare`) take any position.
+pub fn engine_start(history: &[crate::shogi::position::Position]) -> Result<(), Diag> {
+    let Some(start) = history.first() else {
+        return Ok(());
+    };
+    match crate::shogi::readings::start_forbidden(start) {
+        None => Ok(()),
+        Some(why) => Err(Diag::error(
+            "E0405",
+            format!("the position cannot begin a search: {why}"),
+        )
+        .help("the engines search positions that can arise under the rules; `okite eval` asks the rules about any position")),
+    }
+}
+
 /// A game from an SFEN and moves of the one-step transition (forbidden moves included: the rules
 /// judge them); errors point into the text given.
 pub fn pseudo_game(

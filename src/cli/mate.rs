@@ -159,6 +159,10 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                     continue;
                 }
             };
+            if let Err(d) = crate::front::engine_start(&game.positions) {
+                code = bad_problem(&a, p, Default::default(), &[d], &printer);
+                continue;
+            }
             let bar = tty.then(|| {
                 let b = indicatif::ProgressBar::new_spinner();
                 b.set_style(
@@ -279,6 +283,10 @@ pub(super) fn run_mate_hybrid(
                 continue;
             }
         };
+        if let Err(d) = crate::front::engine_start(&history) {
+            code = bad_problem(a, p, Default::default(), &[d], printer);
+            continue;
+        }
         let mut hy = crate::shogi::legality::Hybrid {
             mate_needs_check: v.mate_needs_check,
             asked: v.asked,

@@ -378,6 +378,9 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             return printer.fail_all(&ds, &sources);
         }
     };
+    if let Err(d) = crate::front::engine_start(&history) {
+        return printer.fail(d);
+    }
     let plan = match engine {
         Engine::Native => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
         _ => Plan::Rules(crate::bindings::Reason {
@@ -494,6 +497,9 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
             return printer.fail_all(&ds, &sources);
         }
     };
+    if let Err(d) = crate::front::engine_start(&history) {
+        return printer.fail(d);
+    }
     let engine = if verify { Engine::Verify } else { engine };
     let plan = match engine {
         Engine::Rules => Plan::Rules(crate::bindings::Reason {

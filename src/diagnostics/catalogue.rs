@@ -715,6 +715,22 @@ pub static CODES: &[Code] = &[
         ),
     ),
     error(
+        "E0405",
+        "forbidden-start",
+        Input,
+        "the position given to an engine cannot arise under the rules",
+        "`perft`, `legal`, `mate` and the USI engine search from positions that can arise under \
+         the rules: the side not to move may not be in check (瀕死), and neither side may have \
+         two pawns on a file or a piece with nowhere to go. Such a start is refused with the \
+         reason; the rules themselves take any position (`okite eval --sfen ... 'forbidden(g, \
+         1)'`), and the USI engine answers `go mate` with `checkmate notimplemented` until a \
+         valid position comes.",
+        cli(
+            None,
+            &["mate", "--sfen", "4k4/4R4/9/9/9/9/9/9/4K4 b G 1"],
+        ),
+    ),
+    error(
         "E0501",
         "bad-graph",
         Input,

@@ -197,10 +197,20 @@ pub fn usi_loop_with<W: Write + Send>(
                 "position" => {
                     finish(&mut running, &mut solver, true);
                     match parse_position_command(line) {
-                        Ok(game) => {
-                            history = game.positions;
-                            bad_position = None;
-                        }
+                        Ok(game) => match game
+                            .positions
+                            .first()
+                            .and_then(super::readings::start_forbidden)
+                        {
+                            None => {
+                                history = game.positions;
+                                bad_position = None;
+                            }
+                            Some(why) => {
+                                say(&out, &format!("info string bad position: {why}"))?;
+                                bad_position = Some(why);
+                            }
+                        },
                         Err(e) => {
                             let msg = e.to_string().replace('\n', " ");
                             say(&out, &format!("info string bad position: {msg}"))?;
