@@ -395,9 +395,10 @@ pub fn positions_of(
     }
 }
 
-/// The start of a game an engine is to search (perft, legal, mate): refused (E0405) where it
-/// breaks the seed's conditions, with the reason; the rules' own questions (`eval`, `explain`,
-/// `compare`) take any position.
+/// The start of a game an engine is to search (perft, legal, mate): refused (E0405), with the
+/// reason, where the side to move has pieces with nowhere to go or two pawns on a file (see
+/// `shogi::readings::start_forbidden`); the rules' own questions (`eval`, `explain`, `compare`)
+/// take any position.
 pub fn engine_start(history: &[crate::shogi::position::Position]) -> Result<(), Diag> {
     let Some(start) = history.first() else {
         return Ok(());

@@ -718,16 +718,17 @@ pub static CODES: &[Code] = &[
         "E0405",
         "forbidden-start",
         Input,
-        "the position given to an engine cannot arise under the rules",
-        "`perft`, `legal`, `mate` and the USI engine search from positions that can arise under \
-         the rules: the side not to move may not be in check (瀕死), and neither side may have \
-         two pawns on a file or a piece with nowhere to go. Such a start is refused with the \
-         reason; the rules themselves take any position (`okite eval --sfen ... 'forbidden(g, \
-         1)'`), and the USI engine answers `go mate` with `checkmate notimplemented` until a \
-         valid position comes.",
+        "the side to move has two pawns on a file or a piece with nowhere to go",
+        "Under the rules every move from such a position is forbidden (the piece stays where it \
+         is), while the engines' move generator assumes a start that can arise; `perft`, \
+         `legal`, `mate` and the USI engine refuse it with the reason, so that no command \
+         counts moves the rules forbid. A start where the side not to move is in check is \
+         searched as the rules define it. The rules themselves take any position (`okite eval \
+         --sfen ... 'legal(g, 1)'`); the USI engine answers `go mate` with `checkmate \
+         notimplemented` until a valid position comes.",
         cli(
             None,
-            &["mate", "--sfen", "4k4/4R4/9/9/9/9/9/9/4K4 b G 1"],
+            &["perft", "--sfen", "PPPPPPPPP/9/9/9/4k4/9/9/9/4K4 b - 1", "--depth", "1"],
         ),
     ),
     error(

@@ -117,34 +117,23 @@ pub fn static_forbidden(p: &Position, c: super::types::Color) -> bool {
     false
 }
 
-/// Why a position cannot begin a game the engines search, or `None`: it is forbidden under every
-/// reading (the side that just moved, not to move, has its king attacked, two pawns on a file or a
-/// piece with nowhere to go), or the side to move has two pawns on a file or a piece with nowhere
-/// to go, so that every one of its moves would be forbidden. The native engines assume the start
-/// position can arise under the rules; the rules themselves decide any position (`okite eval`).
+/// Why a position cannot begin a game the engines search, or `None`: the side to move has two
+/// pawns on a file or a piece with nowhere to go, so that under the rules every one of its moves
+/// is forbidden (the piece stays), while the move generator, which assumes a start that can arise,
+/// would count them. A start where the side not to move is in check, or has such pieces, is
+/// searched as the rules define it: they judge each move by the position it leads to, so every
+/// command gives the rules' answer there.
 pub fn start_forbidden(p: &Position) -> Option<String> {
     let to_move = p.side_to_move();
-    let other = !to_move;
-    let name = |c: super::types::Color| match c {
+    let name = match to_move {
         super::types::Color::Black => "先手",
         super::types::Color::White => "後手",
     };
-    if p.is_king_attacked(other) {
-        return Some(format!(
-            "{}'s king is in check with {} to move (瀕死: the position is forbidden)",
-            name(other),
-            name(to_move)
-        ));
-    }
-    for c in [other, to_move] {
-        if static_forbidden(p, c) {
-            return Some(format!(
-                "{} has two pawns on a file or a piece with nowhere to go",
-                name(c)
-            ));
-        }
-    }
-    None
+    static_forbidden(p, to_move).then(|| {
+        format!(
+            "{name}, to move, has two pawns on a file or a piece with nowhere to go, so every move of its is forbidden"
+        )
+    })
 }
 
 fn legal_moves_depth(history: &[Position], reading: Reading, depth: usize) -> Vec<Move> {
