@@ -346,3 +346,29 @@ fn reload_keeps_the_memo_of_untouched_definitions() {
     assert!(child.wait().unwrap().success());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A piped line that is not UTF-8 text is said (E0006) and skipped; the script goes on, and ends
+/// with status 1 since it had an error.
+#[test]
+fn a_line_that_is_not_text_is_skipped_not_the_end() {
+    let mut child = okite_repl(&[]).spawn().expect("okite repl");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1 + 1\n\xff\xfe bad\n2 + 2\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        vec!["2", "4"],
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("E0006") && stderr.contains("not UTF-8"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

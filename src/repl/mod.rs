@@ -178,6 +178,8 @@ enum Line {
     Text(String),
     /// Ctrl-C at the prompt: the line is dropped.
     Cleared,
+    /// A line that is not UTF-8 text, with the offset of its first invalid byte: skipped.
+    NotText(usize),
     Eof,
 }
 
@@ -206,7 +208,19 @@ impl Input {
                             l = a;
                             Ok(l.len().max(1))
                         }
-                        None => stdin.read_line(&mut l),
+                        None => {
+                            let mut bytes = Vec::new();
+                            match stdin.read_until(b'\n', &mut bytes) {
+                                Ok(n) => match String::from_utf8(bytes) {
+                                    Ok(t) => {
+                                        l = t;
+                                        Ok(n)
+                                    }
+                                    Err(e) => return Line::NotText(e.utf8_error().valid_up_to()),
+                                },
+                                Err(e) => Err(e),
+                            }
+                        }
                     };
                     match read {
                         Ok(0) | Err(_) => {
@@ -325,6 +339,10 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
             let line = match input.read() {
                 Line::Text(t) => t,
                 Line::Cleared => continue,
+                Line::NotText(at) => {
+                    s.not_text(at);
+                    continue;
+                }
                 Line::Eof => return s.status(tty),
             };
             let flow = s.handle(&line, &mut ev);

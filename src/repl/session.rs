@@ -193,6 +193,17 @@ impl Session {
         eprint!("{}", render(ds, sources, self.width, self.color));
     }
 
+    /// A line of input that is not UTF-8 text: said (E0006) and counted as an error; the
+    /// session goes on with the next line.
+    pub fn not_text(&self, at: usize) {
+        let d = Diag::error(
+            "E0006",
+            format!("this input line is not UTF-8 text (an invalid byte at offset {at}): skipped"),
+        )
+        .help("okite reads UTF-8 text");
+        self.diags(&[d], &SourceMap::default());
+    }
+
     /// The exit status: 1 when a piped script had errors.
     pub fn status(&self, tty: bool) -> i32 {
         if !tty && self.errors.get() > 0 {
