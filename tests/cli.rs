@@ -618,3 +618,29 @@ fn forbidden_starts_are_refused_by_every_engine() {
     assert_eq!(native.status.code(), Some(0));
     assert_eq!(native.stdout, rules.stdout);
 }
+
+/// `go count`, `go sequences` and `go ultimate` take `--json`: the count with the engine that
+/// answered, natively or by the rules, the same count either way.
+#[test]
+fn go_counts_in_json_carry_the_engine() {
+    for (cmd, graph, count) in [
+        ("count", "grid:2x2", 57),
+        ("sequences", "path:2", 9),
+        ("ultimate", "path:3", 6),
+    ] {
+        for engine in ["native", "rules"] {
+            let o = okite(&["go", cmd, "--graph", graph, "--engine", engine, "--json"]);
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(o.status.code(), Some(0), "{cmd} {engine}: {out}");
+            assert!(
+                out.starts_with(&format!("{{\"count\": {count}, \"engine\": {{")),
+                "{cmd} {engine}: {out}"
+            );
+            let native = engine == "native";
+            assert!(
+                out.contains(&format!("\"native\": {native}")),
+                "{cmd} {engine}: {out}"
+            );
+        }
+    }
+}

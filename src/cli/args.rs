@@ -143,6 +143,9 @@ pub enum GoCommand {
         graph: String,
         #[arg(long, default_value = "native")]
         engine: Engine,
+        /// One JSON object: {"count": N, "engine": {...}}
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         variant: VariantOpts,
     },
@@ -198,6 +201,9 @@ pub enum GoCommand {
         /// native, or rules (the definitions of rules/go.rule, for small graphs)
         #[arg(long, default_value = "native")]
         engine: Engine,
+        /// One JSON object: {"count": N, "engine": {...}}
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         variant: VariantOpts,
     },
@@ -212,6 +218,9 @@ pub enum GoCommand {
         limit: u128,
         /// A reading (e.g. suicide of rules/go.rule) and rule files: the native count where
         /// their definitions are the shipped ones of base, else the rules
+        /// One JSON object: {"count": N, "engine": {...}}
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         variant: VariantOpts,
     },

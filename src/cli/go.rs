@@ -20,6 +20,7 @@ pub(super) fn go_by_rules(
     text: &str,
     engine: Engine,
     reading: Option<&str>,
+    json: Option<&str>,
 ) -> i32 {
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
@@ -43,7 +44,10 @@ pub(super) fn go_by_rules(
     )];
     match eval_with_bound(prog, text, bound, engine, reading, &printer, None) {
         Ok(v) => {
-            println!("{v}");
+            match json {
+                Some(e) => println!("{{\"count\": {v}, \"engine\": {e}}}"),
+                None => println!("{v}"),
+            }
             0
         }
         Err(c) => c,
@@ -59,6 +63,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
     engine_name: &str,
     engine: Engine,
     query: &str,
+    json: bool,
     native: impl FnOnce(&crate::go::graph::Graph) -> Result<N, i32>,
 ) -> i32 {
     let g = match go_graph(graph) {
@@ -77,12 +82,38 @@ pub(super) fn go_count<N: std::fmt::Display>(
         Ok(x) => x,
         Err(c) => return c,
     };
+    // the engine that answers, as the JSON field `engine`
+    let engine_field = json.then(|| {
+        let rid = prog
+            .reading_id(reading.unwrap_or("base"))
+            .unwrap_or(crate::check::BASE);
+        let rname = prog.readings[rid as usize].name.clone();
+        if engine == Engine::Rules {
+            format!(
+                "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"reason\": \"--engine rules\"}}",
+                json_str(defs[0]),
+                json_str(&rname)
+            )
+        } else {
+            crate::front::notice_json(&prog, rid, defs[0], engine_name, &plan)
+        }
+    });
     if engine != Engine::Native || !plan.is_native() {
-        return go_by_rules(&mut prog, &g, query, engine, reading);
+        return go_by_rules(
+            &mut prog,
+            &g,
+            query,
+            engine,
+            reading,
+            engine_field.as_deref(),
+        );
     }
     match native(&g) {
         Ok(n) => {
-            println!("{n}");
+            match engine_field {
+                Some(e) => println!("{{\"count\": {n}, \"engine\": {e}}}"),
+                None => println!("{n}"),
+            }
             0
         }
         Err(c) => c,
@@ -187,6 +218,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             graph,
             engine,
             variant,
+            json,
         } => go_count(
             &graph,
             &variant,
@@ -194,6 +226,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             "the native count of ultimate boards",
             engine,
             "size({ c | c in boards(G), ultimate(G, c) })",
+            json,
             |g| {
                 crate::go::ultimate::count_ultimate(g).map_err(|m| {
                     Printer::auto()
@@ -358,6 +391,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             graph,
             engine,
             variant,
+            json,
         } => go_count(
             &graph,
             &variant,
@@ -365,6 +399,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             "the native board count",
             engine,
             "size(boards(G))",
+            json,
             |g| go::count::count_boards(g).map_err(|e| go_error(&graph, "--graph", &e)),
         ),
         GoCommand::Sequences {
@@ -372,6 +407,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             engine,
             variant,
             limit,
+            json,
         } => go_count(
             &graph,
             &variant,
@@ -379,6 +415,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             "the native count of regular sequences",
             engine,
             "regular_count(G, [empty_board(G)])",
+            json,
             |g| {
                 go::sequences::count_regular_sequences(g, limit)
                     .map_err(|e| go_error(&graph, "--graph", &e))
