@@ -54,18 +54,29 @@ pub(super) fn go_by_rules(
     }
 }
 
+/// What a counting command counts: the definitions its native count stands for, the count's
+/// name, and the query the rules answer with `G` bound to the graph.
+pub(super) struct Counted<'a> {
+    pub(super) defs: &'a [&'a str],
+    pub(super) engine_name: &'a str,
+    pub(super) query: &'a str,
+}
+
 /// A Go command that counts: the native count `native` where the loaded definitions `defs` are
 /// the shipped ones of base, else `query` by the rules with `G` bound to the graph.
 pub(super) fn go_count<N: std::fmt::Display>(
     graph: &str,
     variant: &VariantOpts,
-    defs: &[&str],
-    engine_name: &str,
+    counted: Counted<'_>,
     engine: Engine,
-    query: &str,
     json: bool,
     native: impl FnOnce(&crate::go::graph::Graph) -> Result<N, i32>,
 ) -> i32 {
+    let Counted {
+        defs,
+        engine_name,
+        query,
+    } = counted;
     let g = match go_graph(graph) {
         Ok(g) => g,
         Err(c) => return c,
@@ -222,10 +233,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
         } => go_count(
             &graph,
             &variant,
-            &["boards", "ultimate"],
-            "the native count of ultimate boards",
+            Counted {
+                defs: &["boards", "ultimate"],
+                engine_name: "the native count of ultimate boards",
+                query: "size({ c | c in boards(G), ultimate(G, c) })",
+            },
             engine,
-            "size({ c | c in boards(G), ultimate(G, c) })",
             json,
             |g| {
                 crate::go::ultimate::count_ultimate(g).map_err(|m| {
@@ -395,10 +408,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
         } => go_count(
             &graph,
             &variant,
-            &["boards"],
-            "the native board count",
+            Counted {
+                defs: &["boards"],
+                engine_name: "the native board count",
+                query: "size(boards(G))",
+            },
             engine,
-            "size(boards(G))",
             json,
             |g| go::count::count_boards(g).map_err(|e| go_error(&graph, "--graph", &e)),
         ),
@@ -411,10 +426,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
         } => go_count(
             &graph,
             &variant,
-            &["regular_count", "empty_board"],
-            "the native count of regular sequences",
+            Counted {
+                defs: &["regular_count", "empty_board"],
+                engine_name: "the native count of regular sequences",
+                query: "regular_count(G, [empty_board(G)])",
+            },
             engine,
-            "regular_count(G, [empty_board(G)])",
             json,
             |g| {
                 go::sequences::count_regular_sequences(g, limit)
