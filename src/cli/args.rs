@@ -66,44 +66,7 @@ pub enum Command {
     #[command(subcommand)]
     Go(GoCommand),
     /// Find forced mates (tsume): every attacking move checks, the defender resists longest
-    Mate {
-        /// The position (SFEN or `startpos`)
-        #[arg(long, conflicts_with = "batch")]
-        sfen: Option<String>,
-        /// USI moves played from --sfen first
-        #[arg(long, default_value = "")]
-        moves: String,
-        /// A file with one SFEN per line
-        #[arg(long)]
-        batch: Option<PathBuf>,
-        /// The reading whose legality the search follows: narrow-check (default; mate
-        /// presupposes check, as in tsume), narrow, broad or broad-check (perpetual check
-        /// forbidden, the history given by --moves counted)
-        #[arg(long, default_value = "narrow-check")]
-        reading: String,
-        /// shortest (prove the mate is the shortest) or any (stop at the first proof)
-        #[arg(long, default_value = "shortest")]
-        length: String,
-        /// Look for mates of at most this many plies (0: no limit)
-        #[arg(long, default_value_t = 0)]
-        max_plies: u32,
-        /// Time limit per problem in milliseconds (0: none)
-        #[arg(long, default_value_t = 60_000)]
-        time_ms: u64,
-        /// Node limit per problem (0: none)
-        #[arg(long, default_value_t = 0)]
-        nodes: u64,
-        /// Transposition table size in MiB
-        #[arg(long, default_value_t = 256)]
-        hash_mb: usize,
-        /// One JSON object per problem
-        #[arg(long)]
-        json: bool,
-        /// Rule files or folders whose definitions the search must follow (default: the shipped
-        /// rules); the search runs where its definitions are the shipped ones of a reading
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-    },
+    Mate(MateArgs),
     /// The shipped rule files: `okite rules export DIR` writes them out for editing
     #[command(subcommand)]
     Rules(RulesCommand),
@@ -452,4 +415,45 @@ pub struct UsiArgs {
     /// The reading (the USI option `Reading` changes it)
     #[arg(long, default_value = "narrow-check")]
     pub reading: String,
+}
+
+/// The options of `okite mate`.
+#[derive(Args)]
+pub struct MateArgs {
+    /// The position (SFEN or `startpos`)
+    #[arg(long, conflicts_with = "batch")]
+    pub sfen: Option<String>,
+    /// USI moves played from --sfen first
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// A file with one SFEN per line
+    #[arg(long)]
+    pub batch: Option<PathBuf>,
+    /// The reading whose legality the search follows: narrow-check (default; mate
+    /// presupposes check, as in tsume), narrow, broad or broad-check (perpetual check
+    /// forbidden, the history given by --moves counted)
+    #[arg(long, default_value = "narrow-check")]
+    pub reading: String,
+    /// shortest (prove the mate is the shortest) or any (stop at the first proof)
+    #[arg(long, default_value = "shortest")]
+    pub length: String,
+    /// Look for mates of at most this many plies (0: no limit)
+    #[arg(long, default_value_t = 0)]
+    pub max_plies: u32,
+    /// Time limit per problem in milliseconds (0: none)
+    #[arg(long, default_value_t = 60_000)]
+    pub time_ms: u64,
+    /// Node limit per problem (0: none)
+    #[arg(long, default_value_t = 0)]
+    pub nodes: u64,
+    /// Transposition table size in MiB
+    #[arg(long, default_value_t = 256)]
+    pub hash_mb: usize,
+    /// One JSON object per problem
+    #[arg(long)]
+    pub json: bool,
+    /// Rule files or folders whose definitions the search must follow (default: the shipped
+    /// rules); the search runs where its definitions are the shipped ones of a reading
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
 }

@@ -1,6 +1,7 @@
 #![forbid(unsafe_code)]
 //! `okite mate`: the df-pn mate search, natively or under a variant.
 
+use super::args::MateArgs;
 use super::common::*;
 use crate::check::Program;
 use crate::diagnostics::Diag;
@@ -9,21 +10,6 @@ use crate::front::{Plan, SHOGI_READINGS};
 use crate::natives::Engine;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-
-/// The arguments of `okite mate`.
-pub(super) struct MateArgs {
-    pub(super) rules: Vec<PathBuf>,
-    pub(super) sfen: Option<String>,
-    pub(super) moves: String,
-    pub(super) batch: Option<PathBuf>,
-    pub(super) reading: String,
-    pub(super) length: String,
-    pub(super) max_plies: u32,
-    pub(super) time_ms: u64,
-    pub(super) nodes: u64,
-    pub(super) hash_mb: usize,
-    pub(super) json: bool,
-}
 
 pub(super) fn run_mate(a: MateArgs) -> i32 {
     use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
