@@ -98,16 +98,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
         let rid = prog
             .reading_id(reading.unwrap_or("base"))
             .unwrap_or(crate::check::BASE);
-        let rname = prog.readings[rid as usize].name.clone();
-        if engine == Engine::Rules {
-            format!(
-                "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"reason\": \"--engine rules\"}}",
-                json_str(defs[0]),
-                json_str(&rname)
-            )
-        } else {
-            crate::front::notice_json(&prog, rid, defs[0], engine_name, &plan)
-        }
+        engine_json(&prog, rid, defs[0], engine_name, &plan, None, engine)
     });
     if engine != Engine::Native || !plan.is_native() {
         return go_by_rules(
