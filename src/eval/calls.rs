@@ -134,19 +134,19 @@ impl Evaluator<'_> {
 
     pub(super) fn call_rule(&mut self, def: DefId, args: Vec<Value>, span: Span) -> R<Value> {
         let d = &self.prog.defs[def as usize];
+        let Some(body) = d.body.as_ref() else {
+            return Err(rt(
+                "E0312",
+                "this definition has no body",
+                span,
+                "called here",
+                "",
+            ));
+        };
         // a small definition outside any recursion (an accessor, arithmetic on its arguments) is
         // evaluated directly: remembering it would cost more than computing it, and it cannot
         // take part in a cycle
         if self.prog.light[def as usize] && !self.tracing() {
-            let Some(body) = d.body.as_ref() else {
-                return Err(rt(
-                    "E0312",
-                    "this definition has no body",
-                    span,
-                    "called here",
-                    "",
-                ));
-            };
             let mut frame = args;
             frame.resize(
                 d.nlocals.max(frame.len() as u32) as usize,
@@ -186,15 +186,6 @@ impl Evaluator<'_> {
                 .help("the recursion may not end; raise the limit with --max-depth if it does"),
             ));
         }
-        let Some(body) = d.body.as_ref() else {
-            return Err(rt(
-                "E0312",
-                "this definition has no body",
-                span,
-                "called here",
-                "",
-            ));
-        };
         let mut frame = args;
         frame.resize(
             d.nlocals.max(key.args.len() as u32) as usize,
