@@ -56,7 +56,9 @@ impl SourceMap {
     }
 }
 
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+/// The largest char boundary of `s` at or before `i` (at most the length of `s`).
+pub(crate) fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
     }

@@ -6,6 +6,7 @@
 //! rule file, a one-line generated file, a 100 KB SFEN), and no column passes what the renderer
 //! can count. Line and column numbers stay those of the file.
 
+use super::floor_char_boundary;
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// Lines of context kept before the first label and after the last.
@@ -38,14 +39,6 @@ pub struct Placed {
     pub len: usize,
 }
 
-fn floor(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while i > 0 && !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
 fn ceil(s: &str, mut i: usize) -> usize {
     i = i.min(s.len());
     while i < s.len() && !s.is_char_boundary(i) {
@@ -62,7 +55,7 @@ impl Excerpt {
         let mut spans: Vec<(usize, usize)> = labels
             .iter()
             .map(|&(s, e)| {
-                let s = floor(text, s);
+                let s = floor_char_boundary(text, s);
                 let e = ceil(text, e.max(s)).min(ceil(text, s + MAX_LABEL));
                 (s, e)
             })
@@ -194,7 +187,7 @@ fn cut_line(
         .filter(|s| s.0 >= ls && s.0 <= le)
         .map(|s| {
             (
-                floor(text, s.0.saturating_sub(MARGIN).max(ls)),
+                floor_char_boundary(text, s.0.saturating_sub(MARGIN).max(ls)),
                 ceil(text, s.1.min(le) + MARGIN).min(le),
             )
         })
