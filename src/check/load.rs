@@ -113,35 +113,44 @@ pub fn expand(path: &Path) -> Result<Vec<PathBuf>, Diag> {
 /// Read a rule file: a regular file of at most [`MAX_SOURCE_BYTES`], checked before and while
 /// reading (a file that grows, a device or a FIFO is refused, never read without end).
 pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diag> {
+    read_limited(path, MAX_SOURCE_BYTES, ("a rule file", "rule files"))
+}
+
+/// Read a regular file of at most `limit` bytes, checked before and while reading; `kind` names
+/// the kind of file in the diagnostics, one and many (`("a rule file", "rule files")`).
+pub fn read_limited(path: &Path, limit: usize, kind: (&str, &str)) -> Result<Vec<u8>, Diag> {
+    let (what, many) = kind;
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| io_diag(path, &e))?;
     let too_big = || {
         Diag::error(
             "E0012",
             format!(
-                "`{}` is larger than a rule file may be ({} MiB)",
+                "`{}` is larger than {what} may be ({} MiB)",
                 path.display(),
-                MAX_SOURCE_BYTES >> 20
+                limit >> 20
             ),
         )
-        .help("rule files are text of at most 16 MiB")
+        .help(format!("{many} are text of at most {} MiB", limit >> 20))
     };
     if !meta.is_file() {
         return Err(Diag::error(
             "E0012",
             format!("`{}` is not a regular file", path.display()),
         )
-        .help("rule files are regular text files (not devices, FIFOs or folders)"));
+        .help(format!(
+            "{many} are regular text files (not devices, FIFOs or folders)"
+        )));
     }
-    if meta.len() > MAX_SOURCE_BYTES as u64 {
+    if meta.len() > limit as u64 {
         return Err(too_big());
     }
     let f = std::fs::File::open(path).map_err(|e| io_diag(path, &e))?;
     let mut buf = Vec::with_capacity(meta.len() as usize);
-    f.take(MAX_SOURCE_BYTES as u64 + 1)
+    f.take(limit as u64 + 1)
         .read_to_end(&mut buf)
         .map_err(|e| io_diag(path, &e))?;
-    if buf.len() > MAX_SOURCE_BYTES {
+    if buf.len() > limit {
         return Err(too_big());
     }
     Ok(buf)
@@ -150,7 +159,12 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diag> {
 /// A text file read as [`read_bounded`] reads rule files (a regular file of at most
 /// [`MAX_SOURCE_BYTES`]), for the other files okite reads: records, SGF.
 pub fn read_text_bounded(path: &Path) -> Result<String, Diag> {
-    let bytes = read_bounded(path)?;
+    read_text_limited(path, MAX_SOURCE_BYTES, ("a record", "records"))
+}
+
+/// The text of a regular file of at most `limit` bytes (see [`read_limited`]), or why not.
+pub fn read_text_limited(path: &Path, limit: usize, kind: (&str, &str)) -> Result<String, Diag> {
+    let bytes = read_limited(path, limit, kind)?;
     String::from_utf8(bytes).map_err(|e| {
         Diag::error(
             "E0006",

@@ -110,7 +110,11 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             line: None,
             text: s.clone(),
         }],
-        (None, Some(path)) => match read_batch(path) {
+        (None, Some(path)) => match crate::check::load::read_text_limited(
+            path,
+            MAX_BATCH_BYTES,
+            ("a batch of positions", "batches of positions"),
+        ) {
             Ok(t) => t
                 .lines()
                 .enumerate()
@@ -352,38 +356,7 @@ pub(super) struct Problem {
 }
 
 /// The largest batch file read (a position is under 200 bytes: this is millions of them).
-const MAX_BATCH_BYTES: u64 = 256 << 20;
-
-/// The text of a batch file, read up to [`MAX_BATCH_BYTES`] (a device or a file that grows is
-/// refused, never read without end).
-fn read_batch(path: &std::path::Path) -> Result<String, Diag> {
-    use std::io::Read;
-    let cannot = |e: &dyn std::fmt::Display| {
-        Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
-            .help("--batch names a file of positions in SFEN, one a line")
-    };
-    let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
-    if !meta.is_file() {
-        return Err(cannot(&"it is not a regular file"));
-    }
-    let f = std::fs::File::open(path).map_err(|e| cannot(&e))?;
-    let mut bytes = vec![];
-    f.take(MAX_BATCH_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(&e))?;
-    if bytes.len() as u64 > MAX_BATCH_BYTES {
-        return Err(cannot(&format!(
-            "it is larger than {} MiB",
-            MAX_BATCH_BYTES >> 20
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        cannot(&format!(
-            "it is not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
+const MAX_BATCH_BYTES: usize = 256 << 20;
 
 /// A problem whose position cannot be read: its diagnostics, with the file and line of a batch,
 /// and under `--json` an object in its place, so that the answers stay one a problem. The batch

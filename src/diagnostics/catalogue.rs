@@ -268,9 +268,10 @@ pub static CODES: &[Code] = &[
         "E0012",
         "not-a-rule-file",
         Load,
-        "a path names something other than a regular file of at most 16 MiB",
-        "Rule files are regular files of at most 16 MiB; devices, FIFOs and larger files are \
-         refused before they are read, so that reading always ends.",
+        "a path names something other than a regular file okite may read",
+        "Rule files, records (KIF, CSA, SGF) and batches of positions are regular files of at \
+         most 16 MiB (batches 256 MiB); devices, FIFOs and larger files are refused before they \
+         are read, so that reading always ends.",
         cli(None, &["check", "/dev/null"]),
     ),
     error(
