@@ -388,16 +388,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             changes: vec![],
         }),
     };
-    let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
-    let ej = engine_json(
-        &prog,
-        r,
-        "legal",
-        "the move generator",
-        &plan,
-        hybrid.as_ref(),
-        engine,
-    );
+    let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
     let emit = |n: &str| {
         if json {
             println!("{{\"count\": {n}, \"engine\": {ej}}}");
@@ -508,16 +499,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         }),
         _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
     };
-    let hybrid = announce(&prog, r, "legal", "the move generator", &plan, engine);
-    let ej = engine_json(
-        &prog,
-        r,
-        "legal",
-        "the move generator",
-        &plan,
-        hybrid.as_ref(),
-        engine,
-    );
+    let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
     let native = |n: &str| -> Vec<String> {
         let rd = crate::shogi::readings::Reading::named(n)
             .expect("the shogi engines' readings are named");
@@ -622,4 +604,25 @@ pub(super) fn show(args: ShowArgs) -> i32 {
         }
         Err((sources, ds)) => printer.fail_all(&ds, &sources),
     }
+}
+
+/// The engine of `perft` and `legal` (the move generator, natively, assembled under a variant,
+/// or the rules): said on stderr, and its JSON field.
+fn move_generator(
+    prog: &Program,
+    r: crate::ir::ReadingId,
+    plan: &Plan,
+    engine: Engine,
+) -> (Option<crate::hybrid::ShogiVariant>, String) {
+    let hybrid = announce(prog, r, "legal", "the move generator", plan, engine);
+    let ej = engine_json(
+        prog,
+        r,
+        "legal",
+        "the move generator",
+        plan,
+        hybrid.as_ref(),
+        engine,
+    );
+    (hybrid, ej)
 }
