@@ -457,24 +457,31 @@ mod tests {
         }
     }
 
-    /// `stop` ends an infinite search, which answers at once.
-    #[test]
-    fn stop_ends_an_infinite_search() {
+    /// Run the loop on an infinite search of Microcosmos (1,525 plies: the search would run for
+    /// most of a minute), sending each of `then` after its pause in milliseconds, and then the
+    /// end of the input; the output.
+    fn during_a_long_search(then: &[(u64, &'static str)]) -> String {
         let (tx, rx) = std::sync::mpsc::channel();
-        let t0 = std::time::Instant::now();
+        let then = then.to_vec();
         let feeder = std::thread::spawn(move || {
-            // Microcosmos (1,525 plies): the search would run for minutes.
-            tx.send("setoption name USI_Hash value 16\nposition sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1\ngo mate infinite\n".into())
+            tx.send("setoption name USI_Hash value 16\nposition sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1\ngo mate infinite\n".to_string())
                 .unwrap();
-            std::thread::sleep(std::time::Duration::from_millis(300));
-            tx.send("isready\n".into()).unwrap();
-            std::thread::sleep(std::time::Duration::from_millis(200));
-            tx.send("stop\nquit\n".into()).unwrap();
+            for (pause, text) in then {
+                std::thread::sleep(std::time::Duration::from_millis(pause));
+                tx.send(text.to_string()).unwrap();
+            }
         });
         let mut out = Vec::new();
         usi_loop(std::io::BufReader::new(Pipe(rx, String::new())), &mut out).unwrap();
         feeder.join().unwrap();
-        let out = String::from_utf8(out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// `stop` ends an infinite search, which answers at once.
+    #[test]
+    fn stop_ends_an_infinite_search() {
+        let t0 = std::time::Instant::now();
+        let out = during_a_long_search(&[(300, "isready\n"), (200, "stop\nquit\n")]);
         // readyok came while the search ran, and the answer after the stop: a timeout.
         let ready = out.find("readyok").expect("readyok");
         let answer = out.find("checkmate timeout").expect("an answer");
@@ -486,25 +493,11 @@ mod tests {
     /// the loop goes on; the end of the input ends the loop at once.
     #[test]
     fn commands_during_a_search_end_it() {
-        for last in ["position startpos\nisready\n", ""] {
-            let (tx, rx) = std::sync::mpsc::channel();
+        for then in [&[(300, "position startpos\nisready\n")][..], &[]] {
             let t0 = std::time::Instant::now();
-            let feeder = std::thread::spawn(move || {
-                // Microcosmos (1,525 plies): the search would run for most of a minute.
-                tx.send("setoption name USI_Hash value 16\nposition sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1\ngo mate infinite\n".into())
-                    .unwrap();
-                std::thread::sleep(std::time::Duration::from_millis(300));
-                if !last.is_empty() {
-                    tx.send(last.into()).unwrap();
-                }
-                // then the end of the input
-            });
-            let mut out = Vec::new();
-            usi_loop(std::io::BufReader::new(Pipe(rx, String::new())), &mut out).unwrap();
-            feeder.join().unwrap();
-            let out = String::from_utf8(out).unwrap();
+            let out = during_a_long_search(then);
             let answer = out.find("checkmate timeout").expect("the search answers");
-            if !last.is_empty() {
+            if !then.is_empty() {
                 let ready = out.find("readyok").expect("readyok");
                 assert!(answer < ready, "{out}");
             }
