@@ -27,9 +27,13 @@ fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
 
-/// A copy of the shipped rules with one file's text edited.
+/// A copy of the shipped rules with one file's text edited, in a folder of its own: tests run in
+/// parallel, and a folder shared between two of them would be read by one while the other
+/// rewrites it.
 fn edited_copy(tag: &str, file: &str, from: &str, to: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("okite-variants-{}-{tag}", std::process::id()));
+    static COPIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("okite-variants-{}-{tag}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
     for e in std::fs::read_dir(&src).unwrap() {
