@@ -11,7 +11,8 @@ venv=$(mktemp -d)/venv
 python3 -m venv "$venv" >/dev/null 2>&1 && "$venv/bin/pip" install --quiet cshogi >/dev/null 2>&1 && peer=yes || peer=no
 "$venv/bin/pip" install --quiet sgfmill >/dev/null 2>&1 && gopeer=yes || gopeer=no
 
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null; t1=$(date +%s.%N); python3 -c "print(f'{$t1 - $t0:.4f}')"; }
+# The seconds a command takes, or "-" when it fails (a bound reached, say).
+secs() { local t0 t1; t0=$(date +%s.%N); if "$@" >/dev/null 2>&1; then t1=$(date +%s.%N); python3 -c "print(f'{$t1 - $t0:.4f}')"; else echo "-"; fi; }
 row() { printf '%-44s %12s %12s %8s\n' "$1" "$2" "$3" "$4"; }
 ratio() { if [ "$2" = "-" ] || [ "$1" = "-" ]; then echo "-"; else python3 -c "print(f'{$2 / $1:.2f}' if $1 > 0 else '-')"; fi; }
 
