@@ -166,6 +166,10 @@ pub struct EngineBinding {
     pub readings: &'static [&'static str],
 }
 
+/// The shipped readings of rules/go_life.rule the native classification follows (see
+/// `go::life::Table::for_reading`).
+pub const GO_CLASS_READINGS: [&str; 4] = ["base", "cautious", "literal-ultimate", "p-to-chooser"];
+
 /// Every native engine behind a command.
 pub const ENGINES: &[EngineBinding] = &[
     EngineBinding {
@@ -206,7 +210,7 @@ pub const ENGINES: &[EngineBinding] = &[
     EngineBinding {
         commands: "go classes",
         defs: &["classes"],
-        readings: &["base", "cautious", "literal-ultimate"],
+        readings: &GO_CLASS_READINGS,
     },
 ];
 

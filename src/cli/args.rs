@@ -149,12 +149,28 @@ pub enum GoCommand {
         graph: String,
         #[arg(long, default_value = "")]
         moves: String,
-        /// pure or chinese (both are printed; this one comes last)
+        /// pure or chinese (both are printed; this one comes last, `undefined` with exit status
+        /// 1 for the Chinese score of a sequence that is not Chinese-terminable)
         #[arg(long, default_value = "chinese")]
         reading: String,
         /// Rule files or folders (default: the shipped rules)
         #[arg(long = "rules")]
         rules: Vec<PathBuf>,
+        /// Komi for White, in points (a whole or half number); the seeds' h is its negative:
+        /// White wins when the score (White minus Black) is at least h
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        komi: f64,
+        /// native (the bound native functions), rules (the definitions alone) or verify (both,
+        /// compared)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// Same as --engine verify
+        #[arg(long)]
+        verify: bool,
+        /// One JSON object: {"pure", "chinese", "terminable", "komi", "winner": {"pure",
+        /// "chinese"}}
+        #[arg(long)]
+        json: bool,
     },
     /// The number of boards (legal positions) of a graph; the count is the last line
     Count {

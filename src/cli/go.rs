@@ -253,12 +253,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Ok(g) => g,
                 Err(c) => return c,
             };
-            let start = std::time::Instant::now();
             let (cprog, plan) = match go_plan(
                 &rules,
                 reading.as_deref(),
                 &["classes"],
-                &["base", "cautious", "literal-ultimate"],
+                &crate::front::GO_CLASS_READINGS,
                 "the native search of outcome classes",
                 engine,
             ) {
@@ -304,6 +303,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     };
                     cl.node_limit = nodes;
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
+                    let start = std::time::Instant::now();
                     match cl.classes(&seq) {
                         Ok(ks) => {
                             eprintln!(
@@ -372,25 +372,19 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             moves,
             reading,
             rules,
-        } => {
-            let q = "(score(last(r)), chinese_score(G, r), terminable(G, r))";
-            match eval_on_sequence(&rules, &graph, &moves, q, None, Engine::Native, None) {
-                Ok((_, Value::Tuple(t))) if t.len() == 3 => {
-                    let (pure, chinese) = (t[0].to_string(), t[1].to_string());
-                    println!("pure Go score (White minus Black): {pure}");
-                    println!("Chinese score (White minus Black): {chinese}");
-                    println!("Chinese-terminable: {}", t[2]);
-                    println!("{}", if reading == "pure" { pure } else { chinese });
-                    0
-                }
-                Ok((_, v)) => Printer::auto().fail(unexpected(
-                    q,
-                    &v,
-                    "a triple of two scores and a truth value",
-                )),
-                Err(c) => c,
-            }
-        }
+            komi,
+            engine,
+            verify,
+            json,
+        } => go_score(
+            &graph,
+            &moves,
+            &reading,
+            &rules,
+            komi,
+            if verify { Engine::Verify } else { engine },
+            json,
+        ),
         GoCommand::Count {
             graph,
             engine,
@@ -468,7 +462,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             let engine_json =
                 crate::front::notice_json(&prog, r, "solve", "the native solver", &plan);
             if !plan.is_native() {
-                let text = format!("margin_half_points(G, {})", (komi * 2.0) as i64);
+                // the seeds' komi h is the negative of the komi given to White
+                let text = format!("margin_half_points(G, {})", -((komi * 2.0) as i64));
                 let printer = Printer::new(&OutOpts {
                     color: "auto".into(),
                 });
@@ -671,5 +666,128 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             }
             0
         }
+    }
+}
+
+/// A komi for White in points, checked, as the seeds' h in half points (h2 = -2 komi).
+fn seed_h2(komi: f64) -> Result<i64, i32> {
+    if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
+        return Err(Printer::auto().fail(
+            Diag::error(
+                "E0602",
+                format!("komi must be a whole or half number, not {komi}"),
+            )
+            .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
+        ));
+    }
+    Ok(-(komi * 2.0) as i64)
+}
+
+/// `go score`: the pure-Go score, the Chinese score where the seed defines it, and who wins each
+/// with the komi, all from the rule definitions (natives bound where they stand for them).
+fn go_score(
+    graph: &str,
+    moves: &str,
+    kind: &str,
+    rules: &[PathBuf],
+    komi: f64,
+    engine: Engine,
+    json: bool,
+) -> i32 {
+    if kind != "pure" && kind != "chinese" {
+        return Printer::auto().fail(
+            Diag::error("E0602", format!("`{kind}` is not a kind of score"))
+                .help("give --reading pure or --reading chinese"),
+        );
+    }
+    let h2 = match seed_h2(komi) {
+        Ok(h) => h,
+        Err(c) => return c,
+    };
+    let q = format!("(score(last(r)), winner(G, last(r), {h2}), terminable(G, r))");
+    let (pure, pure_winner, terminable) =
+        match eval_on_sequence(rules, graph, moves, &q, None, engine, None) {
+            Ok((_, Value::Tuple(t))) if t.len() == 3 => match (&t[0], &t[1], &t[2]) {
+                (Value::Int(s), Value::Int(w), Value::Bool(b)) => (*s, *w, *b),
+                _ => {
+                    return Printer::auto().fail(unexpected(
+                        &q,
+                        &Value::Tuple(t),
+                        "a score, a winner and a truth value",
+                    ))
+                }
+            },
+            Ok((_, v)) => {
+                return Printer::auto().fail(unexpected(
+                    &q,
+                    &v,
+                    "a score, a winner and a truth value",
+                ))
+            }
+            Err(c) => return c,
+        };
+    let chinese = if terminable {
+        let q = format!("(chinese_score(G, r), chinese_winner(G, r, {h2}))");
+        match eval_on_sequence(rules, graph, moves, &q, None, engine, None) {
+            Ok((_, Value::Tuple(t))) if t.len() == 2 => match (&t[0], &t[1]) {
+                (Value::Int(s), Value::Int(w)) => Some((*s, *w)),
+                _ => {
+                    return Printer::auto().fail(unexpected(
+                        &q,
+                        &Value::Tuple(t),
+                        "a score and a winner",
+                    ))
+                }
+            },
+            Ok((_, v)) => return Printer::auto().fail(unexpected(&q, &v, "a score and a winner")),
+            Err(c) => return c,
+        }
+    } else {
+        None
+    };
+    let colour = |w: i64| if w == 1 { "White" } else { "Black" };
+    let h = h2 as f64 / 2.0;
+    if json {
+        let (cs, cw) = match chinese {
+            Some((s, w)) => (s.to_string(), format!("\"{}\"", colour(w))),
+            None => ("null".into(), "null".into()),
+        };
+        println!(
+            "{{\"pure\": {pure}, \"chinese\": {cs}, \"terminable\": {terminable}, \"komi\": {komi}, \"h\": {h}, \"winner\": {{\"pure\": \"{}\", \"chinese\": {cw}}}}}",
+            colour(pure_winner)
+        );
+    } else {
+        println!("pure Go score (White minus Black): {pure}");
+        match chinese {
+            Some((s, _)) => println!("Chinese score (White minus Black): {s}"),
+            None => println!(
+                "Chinese score: not defined (the seed defines it for Chinese-terminable sequences only)"
+            ),
+        }
+        println!("Chinese-terminable: {terminable}");
+        println!("komi {komi} for White: White wins when the score is at least h = {h}");
+        println!(
+            "pure Go winner: {} ({pure} {} {h})",
+            colour(pure_winner),
+            if pure_winner == 1 { ">=" } else { "<" }
+        );
+        match chinese {
+            Some((s, w)) => println!(
+                "Chinese winner: {} ({s} {} {h})",
+                colour(w),
+                if w == 1 { ">=" } else { "<" }
+            ),
+            None => println!("Chinese winner: not defined"),
+        }
+        match (kind, chinese) {
+            ("pure", _) => println!("{pure}"),
+            (_, Some((s, _))) => println!("{s}"),
+            (_, None) => println!("undefined"),
+        }
+    }
+    if kind == "chinese" && chinese.is_none() {
+        1
+    } else {
+        0
     }
 }

@@ -30,9 +30,11 @@ use super::small::{SmallBoard, SmallGraph};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 mod cached;
+mod chinese;
 mod pn;
 
 pub use cached::cached_classes;
+pub use chinese::{chinese_score, terminable};
 
 /// An outcome class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,25 +70,33 @@ impl Class {
         }
     }
 
-    /// Whether the class gives the vertex to a player of colour `c` (its own class or 𝓟).
-    fn gets(self, c: Color) -> bool {
+    /// The class that gives the vertex to `c`.
+    pub fn own(c: Color) -> Class {
         match c {
-            Color::Black => matches!(self, Class::B | Class::P),
-            Color::White => matches!(self, Class::W | Class::P),
+            Color::Black => Class::B,
+            Color::White => Class::W,
         }
     }
 }
 
-/// The table from (Black moving first gets v, White moving first gets v) to a class: the seed's
-/// table is lost, so this is one of the readings of rules/go_life.rule.
+/// The table from (Black moving first gets v, White moving first gets v) to a class, and what an
+/// option of class 𝓟 is worth to the player who chooses it: the seed's table is lost, so this is
+/// one of the readings of rules/go_life.rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Table {
-    /// The reconstruction of rules/go_life.rule (`table`): both get it: 𝓝; only Black: 𝓑;
-    /// only White: 𝓦; neither: 𝓟.
+    /// The reconstruction of rules/go_life.rule (`table`, `gets_black`, `gets_white`): both get
+    /// it: 𝓝; only Black: 𝓑; only White: 𝓦; neither: 𝓟. A player gets v by moving first when
+    /// some option of its has v's class its own, or 𝓟 with its own stone on v there (a 𝓟 point
+    /// is left as it stands and counts for the owner of its stone, as the Chinese score counts
+    /// it; an empty 𝓟 point counts for nobody).
     #[default]
     Reconstruction,
-    /// The reading `cautious`: a vertex both players get is left to the previous player (𝓟).
+    /// The reading `cautious`: a vertex both players get is left to the previous player (𝓟);
+    /// options are worth what they are under the reconstruction.
     Cautious,
+    /// The reading `p-to-chooser` (the first reconstruction): the reconstruction's table, with
+    /// every option of class 𝓟 a gain for the player who chooses it, whatever stands on v.
+    Chooser,
 }
 
 impl Table {
@@ -98,19 +108,42 @@ impl Table {
         match reading {
             None | Some("base") | Some("literal-ultimate") => Some(Table::Reconstruction),
             Some("cautious") => Some(Table::Cautious),
+            Some("p-to-chooser") => Some(Table::Chooser),
             Some(_) => None,
         }
     }
 
+    /// The class from whether Black moving first gets v and whether White does.
     pub fn apply(self, black_gets: bool, white_gets: bool) -> Class {
         match (self, black_gets, white_gets) {
-            (Table::Reconstruction, true, true) => Class::N,
             (Table::Cautious, true, true) => Class::P,
+            (_, true, true) => Class::N,
             (_, true, false) => Class::B,
             (_, false, true) => Class::W,
             (_, false, false) => Class::P,
         }
     }
+
+    /// Whether an option of class `k` gets v for the player `c` who chooses it; `stone`: whether
+    /// v holds a stone of `c` in that option.
+    pub fn gains(self, k: Class, c: Color, stone: bool) -> bool {
+        k == Class::own(c) || (k == Class::P && (stone || self == Table::Chooser))
+    }
+
+    /// Whether the proof-number search serves this table (the class is then the table applied
+    /// to two games of two players; under `cautious` a 𝓟 option is worth something to both).
+    fn proof_numbers(self) -> bool {
+        matches!(self, Table::Reconstruction | Table::Chooser)
+    }
+}
+
+/// Whether `b` holds a stone of colour `c` on `v`.
+fn stone_of(b: SmallBoard, v: usize, c: Color) -> bool {
+    let stones = match c {
+        Color::Black => b.0,
+        Color::White => b.1,
+    };
+    stones >> v & 1 != 0
 }
 
 /// Counters of a classification.
@@ -693,7 +726,7 @@ impl Classifier {
         path: &mut Path,
         budget: &mut u64,
     ) -> GoResult<Class> {
-        if self.track && self.proof_numbers && self.table == Table::Reconstruction {
+        if self.track && self.proof_numbers && self.table.proof_numbers() {
             let black = self.gets_pn(last, v, Color::Black, path, budget)?;
             let white = self.gets_pn(last, v, Color::White, path, budget)?;
             Ok(self.table.apply(black, white))
@@ -759,8 +792,9 @@ impl Classifier {
         self.stats.nodes += 1;
         let mut asked = self.nothing();
         let mut gets = [false, false];
+        let table = self.table;
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
-            let wants = |k: Class| k.gets(c);
+            let wants = |k: Class, d: SmallBoard| table.gains(k, c, stone_of(d, v, c));
             // A colour that gets v depends only on its winning option being new and on what
             // that option's result asked. One that does not depends on the options the history
             // forbids staying forbidden and on what each other option's result asked (an option
@@ -773,7 +807,7 @@ impl Classifier {
                     self.known_tracked(d, v, path, Some(d))
                 };
                 if let Some((k, t)) = known {
-                    if wants(k) {
+                    if wants(k, d) {
                         asked.join(&t);
                         asked.add(di);
                         gets[i] = true;
@@ -791,7 +825,7 @@ impl Classifier {
                 });
                 path.leave(d, di);
                 let (k, t) = r?;
-                if wants(k) {
+                if wants(k, d) {
                     asked.join(&t);
                     asked.add(di);
                     gets[i] = true;
@@ -880,6 +914,16 @@ impl Classifier {
                     "every stone needs a liberty",
                 ));
             }
+            if i > 0 && !self.one_move(SmallGraph::from_board(&seq[i - 1]), b) {
+                return Err(GoError::new(
+                    format!(
+                        "board {} of the sequence is not one move after board {}",
+                        i + 1,
+                        i
+                    ),
+                    "a regular sequence is a move sequence: each board follows from the one before by one stone of either colour (passes are implicit)",
+                ));
+            }
             if path.seen.contains(&b) {
                 return Err(GoError::new(
                     format!("board {} of the sequence repeats an earlier one", i + 1),
@@ -892,6 +936,21 @@ impl Classifier {
             }
         }
         Ok(path)
+    }
+
+    /// Whether `to` follows from `from` by one stone of either colour.
+    fn one_move(&self, from: SmallBoard, to: SmallBoard) -> bool {
+        let mut empty = self.sg.full & !(from.0 | from.1);
+        while empty != 0 {
+            let v = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            for c in [Color::Black, Color::White] {
+                if self.sg.play(from, v, c, false) == Some(to) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The memo key of the sequence `path` (+ `extra`) ending on `last`, up to the graph's
@@ -945,7 +1004,8 @@ impl Classifier {
             let mut options = self.plays(last, v, c);
             options.retain(|d| !path.seen.contains(d));
             // an option whose class the memo already knows decides without a search
-            let wants = |k: Class| k.gets(c);
+            let table = self.table;
+            let wants = |k: Class, d: SmallBoard| table.gains(k, c, stone_of(d, v, c));
             for &d in &options {
                 let known = if self.is_ultimate(d) {
                     Some(self.ultimate_class(d, v))
@@ -954,7 +1014,7 @@ impl Classifier {
                     let sv = self.syms[sym].perm[v];
                     self.memo.get(&key).and_then(|k| k.get(sv))
                 };
-                if known.is_some_and(wants) {
+                if known.is_some_and(|k| wants(k, d)) {
                     gets[i] = true;
                     break;
                 }
@@ -968,7 +1028,7 @@ impl Classifier {
                     self.outcome(d, v, path, budget)
                 });
                 path.pop(d, &self.syms);
-                gets[i] = wants(r?);
+                gets[i] = wants(r?, d);
             }
         }
         let k = self.table.apply(gets[0], gets[1]);

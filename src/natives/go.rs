@@ -48,6 +48,20 @@ pub fn native_graph(v: &Value) -> Result<Graph, String> {
         };
         for w in ns.iter() {
             let b = index(w)?;
+            if a == b {
+                return Err(format!(
+                    "vertex {k} is its own neighbour: a Go graph is simple (no loops)"
+                ));
+            }
+            let back = match m.get(w) {
+                Some(Value::Set(ws)) => ws.contains(k),
+                _ => false,
+            };
+            if !back {
+                return Err(format!(
+                    "{w} is a neighbour of {k} but {k} is not a neighbour of {w}: the edges of a graph go both ways"
+                ));
+            }
             if a < b {
                 edges.push((a, b));
             }
@@ -121,6 +135,16 @@ pub fn register(h: &mut Natives) {
         },
     );
     h.add(
+        "go.winner",
+        3,
+        "winner(G, c, h2): 1 if White wins the final board c with komi h = h2/2 (pure Go: s >= h, seed 002), else -1",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            let b = board(&g, &a[1])?;
+            Ok(winner_value(b.pure_score(), half_points(&a[2])?))
+        },
+    );
+    h.add(
         "go.next_boards",
         2,
         "next_boards(G, c): the boards one stone of either colour away (suicide forbidden)",
@@ -140,6 +164,43 @@ pub fn register(h: &mut Natives) {
     );
 }
 
+/// The boards of a rule-level sequence of configurations.
+fn boards_of(g: &Graph, r: &Value) -> Result<Vec<Board>, String> {
+    let Value::Seq(items) = r else {
+        return Err(format!(
+            "a regular sequence is a sequence of configurations, not {}",
+            r.type_desc()
+        ));
+    };
+    items.iter().map(|c| board(g, c)).collect()
+}
+
+/// A komi in half points as the seed writes it (h2 = 2h), within the bounds of the engine.
+fn half_points(v: &Value) -> Result<i64, String> {
+    match v {
+        Value::Int(h2) if h2.unsigned_abs() <= 2_000_000_000_000_000 => Ok(*h2),
+        Value::Int(h2) => Err(format!(
+            "komi {h2} half points is beyond the engine's bound of 2e18"
+        )),
+        other => Err(format!(
+            "a komi is a number of half points, not {}",
+            other.type_desc()
+        )),
+    }
+}
+
+/// 1 for a win of White, -1 for Black: White wins with `2 * score >= h2` (seed 002).
+fn winner_value(score: i64, h2: i64) -> Value {
+    let rules = crate::go::rules::Rules {
+        komi_half_points: -h2,
+        ..crate::go::rules::Rules::seed()
+    };
+    Value::Int(match rules.winner(score) {
+        Color::White => 1,
+        Color::Black => -1,
+    })
+}
+
 /// The classes of every vertex after r, or of vertex `only` (a native index).
 fn native_classes(
     ctx: &super::registry::NativeCtx,
@@ -148,16 +209,7 @@ fn native_classes(
     only: Option<usize>,
 ) -> Result<Vec<Value>, String> {
     let g = native_graph(g)?;
-    let Value::Seq(items) = r else {
-        return Err(format!(
-            "a regular sequence is a sequence of configurations, not {}",
-            r.type_desc()
-        ));
-    };
-    let seq = items
-        .iter()
-        .map(|c| board(&g, c))
-        .collect::<Result<Vec<_>, _>>()?;
+    let seq = boards_of(&g, r)?;
     let classes = crate::go::life::cached_classes(&g, &seq, only).map_err(|e| e.message)?;
     classes
         .iter()
@@ -171,6 +223,23 @@ pub fn register_life(h: &mut Natives) {
         2,
         "classes(G, r): the outcome class of every vertex after the regular sequence r (seed 004)",
         |ctx, a| Ok(Value::seq(native_classes(ctx, &a[0], &a[1], None)?)),
+    );
+    h.add(
+        "go.chinese_winner",
+        3,
+        "chinese_winner(G, r, h2): 1 if White wins the Chinese-terminable sequence r with komi h = h2/2 (s_c >= h, seed 004), else -1",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            let seq = boards_of(&g, &a[1])?;
+            let h2 = half_points(&a[2])?;
+            let classes =
+                crate::go::life::cached_classes(&g, &seq, None).map_err(|e| e.message)?;
+            let last = seq.last().expect("a regular sequence has a board");
+            let score = crate::go::life::chinese_score(&g, last, &classes).ok_or(
+                "the Chinese score is defined only for Chinese-terminable sequences (seed 004), and this one is not",
+            )?;
+            Ok(winner_value(score, h2))
+        },
     );
     h.add(
         "go.outcome",

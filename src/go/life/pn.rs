@@ -1,11 +1,20 @@
-//! Proof-number search for the outcome classes under the reconstruction's table.
+//! Proof-number search for the outcome classes under the reconstruction's table and the reading
+//! `p-to-chooser`.
 //!
-//! With that table a black option d gets v for Black exactly when White moving first at d does
-//! not get it (the class of d is 𝓑 or 𝓟, that is "White gets v" is false there), and
-//! symmetrically for White. So "colour c moving first after r gets v" is a game of two players
-//! taking turns: c wins at r when some option of c is a sequence at which the opponent moving
-//! first loses; on an ultimate board the owner of v wins (neither, for 𝓟); a player without a
-//! new board to move to loses. The class is the table applied to the two answers.
+//! The class of r is the table applied to two questions: does Black moving first get v, does
+//! White? Write G_c(r) for "c moving first after r gets v". Under both tables a class is c's own
+//! exactly when G_c holds and G_c' (c' the opponent) does not, and 𝓟 when neither holds. So an
+//! option d gets v for c when:
+//!
+//! - `p-to-chooser` (its class is c's own or 𝓟): not G_c'(d). Then "c moving first gets v" is a
+//!   game of two players taking turns: c wins at r when some option of c is a sequence at which
+//!   the opponent moving first loses.
+//! - the reconstruction (its class is c's own, or 𝓟 with c's stone on v): not G_c'(d), and, when
+//!   v holds no stone of c at d, also G_c(d): c moving first again at d (passes are implicit)
+//!   gets v. An option is then an AND of two games, and c's question an OR of those.
+//!
+//! On an ultimate board the owner of v wins (neither, for an empty 𝓟 point); a player without a
+//! new board to move to loses.
 //!
 //! The depth-first search of the parent module decides the options one after another, and on a
 //! board like 2 x 3 a poor first option sends it into long capture and recapture sequences that
@@ -22,7 +31,7 @@
 //! board *and* the set of boards: numbers shared between histories made the search go round in
 //! circles (the empty triangle passed 40 million visits; keyed by the set, it takes 342).
 
-use super::{Class, Classifier, Path, Tested, TrackKey, TrackedMemo};
+use super::{stone_of, Class, Classifier, Path, Table, Tested, TrackKey, TrackedMemo};
 use crate::go::board::Color;
 use crate::go::error::GoResult;
 use crate::go::small::SmallBoard;
@@ -67,27 +76,93 @@ enum Mid {
     Open(u32, u32),
 }
 
-/// An option of the colour to move: the board, its index, the numbers of the opponent moving
-/// first there, and its result once known (whether the opponent wins, and what it asked).
+/// One game at an option d: the player to move there (the opponent, or the chooser moving again)
+/// moving first gets v. Its proof and disproof numbers are for that player; once resolved, its
+/// result and the boards it asked about.
+struct Part {
+    phi: u32,
+    delta: u32,
+    done: Option<(bool, Tested)>,
+}
+
+impl Part {
+    fn resolved(wins: bool, asked: Tested) -> Part {
+        let (phi, delta) = if wins { (0, INF) } else { (INF, 0) };
+        Part {
+            phi,
+            delta,
+            done: Some((wins, asked)),
+        }
+    }
+
+    fn update(&mut self, r: Mid) {
+        match r {
+            Mid::Done(w, t) => *self = Part::resolved(w, t),
+            Mid::Open(p, q) => (self.phi, self.delta) = (p, q),
+        }
+    }
+}
+
+/// An option d of the colour c to move, and whether choosing it gets v for c: the opponent
+/// moving first at d must not get v (`opp`) and, under the reconstruction's table when v holds
+/// no stone of c at d, c moving first at d must get it (`again`): the option's class is then
+/// c's own, where without `again` it may also be 𝓟.
 struct Branch {
     d: SmallBoard,
     di: usize,
-    phi: u32,
-    delta: u32,
-    done: Option<Tested>,
+    opp: Part,
+    again: Option<Part>,
+}
+
+/// The sum of two proof numbers: infinite when one is, below infinity otherwise.
+fn plus(a: u32, b: u32) -> u32 {
+    if a >= INF || b >= INF {
+        INF
+    } else {
+        (a as u64 + b as u64).min(INF as u64 - 1) as u32
+    }
+}
+
+impl Branch {
+    /// The proof and disproof numbers of "choosing d gets v for c".
+    fn numbers(&self) -> (u32, u32) {
+        let (pn, dn) = (self.opp.delta, self.opp.phi);
+        match &self.again {
+            Some(a) => (plus(pn, a.phi), dn.min(a.delta)),
+            None => (pn, dn),
+        }
+    }
+
+    /// The boards a proof asked about (the option proved to get v).
+    fn proof(&self) -> Tested {
+        let mut asked = self.opp.done.as_ref().expect("resolved").1.clone();
+        if let Some(a) = &self.again {
+            asked.join(&a.done.as_ref().expect("resolved").1);
+        }
+        asked.add(self.di);
+        asked
+    }
+
+    /// The boards a disproof asked about (the option proved not to get v).
+    fn disproof(&self) -> &Tested {
+        match (&self.opp.done, &self.again) {
+            (Some((true, t)), _) => t,
+            (
+                _,
+                Some(Part {
+                    done: Some((false, t)),
+                    ..
+                }),
+            ) => t,
+            _ => unreachable!("a disproved option has a disproved part"),
+        }
+    }
 }
 
 fn tag(c: Color) -> u8 {
     match c {
         Color::Black => 0,
         Color::White => 1,
-    }
-}
-
-fn own(c: Color) -> Class {
-    match c {
-        Color::Black => Class::B,
-        Color::White => Class::W,
     }
 }
 
@@ -124,7 +199,7 @@ impl Classifier {
         extra: Option<SmallBoard>,
     ) -> Option<(bool, Tested)> {
         if self.is_ultimate(d) {
-            return Some((self.ultimate_class(d, v) == own(c), self.nothing()));
+            return Some((self.ultimate_class(d, v) == Class::own(c), self.nothing()));
         }
         let r = self.pn.exact.get((d, v as u8, tag(c)), path, extra);
         self.stats.hits += r.is_some() as u64;
@@ -178,59 +253,47 @@ impl Classifier {
         let (new, lost) = self.new_plays(last, v, c, path);
         let mut options: Vec<Branch> = Vec::with_capacity(new.len());
         for (d, di) in new {
-            match self.pn_known(d, v, opp, path, Some(d)) {
-                Some((false, t)) => {
-                    let mut asked = t;
-                    asked.add(di);
-                    return Ok(self.pn_done(last, v, c, path, true, asked));
-                }
-                Some((true, t)) => options.push(Branch {
-                    d,
-                    di,
-                    phi: 0,
-                    delta: INF,
-                    done: Some(t),
-                }),
-                None => {
-                    let (k1, k2) = path.set_key(Some(d));
-                    let (phi, delta) = self
-                        .pn
-                        .estimate
-                        .get(&((d, v as u8, tag(opp)), k1, k2))
-                        .copied()
-                        .unwrap_or((1, 1));
-                    options.push(Branch {
-                        d,
-                        di,
-                        phi,
-                        delta,
-                        done: None,
-                    });
-                }
+            let opp_part = self.part(d, v, opp, path);
+            // (an option the opponent gets is lost whatever c would get there)
+            let again = (self.table == Table::Reconstruction
+                && !stone_of(d, v, c)
+                && !matches!(opp_part.done, Some((true, _))))
+            .then(|| self.part(d, v, c, path));
+            let b = Branch {
+                d,
+                di,
+                opp: opp_part,
+                again,
+            };
+            if b.numbers().0 == 0 {
+                let asked = b.proof();
+                return Ok(self.pn_done(last, v, c, path, true, asked));
             }
+            options.push(b);
         }
         loop {
-            // phi (to prove c wins) is the least disproof number of an option; delta (to
-            // disprove) the sum of their proof numbers.
+            // phi (to prove c wins) is the least proof number of an option; delta (to
+            // disprove) the sum of their disproof numbers.
             let mut phi = INF;
             let mut second = INF;
             let mut best = None;
             let mut delta = 0u64;
             for (i, o) in options.iter().enumerate() {
-                delta += o.phi as u64;
-                if o.delta < phi {
+                let (pn, dn) = o.numbers();
+                delta += dn as u64;
+                if pn < phi {
                     second = phi;
-                    phi = o.delta;
+                    phi = pn;
                     best = Some(i);
-                } else if o.delta < second {
-                    second = o.delta;
+                } else if pn < second {
+                    second = pn;
                 }
             }
             let Some(b) = best else {
-                // Every option is a win of the opponent (or there is none): a loss.
+                // No option gets v (or there is none): a loss.
                 let mut asked = lost;
                 for o in &options {
-                    asked.join(o.done.as_ref().expect("resolved"));
+                    asked.join(o.disproof());
                 }
                 return Ok(self.pn_done(last, v, c, path, false, asked));
             };
@@ -242,30 +305,64 @@ impl Classifier {
                     .insert(((last, v as u8, tag(c)), k1, k2), (phi, delta));
                 return Ok(Mid::Open(phi, delta));
             }
+            // The chosen option's thresholds, then those of its part most likely to disprove it
+            // (an option that needs two games is proved by both).
             let o = &options[b];
             let (d, di) = (o.d, o.di);
-            let child_phi = (th_delta as u64 - delta as u64 + o.phi as u64).min(INF as u64) as u32;
-            let child_delta = th_phi.min(second.saturating_add(1));
+            let (pn, dn) = o.numbers();
+            let th_pn = th_phi.min(second.saturating_add(1));
+            let th_dn = (th_delta as u64 - delta as u64 + dn as u64).min(INF as u64) as u32;
+            let opp_open = o.opp.done.is_none();
+            let again_open = o.again.as_ref().is_some_and(|a| a.done.is_none());
+            let again_dn = o.again.as_ref().map_or(INF, |a| a.delta);
+            let take_again = again_open && (!opp_open || again_dn < o.opp.phi);
+            let (part_pn, other_dn) = if take_again {
+                (o.again.as_ref().expect("open").phi, o.opp.phi)
+            } else {
+                (o.opp.delta, again_dn)
+            };
+            let child_dn = th_dn.min(other_dn.saturating_add(1));
+            let child_pn = (th_pn as u64 - pn as u64 + part_pn as u64).min(INF as u64) as u32;
             path.enter(d, di);
             let r = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-                self.mid(d, v, opp, path, child_phi, child_delta, budget)
+                if take_again {
+                    self.mid(d, v, c, path, child_pn, child_dn, budget)
+                } else {
+                    self.mid(d, v, opp, path, child_dn, child_pn, budget)
+                }
             });
             path.leave(d, di);
-            match r? {
-                Mid::Done(false, t) => {
-                    let mut asked = t;
-                    asked.add(di);
-                    return Ok(self.pn_done(last, v, c, path, true, asked));
-                }
-                Mid::Done(true, t) => {
-                    let o = &mut options[b];
-                    (o.phi, o.delta, o.done) = (0, INF, Some(t));
-                }
-                Mid::Open(p, q) => {
-                    let o = &mut options[b];
-                    (o.phi, o.delta) = (p, q);
-                }
+            let o = &mut options[b];
+            if take_again {
+                o.again.as_mut().expect("open").update(r?);
+            } else {
+                o.opp.update(r?);
             }
+            let o = &options[b];
+            if o.numbers().0 == 0 {
+                let asked = o.proof();
+                return Ok(self.pn_done(last, v, c, path, true, asked));
+            }
+        }
+    }
+
+    /// The game at option `d` (not yet entered in `path`) with `c` moving first: its result if
+    /// known, else its last numbers.
+    fn part(&mut self, d: SmallBoard, v: usize, c: Color, path: &Path) -> Part {
+        if let Some((w, t)) = self.pn_known(d, v, c, path, Some(d)) {
+            return Part::resolved(w, t);
+        }
+        let (k1, k2) = path.set_key(Some(d));
+        let (phi, delta) = self
+            .pn
+            .estimate
+            .get(&((d, v as u8, tag(c)), k1, k2))
+            .copied()
+            .unwrap_or((1, 1));
+        Part {
+            phi,
+            delta,
+            done: None,
         }
     }
 }
