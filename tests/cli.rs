@@ -644,3 +644,69 @@ fn go_counts_in_json_carry_the_engine() {
         }
     }
 }
+
+/// `--json` on the commands that show a position or report a game: one JSON object, the fields
+/// the help names.
+#[test]
+fn show_game_and_go_show_print_json() {
+    let o = okite(&["show", "--moves", "7g7f 3c3d", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        r#"{"sfen": "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3", "turn": "b", "in_check": false, "ply": 2}"#
+    );
+    let o = okite(&[
+        "show",
+        "--sfen",
+        "8k/9/9/9/9/9/9/9/+P3K4 b 2Pr 1",
+        "--json",
+        "--pieces",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(
+            r#""pieces": {"1a": "k", "9i": "+P", "5i": "K"}, "hands": {"b": {"P": 2}, "w": {"R": 1}}"#
+        ),
+        "{}",
+        text(&o)
+    );
+    // a perpetual check: the fourth occurrence, then the checking side's next check
+    let r = "1e2e 2a1a 2e1e 1a2a";
+    let moves = format!("{r} {r} {r} 1e2e");
+    let o = okite(&[
+        "game",
+        "--sfen",
+        "7k1/9/9/9/8R/9/9/9/4K4 b - 1",
+        "--usi",
+        &moves,
+        "--readings",
+        "narrow,broad",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.starts_with(r#"{"moves": ["1e2e", "2a1a","#), "{out}");
+    assert!(
+        out.contains(r#"{"reading": "narrow", "first_forbidden": null, "repetitions": [12, 13], "perpetual_checks": [13]"#),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            r#"{"reading": "broad", "first_forbidden": {"move": 13, "usi": "1e2e", "why": "#
+        ),
+        "{out}"
+    );
+    let o = okite(&[
+        "go",
+        "show",
+        "--graph",
+        "grid:2x2",
+        "--moves",
+        "B A1, W B2",
+        "--json",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        r#"{"graph": "grid:2x2", "board": ".OX.", "vertices": [{"name": "A2", "stone": null, "sgf": "aa", "neighbours": ["B2", "A1"]}, {"name": "B2", "stone": "W", "sgf": "ba", "neighbours": ["A2", "B1"]}, {"name": "A1", "stone": "B", "sgf": "ab", "neighbours": ["A2", "B1"]}, {"name": "B1", "stone": null, "sgf": "bb", "neighbours": ["B2", "A1"]}]}"#
+    );
+}

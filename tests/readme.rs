@@ -102,8 +102,8 @@ fn shows(shown: &[String], actual: &[&str]) -> bool {
     go(shown, actual)
 }
 
-#[test]
-fn the_readme_tour_is_true() {
+/// Runs every step of the tour in `dir`; returns the number run and the failures.
+fn run_tour(dir: &std::path::Path) -> (usize, Vec<String>) {
     let root = env!("CARGO_MANIFEST_DIR");
     let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
     let (steps, vars) = steps(&readme);
@@ -129,7 +129,7 @@ fn the_readme_tour_is_true() {
         let o = Command::new("bash")
             .arg("-c")
             .arg(&script)
-            .current_dir(root)
+            .current_dir(dir)
             .env("NO_COLOR", "1")
             .env("COLUMNS", "100")
             .output()
@@ -157,8 +157,45 @@ fn the_readme_tour_is_true() {
             ));
         }
     }
+    (ran, failures)
+}
+
+#[test]
+fn the_readme_tour_is_true() {
+    let (ran, failures) = run_tour(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
     assert!(ran >= 25, "only {ran} commands of the tour ran");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The tour from an empty folder, as a user of an installed okite runs it: the rule files come
+/// from `okite rules export rules` (the binary's own copy), the test data the tour names (files
+/// under `tests/`) is put beside them; nothing else of the repository is there.
+#[test]
+fn the_readme_tour_is_true_from_an_empty_folder() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("okite-readme-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["rules", "export", "rules"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // the files under tests/ that the tour's commands and variables name
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for word in readme.split_whitespace() {
+        let word = word.trim_matches(|c: char| "\"'()$`".contains(c));
+        if word.starts_with("tests/") && root.join(word).is_file() {
+            let to = dir.join(word);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(root.join(word), &to).unwrap();
+        }
+    }
+    let (ran, failures) = run_tour(&dir);
+    assert!(ran >= 25, "only {ran} commands of the tour ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -237,6 +237,10 @@ pub enum GoCommand {
         /// Moves played from the empty board: "B A1, W B2, B pass" (vertex names as shown)
         #[arg(long)]
         moves: Option<String>,
+        /// One JSON object: {"graph", "board" (a character per vertex: X black, O white, .
+        /// empty), "vertices": [{"name", "stone", "sgf" (grids), "neighbours"}]}
+        #[arg(long, conflicts_with = "dot")]
+        json: bool,
     },
 }
 
@@ -410,6 +414,10 @@ pub struct GameArgs {
     /// not the shipped ones of a native reading is judged by the rules
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
+    /// One JSON object: {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
+    /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub out: OutOpts,
 }
@@ -419,6 +427,13 @@ pub struct GameArgs {
 pub struct ShowArgs {
     #[command(flatten)]
     pub pos: PositionOpts,
+    /// One JSON object: {"sfen", "turn", "in_check", "ply"}
+    #[arg(long)]
+    pub json: bool,
+    /// With --json, the position also as a map from squares ("5i") to pieces (USI letters,
+    /// "+P" promoted) and the pieces in hand of each side
+    #[arg(long, requires = "json")]
+    pub pieces: bool,
 }
 
 /// The options of `okite usi`.

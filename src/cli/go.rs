@@ -548,6 +548,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             dot,
             sgf,
             moves,
+            json,
         } => {
             let g = match go_graph(&graph) {
                 Ok(g) => g,
@@ -659,7 +660,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 }
                 b = game.board;
             }
-            if dot {
+            if json {
+                println!("{}", board_json(&graph, &g, &b));
+            } else if dot {
                 print!("{}", go::render::dot(&g, &b));
             } else {
                 print!("{}", go::render::diagram(&g, &b));
@@ -790,4 +793,53 @@ fn go_score(
     } else {
         0
     }
+}
+
+/// A Go position as JSON: the graph's spec, the board as a character per vertex (`X` black, `O`
+/// white, `.` empty) and each vertex with its name, stone, SGF point (grids) and neighbours.
+fn board_json(spec: &str, g: &crate::go::graph::Graph, b: &crate::go::board::Board) -> String {
+    use crate::front::json_str;
+    use crate::go::board::Color;
+    let stone = |v: usize| b.color_at(v);
+    let board: String = (0..g.n)
+        .map(|v| match stone(v) {
+            Some(Color::Black) => 'X',
+            Some(Color::White) => 'O',
+            None => '.',
+        })
+        .collect();
+    let vertices: Vec<String> = (0..g.n)
+        .map(|v| {
+            let s = match stone(v) {
+                Some(Color::Black) => "\"B\"",
+                Some(Color::White) => "\"W\"",
+                None => "null",
+            };
+            let sgf = match g.grid {
+                Some((rows, cols)) if rows <= 26 && cols <= 26 => {
+                    let (r, c) = (v / cols, v % cols);
+                    format!(
+                        ", \"sgf\": \"{}{}\"",
+                        (b'a' + c as u8) as char,
+                        (b'a' + r as u8) as char
+                    )
+                }
+                _ => String::new(),
+            };
+            let ns: Vec<String> = g.adjacency[v]
+                .iter()
+                .map(|w| json_str(&g.names[w]))
+                .collect();
+            format!(
+                "{{\"name\": {}, \"stone\": {s}{sgf}, \"neighbours\": [{}]}}",
+                json_str(&g.names[v]),
+                ns.join(", ")
+            )
+        })
+        .collect();
+    format!(
+        "{{\"graph\": {}, \"board\": \"{board}\", \"vertices\": [{}]}}",
+        json_str(spec),
+        vertices.join(", ")
+    )
 }

@@ -165,6 +165,7 @@ pub(super) fn report_game(
     positions: &[crate::shogi::position::Position],
     readings: &[String],
     printer: &Printer,
+    json: bool,
 ) -> i32 {
     use crate::shogi::readings::{replay, Reading, Replay};
     // the moves between consecutive positions
@@ -197,7 +198,10 @@ pub(super) fn report_game(
             }
         }
     }
-    println!("{} moves", moves.len());
+    if !json {
+        println!("{} moves", moves.len());
+    }
+    let mut rows = vec![];
     for (name, &r) in readings.iter().zip(&ids) {
         // the report reads legality, repetition and perpetual check: the native replay answers
         // when all three are the shipped definitions of one native reading
@@ -212,6 +216,7 @@ pub(super) fn report_game(
             Plan::Rules(_) => None,
         };
         say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
+        let engine = crate::front::notice_json(prog, r, "legal", "the native replay", &plan);
         let rep = match native {
             Some(n) => replay(
                 positions,
@@ -243,11 +248,42 @@ pub(super) fn report_game(
                     .join(", ")
             }
         };
+        if json {
+            let nums = |v: &[usize]| {
+                v.iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let first = match &first_forbidden {
+                Some((i, why)) => format!(
+                    "{{\"move\": {i}, \"usi\": {}, \"why\": {}}}",
+                    json_str(&moves[i - 1].to_usi()),
+                    json_str(why)
+                ),
+                None => "null".into(),
+            };
+            rows.push(format!(
+                "{{\"reading\": {}, \"first_forbidden\": {first}, \"repetitions\": [{}], \"perpetual_checks\": [{}], \"final_mate\": {final_mate}, \"engine\": {engine}}}",
+                json_str(name),
+                nums(&repetitions),
+                nums(&perpetual_checks)
+            ));
+        } else {
+            println!(
+                "{name:<13} {first}; fourfold repetitions at move {}; perpetual checks at move {}; final position {}",
+                list(&repetitions),
+                list(&perpetual_checks),
+                if final_mate { "is mate" } else { "is not mate" }
+            );
+        }
+    }
+    if json {
+        let ms: Vec<String> = moves.iter().map(|m| json_str(&m.to_usi())).collect();
         println!(
-            "{name:<13} {first}; fourfold repetitions at move {}; perpetual checks at move {}; final position {}",
-            list(&repetitions),
-            list(&perpetual_checks),
-            if final_mate { "is mate" } else { "is not mate" }
+            "{{\"moves\": [{}], \"readings\": [{}]}}",
+            ms.join(", "),
+            rows.join(", ")
         );
     }
     0
@@ -565,6 +601,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
         sfen,
         readings,
         rules,
+        json,
         out,
     } = args;
     let printer = Printer::new(&out);
@@ -589,14 +626,34 @@ pub(super) fn game(args: GameArgs) -> i32 {
             return printer.fail_all(&ds, &sources);
         }
     };
-    report_game(&mut prog, &positions, &readings, &printer)
+    report_game(&mut prog, &positions, &readings, &printer, json)
 }
 
 /// `okite show`.
 pub(super) fn show(args: ShowArgs) -> i32 {
-    let ShowArgs { pos } = args;
+    let ShowArgs { pos, json, pieces } = args;
     let printer = Printer::new(&pos.out);
     match shogi_game(&pos.sfen, &pos.moves) {
+        Ok(g) if json => {
+            let p = g.last();
+            let sfen = p.to_sfen();
+            let turn = match p.side_to_move() {
+                crate::shogi::types::Color::Black => "b",
+                crate::shogi::types::Color::White => "w",
+            };
+            let mut obj = format!(
+                "{{\"sfen\": {}, \"turn\": \"{turn}\", \"in_check\": {}, \"ply\": {}",
+                json_str(&sfen),
+                p.in_check(),
+                g.moves.len()
+            );
+            if pieces {
+                obj.push_str(&sfen_pieces_json(&sfen));
+            }
+            obj.push('}');
+            println!("{obj}");
+            0
+        }
         Ok(g) => {
             print!("{}", g.last().diagram());
             println!("sfen {}", g.last().to_sfen());
@@ -625,4 +682,69 @@ fn move_generator(
         engine,
     );
     (hybrid, ej)
+}
+
+/// The board and the hands of an SFEN as JSON fields: `"pieces": {"5i": "K", ...}` (USI letters,
+/// upper case for 先手, `+` for promoted) and `"hands": {"b": {"P": 1}, "w": {}}`.
+fn sfen_pieces_json(sfen: &str) -> String {
+    let mut fields = sfen.split_whitespace();
+    let board = fields.next().unwrap_or("");
+    let hands = fields.nth(1).unwrap_or("-");
+    let mut squares = vec![];
+    for (r, row) in board.split('/').enumerate() {
+        let rank = (b'a' + r as u8) as char;
+        let mut file = 9i32;
+        let mut promoted = false;
+        for ch in row.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                file -= d as i32;
+            } else if ch == '+' {
+                promoted = true;
+            } else {
+                let piece = if promoted {
+                    format!("+{ch}")
+                } else {
+                    ch.to_string()
+                };
+                squares.push(format!("\"{file}{rank}\": {}", json_str(&piece)));
+                promoted = false;
+                file -= 1;
+            }
+        }
+    }
+    let mut black = vec![];
+    let mut white = vec![];
+    let mut count = 0u32;
+    for ch in hands.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            count = count * 10 + d;
+        } else if ch.is_ascii_alphabetic() {
+            let n = count.max(1);
+            count = 0;
+            let entry = format!("\"{}\": {n}", ch.to_ascii_uppercase());
+            if ch.is_ascii_uppercase() {
+                black.push(entry);
+            } else {
+                white.push(entry);
+            }
+        }
+    }
+    format!(
+        ", \"pieces\": {{{}}}, \"hands\": {{\"b\": {{{}}}, \"w\": {{{}}}}}",
+        squares.join(", "),
+        black.join(", "),
+        white.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pieces_of_an_sfen() {
+        let j = super::sfen_pieces_json("8k/9/9/9/9/9/9/9/+P3K4 b 2Pr 1");
+        assert_eq!(
+            j,
+            ", \"pieces\": {\"1a\": \"k\", \"9i\": \"+P\", \"5i\": \"K\"}, \"hands\": {\"b\": {\"P\": 2}, \"w\": {\"R\": 1}}"
+        );
+    }
 }
