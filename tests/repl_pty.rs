@@ -159,3 +159,29 @@ fn a_session_in_a_terminal() {
     p.expect(expectrl::Eof).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A search that takes about a second shows a spinner with what runs on a terminal, and none
+/// with `--quiet`; its answer is printed either way.
+#[test]
+fn long_searches_show_progress_on_a_terminal() {
+    for quiet in [false, true] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_okite"));
+        cmd.args(["go", "classes", "--graph", "grid:3x3"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1");
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        let mut p = Session::spawn(cmd).expect("spawn okite in a pseudo-terminal");
+        p.set_expect_timeout(Some(Duration::from_secs(60)));
+        let seen = p.expect(expectrl::Eof).expect("the command ends");
+        let text = String::from_utf8_lossy(seen.as_bytes()).to_string();
+        assert!(text.contains("N N N"), "{text}");
+        assert_eq!(
+            text.contains("classifying the vertices of grid:3x3"),
+            !quiet,
+            "quiet {quiet}: {text}"
+        );
+    }
+}

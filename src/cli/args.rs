@@ -17,6 +17,9 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// No progress on the terminal (it is never drawn when stderr is not a terminal)
+    #[arg(long, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Subcommand)]

@@ -264,3 +264,43 @@ pub(super) fn say_plan(
         );
     }
 }
+
+/// Whether `--quiet` was given: no progress on the terminal.
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records `--quiet` for the whole run.
+pub(super) fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether progress may be drawn: stderr is a terminal and `--quiet` was not given.
+pub(super) fn progress_shown() -> bool {
+    !QUIET.load(std::sync::atomic::Ordering::Relaxed) && std::io::stderr().is_terminal()
+}
+
+/// A spinner on stderr with the time elapsed and what runs, while a search that may take more
+/// than a second runs; nothing when progress is not shown. It is cleared when dropped.
+pub(super) struct Spinner(Option<indicatif::ProgressBar>);
+
+impl Spinner {
+    pub(super) fn new(what: impl Into<String>) -> Spinner {
+        Spinner(progress_shown().then(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            b.set_message(what.into());
+            b.enable_steady_tick(std::time::Duration::from_millis(200));
+            b
+        }))
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}

@@ -42,7 +42,10 @@ pub(super) fn go_by_rules(
         crate::natives::go::graph_value(g),
         "Graph".to_string(),
     )];
-    match eval_with_bound(prog, text, bound, engine, reading, &printer, None) {
+    let spinner = Spinner::new(format!("evaluating {text} by the rules"));
+    let v = eval_with_bound(prog, text, bound, engine, reading, &printer, None);
+    drop(spinner);
+    match v {
         Ok(v) => {
             match json {
                 Some(e) => println!("{{\"count\": {v}, \"engine\": {e}}}"),
@@ -110,6 +113,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
             engine_field.as_deref(),
         );
     }
+    let _spinner = Spinner::new(format!("counting on {graph}"));
     match native(&g) {
         Ok(n) => {
             match engine_field {
@@ -201,6 +205,7 @@ pub(super) fn eval_on_sequence(
         ),
         ("r".to_string(), r, "Seq<Config>".to_string()),
     ];
+    let spinner = Spinner::new(format!("evaluating {text}"));
     let v = eval_with_bound(
         &mut prog,
         text,
@@ -209,8 +214,9 @@ pub(super) fn eval_on_sequence(
         reading,
         &printer,
         resident_mb,
-    )?;
-    Ok((g, v))
+    );
+    drop(spinner);
+    Ok((g, v?))
 }
 
 pub(super) fn run_go(cmd: GoCommand) -> i32 {
@@ -304,7 +310,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     cl.node_limit = nodes;
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
-                    match cl.classes(&seq) {
+                    let spinner = Spinner::new(format!("classifying the vertices of {graph}"));
+                    let classes = cl.classes(&seq);
+                    drop(spinner);
+                    match classes {
                         Ok(ks) => {
                             eprintln!(
                                 "classified in {:.2?}: {} sequences searched, {} memo hits, {} memo entries",
@@ -508,6 +517,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             }
             let mut rules = go::rules::Rules::area();
             rules.komi_half_points = (komi * 2.0) as i64;
+            let _spinner = Spinner::new(format!("solving {graph}"));
             match go::solve::solve(&g, &rules, nodes) {
                 Ok(r) => {
                     if !r.complete {

@@ -8,7 +8,6 @@ use crate::diagnostics::Diag;
 use crate::front::{json_str, pseudo_game, shogi_game, OutOpts};
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::natives::Engine;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 pub(super) fn run_mate(a: MateArgs) -> i32 {
@@ -136,7 +135,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     if let Some(v) = hybrid {
         return run_mate_hybrid(&a, &prog, r, &v, &problems, &engine_json, &printer);
     }
-    let tty = std::io::stderr().is_terminal();
+    let tty = progress_shown();
     let outcome = crate::shogi::dfpn::with_stack(|| {
         let mut solver = MateSolver::new(a.hash_mb);
         let mut code = 0;

@@ -35,6 +35,7 @@ pub fn main() -> i32 {
 }
 
 pub fn run(cli: Cli) -> i32 {
+    common::set_quiet(cli.quiet);
     match cli.command {
         Command::Completions { shell } => shell::completions(shell),
         Command::Man => shell::man(),

@@ -425,6 +425,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         }),
     };
     let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
+    let _spinner = Spinner::new(format!("perft to depth {depth}"));
     let emit = |n: &str| {
         if json {
             println!("{{\"count\": {n}, \"engine\": {ej}}}");
