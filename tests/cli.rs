@@ -710,3 +710,30 @@ fn show_game_and_go_show_print_json() {
         r#"{"graph": "grid:2x2", "board": ".OX.", "vertices": [{"name": "A2", "stone": null, "sgf": "aa", "neighbours": ["B2", "A1"]}, {"name": "B2", "stone": "W", "sgf": "ba", "neighbours": ["A2", "B1"]}, {"name": "A1", "stone": "B", "sgf": "ab", "neighbours": ["A2", "B1"]}, {"name": "B1", "stone": null, "sgf": "bb", "neighbours": ["B2", "A1"]}]}"#
     );
 }
+
+/// An SGF record where `go classes` and `go score` take a sequence: the graph from its SZ, passes
+/// left out; the same answers as the moves typed out.
+#[test]
+fn go_classes_and_score_read_sgf() {
+    let sgf = tmp(
+        "three.sgf",
+        b"(;GM[1]FF[4]SZ[3];B[bb];W[ab];B[ba];W[];B[bc])",
+    );
+    let p = sgf.to_str().unwrap();
+    let moves = "B B2, W A2, B B3, B B1";
+    for cmd in ["classes", "score"] {
+        let from_sgf = okite(&["go", cmd, "--sgf", p, "--json"]);
+        assert_eq!(from_sgf.status.code(), Some(0), "{}", text(&from_sgf));
+        let typed = okite(&["go", cmd, "--graph", "grid:3x3", "--moves", moves, "--json"]);
+        assert_eq!(from_sgf.stdout, typed.stdout, "{cmd}: {}", text(&from_sgf));
+    }
+    let o = okite(&["go", "classes", "--sgf", p, "--graph", "grid:2x2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("the record is for a board of 9 points"),
+        "{}",
+        text(&o)
+    );
+    let o = okite(&["go", "classes"]);
+    assert_eq!(o.status.code(), Some(2), "--graph or --sgf is needed");
+}

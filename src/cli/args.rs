@@ -117,11 +117,17 @@ pub enum GoCommand {
     },
     /// The outcome class of every vertex after a sequence of moves (seed 004; rules engine)
     Classes {
-        #[arg(long)]
-        graph: String,
+        /// grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE (with --sgf: the
+        /// record's board when absent)
+        #[arg(long, required_unless_present = "sgf")]
+        graph: Option<String>,
         /// Moves from the empty board: "B 1, W 2" (vertex names as `okite go show` prints them)
         #[arg(long, default_value = "")]
         moves: String,
+        /// An SGF record instead of --moves: the sequence of its main line from its setup
+        /// (passes left out, as in the seeds)
+        #[arg(long, conflicts_with = "moves")]
+        sgf: Option<PathBuf>,
         /// A reading of rules/go_life.rule (e.g. cautious, literal-ultimate)
         #[arg(long)]
         reading: Option<String>,
@@ -148,10 +154,16 @@ pub enum GoCommand {
     },
     /// The pure-Go and Chinese scores of a sequence, and whether it is Chinese-terminable
     Score {
-        #[arg(long)]
-        graph: String,
+        /// The graph (with --sgf: the record's board when absent)
+        #[arg(long, required_unless_present = "sgf")]
+        graph: Option<String>,
+        /// Moves from the empty board: "B 1, W 2"
         #[arg(long, default_value = "")]
         moves: String,
+        /// An SGF record instead of --moves: the sequence of its main line from its setup
+        /// (passes left out, as in the seeds)
+        #[arg(long, conflicts_with = "moves")]
+        sgf: Option<PathBuf>,
         /// pure or chinese (both are printed; this one comes last, `undefined` with exit status
         /// 1 for the Chinese score of a sequence that is not Chinese-terminable)
         #[arg(long, default_value = "chinese")]

@@ -168,31 +168,79 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
     Printer::auto().fail_in(d, &sources)
 }
 
-/// The boards of a move list "B 1, W 2" played from the empty board (implicit passes, positional
-/// superko, suicide forbidden: a regular sequence of seed 002), as rule-level configurations.
-pub(super) fn go_sequence(g: &crate::go::graph::Graph, moves: &str) -> Result<Value, i32> {
-    match crate::go::life::sequence_from_moves(g, moves) {
-        Ok(seq) => Ok(Value::seq(
-            seq.iter()
-                .map(|b| crate::natives::go::config_value(g, b))
-                .collect(),
-        )),
-        Err(e) => Err(go_error(moves, "--moves", &e)),
+/// A Go position given by `--graph` and `--moves`, or by an SGF record (`--sgf`; the graph its
+/// board's when `--graph` is absent): the graph's spec, the graph, and the regular sequence of
+/// boards (passes left out, as the seeds leave them implicit).
+pub(super) fn go_position(
+    graph: Option<&str>,
+    moves: &str,
+    sgf: Option<&std::path::Path>,
+) -> Result<
+    (
+        String,
+        crate::go::graph::Graph,
+        Vec<crate::go::board::Board>,
+    ),
+    i32,
+> {
+    let Some(path) = sgf else {
+        let spec = graph.unwrap_or_default().to_string();
+        let g = go_graph(&spec)?;
+        let seq = crate::go::life::sequence_from_moves(&g, moves)
+            .map_err(|e| go_error(moves, "--moves", &e))?;
+        return Ok((spec, g, seq));
+    };
+    let text = crate::check::load::read_text_bounded(path).map_err(|d| Printer::auto().fail(d))?;
+    let name = path.display().to_string();
+    let record = crate::go::sgf::parse_sgf(&text).map_err(|e| go_error(&text, &name, &e))?;
+    let spec = match graph {
+        Some(s) => s.to_string(),
+        None => format!("grid:{}x{}", record.rows, record.cols),
+    };
+    let g = go_graph(&spec)?;
+    let rules = crate::go::rules::Rules::seed();
+    let game = record
+        .replay(&text, rules)
+        .map_err(|e| go_error(&text, &name, &e))?;
+    if game.graph.n != g.n {
+        return Err(Printer::auto().fail(
+            Diag::error(
+                "E0501",
+                format!(
+                    "the record is for a board of {} points, the graph has {}",
+                    game.graph.n, g.n
+                ),
+            )
+            .help(format!(
+                "leave --graph out, or give --graph grid:{}x{}",
+                record.rows, record.cols
+            )),
+        ));
     }
+    let mut seq: Vec<crate::go::board::Board> = vec![];
+    for b in game.boards {
+        if seq.last() != Some(&b) {
+            seq.push(b);
+        }
+    }
+    Ok((spec, g, seq))
 }
 
-/// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of moves given.
+/// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of boards given.
 pub(super) fn eval_on_sequence(
     rules: &[PathBuf],
-    graph: &str,
-    moves: &str,
+    g: &crate::go::graph::Graph,
+    seq: &[crate::go::board::Board],
     text: &str,
     reading: Option<&str>,
     engine: Engine,
     resident_mb: Option<usize>,
-) -> Result<(crate::go::graph::Graph, Value), i32> {
-    let g = go_graph(graph)?;
-    let r = go_sequence(&g, moves)?;
+) -> Result<Value, i32> {
+    let r = Value::seq(
+        seq.iter()
+            .map(|b| crate::natives::go::config_value(g, b))
+            .collect(),
+    );
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
@@ -200,7 +248,7 @@ pub(super) fn eval_on_sequence(
     let bound = vec![
         (
             "G".to_string(),
-            crate::natives::go::graph_value(&g),
+            crate::natives::go::graph_value(g),
             "Graph".to_string(),
         ),
         ("r".to_string(), r, "Seq<Config>".to_string()),
@@ -216,7 +264,7 @@ pub(super) fn eval_on_sequence(
         resident_mb,
     );
     drop(spinner);
-    Ok((g, v?))
+    v
 }
 
 pub(super) fn run_go(cmd: GoCommand) -> i32 {
@@ -247,6 +295,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
         GoCommand::Classes {
             graph,
             moves,
+            sgf,
             reading,
             rules,
             engine,
@@ -255,8 +304,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             max_resident_mb,
             json,
         } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
+            let (graph, g, seq) = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
+                Ok(x) => x,
                 Err(c) => return c,
             };
             let (cprog, plan) = match go_plan(
@@ -299,10 +348,6 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             };
             let letters: Vec<char> = match (engine, table) {
                 (Engine::Native, Some(table)) => {
-                    let seq = match crate::go::life::sequence_from_moves(&g, &moves) {
-                        Ok(s) => s,
-                        Err(e) => return go_error(&moves, "--moves", &e),
-                    };
                     let mut cl = match crate::go::life::Classifier::new(&g, table) {
                         Ok(c) => c,
                         Err(e) => return go_error(&graph, "--graph", &e),
@@ -333,14 +378,14 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 (engine, _) => {
                     match eval_on_sequence(
                         &rules,
-                        &graph,
-                        &moves,
+                        &g,
+                        &seq,
                         "classes(G, r)",
                         reading.as_deref(),
                         engine,
                         Some(max_resident_mb),
                     ) {
-                        Ok((_, Value::Seq(cs))) => cs
+                        Ok(Value::Seq(cs)) => cs
                             .iter()
                             .map(|c| match c.to_string().as_str() {
                                 "𝓑" => 'B',
@@ -350,7 +395,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                 _ => '?',
                             })
                             .collect(),
-                        Ok((_, v)) => {
+                        Ok(v) => {
                             return Printer::auto().fail(unexpected(
                                 "classes(G, r)",
                                 &v,
@@ -365,10 +410,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 let items: Vec<String> = letters.iter().map(|n| format!("\"{n}\"")).collect();
                 println!("{{\"classes\": [{}], \"engine\": {ej}}}", items.join(", "));
             } else {
-                let last = crate::go::life::sequence_from_moves(&g, &moves)
-                    .ok()
-                    .and_then(|s| s.last().copied())
-                    .unwrap_or_default();
+                let last = seq.last().copied().unwrap_or_default();
                 print!(
                     "{}",
                     crate::go::render::classes_diagram(&g, &last, &letters)
@@ -379,6 +421,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
         GoCommand::Score {
             graph,
             moves,
+            sgf,
             reading,
             rules,
             komi,
@@ -386,8 +429,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             verify,
             json,
         } => go_score(
-            &graph,
+            graph.as_deref(),
             &moves,
+            sgf.as_deref(),
             &reading,
             &rules,
             komi,
@@ -698,9 +742,11 @@ fn seed_h2(komi: f64) -> Result<i64, i32> {
 
 /// `go score`: the pure-Go score, the Chinese score where the seed defines it, and who wins each
 /// with the komi, all from the rule definitions (natives bound where they stand for them).
+#[allow(clippy::too_many_arguments)]
 fn go_score(
-    graph: &str,
+    graph: Option<&str>,
     moves: &str,
+    sgf: Option<&std::path::Path>,
     kind: &str,
     rules: &[PathBuf],
     komi: f64,
@@ -717,10 +763,14 @@ fn go_score(
         Ok(h) => h,
         Err(c) => return c,
     };
+    let (_, g, seq) = match go_position(graph, moves, sgf) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
     let q = format!("(score(last(r)), winner(G, last(r), {h2}), terminable(G, r))");
     let (pure, pure_winner, terminable) =
-        match eval_on_sequence(rules, graph, moves, &q, None, engine, None) {
-            Ok((_, Value::Tuple(t))) if t.len() == 3 => match (&t[0], &t[1], &t[2]) {
+        match eval_on_sequence(rules, &g, &seq, &q, None, engine, None) {
+            Ok(Value::Tuple(t)) if t.len() == 3 => match (&t[0], &t[1], &t[2]) {
                 (Value::Int(s), Value::Int(w), Value::Bool(b)) => (*s, *w, *b),
                 _ => {
                     return Printer::auto().fail(unexpected(
@@ -730,7 +780,7 @@ fn go_score(
                     ))
                 }
             },
-            Ok((_, v)) => {
+            Ok(v) => {
                 return Printer::auto().fail(unexpected(
                     &q,
                     &v,
@@ -741,8 +791,8 @@ fn go_score(
         };
     let chinese = if terminable {
         let q = format!("(chinese_score(G, r), chinese_winner(G, r, {h2}))");
-        match eval_on_sequence(rules, graph, moves, &q, None, engine, None) {
-            Ok((_, Value::Tuple(t))) if t.len() == 2 => match (&t[0], &t[1]) {
+        match eval_on_sequence(rules, &g, &seq, &q, None, engine, None) {
+            Ok(Value::Tuple(t)) if t.len() == 2 => match (&t[0], &t[1]) {
                 (Value::Int(s), Value::Int(w)) => Some((*s, *w)),
                 _ => {
                     return Printer::auto().fail(unexpected(
@@ -752,7 +802,7 @@ fn go_score(
                     ))
                 }
             },
-            Ok((_, v)) => return Printer::auto().fail(unexpected(&q, &v, "a score and a winner")),
+            Ok(v) => return Printer::auto().fail(unexpected(&q, &v, "a score and a winner")),
             Err(c) => return c,
         }
     } else {
