@@ -737,3 +737,70 @@ fn go_classes_and_score_read_sgf() {
     let o = okite(&["go", "classes"]);
     assert_eq!(o.status.code(), Some(2), "--graph or --sgf is needed");
 }
+
+/// `go sequences` and `go solve` from a position (--moves, or an SGF record): the count of the
+/// sequences that extend it agrees with the rules' `regular_count(G, r)`, and the value after the
+/// first move of the principal variation is the value of the empty board (minimax).
+#[test]
+fn go_sequences_and_solve_from_a_position() {
+    let count = |engine: &str| {
+        let o = okite(&[
+            "go",
+            "sequences",
+            "--graph",
+            "path:3",
+            "--moves",
+            "B 2",
+            "--engine",
+            engine,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .trim()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let native = count("native");
+    assert_eq!(native, count("rules"));
+    assert!(native > 1 && native < 907, "{native}");
+    let value = |moves: &str| {
+        let o = okite(&[
+            "go", "solve", "--graph", "grid:2x2", "--moves", moves, "--json",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let pv_first = out
+            .split("\"pv\": [\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or("")
+            .to_string();
+        let v = out
+            .split("\"value\": ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .unwrap()
+            .to_string();
+        (v, pv_first)
+    };
+    let (v0, first) = value("");
+    let first = first.replace("Black ", "B ").replace("White ", "W ");
+    assert_eq!(value(&first).0, v0, "after {first}");
+    // the rules solve from the empty board only: refused, not answered from it
+    let o = okite(&[
+        "go",
+        "solve",
+        "--graph",
+        "grid:2x2",
+        "--moves",
+        "B A2",
+        "--reading",
+        "base",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("from the empty board only"),
+        "{}",
+        text(&o)
+    );
+}

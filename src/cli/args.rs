@@ -203,8 +203,15 @@ pub enum GoCommand {
     },
     /// The number of regular sequences from the empty board (counting the empty one)
     Sequences {
-        #[arg(long)]
-        graph: String,
+        /// The graph (with --sgf: the record's board when absent)
+        #[arg(long, required_unless_present = "sgf")]
+        graph: Option<String>,
+        /// Count the sequences that extend these moves from the empty board: "B 1, W 2"
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Count the sequences that extend an SGF record's main line (passes left out)
+        #[arg(long, conflicts_with = "moves")]
+        sgf: Option<PathBuf>,
         #[arg(long, default_value = "native")]
         engine: Engine,
         /// Stop with an error once the count passes this many sequences
@@ -220,8 +227,17 @@ pub enum GoCommand {
     },
     /// The value under perfect play (Black minus White minus komi)
     Solve {
-        #[arg(long)]
-        graph: String,
+        /// The graph (with --sgf: the record's board when absent)
+        #[arg(long, required_unless_present = "sgf")]
+        graph: Option<String>,
+        /// Solve after these moves from the empty board ("B 1, W 2"; the player who did not
+        /// move last is to move; the native solver only)
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Solve the final position of an SGF record's main line (the player who did not move
+        /// last is to move; the native solver only)
+        #[arg(long, conflicts_with = "moves")]
+        sgf: Option<PathBuf>,
         /// A reading of the rules' `solve` (rules/go_play.rule: area, situational, simple-ko or
         /// base, the stones-only score; rules/go.rule: suicide; or a reading of your own): the
         /// native solver where its definitions are area's (area scoring, positional superko,

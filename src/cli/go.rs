@@ -21,6 +21,7 @@ pub(super) fn go_by_rules(
     engine: Engine,
     reading: Option<&str>,
     json: Option<&str>,
+    r: Option<Value>,
 ) -> i32 {
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
@@ -37,11 +38,14 @@ pub(super) fn go_by_rules(
             .help("use --engine native"),
         );
     }
-    let bound = vec![(
+    let mut bound = vec![(
         "G".to_string(),
         crate::natives::go::graph_value(g),
         "Graph".to_string(),
     )];
+    if let Some(r) = r {
+        bound.push(("r".to_string(), r, "Seq<Config>".to_string()));
+    }
     let spinner = Spinner::new(format!("evaluating {text} by the rules"));
     let v = eval_with_bound(prog, text, bound, engine, reading, &printer, None);
     drop(spinner);
@@ -63,6 +67,8 @@ pub(super) struct Counted<'a> {
     pub(super) defs: &'a [&'a str],
     pub(super) engine_name: &'a str,
     pub(super) query: &'a str,
+    /// `r`, when the query has one
+    pub(super) sequence: Option<Value>,
 }
 
 /// A Go command that counts: the native count `native` where the loaded definitions `defs` are
@@ -79,6 +85,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
         defs,
         engine_name,
         query,
+        sequence,
     } = counted;
     let g = match go_graph(graph) {
         Ok(g) => g,
@@ -111,6 +118,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
             engine,
             reading,
             engine_field.as_deref(),
+            sequence,
         );
     }
     let _spinner = Spinner::new(format!("counting on {graph}"));
@@ -183,12 +191,41 @@ pub(super) fn go_position(
     ),
     i32,
 > {
+    go_position_to_move(graph, moves, sgf).map(|(spec, g, seq, _)| (spec, g, seq))
+}
+
+/// [`go_position`], and the colour to move: the one that did not move last (a pass of the
+/// record counts), Black when nothing was played.
+#[allow(clippy::type_complexity)]
+pub(super) fn go_position_to_move(
+    graph: Option<&str>,
+    moves: &str,
+    sgf: Option<&std::path::Path>,
+) -> Result<
+    (
+        String,
+        crate::go::graph::Graph,
+        Vec<crate::go::board::Board>,
+        crate::go::board::Color,
+    ),
+    i32,
+> {
+    use crate::go::board::Color;
     let Some(path) = sgf else {
         let spec = graph.unwrap_or_default().to_string();
         let g = go_graph(&spec)?;
         let seq = crate::go::life::sequence_from_moves(&g, moves)
             .map_err(|e| go_error(moves, "--moves", &e))?;
-        return Ok((spec, g, seq));
+        let last = moves
+            .split(',')
+            .map(str::trim)
+            .rfind(|m| !m.is_empty())
+            .and_then(|m| m.chars().next());
+        let to_move = match last {
+            Some('B') | Some('b') => Color::White,
+            _ => Color::Black,
+        };
+        return Ok((spec, g, seq, to_move));
     };
     let text = crate::check::load::read_text_bounded(path).map_err(|d| Printer::auto().fail(d))?;
     let name = path.display().to_string();
@@ -223,7 +260,11 @@ pub(super) fn go_position(
             seq.push(b);
         }
     }
-    Ok((spec, g, seq))
+    let to_move = record
+        .moves
+        .last()
+        .map_or(Color::Black, |&(c, _, _)| c.opponent());
+    Ok((spec, g, seq, to_move))
 }
 
 /// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of boards given.
@@ -282,6 +323,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 defs: &["boards", "ultimate"],
                 engine_name: "the native count of ultimate boards",
                 query: "size({ c | c in boards(G), ultimate(G, c) })",
+                sequence: None,
             },
             engine,
             json,
@@ -450,6 +492,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 defs: &["boards"],
                 engine_name: "the native board count",
                 query: "size(boards(G))",
+                sequence: None,
             },
             engine,
             json,
@@ -457,37 +500,60 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
         ),
         GoCommand::Sequences {
             graph,
+            moves,
+            sgf,
             engine,
             variant,
             limit,
             json,
-        } => go_count(
-            &graph,
-            &variant,
-            Counted {
-                defs: &["regular_count", "empty_board"],
-                engine_name: "the native count of regular sequences",
-                query: "regular_count(G, [empty_board(G)])",
-            },
-            engine,
-            json,
-            |g| {
-                go::sequences::count_regular_sequences(g, limit)
-                    .map_err(|e| go_error(&graph, "--graph", &e))
-            },
-        ),
+        } => {
+            let (spec, g, seq) = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let from_empty = seq.len() == 1 && seq[0] == go::board::Board::empty();
+            let r = Value::seq(
+                seq.iter()
+                    .map(|b| crate::natives::go::config_value(&g, b))
+                    .collect(),
+            );
+            go_count(
+                &spec,
+                &variant,
+                Counted {
+                    defs: &["regular_count", "empty_board"],
+                    engine_name: "the native count of regular sequences",
+                    query: if from_empty {
+                        "regular_count(G, [empty_board(G)])"
+                    } else {
+                        "regular_count(G, r)"
+                    },
+                    sequence: (!from_empty).then_some(r),
+                },
+                engine,
+                json,
+                |g| {
+                    go::sequences::count_regular_sequences_after(g, &seq, limit)
+                        .map_err(|e| go_error(&spec, "--graph", &e))
+                },
+            )
+        }
         GoCommand::Solve {
             graph,
+            moves,
+            sgf,
             reading,
             rules: rule_paths,
             komi,
             nodes,
             json,
         } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
-                Err(c) => return c,
-            };
+            let (graph, g, history, to_move) =
+                match go_position_to_move(graph.as_deref(), &moves, sgf.as_deref()) {
+                    Ok(x) => x,
+                    Err(c) => return c,
+                };
+            let from_empty = history.len() == 1 && history[0] == go::board::Board::empty();
             if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
                 return Printer::auto().fail(
                     Diag::error(
@@ -514,6 +580,15 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             };
             let engine_json =
                 crate::front::notice_json(&prog, r, "solve", "the native solver", &plan);
+            if !plan.is_native() && !from_empty {
+                return Printer::auto().fail(
+                    Diag::error(
+                        "E0604",
+                        format!("under {reading} the rules solve from the empty board only"),
+                    )
+                    .help("the native solver (reading area) solves from a position"),
+                );
+            }
             if !plan.is_native() {
                 // the seeds' komi h is the negative of the komi given to White
                 let text = format!("margin_half_points(G, {})", -((komi * 2.0) as i64));
@@ -562,7 +637,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             let mut rules = go::rules::Rules::area();
             rules.komi_half_points = (komi * 2.0) as i64;
             let _spinner = Spinner::new(format!("solving {graph}"));
-            match go::solve::solve(&g, &rules, nodes) {
+            match go::solve::solve_position(&g, &rules, &history, to_move, nodes, true) {
                 Ok(r) => {
                     if !r.complete {
                         return Printer::auto().fail(

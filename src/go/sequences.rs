@@ -16,16 +16,30 @@ pub fn count_regular_sequences(g: &Graph, limit: u128) -> GoResult<u128> {
 
 /// Counts regular sequences from a given board (which must be a board of the graph).
 pub fn count_regular_sequences_from(g: &Graph, start: &Board, limit: u128) -> GoResult<u128> {
+    count_regular_sequences_after(g, std::slice::from_ref(start), limit)
+}
+
+/// Counts the regular sequences that extend the regular sequence `seq` (its boards, the first
+/// one included), `seq` itself counting: no board of `seq` may come again.
+pub fn count_regular_sequences_after(g: &Graph, seq: &[Board], limit: u128) -> GoResult<u128> {
     let sg = SmallGraph::new(g)?;
-    let b0 = SmallGraph::from_board(start);
-    if !sg.is_board(b0) || b0.0 & b0.1 != 0 || (b0.0 | b0.1) & !sg.full != 0 {
-        return Err(GoError::new(
-            "start configuration is not a board",
-            "every chain of the start configuration needs a liberty",
-        ));
-    }
     let mut path = HashSet::new();
-    path.insert(b0);
+    for b in seq {
+        let b = SmallGraph::from_board(b);
+        if !sg.is_board(b) || b.0 & b.1 != 0 || (b.0 | b.1) & !sg.full != 0 {
+            return Err(GoError::new(
+                "a configuration of the sequence is not a board",
+                "every chain of every configuration needs a liberty",
+            ));
+        }
+        path.insert(b);
+    }
+    let Some(b0) = seq.last().map(SmallGraph::from_board) else {
+        return Err(GoError::new(
+            "a regular sequence has at least one board",
+            "start from the empty board",
+        ));
+    };
     let mut count = 0u128;
     if dfs(&sg, b0, &mut path, &mut count, limit) {
         Ok(count)
