@@ -4,6 +4,14 @@
 //! the engines (`shogi`, `go`) and `syntax` <- `ir` <- `natives` <- `check` <- `eval` <-
 //! `bindings`, `hybrid` <- `front` <- `cli`, `repl` (docs/ARCHITECTURE.md draws it).
 //!
+//! To embed okite, start from the module documentation, each with an example that runs:
+//! - [`check::load`]: load and check the shipped rule files, or rule files on disk;
+//! - [`eval`]: evaluate a query, under a named reading;
+//! - [`shogi`] and [`go`]: the native engines, called directly (SFEN, legal moves, perft; graphs,
+//!   board counts, outcome classes).
+//!
+//! A query against rule text held in memory:
+//!
 //! ```
 //! use okite::check::load::load_str;
 //! use okite::eval::Evaluator;

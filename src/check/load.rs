@@ -1,4 +1,27 @@
 //! Loading rule files: files and folders named by the user, and the files they `use`.
+//!
+//! [`load_shipped`] checks the rule files built into the binary (the ones under `rules/`), and
+//! [`load`] the files and folders of a path list; either gives a [`Loaded`], whose `program` is
+//! the checked [`Program`] or every diagnostic found. The natives are the functions that
+//! `native` declarations may bind ([`Natives::standard`]: the shogi and Go engines).
+//!
+//! ```
+//! use okite::check::load::{load, load_shipped};
+//! use okite::natives::Natives;
+//! use std::path::PathBuf;
+//!
+//! let natives = Natives::standard();
+//! let loaded = load_shipped(&natives);
+//! let prog = loaded.program.ok().expect("the shipped rules check");
+//! assert!(prog.key_of("legal").is_some() && prog.key_of("next_boards").is_some());
+//! assert!(prog.reading_id("broad").is_some());
+//!
+//! // the same files from the folder, with every file `use` reaches
+//! let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
+//! let from_disk = load(&[dir], &natives);
+//! assert_eq!(from_disk.files.len(), loaded.files.len());
+//! assert!(from_disk.program.is_ok());
+//! ```
 
 use super::Program;
 use crate::diagnostics::{Diag, SourceMap};

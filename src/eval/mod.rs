@@ -4,6 +4,31 @@
 //! is a cycle, reported with the chain of calls. Deep evaluations grow the stack on the heap
 //! (`stacker`) up to a depth budget, so no input overflows the stack; steps, memory and time are
 //! budgeted too, and an interrupt flag stops a query cleanly.
+//!
+//! A query is an expression compiled against a [`Program`]; an [`Evaluator`] runs it under one
+//! reading at a time ([`Evaluator::set_reading`], with the id from [`Program::reading_id`]). Under
+//! `base`, Go forbids suicide; the reading `suicide` of rules/go.rule allows it:
+//!
+//! ```
+//! use okite::check::load::load_shipped;
+//! use okite::eval::Evaluator;
+//! use okite::ir::Value;
+//! use okite::natives::Natives;
+//!
+//! let mut prog = load_shipped(&Natives::standard()).program.ok().unwrap();
+//! // White plays 2 on the path 1 - 2 beside its own stone on 1: the chain has no liberty left
+//! let text = "forbidden_point(path(2), {1: 1, 2: 0}, 2, 1)";
+//! let fid = prog.sources.add("<query>", None, text.to_string());
+//! let expr = okite::syntax::parse_expr(text, fid).unwrap();
+//! let query = prog.compile_query(&expr, &[]).ok().unwrap();
+//! let suicide = prog.reading_id("suicide").unwrap();
+//!
+//! let binder = okite::bindings::Sound::standard();
+//! let mut ev = Evaluator::new(&prog, &binder);
+//! assert_eq!(ev.eval_query(&query).unwrap(), Value::Bool(true));
+//! ev.set_reading(suicide);
+//! assert_eq!(ev.eval_query(&query).unwrap(), Value::Bool(false));
+//! ```
 
 pub mod binder;
 mod calls;

@@ -17,6 +17,23 @@
 //!
 //! Conventions of the seed: configuration values -1 black, 0 empty, 1 white; scores
 //! `White - Black`. The solver reports values from Black's view (Black - White - komi).
+//!
+//! ```
+//! use okite::go::count::count_boards;
+//! use okite::go::graph::Graph;
+//! use okite::go::life::{outcome_classes, sequence_from_moves, Table};
+//!
+//! // the boards (legal positions) of the 3 x 3 grid
+//! let g = Graph::parse("grid:3x3").unwrap();
+//! assert_eq!(count_boards(&g).unwrap().to_string(), "12675");
+//!
+//! // seed 004: one black chain on the path 1 - ... - 5 whose vertices get different classes
+//! let p = Graph::parse("path:5").unwrap();
+//! let seq = sequence_from_moves(&p, "B 1, B 3, B 4, B 5").unwrap();
+//! let classes = outcome_classes(&p, &seq, Table::default()).unwrap();
+//! let letters: String = classes.iter().map(|c| c.letter()).collect();
+//! assert_eq!(letters, "WWWPP");
+//! ```
 
 #![forbid(unsafe_code)]
 

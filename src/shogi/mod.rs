@@ -19,6 +19,22 @@
 //!   [`solve`] (df-pn), and the USI loop [`usi_loop`] (`go mate`).
 //!
 //! Parsing never panics; errors carry byte spans ([`ParseError`]).
+//!
+//! ```
+//! use okite::shogi::{perft, Move, Position};
+//!
+//! let mut p = Position::from_sfen("startpos").unwrap();
+//! assert_eq!(p.legal_moves().len(), 30);
+//! assert_eq!(perft(&mut p, 3), 25_470);
+//!
+//! // a pawn dropped on 1b would give mate: a pseudo-legal move, not a legal one
+//! let q = Position::from_sfen("7nk/9/6B1L/9/9/9/9/9/4K4 b P 1").unwrap();
+//! let drop = Move::from_usi("P*1b").unwrap();
+//! assert!(q.pseudo_legal_moves().contains(&drop));
+//! assert!(!q.legal_moves().contains(drop));
+//! let err = q.parse_usi_move("P*1b").unwrap_err();
+//! assert!(err.message.contains("打ち歩詰め"), "{}", err.message);
+//! ```
 
 pub mod bitboard;
 pub mod checks;
