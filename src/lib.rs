@@ -2,7 +2,7 @@
 //!
 //! The layers depend on each other in one direction:
 //! the engines (`shogi`, `go`) and `syntax` <- `ir` <- `natives` <- `check` <- `eval` <-
-//! `bindings`, `hybrid` <- `front` <- `cli`, `repl` (docs/ARCHITECTURE.md draws it).
+//! `bindings`, `hybrid` <- `front` <- `cli`, `repl`, `lsp` (docs/ARCHITECTURE.md draws it).
 //!
 //! ```
 //! use okite::check::load::load_str;
@@ -36,6 +36,7 @@ pub mod front;
 pub mod go;
 pub mod hybrid;
 pub mod ir;
+pub mod lsp;
 pub mod natives;
 pub mod repl;
 pub mod shipped;
