@@ -42,7 +42,18 @@ pub fn hover(a: &Analysis, offset: usize) -> Option<Hover> {
 /// The text of a hover on a declaration; `reading` is the reading in force where the name is.
 pub fn describe(a: &Analysis, d: &Decl, reading: Option<&str>) -> String {
     let mut out = format!("```okite\n{}\n```\n", header(&a.sources, d));
-    if let Some(doc) = doc_comment(&a.sources, d) {
+    // an override without a comment of its own: the comment of the definition it overrides
+    let doc = doc_comment(&a.sources, d).or_else(|| {
+        (d.kind == Kind::Override)
+            .then(|| {
+                a.decls.iter().find(|x| {
+                    matches!(x.kind, Kind::Def | Kind::Primitive) && x.answers_to(&d.name)
+                })
+            })
+            .flatten()
+            .and_then(|x| doc_comment(&a.sources, x))
+    });
+    if let Some(doc) = doc {
         out.push_str(&format!("\n{doc}\n"));
     }
     let mut facts: Vec<String> = vec![];
