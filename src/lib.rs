@@ -2,7 +2,7 @@
 //!
 //! The layers depend on each other in one direction:
 //! the engines (`shogi`, `go`) and `syntax` <- `ir` <- `natives` <- `check` <- `eval` <-
-//! `bindings`, `hybrid` <- `front` <- `cli`, `repl` (docs/ARCHITECTURE.md draws it).
+//! `bindings`, `hybrid` <- `front` <- `cli`, `repl`, `lsp` (docs/ARCHITECTURE.md draws it).
 //!
 //! To embed okite, start from the module documentation, each with an example that runs:
 //! - [`check::load`]: load and check the shipped rule files, or rule files on disk;
@@ -44,6 +44,7 @@ pub mod front;
 pub mod go;
 pub mod hybrid;
 pub mod ir;
+pub mod lsp;
 pub mod natives;
 pub mod repl;
 pub mod shipped;

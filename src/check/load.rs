@@ -105,6 +105,58 @@ impl Files for Shipped {
     }
 }
 
+/// The file system, except that one file's text is held in memory: an editor's unsaved text of
+/// a rule file, checked with the files it `use`s read from disk.
+pub struct Overlay {
+    /// The file whose text is held (its identity, as [`Disk::identity`] gives it).
+    pub path: PathBuf,
+    pub text: String,
+}
+
+impl Overlay {
+    pub fn new(path: &Path, text: String) -> Overlay {
+        Overlay {
+            path: Disk.identity(path),
+            text,
+        }
+    }
+    fn holds(&self, path: &Path) -> bool {
+        path == self.path || Disk.identity(path) == self.path
+    }
+}
+
+impl Files for Overlay {
+    fn expand(&self, path: &Path) -> Result<Vec<PathBuf>, Diag> {
+        if self.holds(path) {
+            return Ok(vec![path.to_path_buf()]);
+        }
+        Disk.expand(path)
+    }
+    fn read(&self, path: &Path) -> Result<Vec<u8>, Diag> {
+        if self.holds(path) {
+            if self.text.len() > MAX_SOURCE_BYTES {
+                return Err(Diag::error(
+                    "E0012",
+                    format!(
+                        "`{}` is larger than a rule file may be ({} MiB)",
+                        path.display(),
+                        MAX_SOURCE_BYTES >> 20
+                    ),
+                )
+                .help(format!(
+                    "rule files are text of at most {} MiB",
+                    MAX_SOURCE_BYTES >> 20
+                )));
+            }
+            return Ok(self.text.as_bytes().to_vec());
+        }
+        Disk.read(path)
+    }
+    fn identity(&self, path: &Path) -> PathBuf {
+        Disk.identity(path)
+    }
+}
+
 /// Rule files in a folder (`*.rule`, sorted), or the file itself.
 pub fn expand(path: &Path) -> Result<Vec<PathBuf>, Diag> {
     if path.is_dir() {

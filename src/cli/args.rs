@@ -75,6 +75,9 @@ pub enum Command {
     Rules(RulesCommand),
     /// A USI engine answering `go mate` (for shogi GUIs)
     Usi(UsiArgs),
+    /// A language server for rule files over stdin and stdout (for editors): diagnostics as
+    /// you type, hover, go to definition, completion, document symbols
+    Lsp,
 }
 
 #[derive(Subcommand)]

@@ -72,5 +72,6 @@ pub fn run(cli: Cli) -> i32 {
         Command::Mate(args) => run_mate(args),
         Command::Usi(args) => usi::usi(args),
         Command::Natives(args) => natives_cmd::natives_command(args),
+        Command::Lsp => crate::lsp::run(),
     }
 }
