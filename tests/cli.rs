@@ -70,7 +70,7 @@ fn eval_json() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout).trim(),
-        r#"{"value": [[1, [2]], [2, [1]]], "type": "Map<Int, Set<Int>>"}"#
+        r#"{"value": [[1, [2]], [2, [1]]], "type": "Graph"}"#
     );
 }
 

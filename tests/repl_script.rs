@@ -99,7 +99,7 @@ Go board on 9 vertices, 2 moves played; G and c bound (G's vertices 1..9 are A3 
 2 . X .
 1 O . .
 Black (X) to play (2 moves played)
-corners(G) : (Map<Int, Set<Int>>) -> Set<Int>
+corners(G) : (Graph) -> Set<Int>
 ";
 
 const EXPECTED_ERR: &str = "\
@@ -135,7 +135,7 @@ fn a_piped_script_prints_exactly_its_results() {
 #[test]
 fn a_clean_script_ends_with_status_zero_and_ctrl_d_is_the_end_of_input() {
     let (out, err, code) = run_script("let x = 20 in x + 1\n[n | n in seq(1..3)]\n:type path(2)\n");
-    assert_eq!(out, "21\n[1, 2, 3]\npath(2) : Map<Int, Set<Int>>\n");
+    assert_eq!(out, "21\n[1, 2, 3]\npath(2) : Graph\n");
     assert_eq!(err, "");
     assert_eq!(code, 0);
 }

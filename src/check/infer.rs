@@ -212,8 +212,8 @@ impl Infer<'_> {
     }
 
     pub(super) fn mismatch(&mut self, got: &Ty, want: &Ty, span: Span, why: &str) {
-        let g = self.p.unifier.pretty(got);
-        let w = self.p.unifier.pretty(want);
+        let g = self.p.pretty(got);
+        let w = self.p.pretty(want);
         self.errs.push(
             Diag::error("E0200", format!("type mismatch: expected {w}, found {g}"))
                 .label(span, format!("this is {g}"))
@@ -245,7 +245,7 @@ impl Infer<'_> {
             Ty::Var(_) => self.u().fresh(),
             Ty::Str => Ty::Str,
             other => {
-                let s = self.p.unifier.pretty(&other);
+                let s = self.p.pretty(&other);
                 self.errs.push(
                     Diag::error(
                         "E0200",
@@ -346,7 +346,7 @@ impl Infer<'_> {
                             ),
                         )
                         .label(span, "wrong number of arguments")
-                        .help(format!("its type is {}", self.p.unifier.pretty(ft))),
+                        .help(format!("its type is {}", self.p.pretty(ft))),
                     );
                     return *r;
                 }
@@ -375,7 +375,7 @@ impl Infer<'_> {
                 r
             }
             other => {
-                let s = self.p.unifier.pretty(&other);
+                let s = self.p.pretty(&other);
                 self.errs.push(
                     Diag::error("E0202", format!("{s} cannot be applied to arguments"))
                         .label(span, "not a function, map or sequence")
@@ -515,7 +515,7 @@ impl Infer<'_> {
                     },
                     Ty::Var(_) => self.u().fresh(),
                     other => {
-                        let s = self.p.unifier.pretty(&other);
+                        let s = self.p.pretty(&other);
                         self.errs.push(
                             Diag::error(
                                 "E0203",

@@ -299,9 +299,29 @@ impl Program {
 
     pub fn key_type(&self, key: DefKey) -> String {
         match &self.keys[key as usize].scheme {
-            Some(s) => self.unifier.pretty(&s.ty),
+            Some(s) => self.pretty(&s.ty),
             None => "?".into(),
         }
+    }
+
+    /// A type as the rules write it: its parts that are the expansion of a type alias of a
+    /// compound type (`Game`, `Config`, ...) shown by the alias's name.
+    pub fn pretty(&self, t: &Ty) -> String {
+        let mut aliases: Vec<(Rc<str>, Ty)> = self
+            .type_names
+            .iter()
+            .filter_map(|(name, TyDef::Alias(t))| {
+                let compound = matches!(
+                    t,
+                    Ty::Set(_) | Ty::Seq(_) | Ty::Map(..) | Ty::Tuple(_) | Ty::Fun(..)
+                );
+                let mut vars = vec![];
+                self.unifier.free_vars(t, &mut vars);
+                (compound && vars.is_empty()).then(|| (Rc::from(name.as_str()), t.clone()))
+            })
+            .collect();
+        aliases.sort_by(|a, b| a.0.cmp(&b.0));
+        self.unifier.pretty_with(t, &aliases)
     }
 
     /// Every name a query can use, for completion and suggestions.

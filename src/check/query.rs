@@ -47,7 +47,7 @@ impl Program {
         Ok(Query {
             ir,
             nlocals,
-            ty: self.unifier.pretty(&t),
+            ty: self.pretty(&t),
             bound: bound.iter().map(|b| b.1.clone()).collect(),
         })
     }

@@ -205,7 +205,14 @@ impl Unifier {
 
     /// Rename a type's free variables to a, b, c... for display.
     pub fn pretty(&self, t: &Ty) -> String {
-        let t = self.resolve(t);
+        self.pretty_with(t, &[])
+    }
+
+    /// [`Unifier::pretty`], with the parts of the type that are the expansion of an alias shown
+    /// by the alias's name (the largest first: `(Game, Int) -> Bool`, not the map type Game
+    /// stands for).
+    pub fn pretty_with(&self, t: &Ty, aliases: &[(Rc<str>, Ty)]) -> String {
+        let t = fold_aliases(&self.resolve(t), aliases);
         let mut vars = vec![];
         self.free_vars(&t, &mut vars);
         let m: Vec<(u32, Ty)> = vars
@@ -214,6 +221,26 @@ impl Unifier {
             .map(|(i, v)| (*v, Ty::Var(i as u32)))
             .collect();
         subst_vars(&t, &m).to_string()
+    }
+}
+
+/// `t` with every part equal to an alias's expansion replaced by the alias's name, from the
+/// outside in.
+pub fn fold_aliases(t: &Ty, aliases: &[(Rc<str>, Ty)]) -> Ty {
+    if aliases.is_empty() {
+        return t.clone();
+    }
+    if let Some((name, _)) = aliases.iter().find(|(_, a)| a == t) {
+        return Ty::Opaque(name.clone());
+    }
+    let f = |x: &Ty| Box::new(fold_aliases(x, aliases));
+    match t {
+        Ty::Set(a) => Ty::Set(f(a)),
+        Ty::Seq(a) => Ty::Seq(f(a)),
+        Ty::Map(k, v) => Ty::Map(f(k), f(v)),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|x| fold_aliases(x, aliases)).collect()),
+        Ty::Fun(ps, r) => Ty::Fun(ps.iter().map(|x| fold_aliases(x, aliases)).collect(), f(r)),
+        other => other.clone(),
     }
 }
 
@@ -233,5 +260,28 @@ pub fn subst_vars(t: &Ty, m: &[(u32, Ty)]) -> Ty {
             Box::new(subst_vars(r, m)),
         ),
         _ => t.clone(),
+    }
+}
+
+#[cfg(test)]
+mod alias_tests {
+    use super::*;
+
+    #[test]
+    fn aliases_fold_from_the_outside_in() {
+        let pos = Ty::Map(Box::new(Ty::Int), Box::new(Ty::Int));
+        let game = Ty::Seq(Box::new(pos.clone()));
+        let aliases: Vec<(Rc<str>, Ty)> = vec![
+            (Rc::from("Game"), game.clone()),
+            (Rc::from("Pos"), pos.clone()),
+        ];
+        let f = Ty::Fun(vec![game, Ty::Int], Box::new(Ty::Bool));
+        assert_eq!(
+            fold_aliases(&f, &aliases).to_string(),
+            "(Game, Int) -> Bool"
+        );
+        let s = Ty::Set(Box::new(pos));
+        assert_eq!(fold_aliases(&s, &aliases).to_string(), "Set<Pos>");
+        assert_eq!(fold_aliases(&Ty::Int, &aliases).to_string(), "Int");
     }
 }
