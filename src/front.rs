@@ -143,20 +143,7 @@ pub fn notice_json(
 }
 
 /// A string as a JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            '\n' => o.push_str("\\n"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
+pub use crate::json::string as json_str;
 
 /// A native engine behind commands: the definitions it stands for and the shipped readings it
 /// can follow.

@@ -44,6 +44,7 @@ pub mod front;
 pub mod go;
 pub mod hybrid;
 pub mod ir;
+pub mod json;
 pub mod lsp;
 pub mod natives;
 pub mod repl;

@@ -804,3 +804,58 @@ fn go_sequences_and_solve_from_a_position() {
         text(&o)
     );
 }
+
+/// `--json` on check, test and compare: one object a tool can read, the same exit statuses.
+#[test]
+fn check_test_and_compare_print_json() {
+    let o = okite(&["check", "rules/", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with(r#"{"ok": true, "files": 7, "definitions": "#),
+        "{out}"
+    );
+    let bad = tmp("bad-type.rule", b"def f(x: Int) -> Bool = x\n");
+    let o = okite(&["check", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(r#""code": "E0200", "level": "error", "message": "type mismatch: expected Bool, found Int""#),
+        "{out}"
+    );
+    assert!(out.contains(r#""line": 1, "column": 25"#), "{out}");
+    let p = tmp(
+        "json-tests.rule",
+        b"def f = 1\nexample \"wrong\" { assert f == 2 }\nexample \"right\" { assert f == 1 }\n",
+    );
+    let o = okite(&["test", p.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with(r#"{"passed": 1, "failed": 1, "results": ["#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#""name": "wrong", "reading": "base""#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#""ok": false"#) && out.contains(r#""ok": true"#),
+        "{out}"
+    );
+    let o = okite(&[
+        "compare",
+        "--readings",
+        "narrow,broad",
+        "--sfen",
+        "8k/1b7/9/2g3g2/4+B4/4KP3/3PPL3/9/9 w P 1",
+        "--json",
+        "1 + 1",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        r#"{"expr": "1 + 1", "readings": [{"reading": "narrow", "value": 2}, {"reading": "broad", "value": 2}], "agree": true}"#,
+        "{}",
+        text(&o)
+    );
+}

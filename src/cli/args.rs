@@ -298,6 +298,10 @@ pub struct CheckArgs {
     /// Also print information notes (recursion groups)
     #[arg(long)]
     pub notes: bool,
+    /// One JSON object: {"ok", "files", "definitions", "readings", "examples", "theorems",
+    /// "diagnostics": [{"code", "level", "message", "file", "line", "column", "help"}]}
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub out: OutOpts,
 }
@@ -313,6 +317,10 @@ pub struct TestArgs {
     /// Print every example and theorem, not only failures
     #[arg(long, short)]
     pub verbose: bool,
+    /// One JSON object: {"passed", "failed", "results": [{"kind", "name", "reading", "file",
+    /// "line", "column", "ok", "cases", "message"}]}
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub run: RunOpts,
     #[command(flatten)]
@@ -354,6 +362,9 @@ pub struct CompareArgs {
     /// Levels of explanation printed where readings differ
     #[arg(long, default_value_t = 4)]
     pub depth: usize,
+    /// One JSON object: {"expr", "readings": [{"reading", "value"}], "agree"}
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The options of `okite natives`.

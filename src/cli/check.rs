@@ -6,12 +6,21 @@ use super::common::*;
 use crate::diagnostics::{Diag, Level};
 use crate::eval::run::{run_all, summary};
 use crate::eval::Evaluator;
+use crate::front::json_str;
 use std::time::Instant;
 
 /// `okite check`.
 pub(super) fn check(args: CheckArgs) -> i32 {
-    let CheckArgs { paths, notes, out } = args;
+    let CheckArgs {
+        paths,
+        notes,
+        json,
+        out,
+    } = args;
     let printer = Printer::new(&out);
+    if json {
+        return check_json(&paths, notes);
+    }
     let (prog, files) = match load_or_report(&paths, &printer) {
         Ok(x) => x,
         Err(c) => return c,
@@ -47,6 +56,7 @@ pub(super) fn test(args: TestArgs) -> i32 {
         paths,
         filter,
         verbose,
+        json,
         run,
         out,
     } = args;
@@ -60,6 +70,38 @@ pub(super) fn test(args: TestArgs) -> i32 {
     run.apply(&mut ev);
     let t0 = Instant::now();
     let outcomes = run_all(&mut ev, filter.as_deref());
+    if json {
+        let (p, f) = summary(&outcomes);
+        let results: Vec<String> = outcomes
+            .iter()
+            .map(|o| {
+                let (l, c) = prog.sources.line_col(o.span.file, o.span.start);
+                let file = prog
+                    .sources
+                    .get(o.span.file)
+                    .map(|f| f.name.as_str())
+                    .unwrap_or("?");
+                let message = match &o.failure {
+                    Some(d) => json_str(&d.message),
+                    None => "null".into(),
+                };
+                format!(
+                    "{{\"kind\": {}, \"name\": {}, \"reading\": {}, \"file\": {}, \"line\": {l}, \"column\": {c}, \"ok\": {}, \"cases\": {}, \"message\": {message}}}",
+                    json_str(o.kind),
+                    json_str(&o.name),
+                    json_str(&o.reading),
+                    json_str(file),
+                    o.failure.is_none(),
+                    o.cases
+                )
+            })
+            .collect();
+        println!(
+            "{{\"passed\": {p}, \"failed\": {f}, \"results\": [{}]}}",
+            results.join(", ")
+        );
+        return if f == 0 { 0 } else { 1 };
+    }
     for o in &outcomes {
         let (l, c) = prog.sources.line_col(o.span.file, o.span.start);
         let file = prog
@@ -97,5 +139,67 @@ pub(super) fn test(args: TestArgs) -> i32 {
         0
     } else {
         1
+    }
+}
+
+/// A diagnostic as JSON: its code, level, message, the place of its first label and its help.
+fn diag_json(d: &Diag, sources: &crate::diagnostics::SourceMap) -> String {
+    let place = match d.labels.first() {
+        Some((sp, _)) => {
+            let (l, c) = sources.line_col(sp.file, sp.start);
+            let file = sources.get(sp.file).map(|f| f.name.as_str()).unwrap_or("?");
+            format!(
+                "\"file\": {}, \"line\": {l}, \"column\": {c}",
+                json_str(file)
+            )
+        }
+        None => "\"file\": null, \"line\": null, \"column\": null".into(),
+    };
+    let level = match d.level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+        Level::Info => "note",
+    };
+    let help = match &d.help {
+        Some(h) => json_str(h),
+        None => "null".into(),
+    };
+    format!(
+        "{{\"code\": {}, \"level\": \"{level}\", \"message\": {}, {place}, \"help\": {help}}}",
+        json_str(d.code),
+        json_str(&d.message)
+    )
+}
+
+/// `okite check --json`: one object, whether the rules check or not (exit 2 when they do not).
+fn check_json(paths: &[std::path::PathBuf], notes: bool) -> i32 {
+    match crate::front::load_rules(paths) {
+        Ok((prog, files)) => {
+            let ds: Vec<String> = prog
+                .notes
+                .iter()
+                .filter(|d| notes || d.level != Level::Info)
+                .map(|d| diag_json(d, &prog.sources))
+                .collect();
+            println!(
+                "{{\"ok\": true, \"files\": {}, \"definitions\": {}, \"readings\": {}, \"examples\": {}, \"theorems\": {}, \"diagnostics\": [{}]}}",
+                files.len(),
+                prog.keys.len(),
+                prog.readings.len(),
+                prog.examples.len(),
+                prog.theorems.len(),
+                ds.join(", ")
+            );
+            0
+        }
+        Err((sources, ds)) => {
+            let items: Vec<String> = ds.iter().map(|d| diag_json(d, &sources)).collect();
+            println!("{{\"ok\": false, \"diagnostics\": [{}]}}", items.join(", "));
+            ds.iter()
+                .filter(|d| d.is_error())
+                .map(exit_status)
+                .max()
+                .unwrap_or(2)
+        }
     }
 }

@@ -171,6 +171,7 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
         readings,
         q,
         depth,
+        json,
     } = args;
     let printer = Printer::new(&q.out);
     with_query(&q, &expr, &printer, |prog, query, ev| {
@@ -188,6 +189,25 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
                 Ok(v) => rows.push((name.clone(), v, tree)),
                 Err(e) => return report_eval(e, prog, &printer),
             }
+        }
+        if json {
+            let items: Vec<String> = rows
+                .iter()
+                .map(|(n, v, _)| {
+                    format!(
+                        "{{\"reading\": {}, \"value\": {}}}",
+                        crate::front::json_str(n),
+                        to_json(v)
+                    )
+                })
+                .collect();
+            let agree = rows.windows(2).all(|p| p[0].1 == p[1].1);
+            println!(
+                "{{\"expr\": {}, \"readings\": [{}], \"agree\": {agree}}}",
+                crate::front::json_str(&expr),
+                items.join(", ")
+            );
+            return 0;
         }
         let w = readings
             .iter()

@@ -979,22 +979,6 @@ impl Example {
     }
 }
 
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn file_shown(text: &str) -> String {
     if text.len() > 400 {
         let head: String = text.chars().take(60).collect();
@@ -1053,28 +1037,28 @@ impl Code {
         let trigger = match &self.trigger {
             Trigger::Cli(ex) => format!(
                 "{{\"command\": {}, \"args\": [{}], \"file_name\": {}, \"file\": {}, \"stdin\": {}}}",
-                json_str(&ex.command_line()),
+                crate::json::string(&ex.command_line()),
                 ex.args
                     .iter()
-                    .map(|a| json_str(a))
+                    .map(|a| crate::json::string(a))
                     .collect::<Vec<_>>()
                     .join(", "),
-                json_str(ex.name),
-                ex.file.map(json_str).unwrap_or_else(|| "null".into()),
-                ex.stdin.map(json_str).unwrap_or_else(|| "null".into()),
+                crate::json::string(ex.name),
+                ex.file.map(crate::json::string).unwrap_or_else(|| "null".into()),
+                ex.stdin.map(crate::json::string).unwrap_or_else(|| "null".into()),
             ),
-            Trigger::Library(how) => format!("{{\"library\": {}}}", json_str(how)),
-            Trigger::Guard(why) => format!("{{\"unreachable\": {}}}", json_str(why)),
+            Trigger::Library(how) => format!("{{\"library\": {}}}", crate::json::string(how)),
+            Trigger::Guard(why) => format!("{{\"unreachable\": {}}}", crate::json::string(why)),
         };
         format!(
             "{{\"code\": {}, \"name\": {}, \"phase\": {}, \"severity\": {}, \"meaning\": {}, \
              \"explanation\": {}, \"example\": {}}}",
-            json_str(self.code),
-            json_str(self.name),
-            json_str(self.phase.name()),
-            json_str(self.severity),
-            json_str(self.meaning),
-            json_str(self.explanation),
+            crate::json::string(self.code),
+            crate::json::string(self.name),
+            crate::json::string(self.phase.name()),
+            crate::json::string(self.severity),
+            crate::json::string(self.meaning),
+            crate::json::string(self.explanation),
             trigger
         )
     }
