@@ -859,3 +859,30 @@ fn check_test_and_compare_print_json() {
         text(&o)
     );
 }
+
+/// A shogi state in `eval --json` is its SFEN; `--pieces` gives the rules' own form of it.
+#[test]
+fn eval_json_writes_states_as_sfen() {
+    let o = okite(&[
+        "eval",
+        "--sfen",
+        "startpos",
+        "--moves",
+        "7g7f",
+        "--json",
+        "(g[2], i)",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        r#"{"value": [{"sfen": "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1"}, 2], "type": "(State, Int)"}"#,
+        "{}",
+        text(&o)
+    );
+    let o = okite(&["eval", "--sfen", "startpos", "--json", "--pieces", "g[1]"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with(r#"{"value": [[[["歩", 1], ["盤(1, 7, 不成)", "先手"]]"#),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with(r#""type": "State"}"#), "{out}");
+}

@@ -334,9 +334,13 @@ pub struct EvalArgs {
     pub expr: String,
     #[command(flatten)]
     pub q: QueryOpts,
-    /// Print the value as JSON: {"value": ..., "type": ...}
+    /// Print the value as JSON: {"value": ..., "type": ...}; a shogi state is {"sfen": ...}
     #[arg(long)]
     pub json: bool,
+    /// With --json, shogi states as the rules hold them (the map from pieces to places, and the
+    /// side to move) instead of their SFEN
+    #[arg(long, requires = "json")]
+    pub pieces: bool,
 }
 
 /// The options of `okite explain`.

@@ -131,18 +131,32 @@ pub(super) fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i3
 /// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum
 /// constants and native values as strings.
 pub fn to_json(v: &Value) -> String {
+    to_json_with(v, &|_| None)
+}
+
+/// [`to_json`], with the values `state` recognises (shogi states, by their SFEN) written as
+/// `{"sfen": ...}`.
+pub fn to_json_with(v: &Value, state: &dyn Fn(&Value) -> Option<String>) -> String {
+    if let Some(s) = state(v) {
+        return format!("{{\"sfen\": {}}}", json_str(&s));
+    }
+    let all = |it: &mut dyn Iterator<Item = &Value>| {
+        it.map(|x| to_json_with(x, state))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match v {
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),
         Value::Str(s) => json_str(s),
         Value::Enum(_) | Value::Func(_) | Value::Native(_) => json_str(&v.to_string()),
-        Value::Tuple(t) => format!("[{}]", t.iter().map(to_json).collect::<Vec<_>>().join(", ")),
-        Value::Set(s) => format!("[{}]", s.iter().map(to_json).collect::<Vec<_>>().join(", ")),
-        Value::Seq(s) => format!("[{}]", s.iter().map(to_json).collect::<Vec<_>>().join(", ")),
+        Value::Tuple(t) => format!("[{}]", all(&mut t.iter())),
+        Value::Set(s) => format!("[{}]", all(&mut s.iter())),
+        Value::Seq(s) => format!("[{}]", all(&mut s.iter())),
         Value::Map(m) => format!(
             "[{}]",
             m.iter()
-                .map(|(k, v)| format!("[{}, {}]", to_json(k), to_json(v)))
+                .map(|(k, v)| format!("[{}, {}]", to_json_with(k, state), to_json_with(v, state)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),

@@ -125,18 +125,24 @@ pub(super) fn eval_with_bound(
 
 /// `okite eval`.
 pub(super) fn eval(args: EvalArgs) -> i32 {
-    let EvalArgs { expr, q, json } = args;
+    let EvalArgs {
+        expr,
+        q,
+        json,
+        pieces,
+    } = args;
     let printer = Printer::new(&q.out);
     with_query(&q, &expr, &printer, |prog, query, ev| {
         let r = ev.eval_query(query);
         match r {
             Ok(v) => {
                 if json {
-                    println!(
-                        "{{\"value\": {}, \"type\": {}}}",
-                        to_json(&v),
-                        json_str(&query.ty)
-                    );
+                    let value = if pieces {
+                        to_json(&v)
+                    } else {
+                        to_json_with(&v, &|x| crate::natives::state_sfen(prog, x))
+                    };
+                    println!("{{\"value\": {value}, \"type\": {}}}", json_str(&query.ty));
                 } else {
                     println!("{}", display_value(&v));
                 }

@@ -37,6 +37,11 @@ fn formatted(ctx: &NativeCtx, v: &Value) -> Option<String> {
     FORMATTERS.iter().find_map(|f| f(ctx, v))
 }
 
+/// The SFEN of a value that is a shogi state of the rules; `None` for any other value.
+pub fn state_sfen(enums: &dyn Enums, v: &Value) -> Option<String> {
+    shogi::state_sfen(&NativeCtx { enums }, v)
+}
+
 /// A value as people read it: through a game's formatter when one recognises it, shortened to
 /// about `max` characters otherwise.
 pub fn show(enums: &dyn Enums, v: &Value, max: usize) -> String {

@@ -216,14 +216,19 @@ pub fn game_positions(sfen: &str, moves: &str) -> Result<Vec<Position>, String> 
 
 /// A rule-level shogi state as `sfen(...)`; `None` for any other value.
 pub fn format_state(ctx: &NativeCtx, v: &Value) -> Option<String> {
-    // only pairs (map, turn) can be states: anything else is left to other formatters
+    state_sfen(ctx, v).map(|s| format!("sfen({s})"))
+}
+
+/// The SFEN of a rule-level shogi state; `None` for any other value.
+pub fn state_sfen(ctx: &NativeCtx, v: &Value) -> Option<String> {
+    // only pairs (map, turn) can be states
     let Value::Tuple(t) = v else { return None };
     if t.len() != 2 || !matches!(t[0], Value::Map(_)) {
         return None;
     }
     let names = Names::new(ctx).ok()?;
     let pos = names.position(v).ok()?;
-    Some(format!("sfen({})", pos.to_sfen()))
+    Some(pos.to_sfen())
 }
 
 pub fn register(h: &mut Natives) {
