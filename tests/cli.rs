@@ -886,3 +886,33 @@ fn eval_json_writes_states_as_sfen() {
     );
     assert!(out.trim_end().ends_with(r#""type": "State"}"#), "{out}");
 }
+
+/// `explain --json`: the value and the proof tree, each step with its place in the rules.
+#[test]
+fn explain_prints_json() {
+    let o = okite(&[
+        "explain",
+        "--sfen",
+        "7nk/9/6B1L/9/9/9/9/9/4K4 b P 1",
+        "--move",
+        "P*1b",
+        "--depth",
+        "2",
+        "--json",
+        "uchifuzume(g, i)",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(
+        out.starts_with(
+            r#"{"expr": "uchifuzume(g, i)", "value": true, "tree": [{"text": "uchifuzume("#
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#""place": "rules/shogi_mate.rule:75:5""#),
+        "{out}"
+    );
+    assert!(out.contains(r#""deeper": true"#), "{out}");
+}

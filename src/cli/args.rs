@@ -352,6 +352,10 @@ pub struct ExplainArgs {
     /// How many levels of the tree to print
     #[arg(long, default_value_t = 6)]
     pub depth: usize,
+    /// One JSON object: {"expr", "value", "tree": [{"text", "value", "place", "children",
+    /// "elided", "deeper"}]}
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The options of `okite compare`.

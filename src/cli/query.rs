@@ -155,11 +155,25 @@ pub(super) fn eval(args: EvalArgs) -> i32 {
 
 /// `okite explain`.
 pub(super) fn explain(args: ExplainArgs) -> i32 {
-    let ExplainArgs { expr, q, depth } = args;
+    let ExplainArgs {
+        expr,
+        q,
+        depth,
+        json,
+    } = args;
     let printer = Printer::new(&q.out);
     with_query(&q, &expr, &printer, |prog, query, ev| {
         let (r, tree) = ev.explain_query(query);
         match r {
+            Ok(v) if json => {
+                println!(
+                    "{{\"expr\": {}, \"value\": {}, \"tree\": {}}}",
+                    json_str(&expr),
+                    to_json_with(&v, &|x| crate::natives::state_sfen(prog, x)),
+                    explain::render_json(&tree, prog, depth)
+                );
+                0
+            }
             Ok(v) => {
                 println!("{expr} = {}", display_value(&v));
                 print!("{}", explain::render(&tree, prog, depth));

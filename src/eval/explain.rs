@@ -74,6 +74,61 @@ fn walk(
     }
 }
 
+/// The tree as JSON, the same steps [`render`] shows: each `{"text", "value", "place",
+/// "children", "elided", "deeper"}` (`deeper`: steps below `depth` left out).
+pub fn render_json(node: &Node, prog: &crate::check::Program, depth: usize) -> String {
+    let mut items = vec![];
+    for c in &node.children {
+        walk_json(c, prog, depth, 0, &mut items);
+    }
+    format!("[{}]", items.join(", "))
+}
+
+fn walk_json(
+    n: &Node,
+    prog: &crate::check::Program,
+    depth: usize,
+    level: usize,
+    out: &mut Vec<String>,
+) {
+    if !is_truth(n) {
+        for c in &n.children {
+            walk_json(c, prog, depth, level, out);
+        }
+        return;
+    }
+    let s = crate::json::string;
+    let value = match &n.value {
+        Some(v) => s(&crate::natives::show(prog, v, 100)),
+        None => "null".into(),
+    };
+    let place = match n.span {
+        Some(sp) if sp != Span::default() => {
+            let (l, c) = prog.sources.line_col(sp.file, sp.start);
+            let name = prog
+                .sources
+                .get(sp.file)
+                .map(|f| f.name.as_str())
+                .unwrap_or("?");
+            s(&format!("{name}:{l}:{c}"))
+        }
+        _ => "null".into(),
+    };
+    let mut children = vec![];
+    let deeper = level + 1 >= depth && n.children.iter().any(|c| has_truth(c));
+    if level + 1 < depth {
+        for c in &n.children {
+            walk_json(c, prog, depth, level + 1, &mut children);
+        }
+    }
+    out.push(format!(
+        "{{\"text\": {}, \"value\": {value}, \"place\": {place}, \"children\": [{}], \"elided\": {}, \"deeper\": {deeper}}}",
+        s(&n.text),
+        children.join(", "),
+        n.elided
+    ));
+}
+
 fn has_truth(n: &Node) -> bool {
     is_truth(n) || n.children.iter().any(|c| has_truth(c))
 }
