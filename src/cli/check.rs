@@ -75,12 +75,7 @@ pub(super) fn test(args: TestArgs) -> i32 {
         let results: Vec<String> = outcomes
             .iter()
             .map(|o| {
-                let (l, c) = prog.sources.line_col(o.span.file, o.span.start);
-                let file = prog
-                    .sources
-                    .get(o.span.file)
-                    .map(|f| f.name.as_str())
-                    .unwrap_or("?");
+                let (file, l, c) = place(&prog.sources, o.span);
                 let message = match &o.failure {
                     Some(d) => json_str(&d.message),
                     None => "null".into(),
@@ -103,12 +98,7 @@ pub(super) fn test(args: TestArgs) -> i32 {
         return if f == 0 { 0 } else { 1 };
     }
     for o in &outcomes {
-        let (l, c) = prog.sources.line_col(o.span.file, o.span.start);
-        let file = prog
-            .sources
-            .get(o.span.file)
-            .map(|f| f.name.as_str())
-            .unwrap_or("?");
+        let (file, l, c) = place(&prog.sources, o.span);
         match &o.failure {
             None => {
                 if verbose {
@@ -144,10 +134,9 @@ pub(super) fn test(args: TestArgs) -> i32 {
 
 /// A diagnostic as JSON: its code, level, message, the place of its first label and its help.
 fn diag_json(d: &Diag, sources: &crate::diagnostics::SourceMap) -> String {
-    let place = match d.labels.first() {
+    let at = match d.labels.first() {
         Some((sp, _)) => {
-            let (l, c) = sources.line_col(sp.file, sp.start);
-            let file = sources.get(sp.file).map(|f| f.name.as_str()).unwrap_or("?");
+            let (file, l, c) = place(sources, *sp);
             format!(
                 "\"file\": {}, \"line\": {l}, \"column\": {c}",
                 json_str(file)
@@ -165,7 +154,7 @@ fn diag_json(d: &Diag, sources: &crate::diagnostics::SourceMap) -> String {
         None => "null".into(),
     };
     format!(
-        "{{\"code\": {}, \"level\": \"{level}\", \"message\": {}, {place}, \"help\": {help}}}",
+        "{{\"code\": {}, \"level\": \"{level}\", \"message\": {}, {at}, \"help\": {help}}}",
         json_str(d.code),
         json_str(&d.message)
     )
@@ -202,4 +191,14 @@ fn check_json(paths: &[std::path::PathBuf], notes: bool) -> i32 {
                 .unwrap_or(2)
         }
     }
+}
+
+/// The file, line and column where a span starts.
+fn place(
+    sources: &crate::diagnostics::SourceMap,
+    sp: crate::diagnostics::Span,
+) -> (&str, usize, usize) {
+    let (l, c) = sources.line_col(sp.file, sp.start);
+    let file = sources.get(sp.file).map(|f| f.name.as_str()).unwrap_or("?");
+    (file, l, c)
 }

@@ -177,39 +177,24 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
 }
 
 /// A Go position given by `--graph` and `--moves`, or by an SGF record (`--sgf`; the graph its
-/// board's when `--graph` is absent): the graph's spec, the graph, and the regular sequence of
-/// boards (passes left out, as the seeds leave them implicit).
+/// board's when `--graph` is absent).
+pub(super) struct GoPosition {
+    /// The graph's spec (the record's grid when `--graph` is absent).
+    pub(super) spec: String,
+    pub(super) graph: crate::go::graph::Graph,
+    /// The regular sequence of boards (passes left out, as the seeds leave them implicit).
+    pub(super) seq: Vec<crate::go::board::Board>,
+    /// The colour that did not move last (a pass of the record counts); Black when nothing
+    /// was played.
+    pub(super) to_move: crate::go::board::Color,
+}
+
+/// The position of a Go command's `--graph`, `--moves` and `--sgf`.
 pub(super) fn go_position(
     graph: Option<&str>,
     moves: &str,
     sgf: Option<&std::path::Path>,
-) -> Result<
-    (
-        String,
-        crate::go::graph::Graph,
-        Vec<crate::go::board::Board>,
-    ),
-    i32,
-> {
-    go_position_to_move(graph, moves, sgf).map(|(spec, g, seq, _)| (spec, g, seq))
-}
-
-/// [`go_position`], and the colour to move: the one that did not move last (a pass of the
-/// record counts), Black when nothing was played.
-#[allow(clippy::type_complexity)]
-pub(super) fn go_position_to_move(
-    graph: Option<&str>,
-    moves: &str,
-    sgf: Option<&std::path::Path>,
-) -> Result<
-    (
-        String,
-        crate::go::graph::Graph,
-        Vec<crate::go::board::Board>,
-        crate::go::board::Color,
-    ),
-    i32,
-> {
+) -> Result<GoPosition, i32> {
     use crate::go::board::Color;
     let Some(path) = sgf else {
         let spec = graph.unwrap_or_default().to_string();
@@ -225,7 +210,12 @@ pub(super) fn go_position_to_move(
             Some('B') | Some('b') => Color::White,
             _ => Color::Black,
         };
-        return Ok((spec, g, seq, to_move));
+        return Ok(GoPosition {
+            spec,
+            graph: g,
+            seq,
+            to_move,
+        });
     };
     let text = crate::check::load::read_text_bounded(path).map_err(|d| Printer::auto().fail(d))?;
     let name = path.display().to_string();
@@ -264,7 +254,12 @@ pub(super) fn go_position_to_move(
         .moves
         .last()
         .map_or(Color::Black, |&(c, _, _)| c.opponent());
-    Ok((spec, g, seq, to_move))
+    Ok(GoPosition {
+        spec,
+        graph: g,
+        seq,
+        to_move,
+    })
 }
 
 /// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of boards given.
@@ -346,7 +341,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             max_resident_mb,
             json,
         } => {
-            let (graph, g, seq) = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
+            let GoPosition {
+                spec: graph,
+                graph: g,
+                seq,
+                ..
+            } = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
                 Ok(x) => x,
                 Err(c) => return c,
             };
@@ -507,7 +507,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             limit,
             json,
         } => {
-            let (spec, g, seq) = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
+            let GoPosition {
+                spec,
+                graph: g,
+                seq,
+                ..
+            } = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
                 Ok(x) => x,
                 Err(c) => return c,
             };
@@ -549,8 +554,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             json,
         } => {
             let (graph, g, history, to_move) =
-                match go_position_to_move(graph.as_deref(), &moves, sgf.as_deref()) {
-                    Ok(x) => x,
+                match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
+                    Ok(p) => (p.spec, p.graph, p.seq, p.to_move),
                     Err(c) => return c,
                 };
             let from_empty = history.len() == 1 && history[0] == go::board::Board::empty();
@@ -838,7 +843,7 @@ fn go_score(
         Ok(h) => h,
         Err(c) => return c,
     };
-    let (_, g, seq) = match go_position(graph, moves, sgf) {
+    let GoPosition { graph: g, seq, .. } = match go_position(graph, moves, sgf) {
         Ok(x) => x,
         Err(c) => return c,
     };
