@@ -916,3 +916,37 @@ fn explain_prints_json() {
     );
     assert!(out.contains(r#""deeper": true"#), "{out}");
 }
+
+/// The type variables of a signature are rigid: a body may not make one of them a particular
+/// type, nor two of them one type; a body that works for any type checks.
+#[test]
+fn signature_type_variables_are_rigid() {
+    for (src, err) in [
+        (
+            "def bad(x: a) -> b = x\n",
+            Some("`a` and `b` of `bad` are written as two"),
+        ),
+        (
+            "def worse(x: a) -> Int = x + 1\n",
+            Some("`a` of `worse` stands for any type, but its body makes it Int"),
+        ),
+        (
+            "def ok(s: Seq<a>) -> a = first(s)\ndef pair(x: a, y: b) -> (a, b) = (x, y)\n",
+            None,
+        ),
+    ] {
+        let p = tmp("rigid.rule", src.as_bytes());
+        let o = okite(&["check", p.to_str().unwrap()]);
+        match err {
+            Some(e) => {
+                assert_eq!(o.status.code(), Some(2), "{src}");
+                assert!(
+                    text(&o).contains("E0204") && text(&o).contains(e),
+                    "{}",
+                    text(&o)
+                );
+            }
+            None => assert_eq!(o.status.code(), Some(0), "{src}: {}", text(&o)),
+        }
+    }
+}

@@ -428,6 +428,7 @@ impl Program {
             ast: Some(d.clone()),
             param_tys,
             ret_ty,
+            ann_vars: vars,
         });
         if reading != BASE {
             self.readings[reading as usize].own.insert(key, id);
@@ -532,6 +533,7 @@ impl Program {
             ast: None,
             param_tys,
             ret_ty,
+            ann_vars: vec![],
         });
         if reading != BASE {
             self.readings[reading as usize].own.insert(key, id);

@@ -6,6 +6,47 @@ use super::analysis::tarjan;
 use super::*;
 
 impl Program {
+    /// The type variables of a definition's written signature stand for any type: inference
+    /// may not make one of them a particular type, nor two of them one type.
+    fn check_rigid(&mut self, d: DefId, errs: &mut Vec<Diag>) {
+        let def = &self.defs[d as usize];
+        let (name, span) = (def.name.clone(), def.name_span);
+        let vars = def.ann_vars.clone();
+        let mut seen: Vec<(u32, String)> = vec![];
+        for (v, t) in vars {
+            match self.unifier.resolve(&t) {
+                Ty::Var(id) => match seen.iter().find(|(w, _)| *w == id) {
+                    Some((_, other)) => errs.push(
+                        Diag::error(
+                            "E0204",
+                            format!(
+                                "the type variables `{other}` and `{v}` of `{name}` are written as two, but its body makes them one type"
+                            ),
+                        )
+                        .label(span, "its signature")
+                        .help(format!(
+                            "write `{other}` for both, or change the body so that they may differ"
+                        )),
+                    ),
+                    None => seen.push((id, v)),
+                },
+                other => {
+                    let shown = self.pretty(&other);
+                    errs.push(
+                        Diag::error(
+                            "E0204",
+                            format!(
+                                "the type variable `{v}` of `{name}` stands for any type, but its body makes it {shown}"
+                            ),
+                        )
+                        .label(span, "its signature")
+                        .help(format!("write {shown} for `{v}` in the signature")),
+                    );
+                }
+            }
+        }
+    }
+
     pub(super) fn infer_all(&mut self, errs: &mut Vec<Diag>) {
         // the dependency graph of keys: a key depends on what any of its definitions refers to
         let nkeys = self.keys.len();
@@ -29,8 +70,11 @@ impl Program {
             let defs_of: Vec<DefId> = (0..self.defs.len() as DefId)
                 .filter(|d| scc.contains(&self.defs[*d as usize].key))
                 .collect();
-            for d in defs_of {
+            for &d in &defs_of {
                 self.infer_def(d, &mono, errs);
+            }
+            for &d in &defs_of {
+                self.check_rigid(d, errs);
             }
             for &k in scc {
                 let s = self.unifier.generalize(&mono[&k]);

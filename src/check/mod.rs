@@ -67,6 +67,9 @@ pub struct DefInfo {
     pub(crate) ast: Option<DefDecl>,
     pub(crate) param_tys: Vec<Option<Ty>>,
     pub(crate) ret_ty: Option<Ty>,
+    /// The type variables of the written signature (`a` in `x: Seq<a>`), each standing for any
+    /// type: rigid, checked after inference.
+    pub(crate) ann_vars: Vec<(String, Ty)>,
 }
 
 pub struct KeyInfo {

@@ -445,6 +445,16 @@ pub static CODES: &[Code] = &[
         check("def f = (1, 2).3\n"),
     ),
     error(
+        "E0204",
+        "rigid-type-variable",
+        Types,
+        "a type variable of a signature is made a particular type, or one with another variable",
+        "A lowercase letter in a signature (`def first(s: Seq<a>) -> a`) stands for any type: \
+         the definition must work whatever it is. A body that needs it to be one type (or two \
+         letters to be the same) contradicts its signature.",
+        check("def bad(x: a) -> b = x\n"),
+    ),
+    error(
         "E0301",
         "step-budget",
         Budget,
