@@ -235,16 +235,22 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    // A fixed seed: the rules' cost varies by orders of magnitude between 2 x 2 positions (more
+    // than 8 GB at some six-board sequences: `okite go classes --graph grid:2x2 --moves "W A2,
+    // B B1, B B2, W A1, B B2" --engine rules`), and the cases must stay the ones measured.
+    #![proptest_config(ProptestConfig {
+        cases: 6,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(2_024_11_24),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+    /// Random walks of ten moves on the 2 x 2 board (regular continuations chosen at random),
+    /// under the default table and `p-to-chooser`: six of them, 19 s and 2.2 GB.
     #[test]
-    fn random_sequences_on_the_2x2_board(moves in proptest::collection::vec((0usize..4, any::<bool>()), 6..16)) {
+    fn random_sequences_on_the_2x2_board(choices in proptest::collection::vec(any::<u32>(), 10)) {
         let g = Graph::parse("grid:2x2").unwrap();
-        let seq = random_sequence(&g, &moves);
-        // The rules need minutes from the first three boards, and under the reconstruction's
-        // table more than 8 GB at some six-board sequences (`okite go classes --graph grid:2x2
-        // --moves "W A2, B B1, B B2, W A1, B B2" --engine rules`) and seven-board ones; from the
-        // ninth board on, seconds.
-        prop_assume!(seq.len() >= 9);
+        let seq = random_walk(&g, &choices);
+        prop_assume!(seq.len() == 11);
         let mut prog = rules();
         for (reading, table) in [("base", Table::Reconstruction), ("p-to-chooser", Table::Chooser)] {
             let q = compile(&mut prog, "classes(G, r)");
