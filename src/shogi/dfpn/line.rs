@@ -11,6 +11,20 @@ use crate::shogi::types::{Move, PieceKind};
 use rustc_hash::FxHashMap;
 
 impl Search<'_> {
+    /// Whether the attacker is to move at `p`, and the moves the line considers there: the
+    /// attacker's checks or the defender's replies, under the reading's repetition rule.
+    fn line_moves(&mut self, p: &mut Position) -> (bool, Vec<Move>) {
+        let or = p.side_to_move() == self.attacker;
+        if or {
+            self.scratch.clear();
+            generate_checks(p, &mut *self.scratch);
+        } else {
+            self.gen_defences(p);
+        }
+        self.broad_filter(p);
+        (or, self.scratch.as_slice().to_vec())
+    }
+
     /// Values of the child reached by `m`, searched to a result if the tables do not have one.
     fn child_solved(&mut self, p: &mut Position, m: Move, budget: u32, pk: u64) -> Val {
         let u = p.do_move(m);
@@ -42,15 +56,7 @@ impl Search<'_> {
         if self.stopped || self.path.len() as u32 >= MAX_DEPTH {
             return None;
         }
-        let or = p.side_to_move() == self.attacker;
-        if or {
-            self.scratch.clear();
-            generate_checks(p, &mut *self.scratch);
-        } else {
-            self.gen_defences(p);
-        }
-        self.broad_filter(p);
-        let moves: Vec<Move> = self.scratch.as_slice().to_vec();
+        let (or, moves) = self.line_moves(p);
         if moves.is_empty() {
             if or {
                 return None;
@@ -188,15 +194,7 @@ impl Search<'_> {
         self.path.clear();
         self.rep_table.clear();
         while budget > 0 && !self.stopped && line.len() < MAX_DEPTH as usize {
-            let or = p.side_to_move() == self.attacker;
-            if or {
-                self.scratch.clear();
-                generate_checks(p, &mut *self.scratch);
-            } else {
-                self.gen_defences(p);
-            }
-            self.broad_filter(p);
-            let moves: Vec<Move> = self.scratch.as_slice().to_vec();
+            let (or, moves) = self.line_moves(p);
             if moves.is_empty() {
                 break;
             }
