@@ -727,6 +727,14 @@ fn go_classes_and_score_read_sgf() {
         let typed = okite(&["go", cmd, "--graph", "grid:3x3", "--moves", moves, "--json"]);
         assert_eq!(from_sgf.stdout, typed.stdout, "{cmd}: {}", text(&from_sgf));
     }
+    // go show too takes its graph from the record
+    let o = okite(&["go", "show", "--sgf", p, "--json"]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .starts_with(r#"{"graph": "grid:3x3", "board": ".X.OX..X.""#),
+        "{}",
+        text(&o)
+    );
     let o = okite(&["go", "classes", "--sgf", p, "--graph", "grid:2x2"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

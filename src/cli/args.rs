@@ -260,8 +260,9 @@ pub enum GoCommand {
     },
     /// The graph with its vertices and neighbours
     Show {
-        #[arg(long)]
-        graph: String,
+        /// The graph (with --sgf: the record's board when absent)
+        #[arg(long, required_unless_present = "sgf")]
+        graph: Option<String>,
         /// Graphviz dot instead of a diagram
         #[arg(long)]
         dot: bool,

@@ -176,6 +176,50 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
     Printer::auto().fail_in(d, &sources)
 }
 
+/// An SGF record read and replayed from its setup under the seed's rules: the graph's spec
+/// (the record's grid when `graph` is absent), the graph, the record and the game.
+fn sgf_game(
+    graph: Option<&str>,
+    path: &std::path::Path,
+) -> Result<
+    (
+        String,
+        crate::go::graph::Graph,
+        crate::go::sgf::SgfRecord,
+        crate::go::rules::Game,
+    ),
+    i32,
+> {
+    let text = crate::check::load::read_text_bounded(path).map_err(|d| Printer::auto().fail(d))?;
+    let name = path.display().to_string();
+    let record = crate::go::sgf::parse_sgf(&text).map_err(|e| go_error(&text, &name, &e))?;
+    let spec = match graph {
+        Some(s) => s.to_string(),
+        None => format!("grid:{}x{}", record.rows, record.cols),
+    };
+    let g = go_graph(&spec)?;
+    let rules = crate::go::rules::Rules::seed();
+    let game = record
+        .replay(&text, rules)
+        .map_err(|e| go_error(&text, &name, &e))?;
+    if game.graph.n != g.n {
+        return Err(Printer::auto().fail(
+            Diag::error(
+                "E0501",
+                format!(
+                    "the record is for a board of {} points, the graph has {}",
+                    game.graph.n, g.n
+                ),
+            )
+            .help(format!(
+                "leave --graph out, or give --graph grid:{}x{}",
+                record.rows, record.cols
+            )),
+        ));
+    }
+    Ok((spec, g, record, game))
+}
+
 /// A Go position given by `--graph` and `--moves`, or by an SGF record (`--sgf`; the graph its
 /// board's when `--graph` is absent).
 pub(super) struct GoPosition {
@@ -217,33 +261,7 @@ pub(super) fn go_position(
             to_move,
         });
     };
-    let text = crate::check::load::read_text_bounded(path).map_err(|d| Printer::auto().fail(d))?;
-    let name = path.display().to_string();
-    let record = crate::go::sgf::parse_sgf(&text).map_err(|e| go_error(&text, &name, &e))?;
-    let spec = match graph {
-        Some(s) => s.to_string(),
-        None => format!("grid:{}x{}", record.rows, record.cols),
-    };
-    let g = go_graph(&spec)?;
-    let rules = crate::go::rules::Rules::seed();
-    let game = record
-        .replay(&text, rules)
-        .map_err(|e| go_error(&text, &name, &e))?;
-    if game.graph.n != g.n {
-        return Err(Printer::auto().fail(
-            Diag::error(
-                "E0501",
-                format!(
-                    "the record is for a board of {} points, the graph has {}",
-                    game.graph.n, g.n
-                ),
-            )
-            .help(format!(
-                "leave --graph out, or give --graph grid:{}x{}",
-                record.rows, record.cols
-            )),
-        ));
-    }
+    let (spec, g, record, game) = sgf_game(graph, path)?;
     let mut seq: Vec<crate::go::board::Board> = vec![];
     for b in game.boards {
         if seq.last() != Some(&b) {
@@ -684,46 +702,19 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             moves,
             json,
         } => {
-            let g = match go_graph(&graph) {
-                Ok(g) => g,
-                Err(c) => return c,
-            };
-            let mut b = go::board::Board::empty();
-            if let Some(path) = sgf {
-                let text = match crate::check::load::read_text_bounded(&path) {
-                    Ok(t) => t,
-                    Err(d) => return Printer::auto().fail(d),
-                };
-                let rules = match go::rules::Rules::preset("seed") {
-                    Ok(r) => r,
-                    Err(e) => return go_error("seed", "--reading", &e),
-                };
-                let record = match go::sgf::parse_sgf(&text) {
-                    Ok(r) => r,
-                    Err(e) => return go_error(&text, &path.display().to_string(), &e),
-                };
-                match record.replay(&text, rules) {
-                    Ok(game) => {
-                        if game.graph.n != g.n {
-                            return Printer::auto().fail(
-                                Diag::error(
-                                    "E0501",
-                                    format!(
-                                        "the record is for a board of {} points, the graph has {}",
-                                        game.graph.n, g.n
-                                    ),
-                                )
-                                .help(format!(
-                                    "the record's board is --graph grid:{}x{}",
-                                    record.rows, record.cols
-                                )),
-                            );
-                        }
-                        b = game.board;
+            let (graph, g, mut b) = match &sgf {
+                Some(path) => match sgf_game(graph.as_deref(), path) {
+                    Ok((spec, g, _, game)) => (spec, g, game.board),
+                    Err(c) => return c,
+                },
+                None => {
+                    let spec = graph.unwrap_or_default();
+                    match go_graph(&spec) {
+                        Ok(g) => (spec, g, go::board::Board::empty()),
+                        Err(c) => return c,
                     }
-                    Err(e) => return go_error(&text, &path.display().to_string(), &e),
                 }
-            }
+            };
             if let Some(ms) = moves {
                 let rules = match go::rules::Rules::preset("seed") {
                     Ok(r) => r,
