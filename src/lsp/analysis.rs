@@ -322,6 +322,19 @@ impl Analysis {
             .min_by_key(|d| d.span.len())
     }
 
+    /// The name under or just before a byte offset of the document (its byte range) and what it
+    /// stands for there.
+    pub fn target_at(&self, offset: usize) -> Option<(usize, usize, Target<'_>)> {
+        let text = self.text()?;
+        let is_reading = |n: &str| {
+            self.decls
+                .iter()
+                .any(|d| d.kind == Kind::Reading && d.name == n)
+        };
+        let (s, e, base) = name_at(text, offset, is_reading)?;
+        Some((s, e, self.resolve(&text[s..e], offset, base)?))
+    }
+
     /// The declaration a name stands for at a place of the document: a parameter of the
     /// definition around it, the definition the reading in force there uses (for `base.f`, the
     /// one its parents use), an enum, constant, type or reading.

@@ -2,7 +2,7 @@
 //! Go to definition: a name to the declaration it stands for at that place (across `use`, and
 //! `base.f` to the definition the reading's parents use), a `use "file.rule"` to the file.
 
-use super::analysis::{name_at, Analysis, Kind, Target};
+use super::analysis::{Analysis, Target};
 use super::convert::{path_uri, span_location};
 use lsp_types::{Location, Position, Range};
 
@@ -14,14 +14,7 @@ pub fn definition(a: &Analysis, offset: usize) -> Option<Location> {
             Range::new(Position::new(0, 0), Position::new(0, 0)),
         ));
     }
-    let text = a.text()?;
-    let is_reading = |n: &str| {
-        a.decls
-            .iter()
-            .any(|d| d.kind == Kind::Reading && d.name == n)
-    };
-    let (s, e, base) = name_at(text, offset, is_reading)?;
-    match a.resolve(&text[s..e], offset, base)? {
+    match a.target_at(offset)?.2 {
         Target::Decl(d) => span_location(&a.sources, d.name_span),
         Target::Param(span, _) => span_location(&a.sources, span),
     }

@@ -4,7 +4,7 @@
 //! type the checker inferred, the readings that override it, and its native binding with
 //! whether the binding is on (as `okite natives` tells it).
 
-use super::analysis::{doc_comment, header, name_at, Analysis, Decl, Kind, Target};
+use super::analysis::{doc_comment, header, Analysis, Decl, Kind, Target};
 use super::convert::{span_place, LineIndex};
 use crate::bindings::{binding_verdict, natives_in_cone};
 use crate::check::{DefKind, Program, BASE};
@@ -14,14 +14,8 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 /// The hover of the name at a byte offset of the document.
 pub fn hover(a: &Analysis, offset: usize) -> Option<Hover> {
     let text = a.text()?;
-    let is_reading = |n: &str| {
-        a.decls
-            .iter()
-            .any(|d| d.kind == Kind::Reading && d.name == n)
-    };
-    let (s, e, base) = name_at(text, offset, is_reading)?;
+    let (s, e, target) = a.target_at(offset)?;
     let name = &text[s..e];
-    let target = a.resolve(name, offset, base)?;
     let value = match target {
         Target::Param(_, def) => format!(
             "```okite\n{name}\n```\nparameter of `{}`:\n```okite\n{}\n```",
