@@ -46,6 +46,15 @@ impl Plan {
     pub fn is_native(&self) -> bool {
         matches!(self, Plan::Native(_))
     }
+
+    /// The rules, because the command was asked to run by them (`--engine rules` or `verify`):
+    /// no definition stopped the engine.
+    pub fn rules_asked() -> Plan {
+        Plan::Rules(bindings::Reason {
+            what: String::new(),
+            changes: vec![],
+        })
+    }
 }
 
 /// A reading of the program by name, or a diagnostic that lists the readings there are.

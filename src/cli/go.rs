@@ -150,10 +150,7 @@ pub(super) fn go_plan(
     let prog = load_or_report(rules, &printer)?.0;
     let r = crate::front::reading(&prog, reading).map_err(|d| printer.fail_in(d, &prog.sources))?;
     let plan = match engine {
-        Engine::Rules => Plan::Rules(crate::bindings::Reason {
-            what: String::new(),
-            changes: vec![],
-        }),
+        Engine::Rules => Plan::rules_asked(),
         _ => crate::front::plan_all(&prog, r, defs, natives),
     };
     say_plan(&prog, r, &defs.join("`, `"), engine_name, &plan, engine);

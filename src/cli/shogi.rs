@@ -368,6 +368,20 @@ pub(super) fn perft_reading(
     n
 }
 
+/// The deepest perft that follows every line's history (a reading's or a variant's).
+const HISTORY_DEPTH: u32 = 8;
+
+/// Perft deeper than [`HISTORY_DEPTH`] under `what`: refused.
+fn too_deep_with_history(depth: u32, what: &str) -> Diag {
+    Diag::error(
+        "E0602",
+        format!(
+            "perft to depth {depth} under {what} would not finish: it follows every line's history"
+        ),
+    )
+    .help(format!("ask for a depth of at most {HISTORY_DEPTH}"))
+}
+
 /// `okite perft`.
 pub(super) fn perft(args: PerftArgs) -> i32 {
     let PerftArgs {
@@ -419,10 +433,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     }
     let plan = match engine {
         Engine::Native => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
-        _ => Plan::Rules(crate::bindings::Reason {
-            what: String::new(),
-            changes: vec![],
-        }),
+        _ => Plan::rules_asked(),
     };
     let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
     let _spinner = Spinner::new(format!("perft to depth {depth}"));
@@ -437,14 +448,8 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         Plan::Native(n) => n,
         Plan::Rules(_) => {
             if let Some(v) = hybrid {
-                if depth > 8 {
-                    return printer.fail(
-                        Diag::error(
-                            "E0602",
-                            format!("perft to depth {depth} under a variant would not finish: it follows every line's history"),
-                        )
-                        .help("ask for a depth of at most 8"),
-                    );
+                if depth > HISTORY_DEPTH {
+                    return printer.fail(too_deep_with_history(depth, "a variant"));
                 }
                 return match perft_hybrid(&prog, r, &v, &mut history, depth) {
                     Ok(n) => {
@@ -466,14 +471,8 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     let rd = crate::shogi::readings::Reading::named(native)
         .expect("the shogi engines' readings are named");
     if reading.is_some() || native != "narrow-check" || history.len() > 1 {
-        if depth > 8 {
-            return printer.fail(
-                Diag::error(
-                    "E0602",
-                    format!("perft to depth {depth} under a reading would not finish: it follows every line's history"),
-                )
-                .help("ask for a depth of at most 8"),
-            );
+        if depth > HISTORY_DEPTH {
+            return printer.fail(too_deep_with_history(depth, "a reading"));
         }
         emit(&perft_reading(&mut history, depth, rd).to_string());
         return 0;
@@ -530,10 +529,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
     }
     let engine = if verify { Engine::Verify } else { engine };
     let plan = match engine {
-        Engine::Rules => Plan::Rules(crate::bindings::Reason {
-            what: String::new(),
-            changes: vec![],
-        }),
+        Engine::Rules => Plan::rules_asked(),
         _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
     };
     let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
