@@ -321,7 +321,8 @@ mod microcosmos {
     use super::*;
     use crate::shogi::mate1::is_mating_line;
 
-    fn problem() -> (Position, Vec<Move>) {
+    /// Microcosmos (curated.tsv) and its published 1,525-ply solution.
+    pub(super) fn problem() -> (Position, Vec<Move>) {
         let dir = format!("{}/tests/data/shogi", env!("CARGO_MANIFEST_DIR"));
         let tsv = std::fs::read_to_string(format!("{dir}/curated.tsv")).unwrap();
         let row = tsv
@@ -392,15 +393,7 @@ mod microcosmos_tail {
     #[test]
     #[ignore]
     fn microcosmos_tail() {
-        let dir = format!("{}/tests/data/shogi", env!("CARGO_MANIFEST_DIR"));
-        let tsv = std::fs::read_to_string(format!("{dir}/curated.tsv")).unwrap();
-        let row = tsv
-            .lines()
-            .find(|l| l.starts_with("kh-microcosmos\t"))
-            .unwrap();
-        let start = Position::from_sfen(row.split('\t').nth(1).unwrap()).unwrap();
-        let text = std::fs::read_to_string(format!("{dir}/microcosmos-1525.usi")).unwrap();
-        let words: Vec<&str> = text.split_whitespace().collect();
+        let (start, solution) = super::microcosmos::problem();
         let froms = std::env::var("MICRO_FROM").unwrap_or_else(|_| "1500,1400".into());
         let ms: u64 = std::env::var("MICRO_MS")
             .ok()
@@ -414,8 +407,7 @@ mod microcosmos_tail {
         for f in froms.split(',') {
             let k: usize = f.trim().parse().unwrap();
             let mut p = start.clone();
-            for w in &words[..k] {
-                let m = p.parse_usi_move(w).unwrap();
+            for &m in &solution[..k] {
                 p.do_move(m);
             }
             let opts = MateOptions {
