@@ -277,9 +277,18 @@ pub(super) fn go_position(
     })
 }
 
+/// A sequence of boards as the rules' `Seq<Config>`.
+fn sequence_value(g: &crate::go::graph::Graph, seq: &[crate::go::board::Board]) -> Value {
+    Value::seq(
+        seq.iter()
+            .map(|b| crate::natives::go::config_value(g, b))
+            .collect(),
+    )
+}
+
 /// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of boards given.
 pub(super) fn eval_on_sequence(
-    rules: &[PathBuf],
+    prog: &mut Program,
     g: &crate::go::graph::Graph,
     seq: &[crate::go::board::Board],
     text: &str,
@@ -287,33 +296,23 @@ pub(super) fn eval_on_sequence(
     engine: Engine,
     resident_mb: Option<usize>,
 ) -> Result<Value, i32> {
-    let r = Value::seq(
-        seq.iter()
-            .map(|b| crate::natives::go::config_value(g, b))
-            .collect(),
-    );
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
-    let mut prog = load_or_report(rules, &printer)?.0;
     let bound = vec![
         (
             "G".to_string(),
             crate::natives::go::graph_value(g),
             "Graph".to_string(),
         ),
-        ("r".to_string(), r, "Seq<Config>".to_string()),
+        (
+            "r".to_string(),
+            sequence_value(g, seq),
+            "Seq<Config>".to_string(),
+        ),
     ];
     let spinner = Spinner::new(format!("evaluating {text}"));
-    let v = eval_with_bound(
-        &mut prog,
-        text,
-        bound,
-        engine,
-        reading,
-        &printer,
-        resident_mb,
-    );
+    let v = eval_with_bound(prog, text, bound, engine, reading, &printer, resident_mb);
     drop(spinner);
     v
 }
@@ -365,7 +364,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Ok(x) => x,
                 Err(c) => return c,
             };
-            let (cprog, plan) = match go_plan(
+            let (mut cprog, plan) = match go_plan(
                 &rules,
                 reading.as_deref(),
                 &["classes"],
@@ -434,7 +433,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 }
                 (engine, _) => {
                     match eval_on_sequence(
-                        &rules,
+                        &mut cprog,
                         &g,
                         &seq,
                         "classes(G, r)",
@@ -532,11 +531,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Err(c) => return c,
             };
             let from_empty = seq.len() == 1 && seq[0] == go::board::Board::empty();
-            let r = Value::seq(
-                seq.iter()
-                    .map(|b| crate::natives::go::config_value(&g, b))
-                    .collect(),
-            );
+            let r = sequence_value(&g, &seq);
             go_count(
                 &spec,
                 &variant,
@@ -835,9 +830,13 @@ fn go_score(
         Ok(x) => x,
         Err(c) => return c,
     };
+    let mut prog = match load_or_report(rules, &Printer::auto()) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
     let q = format!("(score(last(r)), winner(G, last(r), {h2}), terminable(G, r))");
     let (pure, pure_winner, terminable) =
-        match eval_on_sequence(rules, &g, &seq, &q, None, engine, None) {
+        match eval_on_sequence(&mut prog, &g, &seq, &q, None, engine, None) {
             Ok(Value::Tuple(t)) if t.len() == 3 => match (&t[0], &t[1], &t[2]) {
                 (Value::Int(s), Value::Int(w), Value::Bool(b)) => (*s, *w, *b),
                 _ => {
@@ -859,7 +858,7 @@ fn go_score(
         };
     let chinese = if terminable {
         let q = format!("(chinese_score(G, r), chinese_winner(G, r, {h2}))");
-        match eval_on_sequence(rules, &g, &seq, &q, None, engine, None) {
+        match eval_on_sequence(&mut prog, &g, &seq, &q, None, engine, None) {
             Ok(Value::Tuple(t)) if t.len() == 2 => match (&t[0], &t[1]) {
                 (Value::Int(s), Value::Int(w)) => Some((*s, *w)),
                 _ => {
