@@ -531,9 +531,13 @@ pub struct MateArgs {
     /// Node limit per problem (0: none)
     #[arg(long, default_value_t = 0)]
     pub nodes: u64,
-    /// Transposition table size in MiB
+    /// Transposition table size in MiB (at most --max-resident-mb)
     #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
+    /// The memory the search may occupy, in MiB: --hash-mb may not exceed it, nor three
+    /// quarters of the machine's memory
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+    pub max_resident_mb: usize,
     /// One JSON object per problem
     #[arg(long)]
     pub json: bool,

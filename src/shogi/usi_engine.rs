@@ -53,6 +53,11 @@ pub enum Follow {
 /// rules) and `Reading`; an error says why the search may not follow them.
 pub type Resolver<'a> = &'a dyn Fn(&str, &str) -> Result<Follow, String>;
 
+/// The largest transposition table `setoption name USI_Hash` takes, in MiB: the command line's
+/// default bound on resident memory (`--max-resident-mb`), since the table is made resident as
+/// the search fills it.
+pub const MAX_HASH_MB: usize = 4096;
+
 /// Runs the engine until `quit` or the end of the input. Output errors end the loop. Readings
 /// are the four native ones by name; no rule files.
 pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Result<()> {
@@ -125,7 +130,9 @@ pub fn usi_loop_with<W: Write + Send>(
                     say(&out, "id author okite")?;
                     say(
                         &out,
-                        "option name USI_Hash type spin default 64 min 1 max 65536",
+                        &format!(
+                            "option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}"
+                        ),
                     )?;
                     say(
                         &out,
@@ -155,13 +162,18 @@ pub fn usi_loop_with<W: Write + Send>(
                         .and_then(|i| rest.get(i + 1));
                     match (name, value) {
                         (Some(&"USI_Hash"), Some(v)) => match v.parse::<usize>() {
-                            Ok(n) if (1..=65536).contains(&n) => {
+                            Ok(n) if (1..=MAX_HASH_MB).contains(&n) => {
                                 if n != hash_mb {
                                     solver = None;
                                 }
                                 hash_mb = n
                             }
-                            _ => say(&out, &format!("info string bad USI_Hash value {v}"))?,
+                            _ => say(
+                                &out,
+                                &format!(
+                                    "info string bad USI_Hash value {v} (from 1 to {MAX_HASH_MB} MiB)"
+                                ),
+                            )?,
                         },
                         (Some(&"MateLength"), Some(&"shortest")) => length = MateLength::Shortest,
                         (Some(&"MateLength"), Some(&"any")) => length = MateLength::Any,
