@@ -538,8 +538,11 @@ pub static CODES: &[Code] = &[
         "memory-budget",
         Budget,
         "the process occupied more memory than allowed",
-        "The resident memory of the process is read every 2^20 steps; past `--max-resident-mb` \
-         the query ends. Raise the bound, or ask a smaller question.",
+        "The resident memory of the process is read every 2^20 steps, and as comprehensions, \
+         closures and the built-ins that build sets (`powerset`, `functions`, `product`, \
+         ranges) grow, every 8 MiB they build; a built-in whose result cannot fit (estimated \
+         before it is built) is refused at once. Past `--max-resident-mb` (4096 by default) the \
+         query ends. Raise the bound, or ask a smaller question.",
         cli(
             Some("def count_to(n: Int) -> Int = sum i in 1..n: i\n"),
             &[
@@ -779,7 +782,8 @@ pub static CODES: &[Code] = &[
         "The message names the option and the help line the values it takes: a perft depth \
          that would not finish (at most 12, or 8 where every line's history is followed), a \
          komi that is not a whole or half number, a `--length` other than `shortest` or `any`, \
-         a `--hash-mb` out of range, `okite mate` without `--sfen` or `--batch`.",
+         a `--hash-mb` of 0 or larger than `--max-resident-mb` or than three quarters of the \
+         machine's memory, `okite mate` without `--sfen` or `--batch`.",
         cli(None, &["perft", "--depth", "13"]),
     ),
     error(
@@ -891,6 +895,22 @@ pub static CODES: &[Code] = &[
         "The df-pn search runs on a thread of its own with a large stack; the system refused \
          to start it (too little memory, or a limit on threads).",
         Trigger::Guard("the operating system refusing a thread; no input of okite does it"),
+    ),
+    error(
+        "E0611",
+        "engine-memory",
+        Cli,
+        "a native count would occupy more memory than allowed",
+        "The native board count of a grid keeps the states of its border in memory; they grow \
+         about threefold with each cell of the grid's width. `okite go count` estimates them as \
+         they grow and reads the process's resident memory as it goes: past `--max-resident-mb` \
+         (or when the system refuses the memory) it ends with this diagnostic instead of being \
+         killed. A count of regular sequences whose path of boards would pass four million \
+         boards ends the same way. Raise the bound, or count a smaller graph.",
+        cli(
+            None,
+            &["go", "count", "--graph", "grid:5x5", "--max-resident-mb", "1"],
+        ),
     ),
     Code {
         code: "I0001",
