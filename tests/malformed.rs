@@ -18,6 +18,10 @@ fn every_command_refuses_malformed_input() {
     std::fs::write(&bad_kif, "手合割：平手\n   1 ７七歩(77)\n   2 ９九王(11)\n").unwrap();
     let bad_csa = d.join("bad.csa");
     std::fs::write(&bad_csa, "PI\n+\n+7776FU\n-1199OU\n").unwrap();
+    let empty_kif = d.join("empty.kif");
+    std::fs::write(&empty_kif, "").unwrap();
+    let cut_csa = d.join("cut.csa");
+    std::fs::write(&cut_csa, "PI\n+\n+7776FU\n-33").unwrap();
     let bad_sgf = d.join("bad.sgf");
     std::fs::write(&bad_sgf, "(;SZ[3];B[zz]").unwrap();
     let bad_edges = d.join("bad.edges");
@@ -109,6 +113,11 @@ fn every_command_refuses_malformed_input() {
             vec!["game".into(), "--csa".into(), p(&bad_csa)],
             "bad game record",
         ),
+        (
+            vec!["game".into(), "--kif".into(), p(&empty_kif)],
+            "the record is empty",
+        ),
+        (vec!["game".into(), "--csa".into(), p(&cut_csa)], "line 4"),
         (
             vec!["game".into(), "--usi".into(), "7g7f 7g7f".into()],
             "bad move",

@@ -148,6 +148,42 @@ fn lines_with_offsets(text: &str) -> Vec<(usize, usize, &str)> {
     out
 }
 
+/// The error of a record with nothing but blank lines and comments (lines starting with
+/// `comment`): an empty file is no game.
+fn empty_record(text: &str, comment: char) -> Option<ParseErrors> {
+    let blank = text.lines().all(|l| {
+        let t = l.trim_start_matches('\u{feff}').trim();
+        t.is_empty() || t.starts_with(comment)
+    });
+    blank.then(|| {
+        ParseErrors(vec![ParseError::new(
+            0,
+            0,
+            "line 1: the record is empty (no start position and no move)",
+            "a record gives a start position or moves; an empty file is no game",
+        )])
+    })
+}
+
+/// The CSA results that end a move list (`%TORYO` and the others of the standard).
+const CSA_END: [&str; 15] = [
+    "%TORYO",
+    "%CHUDAN",
+    "%SENNICHITE",
+    "%TIME_UP",
+    "%ILLEGAL_MOVE",
+    "%+ILLEGAL_ACTION",
+    "%-ILLEGAL_ACTION",
+    "%JISHOGI",
+    "%KACHI",
+    "%HIKIWAKE",
+    "%MAX_MOVES",
+    "%TSUMI",
+    "%FUZUMI",
+    "%ERROR",
+    "%MATTA",
+];
+
 fn kanji_digit(c: char) -> Option<u8> {
     let full = "１２３４５６７８９";
     let kan = "一二三四五六七八九";
@@ -233,6 +269,9 @@ fn kif_hand(s: &str) -> Option<Vec<(PieceKind, u8)>> {
 /// `４五角打`, `２二角成(88)`, `３三桂不成(45)`, and stops at `投了` and the other result
 /// words or at the first variation. Errors name the line and span it.
 pub fn parse_kif(text: &str) -> Result<Game, ParseErrors> {
+    if let Some(e) = empty_record(text, '#') {
+        return Err(e);
+    }
     let lines = lines_with_offsets(text);
     let mut start: Option<Position> = None;
     let mut errs = Vec::new();
@@ -576,17 +615,37 @@ fn csa_piece(s: &str) -> Option<PieceKind> {
 /// Parses a CSA game record: `PI` (with optional removals), `P1`..`P9` rows, `P+`/`P-`
 /// piece placements (including `00AL`), the side line `+`/`-`, moves such as `+7776FU`
 /// (several statements per line separated by `,` are allowed) and stops at `%` results.
-/// Errors name the line and span it.
+/// Errors name the line and span it. A record cut short is refused: an empty one, a board with
+/// rows missing or a row cut, a position without its side line, a result cut (`%TOR`).
 pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
+    if let Some(e) = empty_record(text, '\'') {
+        return Err(e);
+    }
     let lines = lines_with_offsets(text);
     let mut errs = Vec::new();
     let mut board: Option<Position> = None;
     let mut game: Option<Game> = None;
     let mut side = Color::Black;
     let mut all_rest: Option<Color> = None;
+    // what a record cut short lacks: rows of the board (P1 to P9), the side line after a
+    // position; `last` is the last line read (number, offset, text)
+    let mut rows_seen = [false; 10];
+    let mut side_seen = false;
+    let mut last: (usize, usize, &str) = (1, 0, "");
     'lines: for &(no, off, line) in &lines {
+        if !line.trim().is_empty() {
+            last = (no, off, line);
+        }
         for stmt in line.split(',') {
             let stmt = stmt.trim();
+            let err =
+                |msg: String| line_error(off, no, line, msg, "see the CSA standard file format");
+            if stmt == "T" {
+                errs.push(err(
+                    "a time line `T` without its seconds (a line cut short?)".into(),
+                ));
+                break 'lines;
+            }
             if stmt.is_empty()
                 || stmt.starts_with('\'')
                 || stmt.starts_with('V')
@@ -596,9 +655,12 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
             {
                 continue;
             }
-            let err =
-                |msg: String| line_error(off, no, line, msg, "see the CSA standard file format");
             if stmt.starts_with('%') {
+                if !CSA_END.contains(&stmt) {
+                    errs.push(err(format!(
+                        "`{stmt}` is not a result of the CSA standard (a line cut short?)"
+                    )));
+                }
                 break 'lines;
             }
             if let Some(r) = stmt.strip_prefix("PI") {
@@ -629,6 +691,14 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
                 let row = sb[1] - b'0';
                 let p = board.get_or_insert_with(Position::empty);
                 let cells = &stmt[2..];
+                rows_seen[row as usize] = true;
+                // nine cells of three characters, the last one's trailing blank trimmed
+                let n_cells = cells.len().div_ceil(3);
+                if n_cells != 9 {
+                    errs.push(err(format!(
+                        "row P{row} has {n_cells} cells, not 9 (a line cut short?)"
+                    )));
+                }
                 for col_i in 0..9u8 {
                     let Some(cell) = cells.get(col_i as usize * 3..col_i as usize * 3 + 3) else {
                         break;
@@ -696,6 +766,13 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
                 continue;
             }
             if stmt == "+" || stmt == "-" {
+                if game.is_some() || side_seen {
+                    errs.push(err(format!(
+                        "a second side line `{stmt}` (a move cut short?)"
+                    )));
+                    break 'lines;
+                }
+                side_seen = true;
                 side = if stmt == "+" {
                     Color::Black
                 } else {
@@ -705,6 +782,10 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
             }
             if (sb[0] == b'+' || sb[0] == b'-') && sb.len() == 7 {
                 if game.is_none() {
+                    if let Some(msg) = cut_position(&board, &rows_seen, side_seen) {
+                        errs.push(err(msg));
+                        break 'lines;
+                    }
                     let mut p = board.clone().unwrap_or_else(Position::startpos);
                     if let Some(c) = all_rest {
                         p.fill_hand_with_rest(c);
@@ -750,12 +831,62 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
     if let Some(g) = game {
         return Ok(g);
     }
-    let mut p = board.unwrap_or_else(Position::startpos);
+    let (no, off, line) = last;
+    let cut = |msg: String| {
+        ParseErrors(vec![line_error(
+            off,
+            no,
+            line,
+            msg,
+            "see the CSA standard file format",
+        )])
+    };
+    if board.is_none() && !side_seen {
+        return Err(cut(
+            "the record has no start position (`PI` or rows `P1` to `P9`) and no move".into(),
+        ));
+    }
+    let rows_cut = (1..=9).any(|r| rows_seen[r]) && !rows_seen[1..].iter().all(|&x| x);
+    if rows_cut {
+        if let Some(msg) = cut_position(&board, &rows_seen, true) {
+            return Err(cut(msg));
+        }
+    }
+    let mut p = board.clone().unwrap_or_else(Position::startpos);
     if let Some(c) = all_rest {
         p.fill_hand_with_rest(c);
     }
     p.set_side(side);
+    if impossible(&p).is_none() {
+        if let Some(msg) = cut_position(&board, &rows_seen, side_seen) {
+            return Err(cut(msg));
+        }
+    }
     start_only(p)
+}
+
+/// What a CSA position cut short lacks, if anything: rows of a board given row by row, or the
+/// side line (`+` or `-`) that follows a position.
+fn cut_position(board: &Option<Position>, rows: &[bool; 10], side_seen: bool) -> Option<String> {
+    if (1..=9).any(|r| rows[r]) {
+        let missing: Vec<String> = (1..=9)
+            .filter(|&r| !rows[r])
+            .map(|r| format!("P{r}"))
+            .collect();
+        if !missing.is_empty() {
+            return Some(format!(
+                "the board has no row {} (a record cut short?)",
+                missing.join(", ")
+            ));
+        }
+    }
+    if board.is_some() && !side_seen {
+        return Some(
+            "the position is not followed by the side to move, a line `+` or `-` (a record cut short?)"
+                .into(),
+        );
+    }
+    None
 }
 
 fn csa_move(pos: &Position, s: &str) -> Result<Move, String> {
@@ -883,6 +1014,69 @@ T3
 +0045KA
 %TORYO
 ";
+
+    /// A record with a board written row by row, times and a result.
+    const CSA_BOARD: &str = "V2.2
+N+sente
+N-gote
+$EVENT:test
+P1-KY-KE-GI-KI-OU-KI-GI-KE-KY
+P2 * -HI *  *  *  *  * -KA * 
+P3-FU-FU-FU-FU-FU-FU-FU-FU-FU
+P4 *  *  *  *  *  *  *  *  * 
+P5 *  *  *  *  *  *  *  *  * 
+P6 *  *  *  *  *  *  *  *  * 
+P7+FU+FU+FU+FU+FU+FU+FU+FU+FU
+P8 * +KA *  *  *  *  * +HI * 
+P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
++
++7776FU
+T12
+-3334FU
+T3
++8822UM
+-3122GI
++0045KA
+%TORYO
+";
+
+    /// Every prefix of a valid record is refused, naming a line, or is itself a record of the
+    /// game up to one of its moves: a prefix that ends at a whole move, inside the seconds of a
+    /// time line, at the side line before the first move, or at the result. An empty record is
+    /// no game, in CSA and in KIF.
+    #[test]
+    fn records_cut_short_are_refused() {
+        let full = parse_csa(CSA_BOARD).unwrap();
+        assert_eq!(full.moves.len(), 5);
+        let mut loaded = 0;
+        for i in 0..CSA_BOARD.len() {
+            let cut = &CSA_BOARD[..i];
+            match parse_csa(cut) {
+                Err(e) => assert!(e.0[0].message.starts_with("line "), "{cut:?}: {e}"),
+                Ok(g) => {
+                    loaded += 1;
+                    assert!(full.moves.starts_with(&g.moves), "{cut:?}");
+                    let last = cut.lines().last().unwrap_or("").trim();
+                    let whole_move = last.len() == 7 && CSA_BOARD.lines().any(|l| l == last);
+                    assert!(
+                        whole_move || last.starts_with('T') || last == "+" || last == "%TORYO",
+                        "{cut:?} loads"
+                    );
+                }
+            }
+        }
+        // the ends of the five moves and of the side line, with or without their line end, and
+        // the seconds of the time lines
+        assert_eq!(loaded, 18, "prefixes that load");
+        for empty in ["", "\n\n", "  \n", "'a comment\n"] {
+            let e = parse_csa(empty).unwrap_err();
+            assert!(e.0[0].message.contains("empty"), "{empty:?}: {e}");
+        }
+        for empty in ["", "\u{feff}\n", "# a comment\n"] {
+            let e = parse_kif(empty).unwrap_err();
+            assert!(e.0[0].message.contains("empty"), "{empty:?}: {e}");
+        }
+    }
 
     #[test]
     fn csa_even_game() {
