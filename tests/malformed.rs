@@ -26,6 +26,8 @@ fn every_command_refuses_malformed_input() {
     std::fs::write(&bad_sgf, "(;SZ[3];B[zz]").unwrap();
     let bad_edges = d.join("bad.edges");
     std::fs::write(&bad_edges, "a b\nc d\n").unwrap();
+    let loop_edges = d.join("loop.edges");
+    std::fs::write(&loop_edges, "a b\nb c\n  b b\n").unwrap();
     let before: Vec<_> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -139,6 +141,15 @@ fn every_command_refuses_malformed_input() {
                 format!("edges:{}", p(&bad_edges)),
             ],
             "connected",
+        ),
+        (
+            vec![
+                "go".into(),
+                "count".into(),
+                "--graph".into(),
+                format!("edges:{}", p(&loop_edges)),
+            ],
+            "loop.edges:3:3: a self-loop `b b`",
         ),
         (
             vec![
