@@ -150,6 +150,9 @@ pub struct Program {
     /// light[def]: a small definition outside any recursion, whose calls the evaluator does not
     /// table (computing it is cheaper than remembering it; it cannot take part in a cycle).
     pub light: Vec<bool>,
+    /// defs_of_key[key]: the definitions of a key (of every reading), in order, so that what
+    /// is asked per key or per group of keys takes no walk of all definitions.
+    pub defs_of_key: Vec<Vec<DefId>>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
     /// The native functions the rule files were checked against: path and arity.
@@ -196,6 +199,7 @@ impl Program {
             sccs: vec![],
             light: vec![],
             fingerprint: vec![],
+            defs_of_key: vec![],
             notes: vec![],
             native_sigs: natives.signatures(),
             types_unknown: false,
@@ -213,6 +217,10 @@ impl Program {
         let mut p = Program::empty(sources, natives);
         let mut errs = vec![];
         p.declare(&files, &mut errs);
+        p.defs_of_key = vec![vec![]; p.keys.len()];
+        for (d, def) in p.defs.iter().enumerate() {
+            p.defs_of_key[def.key as usize].push(d as DefId);
+        }
         p.resolve_all(&files, &mut errs);
         if !p.types_unknown {
             p.infer_all(&mut errs);
@@ -341,7 +349,13 @@ impl Program {
     /// A one-line signature of a key: `mate(g: Game, i: Int) -> Bool`.
     pub fn signature(&self, key: DefKey) -> String {
         let k = &self.keys[key as usize];
-        let def = self.defs.iter().find(|d| d.key == key && !d.is_override);
+        let def = self
+            .defs_of_key
+            .get(key as usize)
+            .into_iter()
+            .flatten()
+            .map(|&d| &self.defs[d as usize])
+            .find(|d| !d.is_override);
         let params = def.map(|d| d.params.clone()).unwrap_or_default();
         let t = self.key_type(key);
         match (def.map(|d| d.is_const).unwrap_or(false), &k.scheme) {
