@@ -60,7 +60,10 @@ impl Program {
         }
         self.sccs = tarjan(&edges);
         let sccs = self.sccs.clone();
-        for scc in &sccs {
+        for (i, scc) in sccs.iter().enumerate() {
+            if i & 0xFF == 0 && self.interrupted() {
+                return;
+            }
             // monomorphic types for the group
             let mut mono: HashMap<DefKey, Ty> = HashMap::new();
             for &k in scc {

@@ -21,6 +21,8 @@ use crate::syntax::ast::{self, *};
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use types::{Scheme, Ty, Unifier};
 
 pub struct EnumInfo {
@@ -161,9 +163,21 @@ pub struct Program {
     /// nothing, an unknown type): types are not inferred, so that no error follows from it.
     types_unknown: bool,
     unifier: Unifier,
+    /// While building: a flag that, once raised, stops the build at the next definition (the
+    /// REPL's Ctrl-C during `:load`).
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 pub const BASE: ReadingId = 0;
+
+impl Program {
+    /// Whether the build under way was asked to stop.
+    fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::SeqCst))
+    }
+}
 
 impl crate::natives::Enums for Program {
     fn enum_constant(&self, enum_name: &str, variant: &str) -> Option<Value> {
@@ -204,6 +218,7 @@ impl Program {
             native_sigs: natives.signatures(),
             types_unknown: false,
             unifier: Unifier::default(),
+            interrupt: None,
         }
     }
 
@@ -214,17 +229,45 @@ impl Program {
         sources: SourceMap,
         natives: &Natives,
     ) -> Result<Program, (SourceMap, Vec<Diag>)> {
+        Program::build_interruptible(files, sources, natives, None)
+    }
+
+    /// The same, stopped with E0305 once `interrupt` is raised (checked between definitions).
+    pub fn build_interruptible(
+        files: Vec<ast::File>,
+        sources: SourceMap,
+        natives: &Natives,
+        interrupt: Option<Arc<AtomicBool>>,
+    ) -> Result<Program, (SourceMap, Vec<Diag>)> {
         let mut p = Program::empty(sources, natives);
+        p.interrupt = interrupt;
+        let stopped = |p: &mut Program| {
+            (
+                std::mem::take(&mut p.sources),
+                vec![Diag::error("E0305", "interrupted while checking the rules")
+                    .help("the rules were not loaded")],
+            )
+        };
         let mut errs = vec![];
         p.declare(&files, &mut errs);
         p.defs_of_key = vec![vec![]; p.keys.len()];
         for (d, def) in p.defs.iter().enumerate() {
             p.defs_of_key[def.key as usize].push(d as DefId);
         }
+        if p.interrupted() {
+            return Err(stopped(&mut p));
+        }
         p.resolve_all(&files, &mut errs);
+        if p.interrupted() {
+            return Err(stopped(&mut p));
+        }
         if !p.types_unknown {
             p.infer_all(&mut errs);
         }
+        if p.interrupted() {
+            return Err(stopped(&mut p));
+        }
+        p.interrupt = None;
         p.compute_sharing();
         p.compute_light();
         p.compute_fingerprints();

@@ -527,7 +527,9 @@ pub static CODES: &[Code] = &[
         "a query was interrupted",
         "Ctrl-C stops the query running in the REPL (its memo tables are kept). A query typed at \
          the prompt then prints `interrupted`; an example or theorem defined in the REPL reports \
-         this diagnostic.",
+         this diagnostic. Ctrl-C during `:load`, `:reload` or a definition typed at the prompt \
+         stops the check of the rules between two definitions; the REPL says `interrupted; the \
+         rules were kept as they were` and goes on with the rules it had.",
         Trigger::Library(
             "Ctrl-C while `okite repl` runs an example or theorem just defined; the tests raise \
              the evaluator's interrupt flag instead",

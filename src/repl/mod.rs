@@ -267,13 +267,20 @@ fn install_interrupt(flag: Arc<AtomicBool>) {
 
 /// Run `f` as an interruptible query.
 pub(crate) fn interruptible<T>(ev: &mut Evaluator, f: impl FnOnce(&mut Evaluator) -> T) -> T {
-    if let Some(flag) = &ev.interrupt {
+    let flag = ev.interrupt.clone();
+    interruptible_by(flag.as_ref(), || f(ev))
+}
+
+/// Run `f` (a query, or the check of rule files being loaded) so that Ctrl-C raises `flag`
+/// instead of ending the program; the flag is lowered before and after.
+pub(crate) fn interruptible_by<T>(flag: Option<&Arc<AtomicBool>>, f: impl FnOnce() -> T) -> T {
+    if let Some(flag) = flag {
         flag.store(false, Ordering::SeqCst);
     }
     QUERY_RUNNING.store(true, Ordering::SeqCst);
-    let r = f(ev);
+    let r = f();
     QUERY_RUNNING.store(false, Ordering::SeqCst);
-    if let Some(flag) = &ev.interrupt {
+    if let Some(flag) = flag {
         flag.store(false, Ordering::SeqCst);
     }
     r
@@ -307,6 +314,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
     let flag = Arc::new(AtomicBool::new(false));
     install_interrupt(flag.clone());
     let mut s = Session::new(paths, color);
+    s.interrupt = Some(flag.clone());
     if tty {
         println!(
             "okite {} — :help lists the commands, :quit or Ctrl-D leaves",
@@ -319,7 +327,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
         *names.borrow_mut() = s.names();
         // the program queries run on: built like the session's, and kept (with its memo tables)
         // until the definitions change
-        let prog = match s.build() {
+        let prog = match s.build_twin() {
             Ok(p) => p,
             Err(_) => s.empty_program(),
         };
