@@ -275,6 +275,19 @@ pub static CODES: &[Code] = &[
         cli(None, &["check", "/dev/null"]),
     ),
     error(
+        "E0013",
+        "input-too-long",
+        Load,
+        "a line given to the REPL is longer than okite reads at once",
+        "The REPL reads its input line by line; a line, or an unfinished input across lines, of \
+         more than 16 MiB is read to its end without being kept and skipped (a stream without \
+         line ends takes no memory). A piped script then exits with status 1.",
+        Trigger::Library(
+            "more than 16 MiB piped to `okite repl` on one line; the test pipes it rather than \
+             writing it into an example",
+        ),
+    ),
+    error(
         "E0100",
         "unknown-name",
         Check,

@@ -12,7 +12,7 @@ use rustyline::history::FileHistory;
 use rustyline::{Config, Editor};
 use session::{Flow, Session};
 use std::cell::RefCell;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -180,8 +180,15 @@ enum Line {
     Cleared,
     /// A line that is not UTF-8 text, with the offset of its first invalid byte: skipped.
     NotText(usize),
+    /// A line, or an unfinished input across lines, longer than [`MAX_INPUT_BYTES`], with its
+    /// length: skipped (read to its end without being kept).
+    TooLong(usize),
     Eof,
 }
+
+/// The longest input read from a pipe: a line, or an unfinished input across lines, of at most
+/// the size of a rule file.
+const MAX_INPUT_BYTES: usize = crate::syntax::parser::MAX_SOURCE_BYTES;
 
 impl Input {
     fn read(&mut self) -> Line {
@@ -210,14 +217,19 @@ impl Input {
                         }
                         None => {
                             let mut bytes = Vec::new();
-                            match stdin.read_until(b'\n', &mut bytes) {
-                                Ok(n) => match String::from_utf8(bytes) {
+                            match crate::lines::read_line_bounded(
+                                stdin,
+                                &mut bytes,
+                                MAX_INPUT_BYTES,
+                            ) {
+                                Ok(Ok(n)) => match String::from_utf8(bytes) {
                                     Ok(t) => {
                                         l = t;
                                         Ok(n)
                                     }
                                     Err(e) => return Line::NotText(e.utf8_error().valid_up_to()),
                                 },
+                                Ok(Err(n)) => return Line::TooLong(n),
                                 Err(e) => Err(e),
                             }
                         }
@@ -241,6 +253,9 @@ impl Input {
                                 text.push('\n');
                             }
                             text.push_str(l);
+                            if text.len() > MAX_INPUT_BYTES {
+                                return Line::TooLong(text.len());
+                            }
                             if !incomplete(&text) {
                                 return Line::Text(text);
                             }
@@ -349,6 +364,10 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
                 Line::Cleared => continue,
                 Line::NotText(at) => {
                     s.not_text(at);
+                    continue;
+                }
+                Line::TooLong(n) => {
+                    s.too_long(n, MAX_INPUT_BYTES);
                     continue;
                 }
                 Line::Eof => return s.status(tty),

@@ -227,6 +227,20 @@ impl Session {
         self.diags(&[d], &SourceMap::default());
     }
 
+    /// An input longer than `limit` bytes (`n`): said (E0013) and counted as an error; the
+    /// session goes on with the next line.
+    pub fn too_long(&self, n: usize, limit: usize) {
+        let d = Diag::error(
+            "E0013",
+            format!(
+                "an input of {n} bytes, more than the {} MiB okite reads at once: skipped",
+                limit >> 20
+            ),
+        )
+        .help("write long definitions in a rule file and :load it");
+        self.diags(&[d], &SourceMap::default());
+    }
+
     /// The exit status: 1 when a piped script had errors.
     pub fn status(&self, tty: bool) -> i32 {
         if !tty && self.errors.get() > 0 {
