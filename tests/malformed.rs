@@ -185,6 +185,16 @@ fn every_command_refuses_malformed_input() {
         (
             vec![
                 "go".into(),
+                "solve".into(),
+                "--graph".into(),
+                "path:3".into(),
+                "--komi=1e300".into(),
+            ],
+            "a whole or half number, not 1e300",
+        ),
+        (
+            vec![
+                "go".into(),
                 "show".into(),
                 "--graph".into(),
                 "grid:3x3".into(),

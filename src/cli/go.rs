@@ -586,7 +586,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 return Printer::auto().fail(
                     Diag::error(
                         "E0602",
-                        format!("komi must be a whole or half number, not {komi}"),
+                        format!(
+                            "komi must be a whole or half number, not {}",
+                            komi_text(komi)
+                        ),
                     )
                     .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
                 );
@@ -840,13 +843,25 @@ fn count_within_bound(
     crate::go::count::count_boards_within(g, &mut limits)
 }
 
+/// A komi as given, in scientific notation when it is huge (`1e300`, not three hundred digits).
+fn komi_text(komi: f64) -> String {
+    if komi.is_finite() && komi.abs() >= 1e15 {
+        format!("{komi:e}")
+    } else {
+        komi.to_string()
+    }
+}
+
 /// A komi for White in points, checked, as the seeds' h in half points (h2 = -2 komi).
 fn seed_h2(komi: f64) -> Result<i64, i32> {
     if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
         return Err(Printer::auto().fail(
             Diag::error(
                 "E0602",
-                format!("komi must be a whole or half number, not {komi}"),
+                format!(
+                    "komi must be a whole or half number, not {}",
+                    komi_text(komi)
+                ),
             )
             .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
         ));
