@@ -135,6 +135,7 @@ impl Program {
                                 tag: tag as u32,
                                 name: Rc::from(v.name.text.as_str()),
                                 fields: vec![],
+                                fields_hash: Default::default(),
                             })));
                         }
                         vi.fields = fields;

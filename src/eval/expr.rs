@@ -334,6 +334,7 @@ impl Evaluator<'_> {
             tag,
             name: Rc::from(v.name.as_str()),
             fields,
+            fields_hash: Default::default(),
         }))
     }
 
