@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs=${1:-600}
 shift || true
-targets=${*:-rule_check rule_eval sfen usi_moves kif csa sgf graph_spec edge_list usi_engine}
+targets=${*:-rule_check rule_eval sfen usi_moves kif csa sgf graph_spec edge_list usi_engine repl_input mate_batch lines}
 mkdir -p logs
 [ -d corpus ] || ./seed_corpus.sh
 export RUSTC_BOOTSTRAP=1

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 root=..
 c=corpus
-mkdir -p $c/{rule_check,rule_eval,sfen,usi_moves,kif,csa,sgf,graph_spec,edge_list,usi_engine}
+mkdir -p $c/{rule_check,rule_eval,sfen,usi_moves,kif,csa,sgf,graph_spec,edge_list,usi_engine,repl_input,mate_batch,lines}
 for f in $root/rules/*.rule $root/docs/examples/*.rule; do
   [ -f "$f" ] || continue
   cp "$f" $c/rule_check/; cp "$f" $c/rule_eval/
@@ -53,4 +53,8 @@ printf 'vertices a b c\na b\nb c # a path\n' > $c/edge_list/path
 printf '1 2\n2 3\n3 1\n' > $c/edge_list/triangle
 printf 'usi\nisready\nsetoption name USI_Hash value 16\nusinewgame\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate 1000\nquit\n' > $c/usi_engine/mate
 printf 'position startpos moves 7g7f\ngo mate infinite\nposition sfen garbage\ngo mate abc\nsetoption name MateLength value any\nfoo\n' > $c/usi_engine/errors
+printf 'def double(x: Int) -> Int = x * 2\ndouble(21)\n:sfen startpos\n:legal\n:type double\nexample e { assert 1 + 1 == 2 }\n' > $c/repl_input/session
+printf 'def f(x: Int) -> Int =\n    x + 1\n\nf(1)\n:moves 7g7f\n:board\n:reading broad\n' > $c/repl_input/continued
+printf '4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n# a comment\nstartpos moves 7g7f\nnot an sfen\n' > $c/mate_batch/mixed
+printf '\x05ab\ncdefgh\n\nij' > $c/lines/short
 echo "seed corpora in fuzz/$c"

@@ -391,3 +391,215 @@ fn devices_are_refused_not_read() {
         assert!(err.contains("not a regular file"), "{args:?}: {err}");
     }
 }
+
+mod properties {
+    //! Properties per class of hostile input, on generated inputs: nesting and flat chains of
+    //! any shape and depth (class 1), lines piped to the REPL and batches of positions
+    //! (classes 2 and 7). Each finding becomes a case of the tests above.
+    use okite::check::load::load_str;
+    use okite::eval::Evaluator;
+    use okite::ir::Value;
+    use okite::natives::Natives;
+    use proptest::prelude::*;
+    use std::process::Command;
+
+    /// How an expression ends at its top: bracketed or atomic, a sum (`... + 1`), or an `if`
+    /// (which reaches as far right as it can).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Top {
+        Atom,
+        Sum,
+        If,
+    }
+
+    /// One level of an integer expression around `e`, its value from the value of `e`, and its
+    /// top. Where an operator would take only part of `e` (a minus before a sum, a sum after an
+    /// `if`), `e` is bracketed; a `let` binds a bracketed value (`in` is an operator too); sums
+    /// of sums stay flat chains.
+    fn wrap(kind: u8, e: &str, v: i64, top: Top) -> (String, i64, Top) {
+        let atom = if top == Top::Atom {
+            e.to_string()
+        } else {
+            format!("({e})")
+        };
+        let summand = if top == Top::If {
+            format!("({e})")
+        } else {
+            e.to_string()
+        };
+        match kind % 8 {
+            0 => (format!("({e})"), v, Top::Atom),
+            1 => (format!("(-{atom})"), -v, Top::Atom),
+            2 => (format!("{summand} + 1"), v + 1, Top::Sum),
+            3 => (format!("f({e})"), v, Top::Atom),
+            4 => (format!("[{e}][1]"), v, Top::Atom),
+            5 => (format!("({e},).1"), v, Top::Atom),
+            6 => (format!("if true then {e} else 0"), v, Top::If),
+            _ => (format!("(let y = ({e}) in y)"), v, Top::Atom),
+        }
+    }
+
+    /// The expression of `kinds` (the innermost first) around 1, and its value.
+    fn nest(kinds: &[u8]) -> (String, i64) {
+        let (e, v, _) = kinds
+            .iter()
+            .fold(("1".to_string(), 1, Top::Atom), |(e, v, t), &k| {
+                wrap(k, &e, v, t)
+            });
+        (e, v)
+    }
+
+    fn eval_def(src: &str) -> Result<Value, Vec<&'static str>> {
+        let mut prog = load_str("p.rule", src, &Natives::standard())
+            .map_err(|(_, ds)| ds.iter().map(|d| d.code).collect::<Vec<_>>())?;
+        let fid = prog.sources.add("<q>", None, "x".to_string());
+        let e = okite::syntax::parse_expr("x", fid).map_err(|_| vec!["parse"])?;
+        let q = prog.compile_query(&e, &[]).map_err(|_| vec!["compile"])?;
+        let binder = okite::bindings::Sound::standard();
+        let mut ev = Evaluator::new(&prog, &binder);
+        ev.eval_query(&q).map_err(|e| vec![e.diag.code])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+        /// Nesting of any mix of brackets, prefixes, postfixes, operators, calls and binding
+        /// forms: within 1,000 levels it checks and evaluates to its value; past 2,000 it is
+        /// refused with E0007; in between either; never an abort.
+        #[test]
+        fn nesting_of_any_shape_checks_or_is_refused(
+            kinds in proptest::collection::vec(any::<u8>(), 1..1000usize),
+            deep in 0usize..4,
+        ) {
+            // the same shape repeated to reach past 3,000 levels in a quarter of the cases
+            let kinds: Vec<u8> = kinds.iter().copied().cycle().take(kinds.len() * (1 + deep * 3)).collect();
+            let (e, v) = nest(&kinds);
+            let src = format!("def f(x: Int) -> Int = x\ndef x = {e}\n");
+            match eval_def(&src) {
+                Ok(got) => {
+                    prop_assert!(kinds.len() <= 2000 || kinds.iter().all(|k| k % 8 == 2));
+                    prop_assert_eq!(got, Value::Int(v));
+                }
+                Err(codes) => {
+                    prop_assert!(kinds.len() > 1000, "{} levels: {:?}", kinds.len(), codes);
+                    prop_assert!(codes.contains(&"E0007"), "{} levels: {:?}", kinds.len(), codes);
+                }
+            }
+        }
+    }
+
+    /// Fragments of REPL input: definitions (some unfinished), queries, commands, junk.
+    const REPL_PARTS: &[&str] = &[
+        "def f(x: Int) -> Int = x + 1",
+        "def g(x: Int) -> Int =",
+        "    x * 2",
+        "f(2)",
+        "g(3)",
+        "1 + (",
+        ")",
+        ":sfen startpos",
+        ":sfen 9/9/9 b - 1",
+        ":moves 7g7f 3c3d",
+        ":moves 7g7f 7g7f",
+        ":legal",
+        ":board",
+        ":type f",
+        ":reading broad",
+        ":reading nowhere",
+        ":frobnicate",
+        "example e { assert f(1) == 2 }",
+        "theorem t { all i in 1..3: f(i) > i }",
+        "size(powerset(1..21))",
+        "{ x | x in 1..5 }",
+        "",
+        "enum E { a, b }",
+        "\u{3000}",
+        "def",
+        "mate_in(g, i, 1)",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
+
+        /// Any sequence of lines piped to the REPL is answered line by line: exit status 0, or
+        /// 1 when some line failed; never a panic; the session reaches the end of its input.
+        #[test]
+        fn any_repl_input_is_answered(picks in proptest::collection::vec(0..REPL_PARTS.len(), 0..40)) {
+            let mut input: String = picks.iter().map(|&i| format!("{}\n", REPL_PARTS[i])).collect();
+            input.push_str("6 * 7\n");
+            let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+                .arg("repl")
+                .env("NO_COLOR", "1")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            {
+                use std::io::Write;
+                let mut stdin = child.stdin.take().unwrap();
+                stdin.write_all(input.as_bytes()).unwrap();
+            }
+            let o = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            let out = String::from_utf8_lossy(&o.stdout);
+            prop_assert!(!err.contains("panicked"), "{input}\n{err}");
+            prop_assert!(matches!(o.status.code(), Some(0) | Some(1)), "{input}\n{err}");
+            // the last query is answered, unless an unfinished definition swallowed it
+            prop_assert!(out.contains("42") || err.contains("error"), "{input}\n{out}\n{err}");
+        }
+    }
+
+    /// Lines of a batch of positions: good ones, bad ones, comments.
+    const BATCH_LINES: &[&str] = &[
+        "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+        "startpos",
+        "startpos moves 7g7f",
+        "not an sfen",
+        "4k4/9/9/9/9/9/9/9/4K3r w - 1",
+        "P3k4/9/9/9/9/9/9/9/4K4 b - 1",
+        "# a comment",
+        "",
+        "9/9/9/9/9/9/9/9/9 b - 1",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 7g7f",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+
+        /// A batch of any lines gets one JSON object per position line (an error object for a
+        /// bad one, naming its line), exit status 2 when some line is bad, else 0; no panic.
+        #[test]
+        fn any_batch_gets_one_answer_a_line(picks in proptest::collection::vec(0..BATCH_LINES.len(), 1..12)) {
+            let dir = std::env::temp_dir().join(format!("okite-batch-prop-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let f = dir.join("batch.txt");
+            let lines: Vec<&str> = picks.iter().map(|&i| BATCH_LINES[i]).collect();
+            std::fs::write(&f, lines.join("\n")).unwrap();
+            let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+                .args(["mate", "--batch", f.to_str().unwrap(), "--json", "--time-ms", "200"])
+                .env("NO_COLOR", "1")
+                .output()
+                .unwrap();
+            let out = String::from_utf8_lossy(&o.stdout);
+            let err = String::from_utf8_lossy(&o.stderr);
+            prop_assert!(!err.contains("panicked"), "{err}");
+            let problems: Vec<usize> = lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+                .map(|(i, _)| i + 1)
+                .collect();
+            let answers: Vec<&str> = out.lines().collect();
+            prop_assert_eq!(answers.len(), problems.len(), "{:?}\n{}", lines, out);
+            let errors: Vec<&&str> = answers.iter().filter(|a| a.contains("\"result\": \"error\"")).collect();
+            for (a, line) in answers.iter().zip(&problems) {
+                if a.contains("\"result\": \"error\"") {
+                    let needle = format!("\"line\": {line},");
+                    prop_assert!(a.contains(&needle), "{}", a);
+                }
+            }
+            prop_assert_eq!(o.status.code(), Some(if errors.is_empty() { 0 } else { 2 }), "{}", err);
+        }
+    }
+}

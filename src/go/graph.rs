@@ -489,6 +489,41 @@ mod tests {
         assert!(Graph::parse("grid:ax3").unwrap_err().span.is_some());
     }
 
+    proptest::proptest! {
+        /// An edge list is refused at its first self-loop or repeated edge, on that line; one
+        /// without either is a graph with exactly its edges, or refused as disconnected.
+        #[test]
+        fn edge_lists_are_simple_or_refused_on_the_line(
+            pairs in proptest::collection::vec((0u8..5, 0u8..5), 1..12),
+            blank in 0usize..3,
+        ) {
+            let names = ["a", "b", "c", "d", "e"];
+            let mut text = String::new();
+            let mut first_bad: Option<usize> = None;
+            let mut seen = std::collections::BTreeSet::new();
+            let mut line = 0;
+            for (i, &(u, v)) in pairs.iter().enumerate() {
+                if i % 3 == blank {
+                    text.push_str("# a comment\n");
+                    line += 1;
+                }
+                line += 1;
+                text.push_str(&format!("{} {}\n", names[u as usize], names[v as usize]));
+                if first_bad.is_none() && (u == v || !seen.insert((u.min(v), u.max(v)))) {
+                    first_bad = Some(line);
+                }
+            }
+            match (Graph::from_edge_list(&text), first_bad) {
+                (Err(e), Some(l)) => {
+                    proptest::prop_assert_eq!(e.span.map(|s| s.line), Some(l), "{}", text);
+                }
+                (Ok(g), None) => proptest::prop_assert_eq!(g.edge_count(), seen.len()),
+                (Err(e), None) => proptest::prop_assert!(e.message.contains("disconnected"), "{}", e),
+                (Ok(_), Some(l)) => proptest::prop_assert!(false, "line {} is not refused:\n{}", l, text),
+            }
+        }
+    }
+
     #[test]
     fn edge_lists() {
         let g = Graph::from_edge_list("# triangle\nvertices a b c\na b\nb c # x\nc a\n").unwrap();

@@ -171,7 +171,7 @@ enum Input {
     Tty(Box<Editor<ReplHelper, FileHistory>>, Option<PathBuf>),
     /// Standard input that is not a terminal, with a line read ahead (a command that ended an
     /// unfinished definition).
-    Pipe(std::io::StdinLock<'static>, Option<String>),
+    Pipe(Box<dyn std::io::BufRead>, Option<String>),
 }
 
 enum Line {
@@ -303,10 +303,23 @@ pub(crate) fn interruptible_by<T>(flag: Option<&Arc<AtomicBool>>, f: impl FnOnce
 
 /// Run the REPL on rule files; the exit status.
 pub fn run(paths: Vec<PathBuf>) -> i32 {
-    let tty = std::io::stdin().is_terminal();
+    run_with(paths, None)
+}
+
+/// Run the REPL on rule files with `input` in place of standard input, as when a script is
+/// piped to it (the fuzz target of the REPL's input runs it so); the exit status.
+pub fn run_piped(paths: Vec<PathBuf>, input: Box<dyn std::io::BufRead>) -> i32 {
+    run_with(paths, Some(input))
+}
+
+fn run_with(paths: Vec<PathBuf>, piped: Option<Box<dyn std::io::BufRead>>) -> i32 {
+    let tty = piped.is_none() && std::io::stdin().is_terminal();
     let color = tty && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let names = Rc::new(RefCell::new(Names::default()));
-    let mut input = if tty {
+    let stdin = || -> Box<dyn std::io::BufRead> { Box::new(std::io::stdin().lock()) };
+    let mut input = if let Some(p) = piped {
+        Input::Pipe(p, None)
+    } else if tty {
         let config = Config::builder()
             .auto_add_history(false)
             .max_history_size(5000)
@@ -321,10 +334,10 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
                 }
                 Input::Tty(Box::new(ed), hist)
             }
-            Err(_) => Input::Pipe(std::io::stdin().lock(), None),
+            Err(_) => Input::Pipe(stdin(), None),
         }
     } else {
-        Input::Pipe(std::io::stdin().lock(), None)
+        Input::Pipe(stdin(), None)
     };
     let flag = Arc::new(AtomicBool::new(false));
     install_interrupt(flag.clone());
