@@ -164,8 +164,17 @@ pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
 }
 
 pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
-    if e.out_of_memory {
-        return Printer::auto().fail(Diag::error("E0611", e.message.clone()).help(e.help.clone()));
+    use crate::go::error::ErrorKind;
+    match e.kind {
+        ErrorKind::Memory => {
+            return Printer::auto()
+                .fail(Diag::error("E0611", e.message.clone()).help(e.help.clone()))
+        }
+        ErrorKind::Limit => {
+            return Printer::auto()
+                .fail(Diag::error("E0605", e.message.clone()).help(e.help.clone()))
+        }
+        ErrorKind::Input => {}
     }
     let mut sources = SourceMap::default();
     let id = sources.add(name, None, text.to_string());

@@ -834,8 +834,9 @@ pub static CODES: &[Code] = &[
         Cli,
         "a search passed its node budget before proving a value",
         "`okite go solve --nodes N` and `okite go classes --nodes N` bound the positions a \
-         search visits; the search stopped without a proven value. Raise the budget, or ask of \
-         a smaller graph or a later position.",
+         search visits; the search stopped without a proven value. `okite go sequences --limit \
+         N` stops counting past N sequences the same way. Raise the budget, or ask of a smaller \
+         graph or a later position.",
         cli(None, &["go", "solve", "--graph", "grid:2x2", "--nodes", "1"]),
     ),
     error(

@@ -428,7 +428,7 @@ mod tests {
             progress: &mut quiet,
         };
         let e = count_boards_grid_within(9, 9, &mut tight).unwrap_err();
-        assert!(e.out_of_memory, "{e}");
+        assert_eq!(e.kind, crate::go::error::ErrorKind::Memory, "{e}");
         assert!(e.message.contains("border states"), "{e}");
         // progress is told every cell, and its error ends the count
         let mut seen = vec![];

@@ -47,8 +47,19 @@ pub struct GoError {
     pub help: String,
     /// Where in the input, when the input is text.
     pub span: Option<Span>,
+    /// What kind of error: of the input, or of a computation that passed a bound.
+    pub kind: ErrorKind,
+}
+
+/// What a [`GoError`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is malformed or out of what the engine takes.
+    Input,
     /// The computation would pass the memory it may occupy (the input itself may be fine).
-    pub out_of_memory: bool,
+    Memory,
+    /// The computation passed a limit it was given (a count's `--limit`).
+    Limit,
 }
 
 impl GoError {
@@ -58,14 +69,22 @@ impl GoError {
             message: message.into(),
             help: help.into(),
             span: None,
-            out_of_memory: false,
+            kind: ErrorKind::Input,
         }
     }
 
     /// An error of a computation that would pass the memory it may occupy.
     pub fn out_of_memory(message: impl Into<String>, help: impl Into<String>) -> GoError {
         GoError {
-            out_of_memory: true,
+            kind: ErrorKind::Memory,
+            ..GoError::new(message, help)
+        }
+    }
+
+    /// An error of a computation that passed a limit it was given.
+    pub fn limit(message: impl Into<String>, help: impl Into<String>) -> GoError {
+        GoError {
+            kind: ErrorKind::Limit,
             ..GoError::new(message, help)
         }
     }
@@ -81,7 +100,7 @@ impl GoError {
             message: message.into(),
             help: help.into(),
             span: Some(Span::at(text, offset)),
-            out_of_memory: false,
+            kind: ErrorKind::Input,
         }
     }
 }

@@ -79,9 +79,9 @@ impl Walk<'_, '_> {
     fn dfs(&mut self, b: SmallBoard) -> GoResult<()> {
         self.count += 1;
         if self.count > self.limit {
-            return Err(GoError::new(
+            return Err(GoError::limit(
                 format!("more than {} regular sequences", self.limit),
-                "raise the limit or use a smaller graph",
+                "raise --limit, or count on a smaller graph or from a later position",
             ));
         }
         if self.count & 0x3F_FFFF == 0 {
