@@ -31,6 +31,8 @@ pub struct EnumInfo {
 
 pub struct VariantInfo {
     pub name: String,
+    /// The name as values of the variant carry it (shared, not copied for each value).
+    pub shared_name: Rc<str>,
     pub aliases: Vec<String>,
     pub fields: Vec<Ty>,
     pub span: Span,
@@ -150,6 +152,9 @@ pub struct Program {
     /// light[def]: a small definition outside any recursion, whose calls the evaluator does not
     /// table (computing it is cheaper than remembering it; it cannot take part in a cycle).
     pub light: Vec<bool>,
+    /// recursive[def]: the definition can reach itself (its calls may form a cycle, and tabling
+    /// them is what makes a recursion that revisits its arguments cheap).
+    pub recursive: Vec<bool>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
     /// The native functions the rule files were checked against: path and arity.
@@ -195,6 +200,7 @@ impl Program {
             theorems: vec![],
             sccs: vec![],
             light: vec![],
+            recursive: vec![],
             fingerprint: vec![],
             notes: vec![],
             native_sigs: natives.signatures(),

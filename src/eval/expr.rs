@@ -326,7 +326,7 @@ impl Evaluator<'_> {
         Value::Enum(Rc::new(EnumVal {
             ty: en,
             tag,
-            name: Rc::from(v.name.as_str()),
+            name: v.shared_name.clone(),
             fields,
         }))
     }

@@ -218,6 +218,16 @@ pub struct Stats {
     pub evictions: u64,
 }
 
+/// How often a definition's calls were answered from its memo table.
+#[derive(Clone, Copy, Default)]
+pub(super) struct TableUse {
+    pub calls: u32,
+    pub hits: u32,
+    /// The evaluation steps of the calls computed (not answered from the table).
+    pub cost: u64,
+    pub given_up: bool,
+}
+
 pub struct Evaluator<'p> {
     pub prog: &'p Program,
     /// The native functions and when their bindings may answer.
@@ -231,6 +241,9 @@ pub struct Evaluator<'p> {
     memo: HashMap<MemoKey, Value>,
     explain_memo: HashMap<MemoKey, Rc<Node>>,
     memo_bytes: usize,
+    /// Per definition outside any recursion: its calls and memo hits so far, and whether tabling
+    /// it was given up (see `Evaluator::tabled`).
+    table_use: Vec<TableUse>,
     active: HashMap<MemoKey, usize>,
     stack: Vec<CallInfo>,
     steps: u64,
@@ -258,6 +271,7 @@ impl<'p> Evaluator<'p> {
             memo: HashMap::default(),
             explain_memo: HashMap::default(),
             memo_bytes: 0,
+            table_use: vec![TableUse::default(); prog.defs.len()],
             active: HashMap::default(),
             stack: vec![],
             steps: 0,
