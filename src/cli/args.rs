@@ -446,10 +446,10 @@ pub struct LegalArgs {
 /// The options of `okite game`.
 #[derive(Args)]
 pub struct GameArgs {
-    /// A KIF record
+    /// A KIF or KI2 record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub kif: Option<PathBuf>,
-    /// A CSA record
+    /// A CSA record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub csa: Option<PathBuf>,
     /// USI moves from --sfen (default: the start position)
@@ -469,7 +469,10 @@ pub struct GameArgs {
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
     /// One JSON object: {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
-    /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}
+    /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}; for a
+    /// record that states its result, also "record_result": {"outcome", "ending", "ply",
+    /// "stated", "line"}, and for one whose last move cannot be played, "record_illegal_move":
+    /// {"move", "written", "why", "line"}
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

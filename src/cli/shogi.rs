@@ -7,7 +7,9 @@ use super::common::*;
 use super::query::*;
 use crate::check::Program;
 use crate::diagnostics::Diag;
-use crate::front::{json_str, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts};
+use crate::front::{
+    json_str, positions_of, pseudo_game, record_of, shogi_game, OutOpts, QueryOpts, RunOpts,
+};
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::ir::Value;
 use crate::natives::Engine;
@@ -163,6 +165,7 @@ pub(super) fn legal_hybrid(
 pub(super) fn report_game(
     prog: &mut Program,
     positions: &[crate::shogi::position::Position],
+    record: Option<&crate::shogi::record::Record>,
     readings: &[String],
     printer: &Printer,
     json: bool,
@@ -198,8 +201,26 @@ pub(super) fn report_game(
             }
         }
     }
+    let stated = record.and_then(|r| r.result.as_ref());
+    let foul = record.and_then(|r| r.illegal_end.as_ref());
     if !json {
         println!("{} moves", moves.len());
+        if let Some(e) = foul {
+            println!(
+                "the record ends with an illegal move: move {} `{}` (line {}): {}",
+                e.ply, e.written, e.place.line, e.why
+            );
+        }
+        if let Some(r) = stated {
+            println!(
+                "record result: {}, {} after {} moves (`{}`, line {})",
+                r.outcome.name(),
+                r.ending.name(),
+                r.ply,
+                r.stated,
+                r.line
+            );
+        }
     }
     let mut rows = vec![];
     for (name, &r) in readings.iter().zip(&ids) {
@@ -280,8 +301,28 @@ pub(super) fn report_game(
     }
     if json {
         let ms: Vec<String> = moves.iter().map(|m| json_str(&m.to_usi())).collect();
+        let mut extra = String::new();
+        if let Some(r) = stated {
+            extra.push_str(&format!(
+                ", \"record_result\": {{\"outcome\": {}, \"ending\": {}, \"ply\": {}, \"stated\": {}, \"line\": {}}}",
+                json_str(r.outcome.name()),
+                json_str(r.ending.name()),
+                r.ply,
+                json_str(&r.stated),
+                r.line
+            ));
+        }
+        if let Some(e) = foul {
+            extra.push_str(&format!(
+                ", \"record_illegal_move\": {{\"move\": {}, \"written\": {}, \"why\": {}, \"line\": {}}}",
+                e.ply,
+                json_str(&e.written),
+                json_str(&e.why),
+                e.place.line
+            ));
+        }
         println!(
-            "{{\"moves\": [{}], \"readings\": [{}]}}",
+            "{{\"moves\": [{}], \"readings\": [{}]{extra}}}",
             ms.join(", "),
             rows.join(", ")
         );
@@ -616,6 +657,21 @@ pub(super) fn game(args: GameArgs) -> i32 {
         run: RunOpts::parse_default(),
         out,
     };
+    // a record is read to its end: its moves as written, the result it states, a last move
+    // that cannot be played
+    if let Some(read) = record_of(&q) {
+        return match read {
+            Ok((record, _, _)) => report_game(
+                &mut prog,
+                &record.game.positions,
+                Some(&record),
+                &readings,
+                &printer,
+                json,
+            ),
+            Err((sources, ds)) => printer.fail_all(&ds, &sources),
+        };
+    }
     let positions = match positions_of(&q) {
         Ok(Some(p)) => p,
         Ok(None) => unreachable!(),
@@ -623,7 +679,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
             return printer.fail_all(&ds, &sources);
         }
     };
-    report_game(&mut prog, &positions, &readings, &printer, json)
+    report_game(&mut prog, &positions, None, &readings, &printer, json)
 }
 
 /// `okite show`.

@@ -702,9 +702,16 @@ pub static CODES: &[Code] = &[
         "E0403",
         "bad-game-record",
         Input,
-        "a game record (KIF or CSA) cannot be read",
+        "a game record (KIF, KI2 or CSA) cannot be read",
         "The label points at the line of the record that could not be read as a move or a \
-         header. Each position of a record follows from the one before by one move.",
+         header. Each position of a record follows from the one before by one move of the \
+         pieces: a move the rules forbid (two pawns on a file, a pawn drop that mates, the own \
+         king left in check) is read and left to the rules to judge, but a move the pieces \
+         cannot make (a piece that cannot reach the square, a drop of a piece not in hand) is \
+         refused, except as the last move of the record, which `okite game` reads and reports \
+         as illegal. A move written without its origin (KI2, `▲５八金右`) must name one piece. \
+         Records are UTF-8 or Shift-JIS text; an empty record or a CSA board cut short is \
+         refused.",
         Trigger::Cli(Example {
             name: "game.csa",
             file: Some("V2.2\nPI\n+\n+7776XX\n"),
