@@ -464,11 +464,17 @@ pub struct GameArgs {
         default_value = "narrow,broad,narrow-check,broad-check"
     )]
     pub readings: Vec<String>,
+    /// Rule sets to judge the game by (jsa, amateur, csa, try-rule, or any reading that defines
+    /// `verdict`): one row each with the result, the move it falls at and the reason, instead of
+    /// the readings' report
+    #[arg(long, value_delimiter = ',')]
+    pub rulesets: Vec<String>,
     /// Rule files or folders (default: the shipped rules); a reading whose definitions are
     /// not the shipped ones of a native reading is judged by the rules
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
-    /// One JSON object: {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
+    /// One JSON object: with --rulesets, {"moves": [USI...], "results": [{"ruleset", "result"
+    /// (sente, gote, draw, replay or none), "ply", "reason", "agrees"}], "record_result"}; else {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
     /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}; for a
     /// record that states its result, also "record_result": {"outcome", "ending", "ply",
     /// "stated", "line"}, and for one whose last move cannot be played, "record_illegal_move":

@@ -16,18 +16,6 @@ use crate::natives::Engine;
 use std::io::IsTerminal;
 use std::time::Instant;
 
-pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
-    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
-        Printer::auto().fail(
-            Diag::error(
-                "E0404",
-                format!("the rules loaded cannot hold shogi states: {m}"),
-            )
-            .help("load rules/shogi.rule (the default rules/ folder has it)"),
-        )
-    })
-}
-
 pub(super) fn perft_by_rules(
     prog: &mut Program,
     reading: crate::ir::ReadingId,
@@ -638,6 +626,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
         usi,
         sfen,
         readings,
+        rulesets,
         rules,
         json,
         out,
@@ -661,6 +650,14 @@ pub(super) fn game(args: GameArgs) -> i32 {
     // that cannot be played
     if let Some(read) = record_of(&q) {
         return match read {
+            Ok((record, _, _)) if !rulesets.is_empty() => super::rulesets::report(
+                &mut prog,
+                &record.game.positions,
+                Some(&record),
+                &rulesets,
+                &printer,
+                json,
+            ),
             Ok((record, _, _)) => report_game(
                 &mut prog,
                 &record.game.positions,
@@ -679,6 +676,9 @@ pub(super) fn game(args: GameArgs) -> i32 {
             return printer.fail_all(&ds, &sources);
         }
     };
+    if !rulesets.is_empty() {
+        return super::rulesets::report(&mut prog, &positions, None, &rulesets, &printer, json);
+    }
     report_game(&mut prog, &positions, None, &readings, &printer, json)
 }
 

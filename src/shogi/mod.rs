@@ -45,6 +45,7 @@ pub mod encoding;
 pub mod ending;
 pub mod evasion;
 pub mod hybrid_mate;
+pub mod impasse;
 pub mod legality;
 pub mod mate1;
 pub mod mate3;
