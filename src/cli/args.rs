@@ -198,6 +198,10 @@ pub enum GoCommand {
         /// native, or rules (the definitions of rules/go.rule, for small graphs)
         #[arg(long, default_value = "native")]
         engine: Engine,
+        /// The memory the count may occupy, in MiB (the native count's tables grow with the
+        /// width of a grid; past the bound the count ends with a diagnostic)
+        #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+        max_resident_mb: usize,
         /// One JSON object: {"count": N, "engine": {...}}
         #[arg(long)]
         json: bool,
@@ -220,8 +224,6 @@ pub enum GoCommand {
         /// Stop with an error once the count passes this many sequences
         #[arg(long, default_value_t = 10_000_000_000)]
         limit: u128,
-        /// A reading (e.g. suicide of rules/go.rule) and rule files: the native count where
-        /// their definitions are the shipped ones of base, else the rules
         /// One JSON object: {"count": N, "engine": {...}}
         #[arg(long)]
         json: bool,
@@ -540,9 +542,13 @@ pub struct MateArgs {
     /// Node limit per problem (0: none)
     #[arg(long, default_value_t = 0)]
     pub nodes: u64,
-    /// Transposition table size in MiB
+    /// Transposition table size in MiB (at most --max-resident-mb)
     #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
+    /// The memory the search may occupy, in MiB: --hash-mb may not exceed it, nor three
+    /// quarters of the machine's memory
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+    pub max_resident_mb: usize,
     /// One JSON object per problem
     #[arg(long)]
     pub json: bool,

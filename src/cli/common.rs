@@ -311,6 +311,15 @@ impl Spinner {
     }
 }
 
+impl Spinner {
+    /// Tells what is under way now (how far a long count has come).
+    pub(super) fn set(&self, what: impl Into<String>) {
+        if let Some(b) = &self.0 {
+            b.set_message(what.into());
+        }
+    }
+}
+
 impl Drop for Spinner {
     fn drop(&mut self) {
         if let Some(b) = &self.0 {

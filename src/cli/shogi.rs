@@ -16,6 +16,9 @@ use crate::natives::Engine;
 use std::io::IsTerminal;
 use std::time::Instant;
 
+/// Moves a line of `okite game` lists where a reading finds repetitions or perpetual checks.
+const LISTED_MOVES: usize = 20;
+
 pub(super) fn perft_by_rules(
     prog: &mut Program,
     reading: crate::ir::ReadingId,
@@ -247,14 +250,17 @@ pub(super) fn report_game(
             Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
             None => "no forbidden move".to_string(),
         };
+        // a long record repeats thousands of times: the line names the first moves and the
+        // count (--json lists them all)
         let list = |v: &[usize]| {
             if v.is_empty() {
-                "none".to_string()
+                return "none".to_string();
+            }
+            let shown: Vec<String> = v.iter().take(LISTED_MOVES).map(|i| i.to_string()).collect();
+            if v.len() > LISTED_MOVES {
+                format!("{}, ... ({} in all)", shown.join(", "), v.len())
             } else {
-                v.iter()
-                    .map(|i| i.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                shown.join(", ")
             }
         };
         if json {
