@@ -11,6 +11,7 @@
 //!   border-state dynamic programme with big integers for grids.
 //! * [`sequences`]: number of regular sequences (positional superko) from a board.
 //! * [`solve`]: perfect-play values with area scoring and positional superko.
+//! * [`symmetry`]: the automorphisms of a small graph, applied to boards.
 //! * [`ultimate`]: the number of ultimate boards (seed 004).
 //! * [`life`]: the outcome classes of seed 004.
 //! * [`render`]: text diagrams and Graphviz output.
@@ -50,6 +51,7 @@ pub mod sequences;
 pub mod sgf;
 pub mod small;
 pub mod solve;
+pub mod symmetry;
 pub mod ultimate;
 
 #[cfg(test)]
