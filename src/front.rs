@@ -166,6 +166,10 @@ pub struct EngineBinding {
 /// `go::life::Table::for_reading`).
 pub const GO_CLASS_READINGS: [&str; 4] = ["base", "cautious", "literal-ultimate", "p-to-chooser"];
 
+/// The shipped readings of rules/go_play.rule (and go.rule's `suicide`) the native solver
+/// follows (see `go::solve::rules_of_reading`).
+pub const GO_SOLVE_READINGS: [&str; 5] = ["area", "base", "situational", "simple-ko", "suicide"];
+
 /// Every native engine behind a command.
 pub const ENGINES: &[EngineBinding] = &[
     EngineBinding {
@@ -201,7 +205,7 @@ pub const ENGINES: &[EngineBinding] = &[
     EngineBinding {
         commands: "go solve",
         defs: &["solve"],
-        readings: &["area"],
+        readings: &GO_SOLVE_READINGS,
     },
     EngineBinding {
         commands: "go classes",

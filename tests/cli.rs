@@ -794,7 +794,8 @@ fn go_sequences_and_solve_from_a_position() {
     let (v0, first) = value("");
     let first = first.replace("Black ", "B ").replace("White ", "W ");
     assert_eq!(value(&first).0, v0, "after {first}");
-    // the rules solve from the empty board only: refused, not answered from it
+    // the rules solve from the empty board only: refused, not answered from it (a reading of
+    // one's own, which the native solver does not follow)
     let o = okite(&[
         "go",
         "solve",
@@ -802,8 +803,10 @@ fn go_sequences_and_solve_from_a_position() {
         "grid:2x2",
         "--moves",
         "B A2",
+        "--rules",
+        "tests/variants/go_situational.rule",
         "--reading",
-        "base",
+        "situational-too",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(

@@ -257,6 +257,13 @@ pub enum GoCommand {
         /// Search node budget
         #[arg(long, default_value_t = 200_000_000)]
         nodes: u64,
+        /// Time budget of the native solver in milliseconds (0: none)
+        #[arg(long, default_value_t = 0)]
+        time_ms: u64,
+        /// Memory of the native solver's transposition table in MiB (at most 65536; 0: none)
+        #[arg(long, default_value_t = 512)]
+        hash_mb: usize,
+        /// One JSON object: {"value", "pv", "nodes", "seconds", "engine", ...}
         #[arg(long)]
         json: bool,
     },

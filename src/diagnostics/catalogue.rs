@@ -839,10 +839,13 @@ pub static CODES: &[Code] = &[
         "E0605",
         "search-budget",
         Cli,
-        "a search passed its node budget before proving a value",
+        "a search passed its budget before proving a value",
         "`okite go solve --nodes N` and `okite go classes --nodes N` bound the positions a \
-         search visits; the search stopped without a proven value. Raise the budget, or ask of \
-         a smaller graph or a later position.",
+         search visits, and `okite go solve --time-ms T` its time; the search stopped without a \
+         proven value (`go solve` says what it proved: the value lies between two bounds). \
+         `okite go solve --hash-mb M` is the memory of its table: when the system cannot give \
+         it, the solve does not start. Raise the budget, or ask of a smaller graph or a later \
+         position.",
         cli(None, &["go", "solve", "--graph", "grid:2x2", "--nodes", "1"]),
     ),
     error(
