@@ -559,7 +559,7 @@ pub static CODES: &[Code] = &[
          before it is built) is refused at once. Past `--max-resident-mb` (4096 by default) the \
          query ends. Raise the bound, or ask a smaller question.",
         cli(
-            Some("def count_to(n: Int) -> Int = sum i in 1..n: i\n"),
+            Some("def count_to(n: Int) -> Int = size(1..n)\n"),
             &[
                 "eval",
                 "count_to(3000000)",
