@@ -255,7 +255,7 @@ pub enum GoCommand {
         #[arg(long, default_value_t = 0.0)]
         komi: f64,
         /// Search node budget
-        #[arg(long, default_value_t = 200_000_000)]
+        #[arg(long, default_value_t = 2_000_000_000)]
         nodes: u64,
         /// Time budget of the native solver in milliseconds (0: none)
         #[arg(long, default_value_t = 0)]

@@ -13,9 +13,9 @@
 //! to White). Values are kept in half points internally so that half-integer komi is exact.
 //!
 //! Search ([`search`]): the value is found by tests "is the value at least t?" that bisect the
-//! possible values; each test searches 1, 2, 3, ... plies deep until the answer is proved
-//! (iterative deepening: a short proof is found before a long line is followed to its end, and
-//! a game under superko can be very long). A position past the depth, or one whose static
+//! possible values; each test searches deeper and deeper (1, 25, 49, ... plies: see
+//! [`DEPTH_STEP`]) until the answer is proved, so that a proof is found before a long line is
+//! followed to its end (a game under superko can be very long). A position past the depth, or one whose static
 //! bounds do not decide the test, is unknown; a proved answer carries a bound. Static bounds
 //! come from Benson's unconditional life ([`super::benson`]): whatever the history, each side
 //! can pass to the end of the game and keep its unconditionally alive stones and their eyes. A
@@ -360,22 +360,36 @@ pub fn solve_from(
     })
 }
 
-/// Whether the value of `nd` (the last situation of the path) for the player to move is at
-/// least `t`: searches 1, 2, 3, ... plies deep until one decides (`None` when a budget stops
-/// it), with the bound proved.
-fn prove(s: &mut Search<'_>, nd: &Node, t: i64) -> Option<Res> {
-    let mut d = 1;
+/// The depths of the iterations: 1, then 24 plies more each time. A test is cheap at a depth
+/// where its proof fits (the proofs cut the search) and far dearer a few plies short of it
+/// (nearly every answer unknown, nothing cut), and dearer again well past it (a poor first
+/// move is followed further); steps of one ply pay for every depth short of the proof. On the
+/// boards measured (docs/PERFORMANCE.md) the tests of the empty 4 x 4 board are decided at 21
+/// to 25 plies; 3 x 3, 3 x 4, 2 x 5 and 2 x 6 within 25 too.
+pub const FIRST_DEPTH: u32 = 1;
+pub const DEPTH_STEP: u32 = 24;
+
+/// Answers a test by searching deeper and deeper (see [`DEPTH_STEP`]) until one depth decides;
+/// `None` when a budget stops it.
+fn deepen(s: &mut Search<'_>, mut test: impl FnMut(&mut Search<'_>, u32) -> Res) -> Option<Res> {
+    let mut d = FIRST_DEPTH;
     loop {
         s.depth = d;
-        let r = s.dls(nd, t, d);
+        let r = test(s, d);
         if s.stop.is_some() {
             return None;
         }
         if !matches!(r, Res::Unknown) {
             return Some(r);
         }
-        d += 1;
+        d += DEPTH_STEP;
     }
+}
+
+/// Whether the value of `nd` (the last situation of the path) for the player to move is at
+/// least `t`, with the bound proved.
+fn prove(s: &mut Search<'_>, nd: &Node, t: i64) -> Option<Res> {
+    deepen(s, |s, d| s.dls(nd, t, d))
 }
 
 /// The exact value of the root for the player to move, by tests ("is the value at least t?")
@@ -409,7 +423,8 @@ fn root_value(s: &mut Search<'_>, root: &Node) -> i64 {
         // the upper middle: a test of "at least t" for some t above what is proved
         let t = inside[inside.len() / 2];
         s.testing = t;
-        match prove(s, root, t) {
+        let r = prove(s, root, t);
+        match r {
             None => break,
             Some(Res::Yes(v, _)) => s.root_lo = v.max(t),
             Some(Res::No(v, _)) => s.root_hi = v.min(t - 1),
@@ -428,26 +443,13 @@ fn root_value(s: &mut Search<'_>, root: &Node) -> i64 {
     v
 }
 
-/// The exact value of a move at `nd` for the player to move there, if it is `value`.
-fn gives(s: &mut Search<'_>, nd: &Node, ch: &Child, value: i64) -> Option<bool> {
-    let mut d = 1;
-    let at_least = loop {
-        match s.child_res(nd, ch, value, d) {
-            Res::Yes(..) => break true,
-            Res::No(..) => return Some(false),
-            Res::Unknown if s.stop.is_some() => return None,
-            Res::Unknown => d += 1,
-        }
-    };
-    debug_assert!(at_least);
-    let mut d = 1;
-    loop {
-        match s.child_res(nd, ch, value + 1, d) {
-            Res::Yes(..) => return Some(false),
-            Res::No(..) => return Some(true),
-            Res::Unknown if s.stop.is_some() => return None,
-            Res::Unknown => d += 1,
-        }
+/// Whether a move at `nd` keeps the value `value` of `nd` for the player to move there: its
+/// value is at least `value` (and so equal to it, the position's value being the best of its
+/// moves').
+fn keeps(s: &mut Search<'_>, nd: &Node, ch: &Child, value: i64) -> Option<bool> {
+    match deepen(s, |s, d| s.child_res(nd, ch, value, d))? {
+        Res::Yes(..) => Some(true),
+        _ => Some(false),
     }
 }
 
@@ -461,7 +463,8 @@ fn principal_variation(s: &mut Search<'_>, root: &Node, value: i64) -> Vec<(Colo
     let mut kids: Vec<Child> = Vec::new();
     'line: for _ in 0..10_000 {
         let color = if nd.white { Color::White } else { Color::Black };
-        s.children(&nd, table::NO_MOVE, &mut kids);
+        let hint = s.hint(&nd);
+        s.children(&nd, hint, &mut kids);
         if nd.prev_pass {
             kids.insert(
                 0,
@@ -475,7 +478,7 @@ fn principal_variation(s: &mut Search<'_>, root: &Node, value: i64) -> Vec<(Colo
         }
         let mut found = None;
         for ch in kids.iter() {
-            match gives(s, &nd, ch, value) {
+            match keeps(s, &nd, ch, value) {
                 None => break 'line,
                 Some(true) => {
                     found = Some(*ch);

@@ -51,6 +51,9 @@ pub(super) struct Node {
     pub ko: SmallBoard,
 }
 
+/// Boards whose Benson bounds are kept.
+const BOUNDS_CACHE: usize = 1 << 14;
+
 /// A board that no position has: the `ko` of a position whose rule forbids nothing.
 pub(super) const NO_BOARD: SmallBoard = (u64::MAX, u64::MAX);
 
@@ -87,6 +90,8 @@ pub(super) struct Stats {
 pub(super) struct Search<'a> {
     pub sg: &'a SmallGraph,
     pub game: Game,
+    /// Benson's bounds of recent boards (Black minus White, points), a slot per board's hash.
+    bounds_cache: Vec<(SmallBoard, i8, i8)>,
     syms: Vec<Symmetry>,
     inv: Vec<Symmetry>,
     pub table: Table,
@@ -135,6 +140,7 @@ impl<'a> Search<'a> {
         Search {
             sg,
             game,
+            bounds_cache: vec![(NO_BOARD, 0, 0); BOUNDS_CACHE],
             syms,
             inv,
             table,
@@ -227,12 +233,22 @@ impl<'a> Search<'a> {
     /// Bounds on the value of a board from Black's view whatever the history: each side can pass
     /// to the end and keep its unconditionally alive stones and their eyes (see
     /// [`super::super::benson`]); under simple ko the game may also end even.
-    pub fn static_bounds_black(&self, b: SmallBoard) -> (i64, i64) {
+    pub fn static_bounds_black(&mut self, b: SmallBoard) -> (i64, i64) {
         let n = self.sg.n as i64;
         let k = self.game.komi_half;
         let (mut lo, mut hi) = (-2 * n - k, 2 * n - k);
         if self.game.static_bounds {
-            let (l, h) = benson::bounds(self.sg, b, self.game.area, self.game.allow_suicide);
+            let h = (b.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ b.1.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+                >> 40;
+            let slot = &mut self.bounds_cache[h as usize % BOUNDS_CACHE];
+            let (l, h) = if slot.0 == b {
+                (slot.1 as i64, slot.2 as i64)
+            } else {
+                let (l, h) = benson::bounds(self.sg, b, self.game.area, self.game.allow_suicide);
+                *slot = (b, l as i8, h as i8);
+                (l, h)
+            };
             lo = 2 * l - k;
             hi = 2 * h - k;
         }
@@ -272,6 +288,19 @@ impl<'a> Search<'a> {
             },
             which,
         )
+    }
+
+    /// The move the table holds for a position (its best, or the first tried), in the
+    /// position's frame.
+    pub fn hint(&self, nd: &Node) -> u8 {
+        if self.table.is_empty() {
+            return NO_MOVE;
+        }
+        let (key, sym) = self.key(nd);
+        match self.table.get(&key).map_or(NO_MOVE, |e| e.best) {
+            v @ (NO_MOVE | PASS) => v,
+            v => self.inv[sym].perm[v as usize] as u8,
+        }
     }
 
     /// Whether a board of the path (other than the position's own, under positional superko)
@@ -494,7 +523,7 @@ impl<'a> Search<'a> {
         if hi_s < t {
             return Res::No(hi_s, Info::NONE);
         }
-        let use_table = !self.table.is_empty();
+        let use_table = !self.table.is_empty() && d > 0;
         let mut hint = NO_MOVE;
         let mut key_sym = None;
         if use_table {
@@ -543,6 +572,9 @@ impl<'a> Search<'a> {
         let mut any_unknown = false;
         let mut proved: Option<(i64, Info, u8)> = None;
         for ch in kids.iter() {
+            if proved.is_some() {
+                break;
+            }
             let r = self.child_res(nd, ch, t, d);
             if self.stop.is_some() {
                 self.bufs[ply] = kids;

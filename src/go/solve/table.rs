@@ -160,52 +160,80 @@ pub struct Key {
 
 impl Key {
     fn hash(&self) -> u64 {
-        let mut h = self.board.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= self
-            .board
-            .1
-            .wrapping_add(0x632B_E59B_D9B4_E019)
-            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        h ^= self.extra.0.wrapping_mul(0x94D0_49BB_1331_11EB);
-        h ^= self
-            .extra
-            .1
-            .rotate_left(29)
-            .wrapping_mul(0x2545_F491_4F6C_DD1D);
-        h ^= self.flags as u64;
-        h ^= h >> 31;
-        h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^ (h >> 32)
+        // murmur3's finaliser over each word in turn
+        fn fmix(mut h: u64) -> u64 {
+            h ^= h >> 33;
+            h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+            h ^= h >> 33;
+            h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+            h ^ (h >> 33)
+        }
+        let mut h = fmix(self.board.0 ^ 0x9E37_79B9_7F4A_7C15);
+        h = fmix(h ^ self.board.1);
+        h = fmix(h ^ self.extra.0 ^ self.extra.1.rotate_left(32) ^ self.flags as u64);
+        h
     }
 }
 
-/// Four entries a bucket; a new position replaces the entry of least work.
+/// Four entries a bucket; a new position replaces the entry of least work. The table starts
+/// small and doubles while it is half full, up to its budget of bytes.
 pub struct Table {
     entries: Vec<Entry>,
     mask: usize,
     /// Entries in use.
     pub used: usize,
+    max_buckets: usize,
 }
 
 const BUCKET: usize = 4;
+/// The buckets a table starts with (at most its budget).
+const FIRST_BUCKETS: usize = 1 << 12;
+
+fn zeroed(buckets: usize) -> Option<Vec<Entry>> {
+    // an entry of zeros is unused
+    bytemuck::try_zeroed_vec::<Entry>(buckets * BUCKET).ok()
+}
 
 impl Table {
     /// A table of at most `bytes` bytes (a power of two of buckets; none when too small).
     pub fn new(bytes: usize) -> Result<Table, String> {
         let per = std::mem::size_of::<Entry>() * BUCKET;
-        let mut buckets = 0usize;
+        let mut max_buckets = 0usize;
         if bytes >= per {
-            buckets = 1usize << (usize::BITS - 1 - (bytes / per).leading_zeros());
+            max_buckets = 1usize << (usize::BITS - 1 - (bytes / per).leading_zeros());
         }
-        // zeroed memory (an entry of zeros is unused): the system hands out its pages as they
-        // are first written
-        let entries = bytemuck::try_zeroed_vec::<Entry>(buckets * BUCKET)
-            .map_err(|_| format!("cannot allocate a table of {} MiB", bytes >> 20))?;
+        let buckets = max_buckets.min(FIRST_BUCKETS);
+        let entries = zeroed(buckets)
+            .ok_or_else(|| format!("cannot allocate a table of {} MiB", bytes >> 20))?;
         Ok(Table {
             entries,
             mask: buckets.saturating_sub(1),
             used: 0,
+            max_buckets,
         })
+    }
+
+    /// Twice the buckets, every entry moved to its new place (kept as it is when the memory
+    /// cannot be had).
+    fn grow(&mut self) {
+        let buckets = (self.mask + 1) * 2;
+        let Some(mut entries) = zeroed(buckets) else {
+            self.max_buckets = self.mask + 1;
+            return;
+        };
+        std::mem::swap(&mut self.entries, &mut entries);
+        self.mask = buckets - 1;
+        self.used = 0;
+        for e in entries.into_iter().filter(|e| e.flags & USED != 0) {
+            let k = Key {
+                board: e.board,
+                extra: e.extra,
+                flags: e.flags & !USED,
+            };
+            if let Some(slot) = self.slot(&k, e.work) {
+                *slot = e;
+            }
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -239,6 +267,9 @@ impl Table {
     pub fn slot(&mut self, k: &Key, work: u8) -> Option<&mut Entry> {
         if self.entries.is_empty() {
             return None;
+        }
+        if self.used * 2 > self.entries.len() && self.mask + 1 < self.max_buckets {
+            self.grow();
         }
         let i = self.bucket(k);
         let mut pick = i;
@@ -308,5 +339,28 @@ mod tests {
         let other = Key { flags: 0, ..k };
         assert!(t.get(&other).is_none());
         assert!(Table::new(10).unwrap().is_empty());
+        // it grows while it is full, up to its budget, and keeps what it held
+        let mut t = Table::new(64 << 20).unwrap();
+        let first = t.bytes();
+        for i in 0..100_000u64 {
+            let k = Key {
+                board: (i, 0),
+                extra: (0, 0),
+                flags: 0,
+            };
+            t.slot(&k, 1).unwrap().lo = i as i32;
+        }
+        assert!(t.bytes() > first && t.bytes() <= 64 << 20);
+        let kept = (0..100_000u64)
+            .filter(|&i| {
+                let k = Key {
+                    board: (i, 0),
+                    extra: (0, 0),
+                    flags: 0,
+                };
+                t.get(&k).is_some_and(|e| e.lo == i as i32)
+            })
+            .count();
+        assert!(kept > 90_000, "{kept}");
     }
 }
