@@ -3,7 +3,11 @@
 //! fan (every definition calls the first). Quadratic steps (a walk of every definition from each
 //! one, a scan of all definitions per group of keys) made 100,000 definitions take 50 s.
 //!
-//! Ignored: it times itself (`cargo test --release --test scaling -- --ignored --nocapture`).
+//! Evaluating a recursion over a list of enum cells grows linearly too: each call's argument
+//! is a memo key, whose hash is computed once per cell (it was the whole list's at every call:
+//! 40,000 cells took 35 s).
+//!
+//! Ignored: they time themselves (`cargo test --release --test scaling -- --ignored --nocapture`).
 
 use okite::check::load::load_str;
 use okite::natives::Natives;
@@ -68,4 +72,33 @@ fn checking_is_near_linear_in_the_number_of_definitions() {
             "{name}: x{ratio:.1} for four times the definitions"
         );
     }
+}
+
+#[test]
+#[ignore]
+fn a_recursion_over_a_list_is_near_linear_in_its_length() {
+    use okite::eval::Evaluator;
+    let rules = "enum L { nil, cons(Int, L) }\n\
+                 def build(n: Int) -> L = if n == 0 then nil else cons(n, build(n - 1))\n\
+                 def depth(l: L) -> Int = match l { nil => 0, cons(_, t) => 1 + depth(t) }\n";
+    let time = |n: usize| {
+        let mut prog =
+            load_str("list.rule", rules, &Natives::standard()).unwrap_or_else(|_| panic!("checks"));
+        let text = format!("depth(build({n}))");
+        let fid = prog.sources.add("<query>", None, text.clone());
+        let e = okite::syntax::parse_expr(&text, fid).unwrap();
+        let q = prog
+            .compile_query(&e, &[])
+            .unwrap_or_else(|_| panic!("compiles"));
+        let binder = okite::bindings::Sound::standard();
+        let mut ev = Evaluator::new(&prog, &binder);
+        let t = Instant::now();
+        assert_eq!(ev.eval_query(&q).unwrap(), okite::ir::Value::Int(n as i64));
+        t.elapsed()
+    };
+    let small = time(10_000);
+    let large = time(40_000);
+    let ratio = large.as_secs_f64() / small.as_secs_f64();
+    println!("depth(build(n)): 10,000 {small:.2?}, 40,000 {large:.2?} (x{ratio:.1})");
+    assert!(ratio < 8.0, "x{ratio:.1} for a list four times as long");
 }

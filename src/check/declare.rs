@@ -136,6 +136,7 @@ impl Program {
                                 tag: tag as u32,
                                 name: vi.shared_name.clone(),
                                 fields: vec![],
+                                fields_hash: Default::default(),
                             })));
                         }
                         vi.fields = fields;

@@ -346,6 +346,7 @@ impl Evaluator<'_> {
             tag,
             name: v.shared_name.clone(),
             fields,
+            fields_hash: Default::default(),
         }))
     }
 

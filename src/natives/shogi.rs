@@ -76,6 +76,7 @@ impl Names {
                 Value::Int(sq.row() as i64),
                 self.sides[promoted as usize].clone(),
             ],
+            fields_hash: Default::default(),
         }))
     }
 
