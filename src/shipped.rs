@@ -12,11 +12,16 @@ pub const FOLDER: &str = "rules";
 /// Every shipped rule file: its name inside the folder and its text.
 pub const FILES: &[(&str, &str)] = &[
     ("go.rule", include_str!("../rules/go.rule")),
+    ("go_benson.rule", include_str!("../rules/go_benson.rule")),
     ("go_lemma.rule", include_str!("../rules/go_lemma.rule")),
     ("go_life.rule", include_str!("../rules/go_life.rule")),
     ("go_play.rule", include_str!("../rules/go_play.rule")),
     ("shogi.rule", include_str!("../rules/shogi.rule")),
     ("shogi_mate.rule", include_str!("../rules/shogi_mate.rule")),
+    (
+        "shogi_rulesets.rule",
+        include_str!("../rules/shogi_rulesets.rule"),
+    ),
     (
         "shogi_variant_drops.rule",
         include_str!("../rules/shogi_variant_drops.rule"),

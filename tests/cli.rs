@@ -794,7 +794,8 @@ fn go_sequences_and_solve_from_a_position() {
     let (v0, first) = value("");
     let first = first.replace("Black ", "B ").replace("White ", "W ");
     assert_eq!(value(&first).0, v0, "after {first}");
-    // the rules solve from the empty board only: refused, not answered from it
+    // the rules solve from the empty board only: refused, not answered from it (a reading of
+    // one's own, which the native solver does not follow)
     let o = okite(&[
         "go",
         "solve",
@@ -802,8 +803,10 @@ fn go_sequences_and_solve_from_a_position() {
         "grid:2x2",
         "--moves",
         "B A2",
+        "--rules",
+        "tests/variants/go_situational.rule",
         "--reading",
-        "base",
+        "situational-too",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
@@ -820,7 +823,7 @@ fn check_test_and_compare_print_json() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.starts_with(r#"{"ok": true, "files": 7, "definitions": "#),
+        out.starts_with(r#"{"ok": true, "files": 9, "definitions": "#),
         "{out}"
     );
     let bad = tmp("bad-type.rule", b"def f(x: Int) -> Bool = x\n");

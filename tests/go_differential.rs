@@ -166,6 +166,32 @@ fn the_same_values_with_area_scoring() {
     }
 }
 
+/// Under every reading the native solver follows, its value is the rules' `solve` on the small
+/// graphs the rules finish (simple ko only on the smallest: its cycles make the rules' recursion
+/// over histories far larger; on path:3 it passes any memory this machine has).
+#[test]
+fn the_same_values_under_every_reading() {
+    let mut prog = rules();
+    for reading in okite::front::GO_SOLVE_READINGS {
+        let graphs: &[&str] = match reading {
+            "simple-ko" => &["path:1", "path:2"],
+            _ => &["path:1", "path:2", "path:3", "star:2"],
+        };
+        for spec in graphs {
+            let g = Graph::parse(spec).unwrap();
+            let by_rules = eval(&mut prog, "solve(G)", &g, vec![], reading, Engine::Rules);
+            let rules = okite::go::solve::rules_of_reading(reading).unwrap();
+            let native = okite::go::solve::solve(&g, &rules, 10_000_000).unwrap();
+            assert!(native.complete);
+            assert_eq!(
+                by_rules,
+                Value::Int(native.value_half_points / 2),
+                "{reading} {spec}"
+            );
+        }
+    }
+}
+
 /// A random connected graph: a random tree plus random extra edges.
 fn graph_strategy() -> impl Strategy<Value = Graph> {
     (

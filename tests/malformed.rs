@@ -117,7 +117,7 @@ fn every_command_refuses_malformed_input() {
         ),
         (
             vec!["game".into(), "--kif".into(), p(&empty_kif)],
-            "the record is empty",
+            "record is empty",
         ),
         (vec!["game".into(), "--csa".into(), p(&cut_csa)], "line 4"),
         (

@@ -271,15 +271,15 @@ fn edited_copy_natives_lists_the_binding_off() {
         "the place: {}",
         out(&o)
     );
-    // the shipped rules: every binding on; of the engines only those that stand for another
-    // reading than base (go solve follows area) are off under base
+    // the shipped rules: every binding on, and every engine (go solve follows base as well as
+    // area and the other readings of its own)
     let o = okite(&["natives"]);
     let text = out(&o);
     let bindings = text.split("engines of the commands").next().unwrap();
     assert!(!bindings.contains(" off "), "{text}");
     let off: Vec<&str> = text.lines().filter(|l| l.starts_with("  off")).collect();
-    assert_eq!(off.len(), 1, "{text}");
-    assert!(off[0].contains("go solve"), "{text}");
+    assert!(off.is_empty(), "{text}");
+    assert!(text.contains("go solve"), "{text}");
     // under area the one binding off is the winner, whose native function counts stones only
     let o = okite(&["natives", "--reading", "area"]);
     let text = out(&o);
@@ -560,7 +560,7 @@ fn shipped_rules_work_from_any_folder() {
     std::fs::create_dir_all(&dir).unwrap();
     let o = okite_in(&dir, &["check"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert!(out(&o).starts_with("OK: 7 files"), "{}", out(&o));
+    assert!(out(&o).starts_with("OK: 9 files"), "{}", out(&o));
     let o = okite_in(&dir, &["eval", "size(succ(start))"]);
     assert_eq!(out(&o), "30");
     let o = okite_in(&dir, &["rules", "export", "mine"]);
@@ -696,26 +696,55 @@ fn variant_mate_lines_replay_as_mates_by_the_rules() {
     }
 }
 
-/// `go solve` follows any reading of the rules: natively under area's definitions, by the rules
-/// otherwise (small graphs), with a notice; the value is the rules' own.
+/// `go solve` follows any reading of the rules: natively under the definitions of a shipped
+/// reading the solver plays (area, base, situational, simple-ko, suicide), by the rules otherwise
+/// (small graphs), with a notice; the value is the rules' own.
 #[test]
 fn go_solve_follows_every_reading() {
     for (reading, graph, rules_graph) in [
         ("situational", "path:2", "path(2)"),
         ("base", "path:3", "path(3)"),
         ("suicide", "path:2", "path(2)"),
+        ("simple-ko", "path:2", "path(2)"),
     ] {
         let o = okite(&["go", "solve", "--graph", graph, "--reading", reading]);
         assert_eq!(o.status.code(), Some(0), "{reading}: {}", err(&o));
-        assert!(err(&o).contains("by the rules"), "{}", err(&o));
+        assert!(err(&o).contains("native"), "{}", err(&o));
         let e = okite(&[
             "eval",
             "--reading",
             reading,
             &format!("solve({rules_graph})"),
         ]);
-        assert_eq!(out(&o), out(&e), "{reading} {graph}");
+        assert_eq!(
+            out(&o).lines().last(),
+            out(&e).lines().last(),
+            "{reading} {graph}"
+        );
     }
+    // a reading of one's own that changes the repetition rule: by the rules
+    let path = "tests/variants/go_situational.rule";
+    let o = okite(&[
+        "go",
+        "solve",
+        "--graph",
+        "path:2",
+        "--rules",
+        path,
+        "--reading",
+        "situational-too",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).contains("by the rules"), "{}", err(&o));
+    let e = okite(&[
+        "eval",
+        "--rules",
+        path,
+        "--reading",
+        "situational-too",
+        "solve(path(2))",
+    ]);
+    assert_eq!(out(&o), out(&e));
     // restated area scoring in a user's file runs natively
     let o = okite(&[
         "go",

@@ -70,18 +70,42 @@ impl Program {
                 recursive[*k as usize] = rec;
             }
         }
-        self.light = self
+        self.recursive = self
             .defs
             .iter()
-            .map(|d| {
-                d.kind == DefKind::Rule
-                    && d.native.is_none()
-                    && !d.is_const
-                    && d.deps.is_empty()
-                    && !recursive.get(d.key as usize).copied().unwrap_or(true)
-                    && d.body.as_ref().is_some_and(|b| light_ir(b, 0))
-            })
+            .map(|d| recursive.get(d.key as usize).copied().unwrap_or(true))
             .collect();
+        // callees first, so that a definition calling only light ones can be light too
+        let mut light_key = vec![false; self.keys.len()];
+        let mut light = vec![false; self.defs.len()];
+        let mut by_key: Vec<Vec<usize>> = vec![vec![]; self.keys.len()];
+        for (i, d) in self.defs.iter().enumerate() {
+            if let Some(v) = by_key.get_mut(d.key as usize) {
+                v.push(i);
+            }
+        }
+        for scc in &self.sccs {
+            for &k in scc {
+                let Some(defs) = by_key.get(k as usize) else {
+                    continue;
+                };
+                let mut all = !defs.is_empty();
+                for &i in defs {
+                    let d = &self.defs[i];
+                    light[i] = d.kind == DefKind::Rule
+                        && d.native.is_none()
+                        && !d.is_const
+                        && !recursive.get(d.key as usize).copied().unwrap_or(true)
+                        && d.deps
+                            .iter()
+                            .all(|k| light_key.get(*k as usize) == Some(&true))
+                        && d.body.as_ref().is_some_and(|b| light_ir(b, 0, &light_key));
+                    all &= light[i];
+                }
+                light_key[k as usize] = all;
+            }
+        }
+        self.light = light;
     }
 
     pub(super) fn compute_fingerprints(&mut self) {
@@ -224,14 +248,18 @@ impl Program {
     }
 }
 
-/// A small expression: no calls of definitions, no iteration, a bounded size.
-pub(super) fn light_ir(e: &Ir, depth: usize) -> bool {
+/// A small expression: no iteration, a bounded size, and no calls but of light definitions
+/// (`light_key[k]`: every definition of the name is light).
+pub(super) fn light_ir(e: &Ir, depth: usize, light_key: &[bool]) -> bool {
     if depth > 12 {
         return false;
     }
-    let l = |x: &Ir| light_ir(x, depth + 1);
+    let l = |x: &Ir| light_ir(x, depth + 1, light_key);
     match e {
         Ir::Const(..) | Ir::Local(..) | Ir::Poison(_) => true,
+        Ir::Call(k, xs, _) => {
+            light_key.get(*k as usize) == Some(&true) && xs.len() <= 8 && xs.iter().all(l)
+        }
         Ir::Tuple(xs, _) | Ir::SeqLit(xs, _) | Ir::SetLit(xs, _) | Ir::Ctor(_, _, xs, _) => {
             xs.len() <= 8 && xs.iter().all(l)
         }
@@ -343,11 +371,21 @@ mod tests {
 
     #[test]
     fn small_definitions_outside_recursion_are_light() {
-        let p = build("def f(x: Int) -> Int = x + 1\ndef g(x: Int) -> Bool = x > 0 and g(x - 1)")
-            .unwrap();
+        let p = build(
+            "def f(x: Int) -> Int = x + 1\ndef g(x: Int) -> Bool = x > 0 and g(x - 1)\n\
+             def h(x: Int) -> Int = f(x) * 2\ndef k(x: Int) -> Bool = g(f(x))\n\
+             def all_small(n: Int) -> Bool = all i in 1..n: f(i) > i",
+        )
+        .unwrap();
         let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
         assert!(p.light[def("f")]);
         assert!(!p.light[def("g")]);
+        // a call of a light definition keeps its caller light; a call of a recursive one or an
+        // iteration does not
+        assert!(p.light[def("h")]);
+        assert!(!p.light[def("k")]);
+        assert!(!p.light[def("all_small")]);
+        assert!(p.recursive[def("g")] && !p.recursive[def("k")]);
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct EnumInfo {
 
 pub struct VariantInfo {
     pub name: String,
+    /// The name as values of the variant carry it (shared, not copied for each value).
+    pub shared_name: Rc<str>,
     pub aliases: Vec<String>,
     pub fields: Vec<Ty>,
     pub span: Span,
@@ -152,6 +154,9 @@ pub struct Program {
     /// light[def]: a small definition outside any recursion, whose calls the evaluator does not
     /// table (computing it is cheaper than remembering it; it cannot take part in a cycle).
     pub light: Vec<bool>,
+    /// recursive[def]: the definition can reach itself (its calls may form a cycle, and tabling
+    /// them is what makes a recursion that revisits its arguments cheap).
+    pub recursive: Vec<bool>,
     /// defs_of_key[key]: the definitions of a key (of every reading), in order, so that what
     /// is asked per key or per group of keys takes no walk of all definitions.
     pub defs_of_key: Vec<Vec<DefId>>,
@@ -212,6 +217,7 @@ impl Program {
             theorems: vec![],
             sccs: vec![],
             light: vec![],
+            recursive: vec![],
             fingerprint: vec![],
             defs_of_key: vec![],
             notes: vec![],

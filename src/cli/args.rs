@@ -255,8 +255,15 @@ pub enum GoCommand {
         #[arg(long, default_value_t = 0.0)]
         komi: f64,
         /// Search node budget
-        #[arg(long, default_value_t = 200_000_000)]
+        #[arg(long, default_value_t = 2_000_000_000)]
         nodes: u64,
+        /// Time budget of the native solver in milliseconds (0: none)
+        #[arg(long, default_value_t = 0)]
+        time_ms: u64,
+        /// Memory of the native solver's transposition table in MiB (at most 65536; 0: none)
+        #[arg(long, default_value_t = 512)]
+        hash_mb: usize,
+        /// One JSON object: {"value", "pv", "nodes", "seconds", "engine", ...}
         #[arg(long)]
         json: bool,
     },
@@ -448,10 +455,10 @@ pub struct LegalArgs {
 /// The options of `okite game`.
 #[derive(Args)]
 pub struct GameArgs {
-    /// A KIF record
+    /// A KIF or KI2 record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub kif: Option<PathBuf>,
-    /// A CSA record
+    /// A CSA record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub csa: Option<PathBuf>,
     /// USI moves from --sfen (default: the start position)
@@ -466,12 +473,21 @@ pub struct GameArgs {
         default_value = "narrow,broad,narrow-check,broad-check"
     )]
     pub readings: Vec<String>,
+    /// Rule sets to judge the game by (jsa, amateur, csa, try-rule, or any reading that defines
+    /// `verdict`): one row each with the result, the move it falls at and the reason, instead of
+    /// the readings' report
+    #[arg(long, value_delimiter = ',')]
+    pub rulesets: Vec<String>,
     /// Rule files or folders (default: the shipped rules); a reading whose definitions are
     /// not the shipped ones of a native reading is judged by the rules
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
-    /// One JSON object: {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
-    /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}
+    /// One JSON object: with --rulesets, {"moves": [USI...], "results": [{"ruleset", "result"
+    /// (sente, gote, draw, replay or none), "ply", "reason", "agrees"}], "record_result"}; else {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
+    /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}; for a
+    /// record that states its result, also "record_result": {"outcome", "ending", "ply",
+    /// "stated", "line"}, and for one whose last move cannot be played, "record_illegal_move":
+    /// {"move", "written", "why", "line"}
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

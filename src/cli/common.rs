@@ -327,3 +327,16 @@ impl Drop for Spinner {
         }
     }
 }
+
+/// The names of the shogi enums in the rules loaded, to turn positions into states.
+pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
+    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
+        Printer::auto().fail(
+            Diag::error(
+                "E0404",
+                format!("the rules loaded cannot hold shogi states: {m}"),
+            )
+            .help("load rules/shogi.rule (the default rules/ folder has it)"),
+        )
+    })
+}

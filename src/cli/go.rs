@@ -583,6 +583,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             rules: rule_paths,
             komi,
             nodes,
+            time_ms,
+            hash_mb,
             json,
         } => {
             let (graph, g, history, to_move) =
@@ -607,7 +609,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 &rule_paths,
                 Some(&reading),
                 &["solve"],
-                &["area"],
+                &crate::front::GO_SOLVE_READINGS,
                 "the native solver",
                 Engine::Native,
             ) {
@@ -626,7 +628,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         "E0604",
                         format!("under {reading} the rules solve from the empty board only"),
                     )
-                    .help("the native solver (reading area) solves from a position"),
+                    .help(format!(
+                        "the native solver (readings {}) solves from a position",
+                        crate::front::GO_SOLVE_READINGS.join(", ")
+                    )),
                 );
             }
             if !plan.is_native() {
@@ -644,7 +649,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                 g.n
                             ),
                         )
-                        .help("the native solver follows the reading area"),
+                        .help(format!(
+                            "the native solver follows the readings {}",
+                            crate::front::GO_SOLVE_READINGS.join(", ")
+                        )),
                     );
                 }
                 let bound = vec![(
@@ -674,43 +682,42 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     Err(c) => c,
                 };
             }
-            let mut rules = go::rules::Rules::area();
+            // the plan is native here: the rules of the shipped reading it follows
+            let shipped = match plan {
+                Plan::Native(r) => r,
+                Plan::Rules(_) => "",
+            };
+            let Some(mut rules) = go::solve::rules_of_reading(shipped) else {
+                return Printer::auto().fail(Diag::error(
+                    "E0604",
+                    format!("the native solver does not follow the reading `{shipped}`"),
+                ));
+            };
             rules.komi_half_points = (komi * 2.0) as i64;
-            let _spinner = Spinner::new(format!("solving {graph}"));
-            match go::solve::solve_position(&g, &rules, &history, to_move, nodes, true) {
-                Ok(r) => {
-                    if !r.complete {
-                        return Printer::auto().fail(
-                            Diag::error(
-                                "E0605",
-                                format!("the search passed its budget of {nodes} nodes before proving a value"),
-                            )
-                            .help("raise --nodes"),
-                        );
-                    }
-                    let pv: Vec<String> =
-                        r.pv.iter()
-                            .map(|(c, m)| match m {
-                                go::rules::Move::Place(v) => format!("{c:?} {}", g.names[*v]),
-                                go::rules::Move::Pass => format!("{c:?} pass"),
-                            })
-                            .collect();
-                    if json {
-                        let items: Vec<String> = pv.iter().map(|p| json_str(p)).collect();
-                        println!(
-                            "{{\"value\": {}, \"pv\": [{}], \"engine\": {engine_json}}}",
-                            r.value,
-                            items.join(", ")
-                        );
-                    } else {
-                        println!("principal variation: {}", pv.join(", "));
-                        println!("nodes: {}", r.nodes);
-                        println!("{}", r.value);
-                    }
-                    0
-                }
-                Err(e) => go_error(&graph, "--graph", &e),
+            if hash_mb > 65536 {
+                return Printer::auto().fail(
+                    Diag::error(
+                        "E0602",
+                        format!("--hash-mb {hash_mb} is more than the solver takes"),
+                    )
+                    .help("give --hash-mb between 0 and 65536 (MiB)"),
+                );
             }
+            let opts = go::solve::SolveOptions {
+                node_limit: nodes,
+                time_limit: (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
+                table_bytes: hash_mb << 20,
+                ..go::solve::SolveOptions::default()
+            };
+            solve_native(
+                &graph,
+                &g,
+                &rules,
+                &history,
+                to_move,
+                &opts,
+                json.then_some(engine_json.as_str()),
+            )
         }
         GoCommand::Show {
             graph,
@@ -859,6 +866,139 @@ fn komi_text(komi: f64) -> String {
     } else {
         komi.to_string()
     }
+}
+
+/// A value in half points as the solver prints it (points, `1.5`, `-2`).
+fn points(half: i64) -> String {
+    format!("{}", half as f64 / 2.0)
+}
+
+/// What a solve did, for stderr.
+fn work_line(r: &crate::go::solve::SolveResult) -> String {
+    format!(
+        "solved in {:.2?}: {} positions, {} table hits ({} refused: a board of the path might change their proof), {} results stored ({} not: their proof used the history), {} in the table ({} MiB), {} symmetries",
+        r.elapsed,
+        r.nodes,
+        r.tt_hits,
+        r.tt_conflicts,
+        r.tt_stores,
+        r.tt_history_dependent,
+        r.table_entries,
+        r.table_bytes >> 20,
+        r.symmetries
+    )
+}
+
+/// `go solve` by the native solver: the value, a principal variation and the work, with
+/// progress on the terminal while it runs; a budget that stops the search is an E0605 that says
+/// what was proved.
+fn solve_native(
+    spec: &str,
+    g: &crate::go::graph::Graph,
+    rules: &crate::go::rules::Rules,
+    history: &[crate::go::board::Board],
+    to_move: crate::go::board::Color,
+    opts: &crate::go::solve::SolveOptions,
+    json_engine: Option<&str>,
+) -> i32 {
+    use crate::go;
+    let bar = progress_shown().then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        b.set_message(format!("solving {spec}"));
+        b.enable_steady_tick(std::time::Duration::from_millis(200));
+        b
+    });
+    let mut progress = |p: &go::solve::Progress| {
+        if let Some(b) = &bar {
+            let known = |v: i64, side: &str| {
+                if v.abs() > i64::MAX / 8 {
+                    side.to_string()
+                } else {
+                    points(v)
+                }
+            };
+            b.set_message(format!(
+                "solving {spec}: value in [{}, {}], testing >= {}; {} positions ({:.0}/s), {} in the table",
+                known(p.lower_half_points, "-inf"),
+                known(p.upper_half_points, "inf"),
+                points(p.testing_half_points),
+                p.nodes,
+                p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
+                p.table_entries
+            ));
+        }
+    };
+    let result = go::solve::solve_from(g, rules, history, to_move, opts, &mut progress);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let r = match result {
+        Ok(r) => r,
+        // the table's memory is a budget too; anything else is the position's fault
+        Err(e) if e.message.starts_with("cannot allocate") => {
+            return Printer::auto().fail(Diag::error("E0605", e.message).help(e.help));
+        }
+        Err(e) => return go_error(spec, "--graph", &e),
+    };
+    if !r.complete {
+        // what was proved, where it says more than the board's size does
+        let (least, most) = (
+            -2 * g.n as i64 - rules.komi_half_points,
+            2 * g.n as i64 - rules.komi_half_points,
+        );
+        let proved = match (r.lower_half_points, r.upper_half_points) {
+            (lo, hi) if lo <= least && hi >= most => String::new(),
+            (lo, hi) if lo == hi => format!(" (it is {})", points(lo)),
+            (lo, hi) => format!("; the value is between {} and {}", points(lo), points(hi)),
+        };
+        let (what, help) = match r.stopped {
+            Some(go::solve::Stop::Time) => (
+                format!(
+                    "the search passed its time budget of {} ms before proving a value",
+                    opts.time_limit.map_or(0, |d| d.as_millis())
+                ),
+                "raise --time-ms",
+            ),
+            _ => (
+                format!(
+                    "the search passed its budget of {} nodes before proving a value",
+                    opts.node_limit
+                ),
+                "raise --nodes",
+            ),
+        };
+        return Printer::auto().fail(Diag::error("E0605", format!("{what}{proved}")).help(help));
+    }
+    eprintln!("{}", work_line(&r));
+    let pv: Vec<String> =
+        r.pv.iter()
+            .map(|(c, m)| match m {
+                go::rules::Move::Place(v) => format!("{c:?} {}", g.names[*v]),
+                go::rules::Move::Pass => format!("{c:?} pass"),
+            })
+            .collect();
+    match json_engine {
+        Some(engine) => {
+            let items: Vec<String> = pv.iter().map(|p| json_str(p)).collect();
+            println!(
+                "{{\"value\": {}, \"pv\": [{}], \"nodes\": {}, \"seconds\": {:.3}, \"engine\": {engine}}}",
+                r.value,
+                items.join(", "),
+                r.nodes,
+                r.elapsed.as_secs_f64()
+            );
+        }
+        None => {
+            println!("principal variation: {}", pv.join(", "));
+            println!("nodes: {}", r.nodes);
+            println!("{}", r.value);
+        }
+    }
+    0
 }
 
 /// A komi for White in points, checked, as the seeds' h in half points (h2 = -2 komi).

@@ -559,7 +559,7 @@ pub static CODES: &[Code] = &[
          before it is built) is refused at once. Past `--max-resident-mb` (4096 by default) the \
          query ends. Raise the bound, or ask a smaller question.",
         cli(
-            Some("def count_to(n: Int) -> Int = sum i in 1..n: i\n"),
+            Some("def count_to(n: Int) -> Int = size(1..n)\n"),
             &[
                 "eval",
                 "count_to(3000000)",
@@ -720,9 +720,16 @@ pub static CODES: &[Code] = &[
         "E0403",
         "bad-game-record",
         Input,
-        "a game record (KIF or CSA) cannot be read",
+        "a game record (KIF, KI2 or CSA) cannot be read",
         "The label points at the line of the record that could not be read as a move or a \
-         header. Each position of a record follows from the one before by one move.",
+         header. Each position of a record follows from the one before by one move of the \
+         pieces: a move the rules forbid (two pawns on a file, a pawn drop that mates, the own \
+         king left in check) is read and left to the rules to judge, but a move the pieces \
+         cannot make (a piece that cannot reach the square, a drop of a piece not in hand) is \
+         refused, except as the last move of the record, which `okite game` reads and reports \
+         as illegal. A move written without its origin (KI2, `▲５八金右`) must name one piece. \
+         Records are UTF-8 or Shift-JIS text; an empty record or a CSA board cut short is \
+         refused.",
         Trigger::Cli(Example {
             name: "game.csa",
             file: Some("V2.2\nPI\n+\n+7776XX\n"),
@@ -832,11 +839,13 @@ pub static CODES: &[Code] = &[
         "E0605",
         "search-budget",
         Cli,
-        "a search passed its node budget before proving a value",
+        "a search passed its budget before proving a value",
         "`okite go solve --nodes N` and `okite go classes --nodes N` bound the positions a \
-         search visits; the search stopped without a proven value. `okite go sequences --limit \
-         N` stops counting past N sequences the same way. Raise the budget, or ask of a smaller \
-         graph or a later position.",
+         search visits, and `okite go solve --time-ms T` its time; the search stopped without a \
+         proven value (`go solve` says what it proved: the value lies between two bounds). \
+         `okite go sequences --limit N` stops counting past N sequences the same way. `okite go \
+         solve --hash-mb M` is the memory of its table: when the system cannot give it, the solve \
+         does not start. Raise the budget, or ask of a smaller graph or a later position.",
         cli(None, &["go", "solve", "--graph", "grid:2x2", "--nodes", "1"]),
     ),
     error(

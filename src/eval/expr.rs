@@ -6,6 +6,18 @@ use super::*;
 
 impl Evaluator<'_> {
     pub fn eval(&mut self, e: &Ir, frame: &mut Vec<Value>) -> R<Value> {
+        // the leaves do not recurse: no need to look at the stack for them
+        match e {
+            Ir::Local(s, span) => {
+                self.tick(*span)?;
+                return Ok(frame[*s as usize].clone());
+            }
+            Ir::Const(v, span) => {
+                self.tick(*span)?;
+                return Ok(v.clone());
+            }
+            _ => {}
+        }
         stacker::maybe_grow(128 << 10, 4 << 20, || self.eval_inner(e, frame))
     }
 
@@ -332,7 +344,7 @@ impl Evaluator<'_> {
         Value::Enum(Rc::new(EnumVal {
             ty: en,
             tag,
-            name: Rc::from(v.name.as_str()),
+            name: v.shared_name.clone(),
             fields,
             fields_hash: Default::default(),
         }))

@@ -236,6 +236,16 @@ pub struct Stats {
     pub evictions: u64,
 }
 
+/// How often a definition's calls were answered from its memo table.
+#[derive(Clone, Copy, Default)]
+pub(super) struct TableUse {
+    pub calls: u32,
+    pub hits: u32,
+    /// The evaluation steps of the calls computed (not answered from the table).
+    pub cost: u64,
+    pub given_up: bool,
+}
+
 pub struct Evaluator<'p> {
     pub prog: &'p Program,
     /// The native functions and when their bindings may answer.
@@ -249,6 +259,9 @@ pub struct Evaluator<'p> {
     memo: HashMap<MemoKey, Value>,
     explain_memo: HashMap<MemoKey, Rc<Node>>,
     memo_bytes: usize,
+    /// Per definition outside any recursion: its calls and memo hits so far, and whether tabling
+    /// it was given up (see `Evaluator::tabled`).
+    table_use: Vec<TableUse>,
     /// Bytes (estimated) built since the resident memory was last read.
     grown: usize,
     active: HashMap<MemoKey, usize>,
@@ -278,6 +291,7 @@ impl<'p> Evaluator<'p> {
             memo: HashMap::default(),
             explain_memo: HashMap::default(),
             memo_bytes: 0,
+            table_use: vec![TableUse::default(); prog.defs.len()],
             grown: 0,
             active: HashMap::default(),
             stack: vec![],

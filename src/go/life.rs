@@ -27,6 +27,7 @@ use super::board::{Board, Color};
 use super::error::{GoError, GoResult};
 use super::graph::Graph;
 use super::small::{SmallBoard, SmallGraph};
+use super::symmetry::{symmetries, Symmetry};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 mod cached;
@@ -469,82 +470,6 @@ fn board_keys(b: SmallBoard) -> (u64, u64) {
     let a = mix(b.0.wrapping_add(0x9e3779b97f4a7c15)) ^ mix(b.1 ^ 0x3c6ef372fe94f82a);
     let c = mix(b.1.wrapping_add(0xdaa66d2c7ddf743f)) ^ mix(b.0 ^ 0x7f4a7c159e3779b9);
     (mix(a), mix(c.rotate_left(17)))
-}
-
-/// A symmetry of the graph (a permutation of its vertices that keeps the edges), with tables
-/// that map a vertex mask a byte at a time.
-struct Symmetry {
-    perm: Vec<usize>,
-    bytes: Vec<[u64; 256]>,
-}
-
-impl Symmetry {
-    fn new(perm: Vec<usize>) -> Symmetry {
-        let chunks = perm.len().div_ceil(8);
-        let mut bytes = vec![[0u64; 256]; chunks];
-        for (k, t) in bytes.iter_mut().enumerate() {
-            for b in 1..256usize {
-                let v = 8 * k + b.trailing_zeros() as usize;
-                let img = perm.get(v).map_or(0, |&w| 1u64 << w);
-                t[b] = t[b & (b - 1)] | img;
-            }
-        }
-        Symmetry { perm, bytes }
-    }
-
-    #[inline]
-    fn mask(&self, m: u64) -> u64 {
-        let mut out = 0;
-        for (k, t) in self.bytes.iter().enumerate() {
-            out |= t[(m >> (8 * k)) as usize & 0xFF];
-        }
-        out
-    }
-
-    #[inline]
-    fn board(&self, b: SmallBoard) -> SmallBoard {
-        (self.mask(b.0), self.mask(b.1))
-    }
-}
-
-/// At most this many symmetries are used (any subset that includes the identity is sound: a
-/// state is stored under its least image among them, with the classes moved along).
-const MAX_SYMMETRIES: usize = 48;
-
-/// The symmetries of a graph, the identity first, found by backtracking over the vertices
-/// (images must keep adjacency with every vertex mapped so far, and degrees).
-fn symmetries(sg: &SmallGraph) -> Vec<Symmetry> {
-    fn extend(sg: &SmallGraph, perm: &mut Vec<usize>, used: u64, out: &mut Vec<Vec<usize>>) {
-        if out.len() >= MAX_SYMMETRIES {
-            return;
-        }
-        let v = perm.len();
-        if v == sg.n {
-            out.push(perm.clone());
-            return;
-        }
-        for w in 0..sg.n {
-            if used >> w & 1 != 0 || sg.adj[v].count_ones() != sg.adj[w].count_ones() {
-                continue;
-            }
-            let keeps = (0..v).all(|u| (sg.adj[v] >> u & 1) == (sg.adj[w] >> perm[u] & 1));
-            if keeps {
-                perm.push(w);
-                extend(sg, perm, used | 1 << w, out);
-                perm.pop();
-            }
-        }
-    }
-    let mut out = vec![(0..sg.n).collect::<Vec<_>>()];
-    let mut found = Vec::new();
-    extend(sg, &mut Vec::new(), 0, &mut found);
-    out.extend(
-        found
-            .into_iter()
-            .filter(|p| p.iter().enumerate().any(|(i, &w)| i != w)),
-    );
-    out.truncate(MAX_SYMMETRIES);
-    out.into_iter().map(Symmetry::new).collect()
 }
 
 /// The state of a search: the boards seen, and for each symmetry the set key of their images.

@@ -10,7 +10,10 @@
 //! * [`count`]: number of boards (legal positions): enumeration for any small graph and a
 //!   border-state dynamic programme with big integers for grids.
 //! * [`sequences`]: number of regular sequences (positional superko) from a board.
-//! * [`solve`]: perfect-play values with area scoring and positional superko.
+//! * [`solve`]: perfect-play values under the readings of rules/go_play.rule (area or
+//!   stones-only scoring; positional or situational superko, or simple ko; suicide).
+//! * [`symmetry`]: the automorphisms of a small graph, applied to boards.
+//! * [`benson`]: Benson's unconditionally alive chains and the eyes they enclose.
 //! * [`ultimate`]: the number of ultimate boards (seed 004).
 //! * [`life`]: the outcome classes of seed 004.
 //! * [`render`]: text diagrams and Graphviz output.
@@ -37,6 +40,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod benson;
 pub mod bitset;
 pub mod board;
 pub mod chains;
@@ -50,6 +54,7 @@ pub mod sequences;
 pub mod sgf;
 pub mod small;
 pub mod solve;
+pub mod symmetry;
 pub mod ultimate;
 
 #[cfg(test)]

@@ -1,30 +1,116 @@
 //! Perfect-play values of small boards.
 //!
 //! Game: Black first, colours alternate, a pass is a move and two consecutive passes end the
-//! game; positional superko (a stone move may not recreate any earlier board; a pass repeats
-//! the board and is always allowed); suicide as in the rules (normally forbidden). The final
-//! board is scored by the rules' scoring (area for the "area" preset).
+//! game. The rules' repetition rule: positional superko (a stone may not recreate any earlier
+//! board), situational superko (nor an earlier board with the same player to move), or simple
+//! ko (nor the board before the opponent's last move; a move or a pass that brings back an
+//! earlier situation, board and player to move, ends the game with an even score, as
+//! rules/go_play.rule states); a pass is always allowed. Suicide as in the rules (normally
+//! forbidden). The final board is scored by the rules' scoring: area (stones and the empty
+//! regions bordered by one colour) or stones only.
 //!
 //! The value is from Black's view: **Black's score minus White's, minus komi** (komi is added
 //! to White). Values are kept in half points internally so that half-integer komi is exact.
 //!
-//! Search: negamax with alpha-beta over the path history (needed for superko).
+//! Search ([`search`]): the value is found by tests "is the value at least t?" that bisect the
+//! possible values; each test searches deeper and deeper (1, 25, 49, ... plies: see
+//! [`DEPTH_STEP`]) until the answer is proved, so that a proof is found before a long line is
+//! followed to its end (a game under superko can be very long). A position past the depth, or one whose static
+//! bounds do not decide the test, is unknown; a proved answer carries a bound. Static bounds
+//! come from Benson's unconditional life ([`super::benson`]): whatever the history, each side
+//! can pass to the end of the game and keep its unconditionally alive stones and their eyes. A
+//! transposition table ([`table`]) keyed by the least image of a position under the graph's
+//! symmetries ([`super::symmetry`]) keeps proved bounds, the depth an answer stayed unknown
+//! at, and the move that proved (or was tried first); moves are ordered by the table's move,
+//! captures, killer moves and a history of the moves that proved.
 //!
-//! Transposition table and the history problem: the result of a position depends on the
-//! earlier boards only through the boards the search of its subtree tried to reach (a move to
-//! an earlier board is forbidden). For every subtree the search keeps a cheap summary that
-//! contains every board it tried: the stones common to all of them and their range of stone
-//! counts. An entry is stored only if no earlier board on the current path (other than the
-//! position's own board) fits the summary, and it is used only if the same holds for the path
-//! at the time of use. Then neither path forbids any board the stored search tried, so the
-//! stored search is exactly the search that would be made now, and reusing it is sound.
+//! The history problem (a position's value depends on the boards before it, which the repetition
+//! rule forbids): a bound is stored with a summary of the boards its proof chose for the prover
+//! and only when the proof used no board of the position's history; it is reused only where no
+//! board of the path fits the summary. [`table`] states why that is sound.
+
+mod search;
+mod table;
 
 use super::board::{Board, Color};
 use super::error::{GoError, GoResult};
 use super::graph::Graph;
 use super::rules::{Move, Passes, Repetition, Rules, Scoring, Suicide};
 use super::small::{SmallBoard, SmallGraph};
-use std::collections::{HashMap, HashSet};
+use super::symmetry::{symmetries, Symmetry};
+use search::{Child, Game, Node, Rep, Res, Search, NO_BOARD};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+use table::{Table, PASS};
+
+/// Why a search stopped before it proved the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The node budget was spent.
+    Nodes,
+    /// The time budget was spent.
+    Time,
+}
+
+/// What a running search reports now and then.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+    /// The value proved so far lies in `lower..=upper` (Black's view, half points; beyond
+    /// `i64::MAX / 8` in size: nothing proved yet on that side).
+    pub lower_half_points: i64,
+    pub upper_half_points: i64,
+    /// The running test: is the value at least this (for the player to move at the root; for
+    /// White, at most its negative)?
+    pub testing_half_points: i64,
+    /// The depth of the running iteration of that test.
+    pub depth: u32,
+    /// Positions in the transposition table.
+    pub table_entries: usize,
+}
+
+/// How a search runs: its budgets and which of its parts are on.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    /// Positions the search may visit.
+    pub node_limit: u64,
+    /// Time the search may take.
+    pub time_limit: Option<Duration>,
+    /// Bytes of the transposition table (0: none).
+    pub table_bytes: usize,
+    /// Positions stored once for all their images under the graph's symmetries.
+    pub symmetry: bool,
+    /// Benson's bounds.
+    pub static_bounds: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            node_limit: u64::MAX,
+            time_limit: None,
+            table_bytes: 32 << 20,
+            symmetry: true,
+            static_bounds: true,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// The plain game tree: no table, no symmetry, no static bounds (slow; it checks the rest).
+    pub fn plain(node_limit: u64) -> SolveOptions {
+        SolveOptions {
+            node_limit,
+            table_bytes: 0,
+            symmetry: false,
+            static_bounds: false,
+            ..SolveOptions::default()
+        }
+    }
+}
 
 /// Outcome of [`solve`].
 #[derive(Clone, Debug, PartialEq)]
@@ -34,282 +120,43 @@ pub struct SolveResult {
     /// The same value in points.
     pub value: f64,
     /// A principal variation: a game in which both sides play perfectly (ends with two
-    /// passes when complete).
+    /// passes, or with a recurring situation under simple ko, when complete).
     pub pv: Vec<(Color, Move)>,
     /// Positions visited (including the principal-variation extraction).
     pub nodes: u64,
-    /// False when the node limit stopped the search (the value is then meaningless).
+    /// False when a budget stopped the search before it proved the value (the value is then
+    /// meaningless; `lower_half_points..=upper_half_points` is what was proved).
     pub complete: bool,
     /// Transposition-table results reused.
     pub tt_hits: u64,
     /// Results stored in the table.
     pub tt_stores: u64,
-    /// Results not stored because an earlier board on the path might matter.
+    /// Results not stored because their proof used a board of the position's history.
     pub tt_history_dependent: u64,
-}
-
-/// Over-approximation of the set of boards a search tried: all contain the stones
-/// `black`/`white`, and their stone counts lie in `min..=max`.
-#[derive(Clone, Copy, Debug)]
-struct Summary {
-    black: u64,
-    white: u64,
-    min: u32,
-    max: u32,
-}
-
-impl Summary {
-    const NONE: Summary = Summary {
-        black: u64::MAX,
-        white: u64::MAX,
-        min: u32::MAX,
-        max: 0,
-    };
-
-    fn add_board(&mut self, b: SmallBoard) {
-        self.black &= b.0;
-        self.white &= b.1;
-        let c = (b.0 | b.1).count_ones();
-        self.min = self.min.min(c);
-        self.max = self.max.max(c);
-    }
-
-    fn merge(&mut self, o: &Summary) {
-        self.black &= o.black;
-        self.white &= o.white;
-        self.min = self.min.min(o.min);
-        self.max = self.max.max(o.max);
-    }
-
-    fn may_contain(&self, b: SmallBoard) -> bool {
-        let c = (b.0 | b.1).count_ones();
-        b.0 & self.black == self.black
-            && b.1 & self.white == self.white
-            && c >= self.min
-            && c <= self.max
-    }
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    lo: i64,
-    hi: i64,
-    summary: Summary,
-    best: u8,
-}
-
-type Key = (u64, u64, u8);
-
-struct Search<'a> {
-    sg: &'a SmallGraph,
-    scoring: Scoring,
-    allow_suicide: bool,
-    komi_half: i64,
-    path: Vec<SmallBoard>,
-    on_path: HashSet<SmallBoard>,
-    nodes: u64,
-    limit: u64,
-    aborted: bool,
-    order: Vec<usize>,
-    tt: HashMap<Key, Entry>,
-    hints: HashMap<Key, u8>,
-    tt_capacity: usize,
-    stats: [u64; 3],
-}
-
-const INF: i64 = i64::MAX / 4;
-const PASS: u8 = u8::MAX;
-
-impl Search<'_> {
-    /// Final score from Black's view in half points.
-    fn final_value(&self, b: SmallBoard) -> i64 {
-        let d = match self.scoring {
-            Scoring::Area => self.sg.area_black_minus_white(b),
-            Scoring::Pure => b.0.count_ones() as i64 - b.1.count_ones() as i64,
-        };
-        2 * d - self.komi_half
-    }
-
-    /// Exact value from the view of `c` by null-window tests (the maximum first, then
-    /// bisection over the possible scores).
-    fn root_value(&mut self, b: SmallBoard, c: Color) -> i64 {
-        let sign = if c == Color::Black { 1 } else { -1 };
-        let n = self.sg.n as i64;
-        let mut values: Vec<i64> = (-n..=n).map(|d| sign * (2 * d - self.komi_half)).collect();
-        values.sort_unstable();
-        // Whether the value is at least values[i].
-        let at_least = |s: &mut Self, i: usize| -> bool {
-            let t = values[i];
-            let (v, _) = s.negamax(b, c, false, t - 1, t);
-            v >= t
-        };
-        let (mut lo, mut hi) = (0usize, values.len() - 1);
-        if at_least(self, hi) {
-            return values[hi];
-        }
-        hi -= 1;
-        while lo < hi && !self.aborted {
-            let mid = (lo + hi).div_ceil(2);
-            if at_least(self, mid) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        values[lo]
-    }
-
-    /// Whether an earlier board on the path (before the current one) may be among the boards
-    /// a search with this summary tried.
-    fn path_conflicts(&self, s: &Summary) -> bool {
-        let n = self.path.len();
-        self.path[..n.saturating_sub(1)]
-            .iter()
-            .any(|&x| s.may_contain(x))
-    }
-
-    fn key(b: SmallBoard, c: Color, prev_pass: bool) -> Key {
-        (b.0, b.1, (c == Color::White) as u8 | (prev_pass as u8) << 1)
-    }
-
-    /// Negamax value from the view of `c` (half points), and the summary of the boards tried.
-    fn negamax(
-        &mut self,
-        b: SmallBoard,
-        c: Color,
-        prev_pass: bool,
-        alpha: i64,
-        beta: i64,
-    ) -> (i64, Summary) {
-        self.nodes += 1;
-        if self.nodes > self.limit {
-            self.aborted = true;
-            return (0, Summary::NONE);
-        }
-        let sign = if c == Color::Black { 1 } else { -1 };
-        let best_possible = 2 * self.sg.n as i64 - sign * self.komi_half;
-        if alpha >= best_possible {
-            return (best_possible, Summary::NONE);
-        }
-        let beta = beta.min(best_possible);
-        let key = Self::key(b, c, prev_pass);
-        let mut hint = self.hints.get(&key).copied();
-        if let Some(e) = self.tt.get(&key).copied() {
-            if (e.lo == e.hi || e.lo >= beta || e.hi <= alpha) && !self.path_conflicts(&e.summary) {
-                let v = if e.lo >= beta { e.lo } else { e.hi };
-                self.stats[0] += 1;
-                return (v, e.summary);
-            }
-            hint = Some(e.best);
-        }
-        let mut summary = Summary::NONE;
-        let mut children: Vec<(SmallBoard, u8, u32)> = Vec::with_capacity(self.order.len());
-        for &v in &self.order {
-            if let Some(nb) = self.sg.play(b, v, c, self.allow_suicide) {
-                summary.add_board(nb);
-                if !self.on_path.contains(&nb) {
-                    let captured = (b.0 | b.1).count_ones() + 1 - (nb.0 | nb.1).count_ones();
-                    let bonus = if hint == Some(v as u8) { 1000 } else { 0 };
-                    children.push((nb, v as u8, bonus + captured));
-                }
-            }
-        }
-        children.sort_by_key(|&(_, _, p)| std::cmp::Reverse(p));
-        let mut best = -INF;
-        let mut best_move = PASS;
-        let mut a = alpha;
-        let pass_first = hint == Some(PASS);
-        let mut tried_pass = false;
-        let total = children.len() + 1;
-        let mut ci = 0;
-        for step in 0..total {
-            let do_pass = if pass_first {
-                step == 0
-            } else {
-                step == total - 1
-            };
-            let (val, s) = if do_pass {
-                tried_pass = true;
-                if prev_pass {
-                    (sign * self.final_value(b), Summary::NONE)
-                } else {
-                    let (v, s) = self.negamax(b, c.opponent(), true, -beta, -a);
-                    (-v, s)
-                }
-            } else {
-                let (nb, _, _) = children[ci];
-                ci += 1;
-                self.path.push(nb);
-                self.on_path.insert(nb);
-                let (v, s) = self.negamax(nb, c.opponent(), false, -beta, -a);
-                self.on_path.remove(&nb);
-                self.path.pop();
-                (-v, s)
-            };
-            if self.aborted {
-                return (0, Summary::NONE);
-            }
-            summary.merge(&s);
-            if val > best {
-                best = val;
-                best_move = if do_pass { PASS } else { children[ci - 1].1 };
-                if best > a {
-                    a = best;
-                }
-                if best >= beta {
-                    break;
-                }
-            }
-        }
-        let _ = tried_pass;
-        if self.tt_capacity > 0 {
-            self.hints.insert(key, best_move);
-        }
-        let conflict = self.tt_capacity > 0 && self.path_conflicts(&summary);
-        if conflict {
-            self.stats[2] += 1;
-        }
-        if self.tt_capacity > 0 && !conflict {
-            self.stats[1] += 1;
-            if self.tt.len() >= self.tt_capacity {
-                self.tt.clear();
-            }
-            let mut e = self.tt.get(&key).copied().unwrap_or(Entry {
-                lo: -INF,
-                hi: INF,
-                summary,
-                best: best_move,
-            });
-            // A new result replaces an old one (their summaries may differ).
-            e.lo = -INF;
-            e.hi = INF;
-            if best <= alpha {
-                e.hi = best;
-            } else if best >= beta {
-                e.lo = best;
-            } else {
-                e.lo = best;
-                e.hi = best;
-            }
-            e.summary = summary;
-            e.best = best_move;
-            self.tt.insert(key, e);
-        }
-        if self.tt_capacity > 0 && self.hints.len() >= self.tt_capacity {
-            self.hints.clear();
-        }
-        (best, summary)
-    }
+    /// Stored results not reused because a board of the path might change their proof.
+    pub tt_conflicts: u64,
+    /// The budget that stopped the search, if one did.
+    pub stopped: Option<Stop>,
+    /// What was proved about the value (Black's view, half points): exact when complete.
+    pub lower_half_points: i64,
+    pub upper_half_points: i64,
+    /// Time of the whole solve, principal variation included.
+    pub elapsed: Duration,
+    /// Symmetries of the graph the table folds.
+    pub symmetries: usize,
+    /// Positions in the table at the end, and its size in bytes.
+    pub table_entries: usize,
+    pub table_bytes: usize,
 }
 
 /// Solves the game on a small graph (at most 64 vertices) under `rules`, which must have
-/// explicit passes and positional superko. Stops after `node_limit` positions.
+/// explicit passes. Stops after `node_limit` positions.
 pub fn solve(g: &Graph, rules: &Rules, node_limit: u64) -> GoResult<SolveResult> {
     solve_with(g, rules, node_limit, true)
 }
 
-/// As [`solve`]; `transposition_table = false` searches the plain game tree (slow; used to
-/// check the table).
+/// As [`solve`]; `transposition_table = false` searches the plain game tree (no table, no
+/// symmetry, no static bounds: slow; used to check the rest).
 pub fn solve_with(
     g: &Graph,
     rules: &Rules,
@@ -327,8 +174,9 @@ pub fn solve_with(
 }
 
 /// Solves from a position given by its history: `history` lists the earlier boards and ends
-/// with the current one (no repeated boards; a single board for a fresh start). `to_move`
-/// plays next; the value is still Black minus White minus komi.
+/// with the current one (a single board for a fresh start; under positional superko no board
+/// repeats). `to_move` plays next; the players alternated before. The value is still Black minus
+/// White minus komi.
 pub fn solve_position(
     g: &Graph,
     rules: &Rules,
@@ -337,12 +185,91 @@ pub fn solve_position(
     node_limit: u64,
     transposition_table: bool,
 ) -> GoResult<SolveResult> {
-    if rules.passes != Passes::Explicit || rules.repetition != Repetition::PositionalSuperko {
+    let opts = if transposition_table {
+        SolveOptions {
+            node_limit,
+            ..SolveOptions::default()
+        }
+    } else {
+        SolveOptions::plain(node_limit)
+    };
+    solve_from(g, rules, history, to_move, &opts, &mut |_| {})
+}
+
+/// The rules of a shipped reading of rules/go_play.rule's `solve` (and go.rule's `suicide`), with
+/// komi 0: `area` (area scoring, positional superko), `base` (stones only, positional superko),
+/// `situational`, `simple-ko` and `suicide` (stones only, as base but for the one rule each
+/// changes); two passes end the game in all of them.
+pub fn rules_of_reading(name: &str) -> Option<Rules> {
+    let base = Rules {
+        passes: Passes::Explicit,
+        ..Rules::seed()
+    };
+    Some(match name {
+        "area" => Rules::area(),
+        "base" => base,
+        "situational" => Rules {
+            repetition: Repetition::SituationalSuperko,
+            ..base
+        },
+        "simple-ko" => Rules {
+            repetition: Repetition::SimpleKo,
+            ..base
+        },
+        "suicide" => Rules {
+            suicide: Suicide::Allowed,
+            ..base
+        },
+        _ => return None,
+    })
+}
+
+/// The search's game for `rules`, or why the solver does not play it.
+fn game_of(rules: &Rules, static_bounds: bool) -> GoResult<Game> {
+    if rules.passes != Passes::Explicit {
         return Err(GoError::new(
-            "the solver needs explicit passes and positional superko",
-            "use the \"area\" preset (optionally with another komi or scoring)",
+            "the solver plays with alternating turns and explicit passes (two end the game)",
+            "use the \"area\" preset or rules with explicit passes",
         ));
     }
+    let rep = match rules.repetition {
+        Repetition::PositionalSuperko => Rep::Positional,
+        Repetition::SituationalSuperko => Rep::Situational,
+        Repetition::SimpleKo => Rep::SimpleKo,
+        Repetition::None => {
+            return Err(GoError::new(
+                "without a repetition rule a game can go on for ever, and the solver has no value for it",
+                "use positional or situational superko, or simple ko (whose cycles end the game)",
+            ))
+        }
+    };
+    if rules.komi_half_points.abs() > 1 << 30 {
+        return Err(GoError::new(
+            "the komi is too large for the solver",
+            "give a komi of at most 500 million points either way",
+        ));
+    }
+    Ok(Game {
+        area: rules.scoring == Scoring::Area,
+        rep,
+        allow_suicide: rules.suicide == Suicide::Allowed,
+        komi_half: rules.komi_half_points,
+        static_bounds,
+    })
+}
+
+/// As [`solve_position`] with the budgets and parts of `opts`, and `progress` called about four
+/// times a second while the search runs.
+pub fn solve_from(
+    g: &Graph,
+    rules: &Rules,
+    history: &[Board],
+    to_move: Color,
+    opts: &SolveOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> GoResult<SolveResult> {
+    let start = Instant::now();
+    let game = game_of(rules, opts.static_bounds)?;
     let sg = SmallGraph::new(g)?;
     let boards: Vec<SmallBoard> = history.iter().map(SmallGraph::from_board).collect();
     for &b in &boards {
@@ -353,129 +280,238 @@ pub fn solve_position(
             ));
         }
     }
-    let Some(&start) = boards.last() else {
+    let Some(&current) = boards.last() else {
         return Err(GoError::new(
             "empty history",
             "the history must contain at least the current board",
         ));
     };
-    if boards.iter().collect::<HashSet<_>>().len() != boards.len() {
+    if game.rep == Rep::Positional && boards.iter().collect::<HashSet<_>>().len() != boards.len() {
         return Err(GoError::new(
             "the history repeats a board",
             "under positional superko earlier boards are pairwise distinct",
         ));
     }
-    // Static order: vertices of high degree first (centre before edges before corners).
-    let mut order: Vec<usize> = (0..sg.n).collect();
-    order.sort_by_key(|&v| std::cmp::Reverse(sg.adj[v].count_ones()));
-    let mut s = Search {
-        sg: &sg,
-        scoring: rules.scoring,
-        allow_suicide: rules.suicide == Suicide::Allowed,
-        komi_half: rules.komi_half_points,
-        path: Vec::new(),
-        on_path: HashSet::new(),
-        nodes: 0,
-        limit: node_limit,
-        aborted: false,
-        order,
-        tt: HashMap::new(),
-        hints: HashMap::new(),
-        tt_capacity: if transposition_table { 1 << 22 } else { 0 },
-        stats: [0; 3],
+    let table = Table::new(opts.table_bytes).map_err(|m| {
+        GoError::new(
+            m,
+            "give the table less memory (okite go solve --hash-mb), or free some",
+        )
+    })?;
+    let syms: Vec<Symmetry> = if opts.symmetry && !table.is_empty() {
+        symmetries(&sg)
+    } else {
+        vec![Symmetry::new((0..sg.n).collect())]
     };
-    for &b in &boards {
-        s.path.push(b);
-        s.on_path.insert(b);
+    let nsyms = syms.len();
+    let mut s = Search::new(&sg, game, syms, table, progress);
+    s.node_limit = opts.node_limit;
+    s.deadline = opts.time_limit.map(|d| start + d);
+    // the players alternated before: the last board has `to_move` to play
+    let white_last = to_move == Color::White;
+    let len = boards.len();
+    for (i, &b) in boards.iter().enumerate() {
+        let white = white_last ^ ((len - 1 - i) % 2 == 1);
+        s.push(b, white);
     }
-    let v = s.root_value(start, to_move);
-    // From Black's view.
-    let v = if to_move == Color::Black { v } else { -v };
+    let root = Node {
+        b: current,
+        white: white_last,
+        prev_pass: false,
+        ko: if game.rep == Rep::SimpleKo && len >= 2 {
+            boards[len - 2]
+        } else {
+            NO_BOARD
+        },
+    };
+    let value = root_value(&mut s, &root);
+    let complete = s.stop.is_none();
     let mut pv = Vec::new();
-    if !s.aborted {
-        pv = principal_variation(&mut s, start, to_move, v);
+    if complete {
+        pv = principal_variation(&mut s, &root, value);
     }
+    let (lower, upper) = if white_last {
+        (-s.root_hi, -s.root_lo)
+    } else {
+        (s.root_lo, s.root_hi)
+    };
+    let value_black = if to_move == Color::Black {
+        value
+    } else {
+        -value
+    };
     Ok(SolveResult {
-        value_half_points: v,
-        value: v as f64 / 2.0,
+        value_half_points: value_black,
+        value: value_black as f64 / 2.0,
         pv,
         nodes: s.nodes,
-        complete: !s.aborted,
-        tt_hits: s.stats[0],
-        tt_stores: s.stats[1],
-        tt_history_dependent: s.stats[2],
+        complete,
+        tt_hits: s.stats.hits,
+        tt_stores: s.stats.stores,
+        tt_history_dependent: s.stats.dependent,
+        tt_conflicts: s.stats.conflicts,
+        stopped: s.stop,
+        lower_half_points: lower,
+        upper_half_points: upper,
+        elapsed: start.elapsed(),
+        symmetries: nsyms,
+        table_entries: s.table.used,
+        table_bytes: s.table.bytes(),
     })
 }
 
-/// Follows moves that keep the value: at each position the first move whose exact value
-/// equals the position's value.
-fn principal_variation(
-    s: &mut Search<'_>,
-    start: SmallBoard,
-    to_move: Color,
-    black_value: i64,
-) -> Vec<(Color, Move)> {
-    let mut pv = Vec::new();
-    let mut b = start;
-    let mut c = to_move;
-    let mut prev_pass = false;
-    // Value from the view of the player to move.
-    let mut value = if to_move == Color::Black {
-        black_value
+/// The depths of the iterations: 1, then 24 plies more each time. A test is cheap at a depth
+/// where its proof fits (the proofs cut the search) and far dearer a few plies short of it
+/// (nearly every answer unknown, nothing cut), and dearer again well past it (a poor first
+/// move is followed further); steps of one ply pay for every depth short of the proof. On the
+/// boards measured (docs/PERFORMANCE.md) the tests of the empty 4 x 4 board are decided at 21
+/// to 25 plies; 3 x 3, 3 x 4, 2 x 5 and 2 x 6 within 25 too.
+pub const FIRST_DEPTH: u32 = 1;
+pub const DEPTH_STEP: u32 = 24;
+
+/// Answers a test by searching deeper and deeper (see [`DEPTH_STEP`]) until one depth decides;
+/// `None` when a budget stops it.
+fn deepen(s: &mut Search<'_>, mut test: impl FnMut(&mut Search<'_>, u32) -> Res) -> Option<Res> {
+    let mut d = FIRST_DEPTH;
+    loop {
+        s.depth = d;
+        let r = test(s, d);
+        if s.stop.is_some() {
+            return None;
+        }
+        if !matches!(r, Res::Unknown) {
+            return Some(r);
+        }
+        d += DEPTH_STEP;
+    }
+}
+
+/// Whether the value of `nd` (the last situation of the path) for the player to move is at
+/// least `t`, with the bound proved.
+fn prove(s: &mut Search<'_>, nd: &Node, t: i64) -> Option<Res> {
+    deepen(s, |s, d| s.dls(nd, t, d))
+}
+
+/// The exact value of the root for the player to move, by tests ("is the value at least t?")
+/// that bisect the possible values; `s.root_lo`/`root_hi` keep what is proved (in the root
+/// player's view while it runs).
+fn root_value(s: &mut Search<'_>, root: &Node) -> i64 {
+    let n = s.sg.n as i64;
+    let k = s.game.komi_half;
+    let sign = if root.white { -1 } else { 1 };
+    let mut values: Vec<i64> = (-n..=n).map(|d| sign * (2 * d - k)).collect();
+    values.sort_unstable();
+    let (lo_b, hi_b) = s.static_bounds_black(root.b);
+    let (lo_s, hi_s) = if root.white {
+        (-hi_b, -lo_b)
     } else {
-        -black_value
+        (lo_b, hi_b)
     };
-    for _ in 0..1000 {
-        let sign = if c == Color::Black { 1 } else { -1 };
-        if prev_pass && sign * s.final_value(b) == value {
-            pv.push((c, Move::Pass));
-            return pv;
+    s.root_lo = lo_s.max(values[0]);
+    s.root_hi = hi_s.min(values[values.len() - 1]);
+    s.root_white = root.white;
+    loop {
+        let (lo, hi) = (s.root_lo, s.root_hi);
+        let inside: Vec<i64> = values
+            .iter()
+            .copied()
+            .filter(|&v| v >= lo && v <= hi)
+            .collect();
+        if inside.len() <= 1 {
+            break;
+        }
+        // the upper middle: a test of "at least t" for some t above what is proved
+        let t = inside[inside.len() / 2];
+        s.testing = t;
+        let r = prove(s, root, t);
+        match r {
+            None => break,
+            Some(Res::Yes(v, _)) => s.root_lo = v.max(t),
+            Some(Res::No(v, _)) => s.root_hi = v.min(t - 1),
+            Some(Res::Unknown) => break,
+        }
+    }
+    let v = values
+        .iter()
+        .copied()
+        .find(|&v| v >= s.root_lo && v <= s.root_hi)
+        .unwrap_or(s.root_lo);
+    if s.stop.is_none() {
+        s.root_lo = v;
+        s.root_hi = v;
+    }
+    v
+}
+
+/// Whether a move at `nd` keeps the value `value` of `nd` for the player to move there: its
+/// value is at least `value` (and so equal to it, the position's value being the best of its
+/// moves').
+fn keeps(s: &mut Search<'_>, nd: &Node, ch: &Child, value: i64) -> Option<bool> {
+    match deepen(s, |s, d| s.child_res(nd, ch, value, d))? {
+        Res::Yes(..) => Some(true),
+        _ => Some(false),
+    }
+}
+
+/// Follows moves that keep the value: at each position the first move (in the search's order)
+/// whose exact value equals the position's value, to the end of the game.
+fn principal_variation(s: &mut Search<'_>, root: &Node, value: i64) -> Vec<(Color, Move)> {
+    let mut pv = Vec::new();
+    let mut nd = *root;
+    let mut value = value;
+    let mut pushed = 0;
+    let mut kids: Vec<Child> = Vec::new();
+    'line: for _ in 0..10_000 {
+        let color = if nd.white { Color::White } else { Color::Black };
+        let hint = s.hint(&nd);
+        s.children(&nd, hint, &mut kids);
+        if nd.prev_pass {
+            kids.insert(
+                0,
+                Child {
+                    mv: PASS,
+                    nb: nd.b,
+                    score: 0,
+                    cycle: u32::MAX,
+                },
+            );
         }
         let mut found = None;
-        let mut cands: Vec<Option<usize>> = s.order.iter().map(|&v| Some(v)).collect();
-        cands.push(None);
-        for m in cands {
-            match m {
-                Some(v) => {
-                    let Some(nb) = s.sg.play(b, v, c, s.allow_suicide) else {
-                        continue;
-                    };
-                    if s.on_path.contains(&nb) {
-                        continue;
-                    }
-                    s.path.push(nb);
-                    s.on_path.insert(nb);
-                    let (w, _) = s.negamax(nb, c.opponent(), false, -value - 1, -value + 1);
-                    if -w == value {
-                        found = Some((Move::Place(v), nb));
-                        break;
-                    }
-                    s.on_path.remove(&nb);
-                    s.path.pop();
+        for ch in kids.iter() {
+            match keeps(s, &nd, ch, value) {
+                None => break 'line,
+                Some(true) => {
+                    found = Some(*ch);
+                    break;
                 }
-                None => {
-                    if prev_pass {
-                        continue;
-                    }
-                    let (w, _) = s.negamax(b, c.opponent(), true, -value - 1, -value + 1);
-                    if -w == value {
-                        found = Some((Move::Pass, b));
-                        break;
-                    }
-                }
-            }
-            if s.aborted {
-                return pv;
+                Some(false) => {}
             }
         }
-        let Some((m, nb)) = found else {
-            return pv;
+        let Some(ch) = found else {
+            break;
         };
-        pv.push((c, m));
-        prev_pass = m == Move::Pass;
-        b = nb;
-        c = c.opponent();
+        let mv = if ch.mv == PASS {
+            Move::Pass
+        } else {
+            Move::Place(ch.mv as usize)
+        };
+        pv.push((color, mv));
+        let ends = (ch.mv == PASS && nd.prev_pass) || ch.cycle != u32::MAX;
+        if ends {
+            break;
+        }
+        s.push(ch.nb, !nd.white);
+        pushed += 1;
+        nd = Node {
+            b: ch.nb,
+            white: !nd.white,
+            prev_pass: ch.mv == PASS,
+            ko: nd.b,
+        };
         value = -value;
+    }
+    for _ in 0..pushed {
+        s.pop();
     }
     pv
 }
