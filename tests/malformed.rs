@@ -603,3 +603,114 @@ mod properties {
         }
     }
 }
+
+/// Positions that break the seeds' conditions (the side not to move in check, dead pieces, two
+/// pawns on a file) get one answer from every command: `perft` natively and by the rules, and
+/// `legal`, count the same moves, or all three refuse the position (E0405).
+mod positions {
+    use proptest::prelude::*;
+    use std::process::Command;
+
+    const PIECES: &[&str] = &[
+        "P", "L", "N", "S", "G", "B", "R", "+P", "+R", "+B", "p", "l", "n", "s", "g", "b", "r",
+        "+p", "+r", "+b",
+    ];
+
+    /// An SFEN with both kings on `kings`, `pieces` (a kind and a square each; a taken square is
+    /// skipped), the side to move and a hand.
+    fn sfen(kings: (u8, u8), pieces: &[(usize, u8)], black: bool, hand: &str) -> Option<String> {
+        if kings.0 == kings.1 {
+            return None;
+        }
+        let mut board: Vec<Option<&str>> = vec![None; 81];
+        board[kings.0 as usize] = Some("K");
+        board[kings.1 as usize] = Some("k");
+        for &(k, sq) in pieces {
+            if board[sq as usize].is_none() {
+                board[sq as usize] = Some(PIECES[k]);
+            }
+        }
+        let ranks: Vec<String> = board
+            .chunks(9)
+            .map(|rank| {
+                let mut s = String::new();
+                let mut empty = 0;
+                for cell in rank {
+                    match cell {
+                        None => empty += 1,
+                        Some(p) => {
+                            if empty > 0 {
+                                s += &empty.to_string();
+                                empty = 0;
+                            }
+                            s += p;
+                        }
+                    }
+                }
+                if empty > 0 {
+                    s += &empty.to_string();
+                }
+                s
+            })
+            .collect();
+        Some(format!(
+            "{} {} {} 1",
+            ranks.join("/"),
+            if black { "b" } else { "w" },
+            hand
+        ))
+    }
+
+    fn okite(args: &[&str]) -> (Option<i32>, String, String) {
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+        #[test]
+        fn any_position_gets_one_answer_from_every_command(
+            kings in (0u8..81, 0u8..81),
+            pieces in proptest::collection::vec((0..PIECES.len(), 0u8..81), 0..8),
+            black in any::<bool>(),
+            hand in prop::sample::select(vec!["-", "G", "P", "p", "RBr", "2P3p"]),
+        ) {
+            let Some(s) = sfen(kings, &pieces, black, hand) else { return Ok(()) };
+            let native = okite(&["perft", "--depth", "1", "--sfen", &s]);
+            let rules = okite(&["perft", "--depth", "1", "--engine", "rules", "--sfen", &s]);
+            let legal = okite(&["legal", "--reading", "narrow-check", "--sfen", &s]);
+            // what each says: a count, or the code of the refusal (E0405, or E0401 for more
+            // pieces than a set holds)
+            let verdict = |(code, _, err): &(Option<i32>, String, String)| -> Result<(), TestCaseError> {
+                prop_assert!(!err.contains("panicked"), "{s}: {err}");
+                prop_assert!(
+                    *code == Some(0) || (*code == Some(2) && (err.contains("E0405") || err.contains("E0401"))),
+                    "{s}: {err}"
+                );
+                Ok(())
+            };
+            verdict(&native)?;
+            verdict(&rules)?;
+            verdict(&legal)?;
+            let code = |e: &str| ["E0401", "E0405"].into_iter().find(|c| e.contains(c));
+            prop_assert_eq!(native.0, rules.0, "{}: {} / {}", s, native.2, rules.2);
+            prop_assert_eq!(native.0, legal.0, "{}: {} / {}", s, native.2, legal.2);
+            prop_assert_eq!(code(&native.2), code(&rules.2), "{}", s);
+            prop_assert_eq!(code(&native.2), code(&legal.2), "{}", s);
+            if native.0 == Some(0) {
+                prop_assert_eq!(native.1.trim(), rules.1.trim(), "{}", s);
+                let listed = legal.1.split_whitespace().count().to_string();
+                prop_assert_eq!(native.1.trim(), listed.as_str(), "{}", s);
+            }
+        }
+    }
+}

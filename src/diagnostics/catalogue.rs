@@ -754,12 +754,13 @@ pub static CODES: &[Code] = &[
         "E0405",
         "forbidden-start",
         Input,
-        "the side to move has two pawns on a file or a piece with nowhere to go",
-        "Under the rules every move from such a position is forbidden (the piece stays where it \
-         is), while the engines' move generator assumes a start that can arise; `perft`, \
-         `legal`, `mate` and the USI engine refuse it with the reason, so that no command \
-         counts moves the rules forbid. A start where the side not to move is in check is \
-         searched as the rules define it. The rules themselves take any position (`okite eval \
+        "a side has two pawns on a file or a piece with nowhere to go",
+        "Under the rules every move of that side is forbidden while the pieces stay (for the \
+         side not to move, from its first turn on), while the engines' move generator and \
+         searches assume a start that can arise; `perft`, `legal`, `mate` and the USI engine \
+         refuse it with the reason, so that no command counts moves the rules forbid. A start \
+         where the side not to move is in check is searched as the rules define it (capturing \
+         the king is no move), by every command alike. The rules themselves take any position (`okite eval \
          --sfen ... 'legal(g, 1)'`); the USI engine answers `go mate` with `checkmate \
          notimplemented` until a valid position comes.",
         cli(

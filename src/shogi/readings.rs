@@ -176,21 +176,30 @@ pub fn static_forbidden(p: &Position, c: super::types::Color) -> bool {
     false
 }
 
-/// Why a position cannot begin a game the engines search, or `None`: the side to move has two
-/// pawns on a file or a piece with nowhere to go, so that under the rules every one of its moves
-/// is forbidden (the piece stays), while the move generator, which assumes a start that can arise,
-/// would count them. A start where the side not to move is in check, or has such pieces, is
-/// searched as the rules define it: they judge each move by the position it leads to, so every
-/// command gives the rules' answer there.
+/// Why a position cannot begin a game the engines search, or `None`: a side has two pawns on a
+/// file or a piece with nowhere to go. Under the rules every move of that side is forbidden while
+/// the pieces stay (the side to move has no move; the side not to move, none after the first
+/// ply, or only the moves that promote a pawn of the pair), while the move generator and the
+/// searches, which assume a start that can arise, would count them. A start where the side not
+/// to move is in check is searched as the rules define it (capturing the king is no move), and
+/// every command gives the rules' answer there.
 pub fn start_forbidden(p: &Position) -> Option<String> {
     let to_move = p.side_to_move();
-    let name = match to_move {
+    let name = |c| match c {
         super::types::Color::Black => "先手",
         super::types::Color::White => "後手",
     };
-    static_forbidden(p, to_move).then(|| {
+    if static_forbidden(p, to_move) {
+        return Some(format!(
+            "{}, to move, has two pawns on a file or a piece with nowhere to go, so every move of its is forbidden",
+            name(to_move)
+        ));
+    }
+    let other = to_move.flip();
+    static_forbidden(p, other).then(|| {
         format!(
-            "{name}, to move, has two pawns on a file or a piece with nowhere to go, so every move of its is forbidden"
+            "{}, not to move, has two pawns on a file or a piece with nowhere to go, so that under the rules its moves are forbidden while they stay",
+            name(other)
         )
     })
 }
