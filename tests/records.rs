@@ -367,6 +367,12 @@ fn empty_and_cut_records_are_refused() {
     // a move cut short
     let e = read_csa("PI\n+\n+7776FU\n-33\n").unwrap_err();
     assert!(e.0[0].message.starts_with("line 4:"), "{e}");
+    // a move cut to its sign, a time line cut to its letter
+    let e = read_csa("PI\n+\n+7776FU\n-\n").unwrap_err();
+    assert!(e.0[0].message.starts_with("line 4:"), "{e}");
+    let e = read_csa("PI\n+\n+7776FU\nT\n").unwrap_err();
+    assert!(e.0[0].message.starts_with("line 4:"), "{e}");
+    assert!(read_csa("PI\n+\n+7776FU\nT12\n-3334FU,T3.25\n").is_ok());
     // and on the command line
     let p = tmp("empty.kif", b"");
     let o = okite(&["game", "--kif", p.to_str().unwrap()]);
@@ -376,4 +382,28 @@ fn empty_and_cut_records_are_refused() {
     let o = okite(&["game", "--csa", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
     assert!(out(&o).contains("not text"), "{}", out(&o));
+}
+
+/// Every prefix of a valid CSA record is refused, or ends at a whole statement: a whole line of
+/// the record, or a time line cut inside its seconds (`T12` cut to `T1` is a time line still).
+#[test]
+fn csa_records_cut_anywhere_are_refused_or_whole() {
+    let text = "V2.2\nN+sente\nN-gote\n$EVENT:test\nPI\n+\n+7776FU\nT12\n-3334FU\nT3\n+8822UM\n-3122GI\n+0045KA\n%TORYO\n";
+    let whole: Vec<&str> = text.lines().collect();
+    let mut loaded = 0;
+    for cut in 0..text.len() {
+        let prefix = &text[..cut];
+        if read_csa(prefix).is_err() {
+            continue;
+        }
+        loaded += 1;
+        let last = prefix.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+        let time = last.len() > 1 && last.starts_with('T');
+        assert!(
+            whole.contains(&last) || time,
+            "the prefix of {cut} bytes loads, cut inside `{last}`"
+        );
+    }
+    // the prefixes ending in the moves, each with its line end or without
+    assert!(loaded >= 10, "{loaded}");
 }

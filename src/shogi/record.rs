@@ -751,12 +751,23 @@ pub fn read_csa(text: &str) -> Result<Record, ParseErrors> {
                 || stmt.starts_with('V')
                 || stmt.starts_with('N')
                 || stmt.starts_with('$')
-                || stmt.starts_with('T')
             {
                 continue;
             }
             let err =
                 |msg: String| line_error(off, no, line, msg, "see the CSA standard file format");
+            if let Some(secs) = stmt.strip_prefix('T') {
+                // the time a move took, in seconds (with a fraction in version 3.0)
+                let (whole, fraction) = secs.split_once('.').unwrap_or((secs, "0"));
+                let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+                if !(digits(whole) && digits(fraction)) {
+                    errs.push(err(format!(
+                        "`{stmt}` is not a time line (`T` and the seconds a move took): cut short?"
+                    )));
+                    break 'lines;
+                }
+                continue;
+            }
             if stmt.starts_with('%') {
                 let to_move = match &moves {
                     Some(ms) => ms.to_move(),
@@ -902,6 +913,12 @@ pub fn read_csa(text: &str) -> Result<Record, ParseErrors> {
                 continue;
             }
             if stmt == "+" || stmt == "-" {
+                if moves.is_some() {
+                    errs.push(err(format!(
+                        "`{stmt}` after the moves: a move cut short (the side to move is said once, before the first move)"
+                    )));
+                    break 'lines;
+                }
                 side = if stmt == "+" {
                     Color::Black
                 } else {
