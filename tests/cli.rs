@@ -544,14 +544,19 @@ fn a_closed_pipe_ends_quietly() {
 /// A batch goes on past a bad line: every problem has its answer in order (under `--json` a
 /// `"result": "error"` object with the line's number in the file, counting blank and comment
 /// lines), the diagnostic names the file and the line, and the exit status is 2. So under a
-/// variant, and with a line of a megabyte.
+/// variant, with a line of a megabyte and with a line that is not UTF-8.
 #[test]
 fn a_batch_reports_bad_lines_in_place() {
     let good = "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1";
     let long = "x".repeat(1 << 20);
     let batch = tmp(
         "batch-bad-lines.sfen",
-        format!("# a comment\n\n{good}\nbad sfen here\n{good}\n{long}\n{good}\n").as_bytes(),
+        &[
+            format!("# a comment\n\n{good}\nbad sfen here\n{good}\n{long}\n{good}\n").as_bytes(),
+            b"\x81\xff not text\n",
+            good.as_bytes(),
+        ]
+        .concat(),
     );
     for variant in [
         vec![],
@@ -569,7 +574,7 @@ fn a_batch_reports_bad_lines_in_place() {
         let out = String::from_utf8_lossy(&o.stdout);
         let err = String::from_utf8_lossy(&o.stderr);
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 5, "{out}");
+        assert_eq!(lines.len(), 7, "{out}");
         assert!(lines[0].starts_with("{\"result\": \"mate\""), "{out}");
         assert!(
             lines[1].starts_with("{\"result\": \"error\", \"line\": 4, \"code\": \"E0401\""),
@@ -580,7 +585,18 @@ fn a_batch_reports_bad_lines_in_place() {
             "{out}"
         );
         assert!(lines[4].starts_with("{\"result\": \"mate\""), "{out}");
+        // a line that is not UTF-8 is a bad line of its own, named with its first invalid byte
+        assert!(
+            lines[5].starts_with("{\"result\": \"error\", \"line\": 8, \"code\": \"E0006\""),
+            "{out}"
+        );
+        assert!(lines[5].contains("offset 0 of the line"), "{out}");
+        assert!(lines[6].starts_with("{\"result\": \"mate\""), "{out}");
         assert!(err.contains("batch-bad-lines.sfen line 4"), "{err}");
+        assert!(
+            err.contains("batch-bad-lines.sfen` line 8 is not UTF-8"),
+            "{err}"
+        );
         assert!(err.len() < 200_000, "{} bytes on stderr", err.len());
     }
 }

@@ -105,21 +105,14 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         (Some(s), _) => vec![Problem {
             line: None,
             text: s.clone(),
+            not_utf8: None,
         }],
-        (None, Some(path)) => match crate::check::load::read_text_limited(
+        (None, Some(path)) => match crate::check::load::read_limited(
             path,
             MAX_BATCH_BYTES,
             ("a batch of positions", "batches of positions"),
         ) {
-            Ok(t) => t
-                .lines()
-                .enumerate()
-                .map(|(i, l)| Problem {
-                    line: Some(i + 1),
-                    text: l.trim().to_string(),
-                })
-                .filter(|p| !p.text.is_empty() && !p.text.starts_with('#'))
-                .collect(),
+            Ok(bytes) => batch_problems(&bytes),
             Err(d) => return printer.fail(d),
         },
         (None, None) => {
@@ -137,6 +130,10 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         let mut solver = MateSolver::new(a.hash_mb);
         let mut code = 0;
         for p in problems.iter() {
+            if let Some(d) = p.unreadable(a.batch.as_deref()) {
+                code = bad_problem(&a, p, Default::default(), &[d], &printer);
+                continue;
+            }
             let text = &p.text;
             let game = match shogi_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
                 Ok(g) => g,
@@ -261,6 +258,10 @@ pub(super) fn run_mate_hybrid(
     };
     let mut code = 0;
     for p in problems.iter() {
+        if let Some(d) = p.unreadable(a.batch.as_deref()) {
+            code = bad_problem(a, p, Default::default(), &[d], printer);
+            continue;
+        }
         let text = &p.text;
         let history = match pseudo_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
             Ok(h) => h,
@@ -345,10 +346,53 @@ pub(super) fn print_mate(
     }
 }
 
-/// A position to search: its text and, in a batch, its line in the file (1 for the first).
+/// A position to search: its text and, in a batch, its line in the file (1 for the first), and
+/// where the line is not UTF-8, the offset of its first invalid byte (the text is then lossy).
 pub(super) struct Problem {
     line: Option<usize>,
     text: String,
+    not_utf8: Option<usize>,
+}
+
+impl Problem {
+    /// A line of `batch` that is not text: E0006 with its line and the offset of its first
+    /// invalid byte.
+    fn unreadable(&self, batch: Option<&std::path::Path>) -> Option<Diag> {
+        self.not_utf8.map(|at| {
+            let batch = batch.map_or(String::new(), |b| format!("`{}` ", b.display()));
+            let line = self.line.unwrap_or(1);
+            Diag::error(
+                "E0006",
+                format!("{batch}line {line} is not UTF-8 text (an invalid byte at offset {at} of the line)"),
+            )
+            .help("a batch holds one SFEN a line, as UTF-8 text")
+        })
+    }
+}
+
+/// The problems of a batch file: one a line that is neither blank nor a `#` comment, numbered as
+/// in the file; a line that is not UTF-8 is a problem of its own, so that the others are read.
+fn batch_problems(bytes: &[u8]) -> Vec<Problem> {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, l)| {
+            let (text, not_utf8) = match std::str::from_utf8(l) {
+                Ok(t) => (t.trim().to_string(), None),
+                Err(e) => (
+                    String::from_utf8_lossy(l).trim().to_string(),
+                    Some(e.valid_up_to()),
+                ),
+            };
+            Problem {
+                line: Some(i + 1),
+                text,
+                not_utf8,
+            }
+        })
+        .filter(|p| p.not_utf8.is_some() || (!p.text.is_empty() && !p.text.starts_with('#')))
+        .collect()
 }
 
 /// The largest batch file read (a position is under 200 bytes: this is millions of them).
