@@ -514,13 +514,38 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     }
     let mut p = history.last().expect("a game has a position").clone();
     let t0 = Instant::now();
+    // a start where the side not to move is in check cannot arise: its moves are the reading's
+    // (as the rules judge them: capturing the king is no move, and a pawn drop that leaves that
+    // side mated is a pawn-drop mate though the drop gives no check); below it, every position
+    // can arise and the move generator counts
+    let root: Vec<(crate::shogi::types::Move, u64)> = if p.is_king_attacked(p.side_to_move().flip())
+    {
+        crate::shogi::readings::legal_moves(&history, rd)
+            .into_iter()
+            .map(|m| {
+                let mut next = p.after(m);
+                let c = if depth <= 1 {
+                    1
+                } else {
+                    crate::shogi::perft::perft(&mut next, depth - 1)
+                };
+                (m, c)
+            })
+            .collect()
+    } else if divide {
+        crate::shogi::perft::perft_divide(&mut p, depth)
+    } else {
+        vec![]
+    };
     let n = if divide {
         let mut total = 0;
-        for (m, c) in crate::shogi::perft::perft_divide(&mut p, depth) {
+        for (m, c) in &root {
             println!("{} {c}", m.to_usi());
             total += c;
         }
         total
+    } else if p.is_king_attacked(p.side_to_move().flip()) {
+        root.iter().map(|(_, c)| c).sum()
     } else {
         crate::shogi::perft::perft(&mut p, depth)
     };

@@ -2,32 +2,11 @@
 
 use super::movegen::MoveList;
 use super::position::Position;
-use super::types::{Move, PieceKind};
+use super::types::Move;
 
 /// Number of leaves of the legal move tree of depth `depth` (the last ply is counted
 /// without being played).
-///
-/// A start where the side not to move is in check (it cannot arise, but an SFEN can state it)
-/// is counted as the rules count it: capturing the king is no move, so the root's captures of
-/// the king are left out; every position below the root can arise.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth > 0 && pos.is_king_attacked(pos.side_to_move().flip()) {
-        return perft_divide(pos, depth).iter().map(|&(_, n)| n).sum();
-    }
-    perft_below(pos, depth)
-}
-
-/// True if `m` would capture the king (only possible from a start where the side not to move
-/// is in check).
-fn captures_king(pos: &Position, m: Move) -> bool {
-    !m.is_drop()
-        && pos
-            .piece_at(m.to())
-            .is_some_and(|p| p.kind == PieceKind::King)
-}
-
-/// [`perft`] of a position that can arise (the side not to move is not in check).
-fn perft_below(pos: &mut Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("popcnt") {
@@ -80,20 +59,13 @@ fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
     n
 }
 
-/// Perft per root move (a capture of the king is no move: see [`perft`]).
+/// Perft per root move.
 pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let list = pos.legal_moves();
     let mut out = Vec::new();
     for &m in list.iter() {
-        if captures_king(pos, m) {
-            continue;
-        }
         let u = pos.do_move(m);
-        let n = if depth <= 1 {
-            1
-        } else {
-            perft_below(pos, depth - 1)
-        };
+        let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
         pos.undo_move(m, u);
         out.push((m, n));
     }
@@ -116,21 +88,6 @@ mod tests {
         assert_eq!(perft(&mut p, 1), 30);
         assert_eq!(perft(&mut p, 2), 900);
         assert_eq!(perft(&mut p, 3), 25470);
-    }
-
-    /// The side not to move in check: the rook on 5b could take the king on 5a. The 111 moves
-    /// are those `okite legal` lists and the rules count (`okite perft --engine rules`); the
-    /// rook's capture of the king, promoted or not, is no move.
-    #[test]
-    fn side_not_to_move_in_check() {
-        let mut p = Position::from_sfen("4k4/4R4/9/9/9/9/9/9/4K4 b G 1").unwrap();
-        assert_eq!(perft(&mut p, 1), 111);
-        assert_eq!(perft(&mut p, 2), 314);
-        let divided = perft_divide(&mut p, 1);
-        assert_eq!(divided.len(), 111);
-        assert!(divided
-            .iter()
-            .all(|(m, _)| m.to_usi() != "5b5a" && m.to_usi() != "5b5a+"));
     }
 }
 
