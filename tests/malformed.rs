@@ -714,3 +714,149 @@ mod positions {
         }
     }
 }
+
+/// The USI engine answers any session: every `isready` with `readyok`, every `usi` with `usiok`,
+/// every `go` with one answer (a search ended by the commands after it, or by the end of the
+/// input), however the commands fall during searches; options of any size are answered too.
+mod usi_sessions {
+    use proptest::prelude::*;
+
+    const MICROCOSMOS: &str = "position sfen g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";
+
+    const COMMANDS: &[&str] = &[
+        "usi",
+        "isready",
+        "stop",
+        "usinewgame",
+        "ponderhit",
+        "gameover win",
+        MICROCOSMOS,
+        "position startpos moves 7g7f 3c3d",
+        "position sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1",
+        "position sfen 9/9/9 b - 1",
+        "position startpos moves 7g7f 7g7f",
+        "go mate infinite",
+        "go mate 50",
+        "go mate 99999999999999999999999",
+        "go",
+        "go infinite",
+        "setoption name USI_Hash value 99999999999999999999",
+        "setoption name USI_Hash value 1",
+        "setoption name USI_Hash value -3",
+        "setoption name Nonexistent value 1",
+        "setoption",
+        "",
+        "\u{0}\u{7f} nonsense",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
+
+        #[test]
+        fn any_session_is_answered(picks in proptest::collection::vec(0..COMMANDS.len(), 0..24)) {
+            let lines: Vec<&str> = picks.iter().map(|&i| COMMANDS[i]).collect();
+            let input = lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+            let t0 = std::time::Instant::now();
+            let mut out = Vec::new();
+            okite::shogi::usi_engine::usi_loop(input.as_bytes(), &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let count = |word: &str| out.lines().filter(|l| l.split_whitespace().next() == Some(word)).count();
+            let asked = |pred: &dyn Fn(&str) -> bool| lines.iter().filter(|l| pred(l)).count();
+            prop_assert_eq!(count("readyok"), asked(&|l| l == "isready"), "{:?}\n{}", lines, out);
+            prop_assert_eq!(count("usiok"), asked(&|l| l == "usi"), "{:?}\n{}", lines, out);
+            prop_assert_eq!(
+                count("checkmate") + count("bestmove"),
+                asked(&|l| l.split_whitespace().next() == Some("go")),
+                "{:?}\n{}", lines, out
+            );
+            // searches end when the next command needs them ended, or at the end of the input
+            prop_assert!(t0.elapsed() < std::time::Duration::from_secs(20), "{:?}", lines);
+        }
+    }
+}
+
+/// Diagnostics stay small however large and however wrong the input: a rule file, an SFEN and an
+/// edge list made of any mix of bad pieces, up to 100 KB, get at most 128 KiB of diagnostics
+/// (a window around each error, a bounded number of errors, then a count), exit status 2 and
+/// no panic.
+mod diagnostic_sizes {
+    use proptest::prelude::*;
+    use std::process::Command;
+
+    const RULE_PIECES: &[&str] = &[
+        "def x = 1 + true\n",
+        "def y = zz + qq\n",
+        "def z(a: Int) -> Bool = a\n",
+        "((((",
+        "))",
+        "def w = \"",
+        "match { , }\n",
+        " + ",
+        "\u{3042}\u{3044}",
+        "                                                                                ",
+    ];
+    const SFEN_PIECES: &[&str] = &["x", "/", "9", "k", "+", " ", "K", "10", "\u{3042}", "P*"];
+    const EDGE_PIECES: &[&str] = &[
+        "a b\n",
+        "a a\n",
+        "x\n",
+        "a b c\n",
+        "b a\n",
+        "\u{3042} \u{3044}\n",
+        "          ",
+    ];
+
+    fn text(pieces: &[&str], picks: &[usize], repeat: usize) -> String {
+        let unit: String = picks.iter().map(|&i| pieces[i % pieces.len()]).collect();
+        unit.repeat(repeat)
+    }
+
+    fn stderr_of(args: &[&str]) -> (Option<i32>, String) {
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+
+        #[test]
+        fn diagnostics_stay_small(
+            picks in proptest::collection::vec(0usize..64, 1..16),
+            repeat in 1usize..4000,
+        ) {
+            let dir = std::env::temp_dir().join(format!("okite-diag-sizes-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let rules = text(RULE_PIECES, &picks, repeat);
+            let rules = &rules[..rules.floor_char_boundary(100_000)];
+            let rule_file = dir.join("p.rule");
+            std::fs::write(&rule_file, rules).unwrap();
+            let sfen = text(SFEN_PIECES, &picks, repeat);
+            let sfen = &sfen[..sfen.floor_char_boundary(100_000)];
+            let edges = text(EDGE_PIECES, &picks, repeat);
+            let edges = &edges[..edges.floor_char_boundary(100_000)];
+            let edge_file = dir.join("g.edges");
+            std::fs::write(&edge_file, edges).unwrap();
+            let graph = format!("edges:{}", edge_file.display());
+            for args in [
+                vec!["check", rule_file.to_str().unwrap()],
+                vec!["legal", "--sfen", sfen],
+                vec!["go", "count", "--graph", &graph],
+            ] {
+                let (code, err) = stderr_of(&args);
+                prop_assert!(!err.contains("panicked"), "{}", err);
+                prop_assert!(err.len() <= 128 << 10, "{:?}: {} bytes of diagnostics", &args[..1], err.len());
+                if code != Some(0) {
+                    prop_assert_eq!(code, Some(2), "{}", err);
+                    prop_assert!(err.contains("okite::E"), "{}", err);
+                }
+            }
+        }
+    }
+}

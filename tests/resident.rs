@@ -106,3 +106,52 @@ fn hash_tables_are_bounded_by_the_resident_bound() {
         okite::eval::DEFAULT_MAX_RESIDENT_MB
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 6, .. proptest::prelude::ProptestConfig::default() })]
+
+    /// Any of the built-ins and forms that build sets, of any size, under the bound: the answer
+    /// (its size, as counted), or E0306; the resident size stays near the bound.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn any_growth_answers_or_stops_near_the_bound(kind in 0u8..5, n in 4u32..4000) {
+        let (expr, size): (String, u128) = match kind {
+            0 => {
+                let n = n % 24;
+                (format!("size(powerset(1..{n}))"), 1u128 << n)
+            }
+            1 => {
+                let n = n % 16;
+                (format!("size(functions(1..{n}, {{0, 1, 2}}))"), 3u128.pow(n))
+            }
+            2 => (format!("size(product(1..{n}, 1..{n}))"), u128::from(n) * u128::from(n)),
+            3 => {
+                let n = u128::from(n);
+                (format!("size({{ {{i, j}} | i in 1..{n}, j in 1..{n} }})"), n * (n + 1) / 2)
+            }
+            _ => {
+                let n = u64::from(n) * 5000;
+                (format!("size(closure {{0}} by (x -> if x < {n} then {{x + 1}} else {{}}))"), u128::from(n) + 1)
+            }
+        };
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(["eval", &expr, "--max-resident-mb", &BOUND_MB.to_string()])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let out = String::from_utf8_lossy(&o.stdout);
+        match o.status.code() {
+            Some(0) => proptest::prop_assert_eq!(out.trim(), size.to_string(), "{}", expr),
+            _ => {
+                proptest::prop_assert_eq!(o.status.code(), Some(2), "{}: {}", expr, err);
+                proptest::prop_assert!(err.contains("E0306"), "{}: {}", expr, err);
+            }
+        }
+        let peak = children_peak_rss();
+        proptest::prop_assert!(
+            peak <= (BOUND_MB + 64) << 20,
+            "{}: {} MiB resident under a bound of {} MiB", expr, peak >> 20, BOUND_MB
+        );
+    }
+}
