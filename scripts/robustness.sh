@@ -1,0 +1,363 @@
+#!/usr/bin/env bash
+# Hostile inputs against okite's contract (every malformed input gets a diagnostic and exit
+# status 2; every runaway computation ends on a budget with a message): generates them, runs
+# each under a memory cap (ulimit -v) and a time limit (timeout), and prints one Markdown table:
+# the class, the case, the size of its input, the exit status expected and got, the time, the
+# peak resident memory (GNU time) and the first line of the diagnostic (or of the output).
+# docs/ROBUSTNESS.md holds its output. It takes two to four minutes on two busy cores; it is not
+# part of `cargo test`. Usage: scripts/robustness.sh > table.md (ROBUSTNESS_CAP_MB sets the cap,
+# OKITE_BIN the binary to run instead of a release build).
+# The exit status is 1 when a case ends otherwise than expected.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+# OKITE_BIN runs a binary built before; else the release build is made first
+if [ -n "${OKITE_BIN:-}" ]; then
+  okite=$(realpath "$OKITE_BIN")
+else
+  if command -v flock >/dev/null; then
+    flock /tmp/okite-build.lock cargo build --release --quiet || exit 2
+  else
+    cargo build --release --quiet || exit 2
+  fi
+  okite=$PWD/target/release/okite
+fi
+cap_mb=${ROBUSTNESS_CAP_MB:-6144}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export NO_COLOR=1
+timer=/usr/bin/time
+[ -x "$timer" ] || timer=""
+unexpected=0
+cases=0
+
+# The first line that tells what happened: the code and message of a diagnostic, else the first
+# line of standard error that is not a notice of which engine answers, else standard output's.
+first_line() {
+  local err=$1 out=$2 code msg
+  code=$(grep -a -m1 -oE '\bE[0-9]{4}\b' "$err")
+  msg=$(grep -a -m1 '×' "$err" | sed 's/^ *× *//')
+  if [ -n "$msg" ]; then
+    echo "${code:+$code: }$msg"
+  elif grep -a -q -v -e '^okite: `' -e '^$' "$err"; then
+    grep -a -m1 -v -e '^okite: `' -e '^$' "$err"
+  else
+    head -c 2000 "$out" | head -1
+  fi
+}
+
+# row CLASS CASE SIZE EXPECTED GOT SECONDS RSS_MIB TEXT
+row() {
+  local text=${8//"$work/"/}
+  text=${text//|/\\|}
+  text=${text:0:110}
+  local verdict="as expected"
+  if [[ ! "$5" =~ ^($4)$ ]]; then
+    verdict="**not as expected**"
+    unexpected=$((unexpected + 1))
+  fi
+  cases=$((cases + 1))
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$verdict" "$text"
+}
+
+# run CLASS CASE SIZE EXPECTED LIMIT_S INPUT -- COMMAND...: INPUT is a file for standard input
+# (or /dev/null).
+run() {
+  local class=$1 name=$2 size=$3 expect=$4 limit=$5 input=$6
+  shift 7
+  local out=$work/out err=$work/err tm=$work/time
+  rm -f "$tm"
+  (
+    ulimit -v $((cap_mb * 1024))
+    if [ -n "$timer" ]; then
+      $timer -f '%e %M' -o "$tm" timeout -k 5 "$limit" "$@"
+    else
+      timeout -k 5 "$limit" "$@"
+    fi
+  ) <"$input" >"$out" 2>"$err"
+  local got=$?
+  local secs="-" rss="-"
+  if [ -s "$tm" ]; then
+    secs=$(tail -1 "$tm" | cut -d' ' -f1)
+    rss=$(( $(tail -1 "$tm" | cut -d' ' -f2) / 1024 ))
+  fi
+  # GNU time says "Command terminated by signal N" for a command a signal ended
+  local sig
+  sig=$(grep -o 'terminated by signal [0-9]*' "$tm" 2>/dev/null)
+  [ -n "$sig" ] && got="signal ${sig##* }"
+  [ "$got" = 124 ] && got="timeout at ${limit} s"
+  local text
+  text=$(first_line "$err" "$out")
+  if grep -a -q 'panicked' "$err"; then
+    got="$got (panic)"
+  fi
+  row "$class" "$name" "$size" "$expect" "$got" "$secs" "$rss" "$text"
+}
+
+echo "machine: $(nproc) cores, $(( $(grep MemTotal /proc/meminfo | awk '{print $2}') / 1024 )) MiB; memory cap (ulimit -v) ${cap_mb} MiB; okite $($okite --version | cut -d' ' -f2); date: $(date -u +%Y-%m-%d)"
+echo
+echo "| class | case | input | expected | exit | s | peak MiB | outcome | first line |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+
+# ---------------------------------------------------------------- 1. stack aborts
+python3 -c "print('def x = ' + ' + '.join(['1'] * 50000))" >"$work/sum.rule"
+run "1 stack" "flat chain of operators" "50,000 terms" 2 60 /dev/null -- "$okite" check "$work/sum.rule"
+python3 -c "print('def x = ' + '(' * 100000 + '1' + ')' * 100000)" >"$work/nest.rule"
+run "1 stack" "nested brackets" "100,000 deep" 2 60 /dev/null -- "$okite" check "$work/nest.rule"
+python3 -c "print('def x = ' + 'not ' * 100000 + 'true')" >"$work/not.rule"
+run "1 stack" "chain of prefixes" "100,000 \`not\`" 2 60 /dev/null -- "$okite" check "$work/not.rule"
+cat >"$work/deep.rule" <<'EOF'
+enum L { nil, cons(Int, L) }
+def build(n: Int) -> L = if n == 0 then nil else cons(n, build(n - 1))
+def depth(l: L) -> Int = match l { nil => 0, cons(_, t) => 1 + depth(t) }
+def down(n: Int) -> Int = if n == 0 then 0 else down(n - 1) + 1
+EOF
+run "1 stack" "recursion within --max-depth" "200,000 calls" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" --max-depth 300000 "down(200000)"
+run "1 stack" "recursion past the depth budget" "1,000,000 calls" 2 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" "down(1000000)"
+run "1 stack" "deep values compared, hashed, dropped" "30,000 cells" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" "build(30000) == build(30000)"
+run "1 stack" "explanation of a recursion over a list" "20,000 cells" 0 60 /dev/null -- "$okite" explain --rules "$work/deep.rule" "depth(build(20000))"
+run "1 stack" "recursion over a list (each cell a memo key)" "40,000 cells" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" "depth(build(40000))"
+
+# ---------------------------------------------------------------- 2. panics
+head -c 1048576 /dev/urandom >"$work/random.bin"
+LC_ALL=C tr -dc 'a-z0-9(){}[]:=+*,.<>|& \n-' </dev/urandom | head -c 1048576 >"$work/random.txt"
+run "2 panic" "rule file of random bytes" "1 MiB" 2 60 /dev/null -- "$okite" check "$work/random.bin"
+run "2 panic" "rule file of random tokens" "1 MiB" 2 60 /dev/null -- "$okite" check "$work/random.txt"
+run "2 panic" "KIF record of random bytes" "1 MiB" 2 60 /dev/null -- "$okite" game --kif "$work/random.bin"
+run "2 panic" "CSA record of random text" "1 MiB" 2 60 /dev/null -- "$okite" game --csa "$work/random.txt"
+run "2 panic" "SGF record of random text" "1 MiB" 2 60 /dev/null -- "$okite" go show --sgf "$work/random.txt"
+run "2 panic" "edge list of random text" "1 MiB" 2 60 /dev/null -- "$okite" go count --graph "edges:$work/random.txt"
+python3 - "$work/usi-random.txt" <<'PY'
+import random, sys
+random.seed(7)
+words = ["usi", "isready", "position", "sfen", "startpos", "moves", "go", "mate", "7g7f", "1",
+         "infinite", "setoption", "name", "value", "USI_Hash", "k", "b", "-", "P*5e", "stop",
+         "9/9/9/9/9/9/9/9/9", "4k4/9/9/9/9/9/9/9/4K4", "99999999999999999999"]
+with open(sys.argv[1], "w") as f:
+    for _ in range(10000):
+        f.write(" ".join(random.choice(words) for _ in range(random.randint(0, 8))) + "\n")
+PY
+run "2 panic" "USI engine, random commands" "10,000 lines" 0 60 "$work/usi-random.txt" -- "$okite" usi
+run "2 panic" "REPL, random lines piped" "1 MiB" 1 60 "$work/random.txt" -- "$okite" repl
+
+# ---------------------------------------------------------------- 3. USI freezes
+usi_probe() {
+  python3 - "$okite" <<'PY'
+import subprocess, sys, time, select
+hard = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1"
+p = subprocess.Popen([sys.argv[1], "usi"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+def send(l):
+    p.stdin.write(l + "\n"); p.stdin.flush()
+def wait_for(word, limit):
+    t0 = time.time()
+    while time.time() - t0 < limit:
+        r, _, _ = select.select([p.stdout], [], [], 0.05)
+        if r:
+            line = p.stdout.readline()
+            if not line:
+                return None
+            if line.split() and line.split()[0] == word:
+                return time.time() - t0
+    return None
+send("usi"); wait_for("usiok", 10)
+send("position sfen " + hard); send("go mate infinite")
+time.sleep(1.0)
+send("position startpos"); send("stop")
+t = time.time(); send("isready")
+ready = wait_for("readyok", 5)
+send("position sfen " + hard); send("go mate infinite")
+time.sleep(1.0)
+t_eof = time.time(); p.stdin.close()
+try:
+    code = p.wait(timeout=10); ended = time.time() - t_eof
+except subprocess.TimeoutExpired:
+    p.kill(); code = "killed"; ended = None
+print(code)
+print("readyok %s after isready; the end of the input ended the process %s" % (
+    "%.3f s" % ready if ready is not None else "never",
+    "in %.3f s" % ended if ended is not None else "never"))
+PY
+}
+res=$(usi_probe)
+row "3 USI" "go mate infinite, position, stop, isready; then go mate infinite and the end of input" "Microcosmos (1,525 plies)" 0 "$(echo "$res" | head -1)" "-" "-" "$(echo "$res" | tail -1)"
+python3 -c "import sys; sys.stdout.write('isready\n' + 'x' * (5 << 20) + '\nisready\n')" >"$work/usi-long.txt"
+run "3 USI" "a line longer than the engine reads, then isready" "5 MiB line" 0 60 "$work/usi-long.txt" -- "$okite" usi
+
+repl_interrupt() {
+  python3 - "$okite" "$1" <<'PY'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ.update(TERM="xterm", NO_COLOR="1")
+    os.execv(sys.argv[1], [sys.argv[1], "repl"])
+seen = b""
+def until(word, limit):
+    global seen
+    t0 = time.time()
+    while time.time() - t0 < limit:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                return None
+            if word in seen:
+                seen = seen[seen.index(word) + len(word):]
+                return time.time() - t0
+    return None
+until(b"okite> ", 30)
+os.write(fd, b":load " + sys.argv[2].encode() + b"\r")
+time.sleep(1.5)
+t = time.time()
+os.write(fd, b"\x03")
+stopped = until(b"the rules were kept as they were", 30)
+until(b"okite> ", 10)
+os.write(fd, b"6 * 7\r")
+answered = until(b"42", 10)
+os.write(fd, b":quit\r")
+try:
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+except ChildProcessError:
+    code = "?"
+print(code)
+print("Ctrl-C 1.5 s into the load: %s; the next query %s" % (
+    "the check stopped in %.2f s, rules kept" % stopped if stopped is not None else "not stopped",
+    "answered" if answered is not None else "not answered"))
+PY
+}
+
+# ---------------------------------------------------------------- 4. output and time blow-up
+python3 -c "print('def x = 1' + ' ' * 70000 + ' + true')" >"$work/wide.rule"
+run "4 blow-up" "error at column 70,013 (diagnostic size: $("$okite" check "$work/wide.rule" 2>&1 | wc -c) bytes)" "70 KB line" 2 60 /dev/null -- "$okite" check "$work/wide.rule"
+run "4 blow-up" "SFEN with an error at every character (diagnostics: $("$okite" legal --sfen "$(head -c 100000 /dev/zero | tr '\0' x)" 2>&1 | wc -c) bytes)" "100,000 chars" 2 60 /dev/null -- "$okite" legal --sfen "$(head -c 100000 /dev/zero | tr '\0' x)"
+{ echo "V2.2"; echo "PI"; echo "+"; for _ in $(seq 10000); do printf '+2838HI\n-8272HI\n+3828HI\n-7282HI\n'; done; } >"$work/long.csa"
+run "4 blow-up" "game of 40,000 moves, four readings (report: $("$okite" game --csa "$work/long.csa" 2>/dev/null | wc -c) bytes)" "40,000 moves" 0 120 /dev/null -- "$okite" game --csa "$work/long.csa"
+python3 -c "
+print('def d0 = 0')
+for i in range(1, 100000): print(f'def d{i} = d{i-1}')" >"$work/chain.rule"
+run "4 blow-up" "check of chained definitions" "100,000 definitions" 0 120 /dev/null -- "$okite" check "$work/chain.rule"
+python3 -c "
+n = 40000
+for i in range(n): print(f'def r{i}(x: Int) -> Int = if x == 0 then 0 else r{(i + 1) % n}(x - 1)')" >"$work/ring.rule"
+run "4 blow-up" "check of one recursive group" "40,000 definitions" 0 120 /dev/null -- "$okite" check "$work/ring.rule"
+
+# ---------------------------------------------------------------- 5. unbounded reads
+truncate -s 2G "$work/sparse.rule"
+run "5 reads" "rule file, sparse" "2 GiB" 2 60 /dev/null -- "$okite" check "$work/sparse.rule"
+ln -s /dev/zero "$work/zero.rule"
+printf 'use "zero.rule"\ndef x = 1\n' >"$work/use-zero.rule"
+run "5 reads" "use of /dev/zero through a link" "endless" 2 60 /dev/null -- "$okite" check "$work/use-zero.rule"
+mkfifo "$work/fifo.rule"
+printf 'use "fifo.rule"\ndef x = 1\n' >"$work/use-fifo.rule"
+run "5 reads" "use of a FIFO nobody writes" "endless" 2 20 /dev/null -- "$okite" check "$work/use-fifo.rule"
+run "5 reads" "edge list /dev/zero" "endless" 2 60 /dev/null -- "$okite" go count --graph edges:/dev/zero
+run "5 reads" "SGF record /dev/zero" "endless" 2 60 /dev/null -- "$okite" go show --sgf /dev/zero
+run "5 reads" "KIF record /dev/zero" "endless" 2 60 /dev/null -- "$okite" game --kif /dev/zero
+truncate -s 2G "$work/sparse.csa"
+run "5 reads" "CSA record, sparse" "2 GiB" 2 60 /dev/null -- "$okite" game --csa "$work/sparse.csa"
+truncate -s 300M "$work/sparse.batch"
+run "5 reads" "mate batch, sparse" "300 MiB" 2 60 /dev/null -- "$okite" mate --batch "$work/sparse.batch"
+printf ':load /dev/zero\n6 * 7\n' >"$work/load-zero.txt"
+run "5 reads" "REPL :load /dev/zero, then a query" "endless" 1 60 "$work/load-zero.txt" -- "$okite" repl
+printf 'def x = 1\n' >"$work/grows.rule"
+# the file grows to a sparse 2 GiB after the REPL read it, before :reload comes
+run "5 reads" "REPL :reload of a file grown sparse, then a query" "2 GiB" 1 60 <(sleep 2; truncate -s 2G "$work/grows.rule"; printf ':reload\nx\n') -- "$okite" repl "$work/grows.rule"
+python3 -c "import sys; sys.stdout.write('1' * (17 << 20) + '\n6 * 7\n')" >"$work/repl-long.txt"
+run "5 reads" "REPL line longer than 16 MiB, then a query" "17 MiB line" 1 60 "$work/repl-long.txt" -- "$okite" repl
+run "5 reads" "REPL fed /dev/zero (no line end, ever): read without end in bounded memory" "endless" "timeout at 5 s" 5 /dev/zero -- "$okite" repl
+
+# ---------------------------------------------------------------- 6. resident memory
+run "6 memory" "powerset(1..20) under 256 MiB (refused before it is built)" "2^20 sets" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size(powerset(1..20))"
+run "6 memory" "functions(1..12, {0, 1, 2}) under 256 MiB" "531,441 maps" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size(functions(1..12, {0, 1, 2}))"
+run "6 memory" "a comprehension of 9 million sets under 256 MiB" "3,000 x 3,000" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size({ {i, j} | i in 1..3000, j in 1..3000 })"
+run "6 memory" "powerset(1..20) under the default bound" "2^20 sets" 0 120 /dev/null -- "$okite" eval "size(powerset(1..20))"
+run "6 memory" "go count grid:16x16 (default bound, 4096 MiB)" "256 vertices" 2 300 /dev/null -- "$okite" go count --graph grid:16x16
+run "6 memory" "go count grid:13x13 under 1024 MiB" "169 vertices" 2 300 /dev/null -- "$okite" go count --graph grid:13x13 --max-resident-mb 1024
+run "6 memory" "go count grid:7x7" "49 vertices" 0 120 /dev/null -- "$okite" go count --graph grid:7x7
+run "6 memory" "mate --hash-mb 1000000" "1 TB table" 2 60 /dev/null -- "$okite" mate --sfen startpos --hash-mb 1000000
+S=$(grep '^kh-microcosmos' tests/data/shogi/curated.tsv | cut -f2)
+run "6 memory" "mate, 1 GiB table, 5 s" "Microcosmos" 0 60 /dev/null -- "$okite" mate --sfen "$S" --hash-mb 1024 --time-ms 5000
+run "6 memory" "eval under --timeout-ms 2000" "4 x 10^8 steps" 2 60 /dev/null -- "$okite" eval --timeout-ms 2000 "sum i in 1..2000: sum j in 1..2000: sum k in 1..100: i * j * k"
+run "6 memory" "go sequences path:4, --limit 10^7" "719,178,893 sequences" 2 120 /dev/null -- "$okite" go sequences --graph path:4 --limit 10000000
+run "6 memory" "go solve grid:5x5, --time-ms 3000" "25 vertices" 2 60 /dev/null -- "$okite" go solve --graph grid:5x5 --time-ms 3000
+run "6 memory" "go classes grid:4x4, --nodes 10^6" "16 vertices" 2 120 /dev/null -- "$okite" go classes --graph grid:4x4 --nodes 1000000
+
+# ---------------------------------------------------------------- 7. inconsistent inputs
+printf 'def bad(x: a) -> b = x\n' >"$work/rigid.rule"
+run "7 inconsistent" "signature whose type variables the body equates" "def bad(x: a) -> b = x" 2 60 /dev/null -- "$okite" check "$work/rigid.rule"
+run "7 inconsistent" "komi out of range" "--komi=1e300" 2 60 /dev/null -- "$okite" go solve --graph path:3 --komi=1e300
+run "7 inconsistent" "side not to move in check: legal (as the rules judge it)" "SFEN" 0 60 /dev/null -- "$okite" legal --sfen "4k4/9/9/9/9/9/9/9/4K3r w - 1"
+run "7 inconsistent" "side not to move in check: mate" "SFEN" 0 60 /dev/null -- "$okite" mate --sfen "4k4/4R4/9/9/9/9/9/9/4K4 b G 1"
+run "7 inconsistent" "side not to move in check: perft, natively (the rules count 89)" "SFEN" 0 60 /dev/null -- "$okite" perft --depth 1 --sfen "9/9/7+r1/8K/9/7k1/9/9/9 w 2P3p 1"
+run "7 inconsistent" "pawn on the last rank" "SFEN" 2 60 /dev/null -- "$okite" legal --sfen "P3k4/9/9/9/9/9/9/9/4K4 b - 1"
+run "7 inconsistent" "piece with nowhere to go, side not to move: perft" "SFEN" 2 60 /dev/null -- "$okite" perft --depth 2 --sfen "K8/4P4/9/9/9/9/9/n2k5/9 b G 1"
+run "7 inconsistent" "piece with nowhere to go, side not to move: mate" "SFEN" 2 60 /dev/null -- "$okite" mate --sfen "K8/4P4/9/9/9/9/9/n2k5/9 b G 1"
+: >"$work/empty.kif"
+: >"$work/empty.csa"
+run "7 inconsistent" "empty KIF record" "0 bytes" 2 60 /dev/null -- "$okite" game --kif "$work/empty.kif"
+run "7 inconsistent" "empty CSA record" "0 bytes" 2 60 /dev/null -- "$okite" game --csa "$work/empty.csa"
+cat >"$work/valid.csa" <<'EOF'
+V2.2
+N+sente
+N-gote
+$EVENT:test
+P1-KY-KE-GI-KI-OU-KI-GI-KE-KY
+P2 * -HI *  *  *  *  * -KA * 
+P3-FU-FU-FU-FU-FU-FU-FU-FU-FU
+P4 *  *  *  *  *  *  *  *  * 
+P5 *  *  *  *  *  *  *  *  * 
+P6 *  *  *  *  *  *  *  *  * 
+P7+FU+FU+FU+FU+FU+FU+FU+FU+FU
+P8 * +KA *  *  *  *  * +HI * 
+P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
++
++7776FU
+T12
+-3334FU
+T3
++8822UM
+-3122GI
++0045KA
+%TORYO
+EOF
+n=$(wc -c <"$work/valid.csa")
+loaded=0
+cut_loads=0
+t0=$(date +%s.%N)
+for i in $(seq 0 $((n - 1))); do
+  head -c "$i" "$work/valid.csa" >"$work/cut.csa"
+  if "$okite" game --csa "$work/cut.csa" --readings narrow >/dev/null 2>&1; then
+    loaded=$((loaded + 1))
+    # a prefix that loads must end at a whole statement of the record: a move, the side line,
+    # the result, or inside the seconds of a time line
+    last=$(grep -v '^[[:space:]]*$' "$work/cut.csa" | tail -1 | tr -d '[:space:]')
+    if ! { grep -qx -- "$last" "$work/valid.csa" || [[ "$last" == T[0-9]* ]]; }; then
+      cut_loads=$((cut_loads + 1))
+    fi
+  fi
+done
+t1=$(date +%s.%N)
+row "7 inconsistent" "every prefix of a valid CSA record: none cut inside a statement loads" "$n prefixes" "0" "$cut_loads" "$(python3 -c "print(f'{$t1 - $t0:.1f}')")" "-" "$((n - loaded)) refused; the $loaded that load end at a whole move, the side line, or in a time line's seconds"
+head -c 100 "$work/valid.csa" >"$work/cut.csa"
+run "7 inconsistent" "CSA record cut inside the board" "100 of $n bytes" 2 60 /dev/null -- "$okite" game --csa "$work/cut.csa"
+printf 'a b\nb c\n  b b\n' >"$work/loop.edges"
+printf 'a b\nb c\nc d\n\nd c\n' >"$work/dup.edges"
+run "7 inconsistent" "edge list with a self-loop" "3 lines" 2 60 /dev/null -- "$okite" go count --graph "edges:$work/loop.edges"
+run "7 inconsistent" "edge list with an edge written twice" "5 lines" 2 60 /dev/null -- "$okite" go count --graph "edges:$work/dup.edges"
+printf '4k4/9/4P4/9/9/9/9/9/4K4 b G 1\nnot an sfen\n4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n' >"$work/batch.txt"
+run "7 inconsistent" "mate batch with a bad line (JSON: $("$okite" mate --batch "$work/batch.txt" --json 2>/dev/null | grep -c '"result": "error"') error object)" "3 lines" 2 60 /dev/null -- "$okite" mate --batch "$work/batch.txt" --json
+printf '4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n\xfe\n4k4/9/4P4/9/9/9/9/9/4K4 b G 1\n' >"$work/batch-utf8.txt"
+run "7 inconsistent" "mate batch with a line not UTF-8 (JSON: $("$okite" mate --batch "$work/batch-utf8.txt" --json 2>/dev/null | grep -c '"result"') answers)" "3 lines" 2 60 /dev/null -- "$okite" mate --batch "$work/batch-utf8.txt" --json
+printf '1 + 1\n\xff\xfe\n6 * 7\n' >"$work/bad-utf8.txt"
+run "7 inconsistent" "REPL line that is not UTF-8, between two queries" "3 lines" 1 60 "$work/bad-utf8.txt" -- "$okite" repl
+
+python3 -c "
+print('def d0 = 0')
+for i in range(1, 300000): print(f'def d{i} = d{i-1}')" >"$work/big.rule"
+res=$(repl_interrupt "$work/big.rule")
+row "7 inconsistent" "Ctrl-C during REPL :load of a large file (in a terminal)" "300,000 definitions, $(( $(wc -c <"$work/big.rule") >> 20 )) MiB" 0 "$(echo "$res" | head -1)" "-" "-" "$(echo "$res" | tail -1)"
+
+echo
+echo "$cases cases, $((cases - unexpected)) as expected."
+[ "$unexpected" -eq 0 ]
