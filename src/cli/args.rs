@@ -241,10 +241,11 @@ pub enum GoCommand {
         /// last is to move; the native solver only)
         #[arg(long, conflicts_with = "moves")]
         sgf: Option<PathBuf>,
-        /// A reading of the rules' `solve` (rules/go_play.rule: area, situational, simple-ko or
-        /// base, the stones-only score; rules/go.rule: suicide; or a reading of your own): the
-        /// native solver where its definitions are area's (area scoring, positional superko,
-        /// suicide forbidden, two passes end the game), the rules otherwise (small graphs only)
+        /// A reading of the rules' `solve` (rules/go_play.rule: area, or the stones-only score of
+        /// base, situational, simple-ko (a cycle ends the game even); rules/go.rule: suicide; or
+        /// a reading of your own): the native solver where its definitions are those of one of
+        /// these shipped readings, the rules otherwise (graphs of at most 6 vertices, from the
+        /// empty board)
         #[arg(long, default_value = "area")]
         reading: String,
         /// Rule files or folders (default: the shipped rules)

@@ -850,10 +850,11 @@ fn solve_native(
                 }
             };
             b.set_message(format!(
-                "solving {spec}: value in [{}, {}], testing >= {}; {} positions ({:.0}/s), {} in the table",
+                "solving {spec}: value in [{}, {}], testing {} at {} plies; {} positions ({:.0}/s), {} in the table",
                 known(p.lower_half_points, "-inf"),
                 known(p.upper_half_points, "inf"),
                 points(p.testing_half_points),
+                p.depth,
                 p.nodes,
                 p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
                 p.table_entries
