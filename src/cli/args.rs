@@ -148,8 +148,8 @@ pub enum GoCommand {
         /// table, graphs of up to 16 vertices) or depth-first (one option after another)
         #[arg(long, value_enum, default_value = "proof-numbers")]
         search: LifeSearch,
-        /// Memory the rules engine's process may occupy, in MiB: past it the query ends with a
-        /// diagnostic
+        /// Memory the process may occupy, in MiB, by the rules or the native search: past it
+        /// the classification ends with a diagnostic
         #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
         max_resident_mb: usize,
         #[arg(long)]

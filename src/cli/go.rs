@@ -409,6 +409,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         Err(e) => return go_error(&graph, "--graph", &e),
                     };
                     cl.node_limit = nodes;
+                    cl.max_resident_bytes = Some(max_resident_mb << 20);
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
                     let spinner = Spinner::new(format!("classifying the vertices of {graph}"));
