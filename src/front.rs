@@ -280,10 +280,10 @@ pub struct QueryOpts {
     /// Moves in USI played from --sfen (any move of the one-step transition: the rules judge them)
     #[arg(long, alias = "move")]
     pub moves: Option<String>,
-    /// A game record in KIF: binds `g` and `i`
+    /// A game record in KIF or KI2 (UTF-8 or Shift-JIS): binds `g` and `i`
     #[arg(long)]
     pub kif: Option<PathBuf>,
-    /// A game record in CSA: binds `g` and `i`
+    /// A game record in CSA (UTF-8 or Shift-JIS): binds `g` and `i`
     #[arg(long)]
     pub csa: Option<PathBuf>,
     /// The reading to evaluate under (default: base)
@@ -348,27 +348,97 @@ pub fn shogi_game(
     Ok(game)
 }
 
-/// The positions named by --sfen/--moves, --kif or --csa, if any.
+/// A record read from a file, the source map with its text, and the text's id; or the
+/// diagnostics of why it cannot be read.
+pub type ReadRecord = Result<
+    (
+        crate::shogi::record::Record,
+        SourceMap,
+        crate::syntax::ast::FileId,
+    ),
+    (SourceMap, Vec<Diag>),
+>;
+
+/// Which reader reads a record file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// KIF and KI2.
+    Kif,
+    /// CSA.
+    Csa,
+}
+
+/// A game record read from a file: a regular file of bounded size, its text UTF-8 or
+/// Shift-JIS (see `shogi::encoding`), read with the moves as written (`shogi::record`). Errors
+/// point into the text (E0403) or name the file. The source map holds the text under the path.
+pub fn read_record(path: &std::path::Path, format: RecordFormat) -> ReadRecord {
+    use crate::syntax::ast::Span;
+    let mut sources = SourceMap::default();
+    let bytes = match crate::check::load::read_limited(
+        path,
+        crate::syntax::parser::MAX_SOURCE_BYTES,
+        ("a record", "records"),
+    ) {
+        Ok(b) => b,
+        Err(d) => return Err((sources, vec![d])),
+    };
+    let bad = |errs: crate::shogi::ParseErrors, id: Option<crate::syntax::ast::FileId>| {
+        errs.0
+            .iter()
+            .map(|e| {
+                let d = Diag::error("E0403", format!("bad game record: {}", e.message))
+                    .help(e.help.clone());
+                match id {
+                    Some(id) => d.label(Span::new(id, e.offset, e.offset + e.len), "here"),
+                    None => d,
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let text = match crate::shogi::encoding::decode_record(&bytes) {
+        Ok((t, _)) => t,
+        Err(errs) => {
+            let ds = bad(errs, None);
+            return Err((sources, ds));
+        }
+    };
+    let id = sources.add(
+        path.display().to_string(),
+        Some(path.to_path_buf()),
+        text.clone(),
+    );
+    let parsed = match format {
+        RecordFormat::Kif => crate::shogi::record::read_kif(&text),
+        RecordFormat::Csa => crate::shogi::record::read_csa(&text),
+    };
+    match parsed {
+        Ok(r) => Ok((r, sources, id)),
+        Err(errs) => {
+            let ds = bad(errs, Some(id));
+            Err((sources, ds))
+        }
+    }
+}
+
+/// The record file named by --kif or --csa, if any.
+pub fn record_of(q: &QueryOpts) -> Option<ReadRecord> {
+    if let Some(k) = &q.kif {
+        return Some(read_record(k, RecordFormat::Kif));
+    }
+    q.csa.as_ref().map(|c| read_record(c, RecordFormat::Csa))
+}
+
+/// The positions named by --sfen/--moves, --kif or --csa, if any. A record whose last move
+/// cannot be played is refused here (its game would leave that move out): `okite game` reads
+/// and reports it.
 pub fn positions_of(
     q: &QueryOpts,
 ) -> Result<Option<Vec<crate::shogi::position::Position>>, (SourceMap, Vec<Diag>)> {
     use crate::syntax::ast::Span;
-    let record = |path: &PathBuf,
-                  kif: bool|
-     -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
-        let mut sources = SourceMap::default();
-        let text = match crate::check::load::read_text_bounded(path) {
-            Ok(t) => t,
-            Err(d) => return Err((sources, vec![d])),
-        };
-        let id = sources.add(path.display().to_string(), Some(path.clone()), text.clone());
-        let parsed = if kif {
-            crate::shogi::record::parse_kif(&text)
-        } else {
-            crate::shogi::record::parse_csa(&text)
-        };
-        match parsed {
-            Ok(g) => Ok(g.positions),
+    if let Some(read) = record_of(q) {
+        let (record, sources, id) = read?;
+        return match record.into_game() {
+            Ok(g) => Ok(Some(g.positions)),
             Err(errs) => {
                 let ds = errs
                     .0
@@ -381,13 +451,7 @@ pub fn positions_of(
                     .collect();
                 Err((sources, ds))
             }
-        }
-    };
-    if let Some(k) = &q.kif {
-        return record(k, true).map(Some);
-    }
-    if let Some(c) = &q.csa {
-        return record(c, false).map(Some);
+        };
     }
     match (&q.sfen, &q.moves) {
         (None, None) => Ok(None),

@@ -45,6 +45,7 @@ pub mod go;
 pub mod hybrid;
 pub mod ir;
 pub mod json;
+pub mod lines;
 pub mod lsp;
 pub mod natives;
 pub mod repl;

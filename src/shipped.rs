@@ -19,6 +19,10 @@ pub const FILES: &[(&str, &str)] = &[
     ("shogi.rule", include_str!("../rules/shogi.rule")),
     ("shogi_mate.rule", include_str!("../rules/shogi_mate.rule")),
     (
+        "shogi_rulesets.rule",
+        include_str!("../rules/shogi_rulesets.rule"),
+    ),
+    (
         "shogi_variant_drops.rule",
         include_str!("../rules/shogi_variant_drops.rule"),
     ),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Codes no short command line produces; each is produced below through the library.
-const BY_LIBRARY: &[&str] = &["E0005", "E0305", "E0330", "E0608"];
+const BY_LIBRARY: &[&str] = &["E0005", "E0013", "E0305", "E0330", "E0608"];
 /// Codes no input produces: guards against states the checker rules out, a bug of an engine, a
 /// failure of the system.
 const GUARDS: &[&str] = &["E0002", "E0312", "E0609", "E0610"];
@@ -226,6 +226,36 @@ fn library_e0005_source_too_large() {
     };
     assert!(code_of(&diags, "E0005"));
     insta::assert_snapshot!("library_E0005", render(&diags, &sources, 80, false));
+}
+
+/// E0013: a line of more than 16 MiB piped to the REPL is skipped, read to its end without
+/// being kept, and the next line is answered.
+#[test]
+fn library_e0013_input_too_long() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("repl")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'1'; 1 << 20];
+        for _ in 0..17 {
+            stdin.write_all(&chunk).unwrap();
+        }
+        stdin.write_all(b"\n6 * 7\n").unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("E0013"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("library_E0013", err);
 }
 
 /// E0305: the interrupt flag raised while a query runs.

@@ -18,10 +18,16 @@ fn every_command_refuses_malformed_input() {
     std::fs::write(&bad_kif, "手合割：平手\n   1 ７七歩(77)\n   2 ９九王(11)\n").unwrap();
     let bad_csa = d.join("bad.csa");
     std::fs::write(&bad_csa, "PI\n+\n+7776FU\n-1199OU\n").unwrap();
+    let empty_kif = d.join("empty.kif");
+    std::fs::write(&empty_kif, "").unwrap();
+    let cut_csa = d.join("cut.csa");
+    std::fs::write(&cut_csa, "PI\n+\n+7776FU\n-33").unwrap();
     let bad_sgf = d.join("bad.sgf");
     std::fs::write(&bad_sgf, "(;SZ[3];B[zz]").unwrap();
     let bad_edges = d.join("bad.edges");
     std::fs::write(&bad_edges, "a b\nc d\n").unwrap();
+    let loop_edges = d.join("loop.edges");
+    std::fs::write(&loop_edges, "a b\nb c\n  b b\n").unwrap();
     let before: Vec<_> = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -110,6 +116,11 @@ fn every_command_refuses_malformed_input() {
             "bad game record",
         ),
         (
+            vec!["game".into(), "--kif".into(), p(&empty_kif)],
+            "record is empty",
+        ),
+        (vec!["game".into(), "--csa".into(), p(&cut_csa)], "line 4"),
+        (
             vec!["game".into(), "--usi".into(), "7g7f 7g7f".into()],
             "bad move",
         ),
@@ -130,6 +141,15 @@ fn every_command_refuses_malformed_input() {
                 format!("edges:{}", p(&bad_edges)),
             ],
             "connected",
+        ),
+        (
+            vec![
+                "go".into(),
+                "count".into(),
+                "--graph".into(),
+                format!("edges:{}", p(&loop_edges)),
+            ],
+            "loop.edges:3:3: a self-loop `b b`",
         ),
         (
             vec![
@@ -161,6 +181,16 @@ fn every_command_refuses_malformed_input() {
                 "0.3".into(),
             ],
             "komi",
+        ),
+        (
+            vec![
+                "go".into(),
+                "solve".into(),
+                "--graph".into(),
+                "path:3".into(),
+                "--komi=1e300".into(),
+            ],
+            "a whole or half number, not 1e300",
         ),
         (
             vec![

@@ -272,3 +272,55 @@ proptest::proptest! {
         }
     }
 }
+
+/// The point counts of entering kings (rules/shogi_rulesets.rule `points`, `declaration_points`,
+/// `camp_pieces`) by the rules against src/shogi/impasse.rs, on random positions and on
+/// positions with kings in the enemy camp.
+#[test]
+fn point_counts_agree_with_the_engine() {
+    use okite::shogi::impasse;
+    use okite::shogi::types::Color;
+    let mut prog = rules();
+    let names = Names::new(&NativeCtx { enums: &prog }).unwrap();
+    let mut positions: Vec<Position> = games(10, 11).into_iter().flatten().step_by(7).collect();
+    for sfen in [
+        "9/RB2K4/+P+P+P+P+P+P+P+P1/9/9/9/9/9/4k4 b RB 1",
+        "9/RB2K4/+P+P+P+P+P+P+P2/9/9/9/9/9/4k4 b R4P 1",
+        "4K4/9/9/9/9/9/1+p+p+p+p+p+p+p+p/4k2br/9 w r4p 1",
+        "4k4/9/9/9/9/9/9/9/4K4 b RB4G4S5Prb4n4l13p 1",
+        "l2+R1+Bsnl/1+P2K4/+S+N+Pg5/9/9/9/6+p+p1/4kg1+rb/9 b G3Pn2l 1",
+    ] {
+        positions.push(Position::from_sfen(sfen).unwrap());
+    }
+    let mut seen = 0;
+    for p in &positions {
+        let s = names.state(p);
+        for (color, c) in [("先手", Color::Black), ("後手", Color::White)] {
+            let text = format!(
+                "(points(s, {color}), declaration_points(s, {color}), camp_pieces(s, {color}))"
+            );
+            let bound = vec![("s".to_string(), s.clone(), "State".to_string())];
+            let by_rules = eval(&mut prog, &text, bound.clone(), "base", Engine::Rules);
+            let native = eval(&mut prog, &text, bound, "base", Engine::Native);
+            let engine = Value::Tuple(
+                [
+                    impasse::points(p, c),
+                    impasse::declaration_points(p, c),
+                    impasse::camp_pieces(p, c),
+                ]
+                .iter()
+                .map(|&n| Value::Int(i64::from(n)))
+                .collect(),
+            );
+            assert_eq!(by_rules, engine, "{} {color}", p.to_sfen());
+            assert_eq!(native, engine, "{} {color}", p.to_sfen());
+            if impasse::camp_pieces(p, c) > 0 {
+                seen += 1;
+            }
+        }
+    }
+    assert!(
+        seen >= 5,
+        "too few positions with pieces in the camp: {seen}"
+    );
+}

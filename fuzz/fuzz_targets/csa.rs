@@ -1,8 +1,8 @@
-//! CSA records on arbitrary text.
+//! CSA records on arbitrary bytes (UTF-8 or Shift-JIS).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let _ = okite::shogi::record::parse_csa(text);
+    let Ok((text, _)) = okite::shogi::encoding::decode_record(data) else { return };
+    let _ = okite::shogi::record::read_csa(&text);
 });

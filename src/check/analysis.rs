@@ -43,30 +43,69 @@ impl Program {
         }
     }
 
+    /// A group of keys (a strongly connected component) is recursive: several keys, or one
+    /// whose definitions call it.
+    fn recursive_group(&self, scc: &[DefKey]) -> bool {
+        scc.len() > 1
+            || self.defs_of_key[scc[0] as usize]
+                .iter()
+                .any(|&d| self.defs[d as usize].deps.contains(&scc[0]))
+    }
+
+    /// The definitions of a group of keys, in order.
+    fn group_defs(&self, scc: &[DefKey]) -> Vec<DefId> {
+        let mut ds: Vec<DefId> = scc
+            .iter()
+            .flat_map(|&k| self.defs_of_key[k as usize].iter().copied())
+            .collect();
+        ds.sort_unstable();
+        ds
+    }
+
     pub(super) fn compute_light(&mut self) {
         let mut recursive = vec![false; self.keys.len()];
         for scc in &self.sccs {
-            let rec = scc.len() > 1
-                || self
-                    .defs
-                    .iter()
-                    .any(|d| d.key == scc[0] && d.deps.contains(&scc[0]));
+            let rec = self.recursive_group(scc);
             for k in scc {
                 recursive[*k as usize] = rec;
             }
         }
-        self.light = self
+        self.recursive = self
             .defs
             .iter()
-            .map(|d| {
-                d.kind == DefKind::Rule
-                    && d.native.is_none()
-                    && !d.is_const
-                    && d.deps.is_empty()
-                    && !recursive.get(d.key as usize).copied().unwrap_or(true)
-                    && d.body.as_ref().is_some_and(|b| light_ir(b, 0))
-            })
+            .map(|d| recursive.get(d.key as usize).copied().unwrap_or(true))
             .collect();
+        // callees first, so that a definition calling only light ones can be light too
+        let mut light_key = vec![false; self.keys.len()];
+        let mut light = vec![false; self.defs.len()];
+        let mut by_key: Vec<Vec<usize>> = vec![vec![]; self.keys.len()];
+        for (i, d) in self.defs.iter().enumerate() {
+            if let Some(v) = by_key.get_mut(d.key as usize) {
+                v.push(i);
+            }
+        }
+        for scc in &self.sccs {
+            for &k in scc {
+                let Some(defs) = by_key.get(k as usize) else {
+                    continue;
+                };
+                let mut all = !defs.is_empty();
+                for &i in defs {
+                    let d = &self.defs[i];
+                    light[i] = d.kind == DefKind::Rule
+                        && d.native.is_none()
+                        && !d.is_const
+                        && !recursive.get(d.key as usize).copied().unwrap_or(true)
+                        && d.deps
+                            .iter()
+                            .all(|k| light_key.get(*k as usize) == Some(&true))
+                        && d.body.as_ref().is_some_and(|b| light_ir(b, 0, &light_key));
+                    all &= light[i];
+                }
+                light_key[k as usize] = all;
+            }
+        }
+        self.light = light;
     }
 
     pub(super) fn compute_fingerprints(&mut self) {
@@ -99,30 +138,56 @@ impl Program {
                 ))
             })
             .collect();
-        let mut by_key: Vec<Vec<usize>> = vec![vec![]; self.keys.len()];
+        let mut by_key: Vec<Vec<DefId>> = vec![vec![]; self.keys.len()];
         for (i, d) in self.defs.iter().enumerate() {
-            by_key[d.key as usize].push(i);
+            by_key[d.key as usize].push(i as DefId);
+        }
+        // what a definition can reach, hashed once per strongly connected component of the
+        // definitions (callees first) instead of walked again from every definition: a
+        // component's hash is that of its members' own texts and of the hashes of the
+        // components it calls, so that it changes when anything reachable changes
+        let edges: Vec<Vec<DefId>> = self
+            .defs
+            .iter()
+            .map(|d| {
+                let mut e: Vec<DefId> = d
+                    .deps
+                    .iter()
+                    .flat_map(|k| by_key[*k as usize].iter().copied())
+                    .collect();
+                e.sort_unstable();
+                e.dedup();
+                e
+            })
+            .collect();
+        let comps = tarjan(&edges);
+        let mut comp_of = vec![0usize; self.defs.len()];
+        for (c, members) in comps.iter().enumerate() {
+            for &d in members {
+                comp_of[d as usize] = c;
+            }
+        }
+        let mut comp_hash = vec![0u64; comps.len()];
+        for (c, members) in comps.iter().enumerate() {
+            let mut mine: Vec<u64> = members.iter().map(|&d| own[d as usize]).collect();
+            mine.sort_unstable();
+            let mut called: Vec<u64> = members
+                .iter()
+                .flat_map(|&d| edges[d as usize].iter())
+                .map(|&e| comp_of[e as usize])
+                .filter(|&e| e != c)
+                .map(|e| comp_hash[e])
+                .collect();
+            called.sort_unstable();
+            called.dedup();
+            let mut h = rustc_hash::FxHasher::default();
+            (mine, called).hash(&mut h);
+            comp_hash[c] = h.finish();
         }
         self.fingerprint = (0..self.defs.len())
-            .map(|start| {
-                let mut seen = vec![false; self.defs.len()];
-                let mut todo = vec![start];
-                seen[start] = true;
-                let mut parts = vec![];
-                while let Some(d) = todo.pop() {
-                    parts.push(own[d]);
-                    for k in &self.defs[d].deps {
-                        for &e in &by_key[*k as usize] {
-                            if !seen[e] {
-                                seen[e] = true;
-                                todo.push(e);
-                            }
-                        }
-                    }
-                }
-                parts[1..].sort_unstable();
+            .map(|d| {
                 let mut h = rustc_hash::FxHasher::default();
-                parts.hash(&mut h);
+                (own[d], comp_hash[comp_of[d]]).hash(&mut h);
                 h.finish()
             })
             .collect();
@@ -130,22 +195,17 @@ impl Program {
 
     pub(super) fn recursion_notes(&mut self) {
         for scc in &self.sccs {
-            let recursive = scc.len() > 1
-                || self
-                    .defs
-                    .iter()
-                    .any(|d| d.key == scc[0] && d.deps.contains(&scc[0]));
-            if !recursive {
+            if !self.recursive_group(scc) {
                 continue;
             }
+            let members = self.group_defs(scc);
             let names: Vec<&str> = scc
                 .iter()
                 .map(|k| self.keys[*k as usize].name.as_str())
                 .collect();
-            let neg: Vec<String> = self
-                .defs
+            let neg: Vec<String> = members
                 .iter()
-                .filter(|d| scc.contains(&d.key))
+                .map(|&d| &self.defs[d as usize])
                 .flat_map(|d| {
                     d.neg_deps
                         .iter()
@@ -159,7 +219,7 @@ impl Program {
                     )
                 })
                 .collect();
-            let Some(first) = self.defs.iter().find(|d| scc.contains(&d.key)) else {
+            let Some(first) = members.first().map(|&d| &self.defs[d as usize]) else {
                 continue;
             };
             let what = if scc.len() == 1 {
@@ -188,14 +248,18 @@ impl Program {
     }
 }
 
-/// A small expression: no calls of definitions, no iteration, a bounded size.
-pub(super) fn light_ir(e: &Ir, depth: usize) -> bool {
+/// A small expression: no iteration, a bounded size, and no calls but of light definitions
+/// (`light_key[k]`: every definition of the name is light).
+pub(super) fn light_ir(e: &Ir, depth: usize, light_key: &[bool]) -> bool {
     if depth > 12 {
         return false;
     }
-    let l = |x: &Ir| light_ir(x, depth + 1);
+    let l = |x: &Ir| light_ir(x, depth + 1, light_key);
     match e {
         Ir::Const(..) | Ir::Local(..) | Ir::Poison(_) => true,
+        Ir::Call(k, xs, _) => {
+            light_key.get(*k as usize) == Some(&true) && xs.len() <= 8 && xs.iter().all(l)
+        }
         Ir::Tuple(xs, _) | Ir::SeqLit(xs, _) | Ir::SetLit(xs, _) | Ir::Ctor(_, _, xs, _) => {
             xs.len() <= 8 && xs.iter().all(l)
         }
@@ -307,11 +371,21 @@ mod tests {
 
     #[test]
     fn small_definitions_outside_recursion_are_light() {
-        let p = build("def f(x: Int) -> Int = x + 1\ndef g(x: Int) -> Bool = x > 0 and g(x - 1)")
-            .unwrap();
+        let p = build(
+            "def f(x: Int) -> Int = x + 1\ndef g(x: Int) -> Bool = x > 0 and g(x - 1)\n\
+             def h(x: Int) -> Int = f(x) * 2\ndef k(x: Int) -> Bool = g(f(x))\n\
+             def all_small(n: Int) -> Bool = all i in 1..n: f(i) > i",
+        )
+        .unwrap();
         let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
         assert!(p.light[def("f")]);
         assert!(!p.light[def("g")]);
+        // a call of a light definition keeps its caller light; a call of a recursive one or an
+        // iteration does not
+        assert!(p.light[def("h")]);
+        assert!(!p.light[def("k")]);
+        assert!(!p.light[def("all_small")]);
+        assert!(p.recursive[def("g")] && !p.recursive[def("k")]);
     }
 
     #[test]

@@ -53,6 +53,7 @@ impl Program {
                             }
                             variants.push(VariantInfo {
                                 name: v.name.text.clone(),
+                                shared_name: Rc::from(v.name.text.as_str()),
                                 aliases: v.aliases.iter().map(|a| a.text.clone()).collect(),
                                 fields: vec![],
                                 span: v.span,
@@ -133,8 +134,9 @@ impl Program {
                             vi.value = Some(Value::Enum(Rc::new(EnumVal {
                                 ty: e_index as u32,
                                 tag: tag as u32,
-                                name: Rc::from(v.name.text.as_str()),
+                                name: vi.shared_name.clone(),
                                 fields: vec![],
+                                fields_hash: Default::default(),
                             })));
                         }
                         vi.fields = fields;

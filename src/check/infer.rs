@@ -60,16 +60,21 @@ impl Program {
         }
         self.sccs = tarjan(&edges);
         let sccs = self.sccs.clone();
-        for scc in &sccs {
+        for (i, scc) in sccs.iter().enumerate() {
+            if i & 0xFF == 0 && self.interrupted() {
+                return;
+            }
             // monomorphic types for the group
             let mut mono: HashMap<DefKey, Ty> = HashMap::new();
             for &k in scc {
                 let t = self.fresh_key_type(k);
                 mono.insert(k, t);
             }
-            let defs_of: Vec<DefId> = (0..self.defs.len() as DefId)
-                .filter(|d| scc.contains(&self.defs[*d as usize].key))
+            let mut defs_of: Vec<DefId> = scc
+                .iter()
+                .flat_map(|&k| self.defs_of_key[k as usize].iter().copied())
                 .collect();
+            defs_of.sort_unstable();
             for &d in &defs_of {
                 self.infer_def(d, &mono, errs);
             }
@@ -153,7 +158,10 @@ impl Program {
 
     pub(super) fn fresh_key_type(&mut self, k: DefKey) -> Ty {
         // the signature written on the key's first definition, completed with fresh variables
-        let first = self.defs.iter().position(|d| d.key == k && !d.is_override);
+        let first = self.defs_of_key[k as usize]
+            .iter()
+            .map(|&d| d as usize)
+            .find(|&d| !self.defs[d].is_override);
         let Some(first) = first else {
             return self.unifier.fresh();
         };

@@ -105,6 +105,40 @@ impl Files for Shipped {
     }
 }
 
+/// The shipped rule files under their folder name, and the file system elsewhere: what a REPL
+/// started without rule files reads, so that `:load` adds files from disk.
+pub struct ShippedAndDisk;
+
+impl ShippedAndDisk {
+    fn shipped(path: &Path) -> bool {
+        path.starts_with(crate::shipped::FOLDER)
+    }
+}
+
+impl Files for ShippedAndDisk {
+    fn expand(&self, path: &Path) -> Result<Vec<PathBuf>, Diag> {
+        if Self::shipped(path) {
+            Shipped.expand(path)
+        } else {
+            Disk.expand(path)
+        }
+    }
+    fn read(&self, path: &Path) -> Result<Vec<u8>, Diag> {
+        if Self::shipped(path) {
+            Shipped.read(path)
+        } else {
+            Disk.read(path)
+        }
+    }
+    fn identity(&self, path: &Path) -> PathBuf {
+        if Self::shipped(path) {
+            Shipped.identity(path)
+        } else {
+            Disk.identity(path)
+        }
+    }
+}
+
 /// The file system, except that one file's text is held in memory: an editor's unsaved text of
 /// a rule file, checked with the files it `use`s read from disk.
 pub struct Overlay {

@@ -21,6 +21,8 @@ use crate::syntax::ast::{self, *};
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use types::{Scheme, Ty, Unifier};
 
 pub struct EnumInfo {
@@ -31,6 +33,8 @@ pub struct EnumInfo {
 
 pub struct VariantInfo {
     pub name: String,
+    /// The name as values of the variant carry it (shared, not copied for each value).
+    pub shared_name: Rc<str>,
     pub aliases: Vec<String>,
     pub fields: Vec<Ty>,
     pub span: Span,
@@ -150,6 +154,12 @@ pub struct Program {
     /// light[def]: a small definition outside any recursion, whose calls the evaluator does not
     /// table (computing it is cheaper than remembering it; it cannot take part in a cycle).
     pub light: Vec<bool>,
+    /// recursive[def]: the definition can reach itself (its calls may form a cycle, and tabling
+    /// them is what makes a recursion that revisits its arguments cheap).
+    pub recursive: Vec<bool>,
+    /// defs_of_key[key]: the definitions of a key (of every reading), in order, so that what
+    /// is asked per key or per group of keys takes no walk of all definitions.
+    pub defs_of_key: Vec<Vec<DefId>>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
     /// The native functions the rule files were checked against: path and arity.
@@ -158,9 +168,21 @@ pub struct Program {
     /// nothing, an unknown type): types are not inferred, so that no error follows from it.
     types_unknown: bool,
     unifier: Unifier,
+    /// While building: a flag that, once raised, stops the build at the next definition (the
+    /// REPL's Ctrl-C during `:load`).
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 pub const BASE: ReadingId = 0;
+
+impl Program {
+    /// Whether the build under way was asked to stop.
+    fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::SeqCst))
+    }
+}
 
 impl crate::natives::Enums for Program {
     fn enum_constant(&self, enum_name: &str, variant: &str) -> Option<Value> {
@@ -195,11 +217,14 @@ impl Program {
             theorems: vec![],
             sccs: vec![],
             light: vec![],
+            recursive: vec![],
             fingerprint: vec![],
+            defs_of_key: vec![],
             notes: vec![],
             native_sigs: natives.signatures(),
             types_unknown: false,
             unifier: Unifier::default(),
+            interrupt: None,
         }
     }
 
@@ -210,13 +235,45 @@ impl Program {
         sources: SourceMap,
         natives: &Natives,
     ) -> Result<Program, (SourceMap, Vec<Diag>)> {
+        Program::build_interruptible(files, sources, natives, None)
+    }
+
+    /// The same, stopped with E0305 once `interrupt` is raised (checked between definitions).
+    pub fn build_interruptible(
+        files: Vec<ast::File>,
+        sources: SourceMap,
+        natives: &Natives,
+        interrupt: Option<Arc<AtomicBool>>,
+    ) -> Result<Program, (SourceMap, Vec<Diag>)> {
         let mut p = Program::empty(sources, natives);
+        p.interrupt = interrupt;
+        let stopped = |p: &mut Program| {
+            (
+                std::mem::take(&mut p.sources),
+                vec![Diag::error("E0305", "interrupted while checking the rules")
+                    .help("the rules were not loaded")],
+            )
+        };
         let mut errs = vec![];
         p.declare(&files, &mut errs);
+        p.defs_of_key = vec![vec![]; p.keys.len()];
+        for (d, def) in p.defs.iter().enumerate() {
+            p.defs_of_key[def.key as usize].push(d as DefId);
+        }
+        if p.interrupted() {
+            return Err(stopped(&mut p));
+        }
         p.resolve_all(&files, &mut errs);
+        if p.interrupted() {
+            return Err(stopped(&mut p));
+        }
         if !p.types_unknown {
             p.infer_all(&mut errs);
         }
+        if p.interrupted() {
+            return Err(stopped(&mut p));
+        }
+        p.interrupt = None;
         p.compute_sharing();
         p.compute_light();
         p.compute_fingerprints();
@@ -341,7 +398,13 @@ impl Program {
     /// A one-line signature of a key: `mate(g: Game, i: Int) -> Bool`.
     pub fn signature(&self, key: DefKey) -> String {
         let k = &self.keys[key as usize];
-        let def = self.defs.iter().find(|d| d.key == key && !d.is_override);
+        let def = self
+            .defs_of_key
+            .get(key as usize)
+            .into_iter()
+            .flatten()
+            .map(|&d| &self.defs[d as usize])
+            .find(|d| !d.is_override);
         let params = def.map(|d| d.params.clone()).unwrap_or_default();
         let t = self.key_type(key);
         match (def.map(|d| d.is_const).unwrap_or(false), &k.scheme) {

@@ -9,6 +9,9 @@ use super::*;
 impl Program {
     pub(super) fn resolve_all(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
         for id in 0..self.defs.len() {
+            if id & 0xFF == 0 && self.interrupted() {
+                return;
+            }
             let Some(d) = self.defs[id].ast.take() else {
                 continue;
             };

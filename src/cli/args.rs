@@ -198,6 +198,10 @@ pub enum GoCommand {
         /// native, or rules (the definitions of rules/go.rule, for small graphs)
         #[arg(long, default_value = "native")]
         engine: Engine,
+        /// The memory the count may occupy, in MiB (the native count's tables grow with the
+        /// width of a grid; past the bound the count ends with a diagnostic)
+        #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+        max_resident_mb: usize,
         /// One JSON object: {"count": N, "engine": {...}}
         #[arg(long)]
         json: bool,
@@ -220,8 +224,6 @@ pub enum GoCommand {
         /// Stop with an error once the count passes this many sequences
         #[arg(long, default_value_t = 10_000_000_000)]
         limit: u128,
-        /// A reading (e.g. suicide of rules/go.rule) and rule files: the native count where
-        /// their definitions are the shipped ones of base, else the rules
         /// One JSON object: {"count": N, "engine": {...}}
         #[arg(long)]
         json: bool,
@@ -454,10 +456,10 @@ pub struct LegalArgs {
 /// The options of `okite game`.
 #[derive(Args)]
 pub struct GameArgs {
-    /// A KIF record
+    /// A KIF or KI2 record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub kif: Option<PathBuf>,
-    /// A CSA record
+    /// A CSA record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub csa: Option<PathBuf>,
     /// USI moves from --sfen (default: the start position)
@@ -472,12 +474,21 @@ pub struct GameArgs {
         default_value = "narrow,broad,narrow-check,broad-check"
     )]
     pub readings: Vec<String>,
+    /// Rule sets to judge the game by (jsa, amateur, csa, try-rule, or any reading that defines
+    /// `verdict`): one row each with the result, the move it falls at and the reason, instead of
+    /// the readings' report
+    #[arg(long, value_delimiter = ',')]
+    pub rulesets: Vec<String>,
     /// Rule files or folders (default: the shipped rules); a reading whose definitions are
     /// not the shipped ones of a native reading is judged by the rules
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
-    /// One JSON object: {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
-    /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}
+    /// One JSON object: with --rulesets, {"moves": [USI...], "results": [{"ruleset", "result"
+    /// (sente, gote, draw, replay or none), "ply", "reason", "agrees"}], "record_result"}; else {"moves": [USI...], "readings": [{"reading", "first_forbidden": {"move",
+    /// "usi", "why"} or null, "repetitions", "perpetual_checks", "final_mate", "engine"}]}; for a
+    /// record that states its result, also "record_result": {"outcome", "ending", "ply",
+    /// "stated", "line"}, and for one whose last move cannot be played, "record_illegal_move":
+    /// {"move", "written", "why", "line"}
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -539,9 +550,13 @@ pub struct MateArgs {
     /// Node limit per problem (0: none)
     #[arg(long, default_value_t = 0)]
     pub nodes: u64,
-    /// Transposition table size in MiB
+    /// Transposition table size in MiB (at most --max-resident-mb)
     #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
+    /// The memory the search may occupy, in MiB: --hash-mb may not exceed it, nor three
+    /// quarters of the machine's memory
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+    pub max_resident_mb: usize,
     /// One JSON object per problem
     #[arg(long)]
     pub json: bool,

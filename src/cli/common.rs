@@ -311,10 +311,32 @@ impl Spinner {
     }
 }
 
+impl Spinner {
+    /// Tells what is under way now (how far a long count has come).
+    pub(super) fn set(&self, what: impl Into<String>) {
+        if let Some(b) = &self.0 {
+            b.set_message(what.into());
+        }
+    }
+}
+
 impl Drop for Spinner {
     fn drop(&mut self) {
         if let Some(b) = &self.0 {
             b.finish_and_clear();
         }
     }
+}
+
+/// The names of the shogi enums in the rules loaded, to turn positions into states.
+pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
+    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
+        Printer::auto().fail(
+            Diag::error(
+                "E0404",
+                format!("the rules loaded cannot hold shogi states: {m}"),
+            )
+            .help("load rules/shogi.rule (the default rules/ folder has it)"),
+        )
+    })
 }

@@ -79,7 +79,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
     counted: Counted<'_>,
     engine: Engine,
     json: bool,
-    native: impl FnOnce(&crate::go::graph::Graph) -> Result<N, i32>,
+    native: impl FnOnce(&crate::go::graph::Graph, &Spinner) -> Result<N, i32>,
 ) -> i32 {
     let Counted {
         defs,
@@ -121,8 +121,10 @@ pub(super) fn go_count<N: std::fmt::Display>(
             sequence,
         );
     }
-    let _spinner = Spinner::new(format!("counting on {graph}"));
-    match native(&g) {
+    let spinner = Spinner::new(format!("counting on {graph}"));
+    let n = native(&g, &spinner);
+    drop(spinner);
+    match n {
         Ok(n) => {
             match engine_field {
                 Some(e) => println!("{{\"count\": {n}, \"engine\": {e}}}"),
@@ -162,6 +164,9 @@ pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
 }
 
 pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
+    if e.out_of_memory {
+        return Printer::auto().fail(Diag::error("E0611", e.message.clone()).help(e.help.clone()));
+    }
     let mut sources = SourceMap::default();
     let id = sources.add(name, None, text.to_string());
     let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
@@ -336,7 +341,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             },
             engine,
             json,
-            |g| {
+            |g, _| {
                 crate::go::ultimate::count_ultimate(g).map_err(|m| {
                     Printer::auto()
                         .fail(Diag::error("E0604", m).help("give a graph of at most 16 vertices"))
@@ -499,6 +504,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             graph,
             engine,
             variant,
+            max_resident_mb,
             json,
         } => go_count(
             &graph,
@@ -511,7 +517,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             },
             engine,
             json,
-            |g| go::count::count_boards(g).map_err(|e| go_error(&graph, "--graph", &e)),
+            |g, spinner| {
+                count_within_bound(g, &graph, max_resident_mb, spinner)
+                    .map_err(|e| go_error(&graph, "--graph", &e))
+            },
         ),
         GoCommand::Sequences {
             graph,
@@ -548,8 +557,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 },
                 engine,
                 json,
-                |g| {
-                    go::sequences::count_regular_sequences_after(g, &seq, limit)
+                |g, spinner| {
+                    let mut progress = |n: u128| {
+                        spinner.set(format!("counting on {spec}: {n} sequences so far"));
+                        Ok(())
+                    };
+                    go::sequences::count_regular_sequences_within(g, &seq, limit, &mut progress)
                         .map_err(|e| go_error(&spec, "--graph", &e))
                 },
             )
@@ -576,7 +589,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 return Printer::auto().fail(
                     Diag::error(
                         "E0602",
-                        format!("komi must be a whole or half number, not {komi}"),
+                        format!(
+                            "komi must be a whole or half number, not {}",
+                            komi_text(komi)
+                        ),
                     )
                     .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
                 );
@@ -797,6 +813,53 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
     }
 }
 
+/// The native board count of `g` within `max_resident_mb`: its tables may take what the process
+/// does not occupy yet, the resident memory is read again as they grow, and the spinner tells
+/// how far the count has come.
+fn count_within_bound(
+    g: &crate::go::graph::Graph,
+    spec: &str,
+    max_resident_mb: usize,
+    spinner: &Spinner,
+) -> crate::go::error::GoResult<num_bigint::BigUint> {
+    use crate::go::count::{Limits, Progress};
+    use crate::go::error::GoError;
+    let bound = max_resident_mb.saturating_mul(1 << 20);
+    let resident = crate::eval::resident_bytes().unwrap_or(0);
+    let mut last = std::time::Instant::now();
+    let mut progress = |p: Progress| -> crate::go::error::GoResult<()> {
+        if last.elapsed() < std::time::Duration::from_millis(100) {
+            return Ok(());
+        }
+        last = std::time::Instant::now();
+        spinner.set(format!(
+            "counting on {spec}: {} of {} done, {} states",
+            p.done, p.total, p.states
+        ));
+        match crate::eval::resident_bytes() {
+            Some(rss) if rss > bound => Err(GoError::out_of_memory(
+                format!("the count occupied more than {max_resident_mb} MiB"),
+                "raise --max-resident-mb, or count a smaller graph",
+            )),
+            _ => Ok(()),
+        }
+    };
+    let mut limits = Limits {
+        max_bytes: bound.saturating_sub(resident),
+        progress: &mut progress,
+    };
+    crate::go::count::count_boards_within(g, &mut limits)
+}
+
+/// A komi as given, in scientific notation when it is huge (`1e300`, not three hundred digits).
+fn komi_text(komi: f64) -> String {
+    if komi.is_finite() && komi.abs() >= 1e15 {
+        format!("{komi:e}")
+    } else {
+        komi.to_string()
+    }
+}
+
 /// A value in half points as the solver prints it (points, `1.5`, `-2`).
 fn points(half: i64) -> String {
     format!("{}", half as f64 / 2.0)
@@ -937,7 +1000,10 @@ fn seed_h2(komi: f64) -> Result<i64, i32> {
         return Err(Printer::auto().fail(
             Diag::error(
                 "E0602",
-                format!("komi must be a whole or half number, not {komi}"),
+                format!(
+                    "komi must be a whole or half number, not {}",
+                    komi_text(komi)
+                ),
             )
             .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
         ));

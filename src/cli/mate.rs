@@ -98,11 +98,8 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             );
         }
     };
-    if a.hash_mb == 0 || a.hash_mb > 1 << 20 {
-        return printer.fail(
-            Diag::error("E0602", format!("--hash-mb {} is out of range", a.hash_mb))
-                .help("give a table size from 1 to 1048576 MiB"),
-        );
+    if let Err(d) = hash_in_bound(a.hash_mb, a.max_resident_mb) {
+        return printer.fail(d);
     }
     let problems: Vec<Problem> = match (&a.sfen, &a.batch) {
         (Some(s), _) => vec![Problem {
@@ -383,4 +380,37 @@ fn bad_problem(
         );
     }
     code
+}
+
+/// A transposition table of `hash_mb` MiB is refused when it is empty, larger than the memory the
+/// search may occupy (`max_resident_mb`), or larger than three quarters of the machine's memory:
+/// the table is made resident as the search fills it, and would grow past what the machine has.
+pub(super) fn hash_in_bound(hash_mb: usize, max_resident_mb: usize) -> Result<(), Diag> {
+    let machine_mb = crate::eval::physical_memory_bytes().map(|b| (b >> 20) / 4 * 3);
+    let cap = machine_mb.map_or(max_resident_mb, |m| m.min(max_resident_mb));
+    if hash_mb == 0 {
+        return Err(Diag::error("E0602", "--hash-mb 0 is out of range")
+            .help(format!("give a table size from 1 to {cap} MiB")));
+    }
+    if hash_mb > max_resident_mb {
+        return Err(Diag::error(
+            "E0602",
+            format!(
+                "--hash-mb {hash_mb} is larger than the memory the search may occupy ({max_resident_mb} MiB)"
+            ),
+        )
+        .help(format!(
+            "give a table of at most {cap} MiB, or raise --max-resident-mb (the table is made resident as the search fills it)"
+        )));
+    }
+    if let Some(m) = machine_mb.filter(|m| hash_mb > *m) {
+        return Err(Diag::error(
+            "E0602",
+            format!(
+                "--hash-mb {hash_mb} is larger than three quarters of this machine's memory ({m} MiB)"
+            ),
+        )
+        .help(format!("give a table of at most {m} MiB")));
+    }
+    Ok(())
 }

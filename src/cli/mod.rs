@@ -9,6 +9,7 @@ mod go;
 mod mate;
 mod natives_cmd;
 mod query;
+mod rulesets;
 mod shell;
 mod shogi;
 mod usi;

@@ -7,24 +7,17 @@ use super::common::*;
 use super::query::*;
 use crate::check::Program;
 use crate::diagnostics::Diag;
-use crate::front::{json_str, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts};
+use crate::front::{
+    json_str, positions_of, pseudo_game, record_of, shogi_game, OutOpts, QueryOpts, RunOpts,
+};
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::ir::Value;
 use crate::natives::Engine;
 use std::io::IsTerminal;
 use std::time::Instant;
 
-pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
-    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
-        Printer::auto().fail(
-            Diag::error(
-                "E0404",
-                format!("the rules loaded cannot hold shogi states: {m}"),
-            )
-            .help("load rules/shogi.rule (the default rules/ folder has it)"),
-        )
-    })
-}
+/// Moves a line of `okite game` lists where a reading finds repetitions or perpetual checks.
+const LISTED_MOVES: usize = 20;
 
 pub(super) fn perft_by_rules(
     prog: &mut Program,
@@ -163,6 +156,7 @@ pub(super) fn legal_hybrid(
 pub(super) fn report_game(
     prog: &mut Program,
     positions: &[crate::shogi::position::Position],
+    record: Option<&crate::shogi::record::Record>,
     readings: &[String],
     printer: &Printer,
     json: bool,
@@ -198,8 +192,26 @@ pub(super) fn report_game(
             }
         }
     }
+    let stated = record.and_then(|r| r.result.as_ref());
+    let foul = record.and_then(|r| r.illegal_end.as_ref());
     if !json {
         println!("{} moves", moves.len());
+        if let Some(e) = foul {
+            println!(
+                "the record ends with an illegal move: move {} `{}` (line {}): {}",
+                e.ply, e.written, e.place.line, e.why
+            );
+        }
+        if let Some(r) = stated {
+            println!(
+                "record result: {}, {} after {} moves (`{}`, line {})",
+                r.outcome.name(),
+                r.ending.name(),
+                r.ply,
+                r.stated,
+                r.line
+            );
+        }
     }
     let mut rows = vec![];
     for (name, &r) in readings.iter().zip(&ids) {
@@ -238,14 +250,17 @@ pub(super) fn report_game(
             Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
             None => "no forbidden move".to_string(),
         };
+        // a long record repeats thousands of times: the line names the first moves and the
+        // count (--json lists them all)
         let list = |v: &[usize]| {
             if v.is_empty() {
-                "none".to_string()
+                return "none".to_string();
+            }
+            let shown: Vec<String> = v.iter().take(LISTED_MOVES).map(|i| i.to_string()).collect();
+            if v.len() > LISTED_MOVES {
+                format!("{}, ... ({} in all)", shown.join(", "), v.len())
             } else {
-                v.iter()
-                    .map(|i| i.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                shown.join(", ")
             }
         };
         if json {
@@ -280,8 +295,28 @@ pub(super) fn report_game(
     }
     if json {
         let ms: Vec<String> = moves.iter().map(|m| json_str(&m.to_usi())).collect();
+        let mut extra = String::new();
+        if let Some(r) = stated {
+            extra.push_str(&format!(
+                ", \"record_result\": {{\"outcome\": {}, \"ending\": {}, \"ply\": {}, \"stated\": {}, \"line\": {}}}",
+                json_str(r.outcome.name()),
+                json_str(r.ending.name()),
+                r.ply,
+                json_str(&r.stated),
+                r.line
+            ));
+        }
+        if let Some(e) = foul {
+            extra.push_str(&format!(
+                ", \"record_illegal_move\": {{\"move\": {}, \"written\": {}, \"why\": {}, \"line\": {}}}",
+                e.ply,
+                json_str(&e.written),
+                json_str(&e.why),
+                e.place.line
+            ));
+        }
         println!(
-            "{{\"moves\": [{}], \"readings\": [{}]}}",
+            "{{\"moves\": [{}], \"readings\": [{}]{extra}}}",
             ms.join(", "),
             rows.join(", ")
         );
@@ -597,6 +632,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
         usi,
         sfen,
         readings,
+        rulesets,
         rules,
         json,
         out,
@@ -616,6 +652,29 @@ pub(super) fn game(args: GameArgs) -> i32 {
         run: RunOpts::parse_default(),
         out,
     };
+    // a record is read to its end: its moves as written, the result it states, a last move
+    // that cannot be played
+    if let Some(read) = record_of(&q) {
+        return match read {
+            Ok((record, _, _)) if !rulesets.is_empty() => super::rulesets::report(
+                &mut prog,
+                &record.game.positions,
+                Some(&record),
+                &rulesets,
+                &printer,
+                json,
+            ),
+            Ok((record, _, _)) => report_game(
+                &mut prog,
+                &record.game.positions,
+                Some(&record),
+                &readings,
+                &printer,
+                json,
+            ),
+            Err((sources, ds)) => printer.fail_all(&ds, &sources),
+        };
+    }
     let positions = match positions_of(&q) {
         Ok(Some(p)) => p,
         Ok(None) => unreachable!(),
@@ -623,7 +682,10 @@ pub(super) fn game(args: GameArgs) -> i32 {
             return printer.fail_all(&ds, &sources);
         }
     };
-    report_game(&mut prog, &positions, &readings, &printer, json)
+    if !rulesets.is_empty() {
+        return super::rulesets::report(&mut prog, &positions, None, &rulesets, &printer, json);
+    }
+    report_game(&mut prog, &positions, None, &readings, &printer, json)
 }
 
 /// `okite show`.

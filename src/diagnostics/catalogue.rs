@@ -275,6 +275,19 @@ pub static CODES: &[Code] = &[
         cli(None, &["check", "/dev/null"]),
     ),
     error(
+        "E0013",
+        "input-too-long",
+        Load,
+        "a line given to the REPL is longer than okite reads at once",
+        "The REPL reads its input line by line; a line, or an unfinished input across lines, of \
+         more than 16 MiB is read to its end without being kept and skipped (a stream without \
+         line ends takes no memory). A piped script then exits with status 1.",
+        Trigger::Library(
+            "more than 16 MiB piped to `okite repl` on one line; the test pipes it rather than \
+             writing it into an example",
+        ),
+    ),
+    error(
         "E0100",
         "unknown-name",
         Check,
@@ -527,7 +540,9 @@ pub static CODES: &[Code] = &[
         "a query was interrupted",
         "Ctrl-C stops the query running in the REPL (its memo tables are kept). A query typed at \
          the prompt then prints `interrupted`; an example or theorem defined in the REPL reports \
-         this diagnostic.",
+         this diagnostic. Ctrl-C during `:load`, `:reload` or a definition typed at the prompt \
+         stops the check of the rules between two definitions; the REPL says `interrupted; the \
+         rules were kept as they were` and goes on with the rules it had.",
         Trigger::Library(
             "Ctrl-C while `okite repl` runs an example or theorem just defined; the tests raise \
              the evaluator's interrupt flag instead",
@@ -538,10 +553,13 @@ pub static CODES: &[Code] = &[
         "memory-budget",
         Budget,
         "the process occupied more memory than allowed",
-        "The resident memory of the process is read every 2^20 steps; past `--max-resident-mb` \
-         the query ends. Raise the bound, or ask a smaller question.",
+        "The resident memory of the process is read every 2^20 steps, and as comprehensions, \
+         closures and the built-ins that build sets (`powerset`, `functions`, `product`, \
+         ranges) grow, every 8 MiB they build; a built-in whose result cannot fit (estimated \
+         before it is built) is refused at once. Past `--max-resident-mb` (4096 by default) the \
+         query ends. Raise the bound, or ask a smaller question.",
         cli(
-            Some("def count_to(n: Int) -> Int = sum i in 1..n: i\n"),
+            Some("def count_to(n: Int) -> Int = size(1..n)\n"),
             &[
                 "eval",
                 "count_to(3000000)",
@@ -702,9 +720,16 @@ pub static CODES: &[Code] = &[
         "E0403",
         "bad-game-record",
         Input,
-        "a game record (KIF or CSA) cannot be read",
+        "a game record (KIF, KI2 or CSA) cannot be read",
         "The label points at the line of the record that could not be read as a move or a \
-         header. Each position of a record follows from the one before by one move.",
+         header. Each position of a record follows from the one before by one move of the \
+         pieces: a move the rules forbid (two pawns on a file, a pawn drop that mates, the own \
+         king left in check) is read and left to the rules to judge, but a move the pieces \
+         cannot make (a piece that cannot reach the square, a drop of a piece not in hand) is \
+         refused, except as the last move of the record, which `okite game` reads and reports \
+         as illegal. A move written without its origin (KI2, `▲５八金右`) must name one piece. \
+         Records are UTF-8 or Shift-JIS text; an empty record or a CSA board cut short is \
+         refused.",
         Trigger::Cli(Example {
             name: "game.csa",
             file: Some("V2.2\nPI\n+\n+7776XX\n"),
@@ -779,7 +804,8 @@ pub static CODES: &[Code] = &[
         "The message names the option and the help line the values it takes: a perft depth \
          that would not finish (at most 12, or 8 where every line's history is followed), a \
          komi that is not a whole or half number, a `--length` other than `shortest` or `any`, \
-         a `--hash-mb` out of range, `okite mate` without `--sfen` or `--batch`.",
+         a `--hash-mb` of 0 or larger than `--max-resident-mb` or than three quarters of the \
+         machine's memory, `okite mate` without `--sfen` or `--batch`.",
         cli(None, &["perft", "--depth", "13"]),
     ),
     error(
@@ -894,6 +920,22 @@ pub static CODES: &[Code] = &[
         "The df-pn search runs on a thread of its own with a large stack; the system refused \
          to start it (too little memory, or a limit on threads).",
         Trigger::Guard("the operating system refusing a thread; no input of okite does it"),
+    ),
+    error(
+        "E0611",
+        "engine-memory",
+        Cli,
+        "a native count would occupy more memory than allowed",
+        "The native board count of a grid keeps the states of its border in memory; they grow \
+         about threefold with each cell of the grid's width. `okite go count` estimates them as \
+         they grow and reads the process's resident memory as it goes: past `--max-resident-mb` \
+         (or when the system refuses the memory) it ends with this diagnostic instead of being \
+         killed. A count of regular sequences whose path of boards would pass four million \
+         boards ends the same way. Raise the bound, or count a smaller graph.",
+        cli(
+            None,
+            &["go", "count", "--graph", "grid:5x5", "--max-resident-mb", "1"],
+        ),
     ),
     Code {
         code: "I0001",

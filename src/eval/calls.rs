@@ -160,9 +160,13 @@ impl Evaluator<'_> {
             self.reading
         };
         let key = MemoKey::new(reading, def, Rc::from(&args[..]));
-        if self.memoize {
+        let tabled = self.memoize && self.tabled(def);
+        if tabled {
             if let Some(v) = self.memo.get(&key) {
                 self.stats.memo_hits += 1;
+                if let Some(u) = self.table_use.get_mut(def as usize) {
+                    u.hits = u.hits.saturating_add(1);
+                }
                 let v = v.clone();
                 if self.tracing() {
                     if let Some(n) = self.explain_memo.get(&key).cloned() {
@@ -198,7 +202,11 @@ impl Evaluator<'_> {
             span,
         });
         self.push_trace();
+        let steps0 = self.steps;
         let r = stacker::maybe_grow(256 << 10, 4 << 20, || self.eval(body, &mut frame));
+        if let Some(u) = self.table_use.get_mut(def as usize) {
+            u.cost += self.steps.wrapping_sub(steps0);
+        }
         let children = self.pop_trace();
         self.stack.pop();
         self.active.remove(&key);
@@ -212,11 +220,11 @@ impl Evaluator<'_> {
                 elided: 0,
             });
             self.emit(n.clone());
-            if self.memoize {
+            if tabled {
                 self.explain_memo.insert(key.clone(), n);
             }
         }
-        if self.memoize {
+        if tabled {
             // the tables are a cache of pure results: when they pass their budget they are
             // emptied (calls under way are tracked apart, so cycle detection is unaffected)
             self.memo_bytes += 96 + 24 * key.args.len();
@@ -229,6 +237,43 @@ impl Evaluator<'_> {
             self.memo.insert(key, v.clone());
         }
         Ok(v)
+    }
+
+    /// Whether a call of `def` is looked up in and added to the memo tables. Recursive
+    /// definitions always are (tabling is what keeps a recursion that revisits its arguments
+    /// cheap), and so is everything while an explanation is recorded. A definition outside any
+    /// recursion cannot take part in a cycle, so its table is only a cache: when, after
+    /// `TABLE_TRIAL` calls, the steps it saved (hits times the mean cost of a computed call) are
+    /// fewer than `TABLE_COST_STEPS` a call, it is computed afresh each time, which costs less
+    /// than hashing, storing and rehashing keys never asked again (the rules' `attacks(s, p, x)`
+    /// during a perft, for instance).
+    fn tabled(&mut self, def: DefId) -> bool {
+        const TABLE_TRIAL: u32 = 4096;
+        const TABLE_COST_STEPS: u64 = 16;
+        if self.tracing()
+            || self
+                .prog
+                .recursive
+                .get(def as usize)
+                .copied()
+                .unwrap_or(true)
+        {
+            return true;
+        }
+        let Some(u) = self.table_use.get_mut(def as usize) else {
+            return true;
+        };
+        if u.given_up {
+            return false;
+        }
+        u.calls = u.calls.saturating_add(1);
+        let computed = u.calls.saturating_sub(u.hits).max(1) as u64;
+        if u.calls >= TABLE_TRIAL
+            && u.hits as u64 * u.cost < computed * u.calls as u64 * TABLE_COST_STEPS
+        {
+            u.given_up = true;
+        }
+        true
     }
 
     pub(super) fn cycle_error(

@@ -6,6 +6,18 @@ use super::*;
 
 impl Evaluator<'_> {
     pub fn eval(&mut self, e: &Ir, frame: &mut Vec<Value>) -> R<Value> {
+        // the leaves do not recurse: no need to look at the stack for them
+        match e {
+            Ir::Local(s, span) => {
+                self.tick(*span)?;
+                return Ok(frame[*s as usize].clone());
+            }
+            Ir::Const(v, span) => {
+                self.tick(*span)?;
+                return Ok(v.clone());
+            }
+            _ => {}
+        }
         stacker::maybe_grow(128 << 10, 4 << 20, || self.eval_inner(e, frame))
     }
 
@@ -110,13 +122,16 @@ impl Evaluator<'_> {
                 }
                 Ok(Value::map(m))
             }
-            Ir::Comp(kind, h, h2, qs, _) => {
+            Ir::Comp(kind, h, h2, qs, span) => {
                 let mut set = BTreeSet::new();
                 let mut seq = vec![];
                 let mut map = BTreeMap::new();
                 let kind = *kind;
+                let span = *span;
+                // the resident bound is checked as the collection grows, not once it is built
                 self.quals(qs, 0, frame, &mut |ev, fr| {
                     let v = ev.eval(h, fr)?;
+                    let mut bytes = ELEMENT_BYTES + v.approx_size();
                     match kind {
                         CompKind::Set => {
                             set.insert(v);
@@ -124,9 +139,11 @@ impl Evaluator<'_> {
                         CompKind::Seq => seq.push(v),
                         CompKind::Map => {
                             let w = ev.eval(h2.as_ref().unwrap(), fr)?;
+                            bytes += w.approx_size();
                             map.insert(v, w);
                         }
                     }
+                    ev.grew(bytes, span)?;
                     Ok(true)
                 })?;
                 Ok(match kind {
@@ -295,6 +312,7 @@ impl Evaluator<'_> {
                     };
                     for y in next.iter() {
                         if seen.insert(y.clone()) {
+                            self.grew(2 * ELEMENT_BYTES + y.approx_size(), *span)?;
                             todo.push(y.clone());
                         }
                     }
@@ -326,8 +344,9 @@ impl Evaluator<'_> {
         Value::Enum(Rc::new(EnumVal {
             ty: en,
             tag,
-            name: Rc::from(v.name.as_str()),
+            name: v.shared_name.clone(),
             fields,
+            fields_hash: Default::default(),
         }))
     }
 

@@ -4,6 +4,12 @@
 
 use super::*;
 
+/// A domain being walked: a range of integers, or a collection (a map stands for its keys).
+enum Dom {
+    Ints(i64, i64),
+    Of(Value),
+}
+
 impl Evaluator<'_> {
     pub(crate) fn matches(&self, p: &IrPat, v: &Value, frame: &mut [Value]) -> bool {
         match (p, v) {
@@ -54,6 +60,68 @@ impl Evaluator<'_> {
         })
     }
 
+    /// What a binder or generator ranges over. A range `i..j` and the keys of a map are walked
+    /// where they are, without building the set they stand for (the same elements, in the same
+    /// ascending order).
+    fn domain(&mut self, d: &Ir, frame: &mut Vec<Value>) -> R<Dom> {
+        match d {
+            Ir::Bin(BinOp::Range, a, b, _) => {
+                let i = self.eval_int(a, frame)?;
+                let j = self.eval_int(b, frame)?;
+                Ok(Dom::Ints(i, j))
+            }
+            Ir::Builtin(Builtin::Keys, args, _) if args.len() == 1 => {
+                match self.eval(&args[0], frame)? {
+                    m @ Value::Map(_) => Ok(Dom::Of(m)),
+                    v => self.builtin(Builtin::Keys, vec![v], d.span()).map(Dom::Of),
+                }
+            }
+            _ => {
+                let v = self.eval(d, frame)?;
+                match v {
+                    Value::Set(_) | Value::Seq(_) | Value::Map(_) => Ok(Dom::Of(v)),
+                    _ => self.elements(&v, d.span()).map(|_| Dom::Of(v)),
+                }
+            }
+        }
+    }
+
+    /// Run `f` on each element of a domain (the keys of a map), until it says stop.
+    fn each(&mut self, dom: &Dom, f: &mut dyn FnMut(&mut Self, &Value) -> R<bool>) -> R<bool> {
+        match dom {
+            Dom::Ints(i, j) => {
+                for k in *i..=*j {
+                    if !f(self, &Value::Int(k))? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Dom::Of(Value::Set(s)) => {
+                for x in s.iter() {
+                    if !f(self, x)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Dom::Of(Value::Seq(s)) => {
+                for x in s.iter() {
+                    if !f(self, x)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Dom::Of(Value::Map(m)) => {
+                for x in m.keys() {
+                    if !f(self, x)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            Dom::Of(_) => {}
+        }
+        Ok(true)
+    }
+
     /// Run `f` for every binding of the binders (a product of their domains), until it says stop.
     pub(crate) fn bindings(
         &mut self,
@@ -82,16 +150,13 @@ impl Evaluator<'_> {
             return f(self, frame);
         }
         let (b, p) = slots[i];
-        let dom = self.eval(&b.domain, frame)?;
-        for x in self.elements(&dom, b.domain.span())? {
-            if !self.matches(p, &x, frame) {
-                continue;
+        let dom = self.domain(&b.domain, frame)?;
+        self.each(&dom, &mut |ev, x| {
+            if !ev.matches(p, x, frame) {
+                return Ok(true);
             }
-            if !self.bind_rec(slots, i + 1, frame, f)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+            ev.bind_rec(slots, i + 1, frame, f)
+        })
     }
 
     pub(super) fn quals(
@@ -106,16 +171,13 @@ impl Evaluator<'_> {
         }
         match &qs[i] {
             IrQual::Gen(p, d, _) => {
-                let dom = self.eval(d, frame)?;
-                for x in self.elements(&dom, d.span())? {
-                    if !self.matches(p, &x, frame) {
-                        continue;
+                let dom = self.domain(d, frame)?;
+                self.each(&dom, &mut |ev, x| {
+                    if !ev.matches(p, x, frame) {
+                        return Ok(true);
                     }
-                    if !self.quals(qs, i + 1, frame, f)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
+                    ev.quals(qs, i + 1, frame, f)
+                })
             }
             IrQual::Let(p, e) => {
                 let v = self.eval(e, frame)?;

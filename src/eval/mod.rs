@@ -68,14 +68,32 @@ pub struct Budget {
     pub timeout: Option<Duration>,
 }
 
-/// The default bound on the process's resident memory, in MiB: a third of a 24 GiB machine.
-pub const DEFAULT_MAX_RESIDENT_MB: usize = 8192;
+/// The default bound on the process's resident memory, in MiB: 4 GiB, a sixth of a 24 GiB
+/// machine, so that two or three queries at their bound still leave the machine usable. Raise it
+/// with `--max-resident-mb` for a question known to need more.
+pub const DEFAULT_MAX_RESIDENT_MB: usize = 4096;
+
+/// Bytes (estimated) that comprehensions and built-ins may add to what they build between two
+/// reads of the resident memory: the bound is checked as a set grows, not once it is built.
+const GROWTH_CHECK_BYTES: usize = 8 << 20;
+
+/// Bytes (estimated) one more element costs a set, sequence or map beyond the element itself:
+/// its slot in a B-tree node or a vector.
+const ELEMENT_BYTES: usize = 24;
 
 /// The resident memory of this process in bytes, where the system tells it (Linux).
 pub fn resident_bytes() -> Option<usize> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
+}
+
+/// The physical memory of the machine in bytes, where the system tells it (Linux).
+pub fn physical_memory_bytes() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
 }
 
 /// The default budget, written once: `Budget::default` and the command line's options use these.
@@ -218,6 +236,16 @@ pub struct Stats {
     pub evictions: u64,
 }
 
+/// How often a definition's calls were answered from its memo table.
+#[derive(Clone, Copy, Default)]
+pub(super) struct TableUse {
+    pub calls: u32,
+    pub hits: u32,
+    /// The evaluation steps of the calls computed (not answered from the table).
+    pub cost: u64,
+    pub given_up: bool,
+}
+
 pub struct Evaluator<'p> {
     pub prog: &'p Program,
     /// The native functions and when their bindings may answer.
@@ -231,6 +259,11 @@ pub struct Evaluator<'p> {
     memo: HashMap<MemoKey, Value>,
     explain_memo: HashMap<MemoKey, Rc<Node>>,
     memo_bytes: usize,
+    /// Per definition outside any recursion: its calls and memo hits so far, and whether tabling
+    /// it was given up (see `Evaluator::tabled`).
+    table_use: Vec<TableUse>,
+    /// Bytes (estimated) built since the resident memory was last read.
+    grown: usize,
     active: HashMap<MemoKey, usize>,
     stack: Vec<CallInfo>,
     steps: u64,
@@ -258,6 +291,8 @@ impl<'p> Evaluator<'p> {
             memo: HashMap::default(),
             explain_memo: HashMap::default(),
             memo_bytes: 0,
+            table_use: vec![TableUse::default(); prog.defs.len()],
+            grown: 0,
             active: HashMap::default(),
             stack: vec![],
             steps: 0,
@@ -401,22 +436,7 @@ impl<'p> Evaluator<'p> {
                 }
             }
             if self.steps & 0xF_FFFF == 0 {
-                if let Some(rss) = resident_bytes() {
-                    if rss > self.budget.max_resident_bytes {
-                        return Err(EvalError::new(
-                            ErrKind::Budget,
-                            Diag::error(
-                                "E0306",
-                                format!(
-                                    "the query used more memory than allowed ({} MiB resident)",
-                                    self.budget.max_resident_bytes >> 20
-                                ),
-                            )
-                            .label(span, "evaluating this when memory ran out")
-                            .help("raise it with --max-resident-mb, or ask a smaller question"),
-                        ));
-                    }
-                }
+                self.check_resident(0, span)?;
             }
             if let Some(flag) = &self.interrupt {
                 if flag.swap(false, Ordering::SeqCst) {
@@ -427,6 +447,53 @@ impl<'p> Evaluator<'p> {
                     ));
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Ends the query when the process's resident memory, with `extra` bytes more that are
+    /// about to be built, passes the bound.
+    fn check_resident(&mut self, extra: usize, span: Span) -> R<()> {
+        self.grown = 0;
+        let Some(rss) = resident_bytes() else {
+            return Ok(());
+        };
+        let bound = self.budget.max_resident_bytes;
+        if rss.saturating_add(extra) <= bound {
+            return Ok(());
+        }
+        let (msg, label) = if extra == 0 || rss > bound {
+            (
+                format!(
+                    "the query used more memory than allowed ({} MiB resident)",
+                    bound >> 20
+                ),
+                "evaluating this when memory ran out",
+            )
+        } else {
+            (
+                format!(
+                    "building this value would take about {} MiB, more than the query may still occupy ({} MiB in all)",
+                    extra.div_ceil(1 << 20),
+                    bound >> 20
+                ),
+                "this value would not fit",
+            )
+        };
+        Err(EvalError::new(
+            ErrKind::Budget,
+            Diag::error("E0306", msg)
+                .label(span, label)
+                .help("raise it with --max-resident-mb, or ask a smaller question"),
+        ))
+    }
+
+    /// Counts `bytes` (estimated) just built into a growing value; the resident memory is read
+    /// again once [`GROWTH_CHECK_BYTES`] have been built since it was last read.
+    fn grew(&mut self, bytes: usize, span: Span) -> R<()> {
+        self.grown = self.grown.saturating_add(bytes);
+        if self.grown >= GROWTH_CHECK_BYTES {
+            self.check_resident(0, span)?;
         }
         Ok(())
     }

@@ -114,6 +114,8 @@ impl Evaluator<'_> {
                             .help("ranges are finite sets held in memory; quantify over a smaller one"),
                     ));
                 }
+                let n = (j as i128 - i as i128 + 1).max(0) as usize;
+                self.check_resident(n * (ELEMENT_BYTES + 16), span)?;
                 Value::set((i..=j).map(Value::Int).collect())
             }
             Concat => match (x, y) {
@@ -153,6 +155,7 @@ impl Evaluator<'_> {
             }
             Union => {
                 let (s, t) = sets(&x, &y)?;
+                self.grew(t.len() * (ELEMENT_BYTES + 16), span)?;
                 let mut u = Coll::take(s);
                 u.extend(t.iter().cloned());
                 Value::set(u)
@@ -271,17 +274,23 @@ impl Evaluator<'_> {
                     ));
                 }
                 let items: Vec<&Value> = s.iter().collect();
+                // 2^n subsets of n/2 elements on average, refused before they are built when
+                // they cannot fit, and the bound checked again as they are
+                let n = items.len();
+                self.check_resident((1usize << n) * (2 * ELEMENT_BYTES + 32 + n * 8), span)?;
                 let mut out = BTreeSet::new();
-                for mask in 0u32..(1 << items.len()) {
+                for mask in 0u32..(1 << n) {
                     self.tick(span)?;
-                    out.insert(Value::set(
+                    let subset = Value::set(
                         items
                             .iter()
                             .enumerate()
                             .filter(|(i, _)| mask & (1 << i) != 0)
                             .map(|(_, v)| (*v).clone())
                             .collect(),
-                    ));
+                    );
+                    self.grew(ELEMENT_BYTES + subset.approx_size(), span)?;
+                    out.insert(subset);
                 }
                 Value::set(out)
             }
@@ -310,15 +319,23 @@ impl Evaluator<'_> {
                     }
                     return Ok(Value::set(out));
                 }
+                // every map holds the whole domain: refused before the maps are built when
+                // they cannot fit, and the bound checked again as they are
+                self.check_resident(
+                    (total as usize).saturating_mul(ELEMENT_BYTES + 32 + dom.len() * 32),
+                    span,
+                )?;
                 let mut idx = vec![0usize; dom.len()];
                 loop {
                     self.tick(span)?;
-                    out.insert(Value::map(
+                    let f = Value::map(
                         dom.iter()
                             .zip(&idx)
                             .map(|(k, i)| ((*k).clone(), cod[*i].clone()))
                             .collect(),
-                    ));
+                    );
+                    self.grew(ELEMENT_BYTES + f.approx_size(), span)?;
+                    out.insert(f);
                     let mut j = 0;
                     while j < idx.len() {
                         idx[j] += 1;
@@ -338,10 +355,17 @@ impl Evaluator<'_> {
                 let (Value::Set(x), Some(Value::Set(y))) = (&a0, args.get(1)) else {
                     return Err(bad("takes two sets"));
                 };
+                self.check_resident(
+                    x.len()
+                        .saturating_mul(y.len())
+                        .saturating_mul(ELEMENT_BYTES + 48),
+                    span,
+                )?;
                 let mut out = BTreeSet::new();
                 for p in x.iter() {
                     for q in y.iter() {
                         self.tick(span)?;
+                        self.grew(ELEMENT_BYTES + 48, span)?;
                         out.insert(Value::tuple(vec![p.clone(), q.clone()]));
                     }
                 }

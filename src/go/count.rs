@@ -22,8 +22,45 @@ pub const DP_MAX_WIDTH: usize = 16;
 /// Largest grid side (the larger one) [`count_boards_grid`] accepts.
 pub const DP_MAX_LENGTH: usize = 100_000;
 
+/// Bytes one state of the border-state count holds (estimated): its key, its count as a big
+/// integer with the digits it owns, and its share of the hash table (load factor included).
+pub const STATE_BYTES: usize = 96;
+
+/// How far a long count has come: cells (or empty sets, for the exhaustive count) done, in all,
+/// and the states held.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub done: u64,
+    pub total: u64,
+    pub states: usize,
+}
+
+/// What a long count may use and whom it tells of its progress: `max_bytes` bounds the memory of
+/// its tables (estimated, [`STATE_BYTES`] a state, and the growth of a table checked before it is
+/// asked of the system), and `progress` is called every cell and every 2^16 new states; an error
+/// it returns (an interrupt, a resident bound passed) ends the count.
+pub struct Limits<'a> {
+    pub max_bytes: usize,
+    pub progress: &'a mut dyn FnMut(Progress) -> GoResult<()>,
+}
+
+impl Limits<'_> {
+    /// No bound and nobody told.
+    pub fn none(f: &mut dyn FnMut(Progress) -> GoResult<()>) -> Limits<'_> {
+        Limits {
+            max_bytes: usize::MAX,
+            progress: f,
+        }
+    }
+}
+
 /// Counts boards of a graph by enumerating all configurations.
 pub fn count_boards_exhaustive(g: &Graph) -> GoResult<u64> {
+    count_boards_exhaustive_within(g, &mut Limits::none(&mut |_| Ok(())))
+}
+
+/// The same, telling `limits` of its progress every 2^12 empty sets.
+pub fn count_boards_exhaustive_within(g: &Graph, limits: &mut Limits<'_>) -> GoResult<u64> {
     if g.n > EXHAUSTIVE_MAX_VERTICES {
         return Err(GoError::new(
             format!(
@@ -58,16 +95,51 @@ pub fn count_boards_exhaustive(g: &Graph) -> GoResult<u64> {
             break;
         }
         e += 1;
+        if e & 0xFFF == 0 {
+            (limits.progress)(Progress {
+                done: e,
+                total: full + 1,
+                states: 0,
+            })?;
+        }
     }
     Ok(total)
 }
 
 /// Counts boards of any graph: the grid DP for grids, enumeration otherwise.
 pub fn count_boards(g: &Graph) -> GoResult<BigUint> {
+    count_boards_within(g, &mut Limits::none(&mut |_| Ok(())))
+}
+
+/// The same, within `limits`.
+pub fn count_boards_within(g: &Graph, limits: &mut Limits<'_>) -> GoResult<BigUint> {
     match g.grid {
-        Some((r, c)) => count_boards_grid(r, c),
-        None => count_boards_exhaustive(g).map(BigUint::from),
+        Some((r, c)) => count_boards_grid_within(r, c, limits),
+        None => count_boards_exhaustive_within(g, limits).map(BigUint::from),
     }
+}
+
+/// A size in MiB, or in KiB below one MiB, or in bytes below one KiB.
+fn size_text(bytes: usize) -> String {
+    if bytes < 1 << 10 {
+        format!("{bytes} bytes")
+    } else if bytes < 1 << 20 {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{} MiB", bytes >> 20)
+    }
+}
+
+/// The error of a count whose tables would pass `max_bytes`.
+fn too_many_states(states: usize, max_bytes: usize) -> GoError {
+    GoError::out_of_memory(
+        format!(
+            "the count would hold {states} border states, about {}, more than the {} left to it",
+            size_text(states.saturating_mul(STATE_BYTES)),
+            size_text(max_bytes)
+        ),
+        "raise --max-resident-mb, or count a narrower grid (the states grow about threefold with each cell of width)",
+    )
 }
 
 // Border cell encoding: 0 = empty, else (label << 2) | (white << 1) | has_liberty, label >= 1.
@@ -119,6 +191,16 @@ fn give_liberty(cells: &mut [u8], l: u8) {
 
 /// Counts boards of the `rows x cols` grid by the border-state dynamic programme.
 pub fn count_boards_grid(rows: usize, cols: usize) -> GoResult<BigUint> {
+    count_boards_grid_within(rows, cols, &mut Limits::none(&mut |_| Ok(())))
+}
+
+/// The same, within `limits`: the states of two consecutive cells are held at once, and a table
+/// grows (doubling) only when the states it would hold fit in `limits.max_bytes`.
+pub fn count_boards_grid_within(
+    rows: usize,
+    cols: usize,
+    limits: &mut Limits<'_>,
+) -> GoResult<BigUint> {
     if rows == 0 || cols == 0 {
         return Err(GoError::new(
             format!("grid {rows}x{cols} has no vertices"),
@@ -147,9 +229,20 @@ pub fn count_boards_grid(rows: usize, cols: usize) -> GoResult<BigUint> {
     states.insert(0, BigUint::from(1u32));
     let mut cells = vec![0u8; w];
     let fresh = (w + 1) as u8;
+    let max_states = limits.max_bytes / STATE_BYTES;
+    let total = (len * w) as u64;
     for r in 0..len {
         for c in 0..w {
-            let mut next: HashMap<u128, BigUint> = HashMap::with_capacity(states.len() * 2);
+            (limits.progress)(Progress {
+                done: (r * w + c) as u64,
+                total,
+                states: states.len(),
+            })?;
+            let mut next: HashMap<u128, BigUint> = HashMap::new();
+            // the next cell's states are about as many as this one's, a little more
+            let want = states.len().min(max_states.saturating_sub(states.len()));
+            next.try_reserve(want)
+                .map_err(|_| too_many_states(states.len() + want, limits.max_bytes))?;
             for (key, count) in states.iter() {
                 unpack(*key, w, &mut cells);
                 let up = if r > 0 { Some(cells[c]) } else { None };
@@ -204,7 +297,24 @@ pub fn count_boards_grid(rows: usize, cols: usize) -> GoResult<BigUint> {
                     match next.get_mut(&k) {
                         Some(v) => *v += count,
                         None => {
+                            if next.len() == next.capacity() {
+                                // the table doubles: both tables must fit, and the system
+                                // must give the memory (never an abort)
+                                let held = states.len() + 2 * next.len().max(1);
+                                if held > max_states {
+                                    return Err(too_many_states(held, limits.max_bytes));
+                                }
+                                next.try_reserve(next.len().max(1))
+                                    .map_err(|_| too_many_states(held, limits.max_bytes))?;
+                            }
                             next.insert(k, count.clone());
+                            if next.len() & 0xFFFF == 0 {
+                                (limits.progress)(Progress {
+                                    done: (r * w + c) as u64,
+                                    total,
+                                    states: states.len() + next.len(),
+                                })?;
+                            }
                         }
                     }
                 }
@@ -298,6 +408,42 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn limits_end_the_count_with_an_error_not_an_abort() {
+        // within a bound the count is the same
+        let mut quiet = |_| Ok(());
+        let mut roomy = Limits {
+            max_bytes: 64 << 20,
+            progress: &mut quiet,
+        };
+        assert_eq!(
+            count_boards_grid_within(4, 4, &mut roomy).unwrap(),
+            BigUint::from(24318165u64)
+        );
+        // a bound too small for the states of a 9-wide border
+        let mut tight = Limits {
+            max_bytes: 1 << 20,
+            progress: &mut quiet,
+        };
+        let e = count_boards_grid_within(9, 9, &mut tight).unwrap_err();
+        assert!(e.out_of_memory, "{e}");
+        assert!(e.message.contains("border states"), "{e}");
+        // progress is told every cell, and its error ends the count
+        let mut seen = vec![];
+        let mut stop = |p: Progress| {
+            seen.push(p.done);
+            if p.done == 5 {
+                Err(GoError::new("stopped", ""))
+            } else {
+                Ok(())
+            }
+        };
+        let mut told = Limits::none(&mut stop);
+        let e = count_boards_grid_within(3, 3, &mut told).unwrap_err();
+        assert_eq!(e.message, "stopped");
+        assert_eq!(seen, vec![0, 1, 2, 3, 4, 5]);
     }
 
     #[test]

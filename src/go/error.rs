@@ -47,6 +47,8 @@ pub struct GoError {
     pub help: String,
     /// Where in the input, when the input is text.
     pub span: Option<Span>,
+    /// The computation would pass the memory it may occupy (the input itself may be fine).
+    pub out_of_memory: bool,
 }
 
 impl GoError {
@@ -56,6 +58,15 @@ impl GoError {
             message: message.into(),
             help: help.into(),
             span: None,
+            out_of_memory: false,
+        }
+    }
+
+    /// An error of a computation that would pass the memory it may occupy.
+    pub fn out_of_memory(message: impl Into<String>, help: impl Into<String>) -> GoError {
+        GoError {
+            out_of_memory: true,
+            ..GoError::new(message, help)
         }
     }
 
@@ -70,6 +81,7 @@ impl GoError {
             message: message.into(),
             help: help.into(),
             span: Some(Span::at(text, offset)),
+            out_of_memory: false,
         }
     }
 }

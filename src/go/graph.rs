@@ -4,8 +4,9 @@
 //! `path:N`, `cycle:N` (N >= 3), `complete:N`, `star:N` (a centre and N leaves),
 //! `edges:FILE` (an edge-list file, see [`Graph::from_edge_list`]).
 //!
-//! Self-loops and duplicate edges in an edge list are ignored; each one is recorded in
-//! [`Graph::notes`] (they change nothing for Go).
+//! An edge list is a simple graph as written: a self-loop or an edge written twice is refused,
+//! naming its line (errors of an edge-list file give the file, line and column). Graphs built
+//! from edges in code ignore loops and duplicates, recording each in [`Graph::notes`].
 
 use super::bitset::{BitSet, MAX_VERTICES};
 use super::error::{GoError, GoResult};
@@ -258,8 +259,10 @@ impl Graph {
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut names: Vec<String> = Vec::new();
         let mut edges = Vec::new();
+        // the line (1-based) of each edge written, to name the first one of a duplicate
+        let mut written: HashMap<(usize, usize), usize> = HashMap::new();
         let mut line_start = 0usize;
-        for line in text.split('\n') {
+        for (line_no, line) in text.split('\n').enumerate() {
             let content = match line.find('#') {
                 Some(p) => &line[..p],
                 None => line,
@@ -296,6 +299,25 @@ impl Graph {
                 } else if tokens.len() == 2 {
                     let u = intern(tokens[0].1, tokens[0].0)?;
                     let v = intern(tokens[1].1, tokens[1].0)?;
+                    if u == v {
+                        return Err(GoError::at(
+                            text,
+                            tokens[0].0,
+                            format!("a self-loop `{} {}`", tokens[0].1, tokens[1].1),
+                            "a board graph is simple: an edge joins two different vertices",
+                        ));
+                    }
+                    if let Some(first) = written.insert((u.min(v), u.max(v)), line_no + 1) {
+                        return Err(GoError::at(
+                            text,
+                            tokens[0].0,
+                            format!(
+                                "the edge `{} {}` is written twice (first on line {first})",
+                                tokens[0].1, tokens[1].1
+                            ),
+                            "a board graph is simple: write each edge once",
+                        ));
+                    }
                     edges.push((u, v));
                 } else {
                     return Err(GoError::at(
@@ -371,8 +393,14 @@ impl Graph {
                         "give the path of a readable text file",
                     )
                 })?;
+                // an error inside the file names its line and column there; the span is moved
+                // onto the file's name in the spec
                 Graph::from_edge_list(&text).map_err(|mut e| {
-                    e.message = format!("{file}: {}", e.message);
+                    e.message = match &e.span {
+                        Some(sp) => format!("{file}:{}:{}: {}", sp.line, sp.column, e.message),
+                        None => format!("{file}: {}", e.message),
+                    };
+                    e.span = Some(super::error::Span::at(spec, arg_off));
                     e
                 })
             }
@@ -463,10 +491,19 @@ mod tests {
 
     #[test]
     fn edge_lists() {
-        let g = Graph::from_edge_list("# triangle\nvertices a b c\na b\nb c # x\nc a\na b\nb b\n")
-            .unwrap();
-        assert_eq!((g.n, g.edge_count(), g.notes.len()), (3, 3, 2));
+        let g = Graph::from_edge_list("# triangle\nvertices a b c\na b\nb c # x\nc a\n").unwrap();
+        assert_eq!((g.n, g.edge_count(), g.notes.len()), (3, 3, 0));
         assert_eq!(g.vertex("c"), Some(2));
+        // a self-loop and an edge written twice are refused on their line
+        let e = Graph::from_edge_list("a b\nb c\n  b b\n").unwrap_err();
+        assert_eq!(e.span.as_ref().map(|s| (s.line, s.column)), Some((3, 3)));
+        assert!(e.message.contains("self-loop `b b`"), "{e}");
+        let e = Graph::from_edge_list("a b\nb c\n\nc b\n").unwrap_err();
+        assert_eq!(e.span.as_ref().unwrap().line, 4);
+        assert!(e.message.contains("first on line 2"), "{e}");
+        // built in code, loops and duplicates are noted and ignored
+        let g = Graph::from_edges(vec!["a".into(), "b".into()], &[(0, 1), (1, 0), (1, 1)]).unwrap();
+        assert_eq!((g.edge_count(), g.notes.len()), (1, 2));
         let e = Graph::from_edge_list("a b\nc\n").unwrap_err();
         assert_eq!(e.span.unwrap().line, 2);
         assert!(Graph::from_edge_list("a b\nc d\n")

@@ -176,6 +176,10 @@ pub struct EnumVal {
     pub tag: u32,
     pub name: Rc<str>,
     pub fields: Vec<Value>,
+    /// The hash of the fields, computed the first time the value is hashed: a long list of enum
+    /// cells is a memo key at every step of a recursion over it, and hashing it whole each time
+    /// made such a recursion quadratic.
+    pub fields_hash: std::cell::OnceCell<u64>,
 }
 
 /// A function value: a lambda with its captured frame, a definition, a built-in or a constructor.
@@ -191,11 +195,59 @@ pub enum Func {
 
 /// Text of a value, shortened to about `max` characters.
 pub fn short(v: &Value, max: usize) -> String {
-    let s = v.to_string();
-    if s.chars().count() <= max {
-        s
+    // the text stops being written at `max` characters: a value of millions of elements costs
+    // no more to show than its beginning
+    struct Capped {
+        text: String,
+        left: usize,
+        cut: bool,
+    }
+    impl std::fmt::Write for Capped {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            for c in s.chars() {
+                if self.left == 0 {
+                    self.cut = true;
+                    return Err(std::fmt::Error);
+                }
+                self.text.push(c);
+                self.left -= 1;
+            }
+            Ok(())
+        }
+    }
+    let mut w = Capped {
+        text: String::new(),
+        left: max,
+        cut: false,
+    };
+    let _ = std::fmt::Write::write_fmt(&mut w, format_args!("{v}"));
+    if w.cut {
+        format!("{}…", w.text)
     } else {
-        let cut: String = s.chars().take(max).collect();
-        format!("{cut}…")
+        w.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `short` gives the whole text up to `max` characters, and the first `max` and `…` beyond
+    /// (the rest is not written).
+    #[test]
+    fn short_text_is_cut_without_writing_the_rest() {
+        let set = |n: i64| Value::set((1..=n).map(Value::Int).collect());
+        for n in 0..12 {
+            let full = set(n).to_string();
+            for max in [0, 1, 5, full.chars().count(), full.chars().count() + 1, 40] {
+                let want = if full.chars().count() <= max {
+                    full.clone()
+                } else {
+                    format!("{}…", full.chars().take(max).collect::<String>())
+                };
+                assert_eq!(short(&set(n), max), want, "{n} {max}");
+            }
+        }
+        assert_eq!(short(&set(1_000_000), 10), "{1, 2, 3, …");
     }
 }

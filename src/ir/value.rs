@@ -232,8 +232,14 @@ impl Value {
                 e.ty.hash(h);
                 e.tag.hash(h);
                 h.write_usize(e.fields.len());
-                for v in &e.fields {
-                    v.hash_at(h, d);
+                if !e.fields.is_empty() {
+                    h.write_u64(*e.fields_hash.get_or_init(|| {
+                        let mut fh = rustc_hash::FxHasher::default();
+                        for v in &e.fields {
+                            v.hash_at(&mut fh, d);
+                        }
+                        fh.finish()
+                    }));
                 }
             }
             Tuple(t) => {

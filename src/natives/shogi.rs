@@ -76,6 +76,7 @@ impl Names {
                 Value::Int(sq.row() as i64),
                 self.sides[promoted as usize].clone(),
             ],
+            fields_hash: Default::default(),
         }))
     }
 
@@ -297,6 +298,36 @@ pub fn register(h: &mut Natives) {
             Ok(Value::Bool(pos.is_king_attacked(color)))
         },
     );
+    for (name, what, f) in [
+        (
+            "shogi.points",
+            "points(s, o): the points of o's pieces on the board and in hand (飛 角 5, the king 0, others 1)",
+            crate::shogi::impasse::points as fn(&Position, Color) -> u32,
+        ),
+        (
+            "shogi.declaration_points",
+            "declaration_points(s, o): the points of o's pieces in hand and in the enemy camp",
+            crate::shogi::impasse::declaration_points,
+        ),
+        (
+            "shogi.camp_pieces",
+            "camp_pieces(s, o): o's pieces other than the king in the enemy camp",
+            crate::shogi::impasse::camp_pieces,
+        ),
+    ] {
+        h.add(name, 2, what, move |ctx, a| {
+            let names = Names::new(ctx)?;
+            let pos = names.position(&a[0])?;
+            let color = if a[1] == names.turns[0] {
+                Color::Black
+            } else if a[1] == names.turns[1] {
+                Color::White
+            } else {
+                return Err(format!("{} is not a turn", a[1]));
+            };
+            Ok(Value::Int(i64::from(f(&pos, color))))
+        });
+    }
     h.add(
         "shogi.targets",
         2,

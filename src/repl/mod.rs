@@ -12,7 +12,7 @@ use rustyline::history::FileHistory;
 use rustyline::{Config, Editor};
 use session::{Flow, Session};
 use std::cell::RefCell;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -180,8 +180,15 @@ enum Line {
     Cleared,
     /// A line that is not UTF-8 text, with the offset of its first invalid byte: skipped.
     NotText(usize),
+    /// A line, or an unfinished input across lines, longer than [`MAX_INPUT_BYTES`], with its
+    /// length: skipped (read to its end without being kept).
+    TooLong(usize),
     Eof,
 }
+
+/// The longest input read from a pipe: a line, or an unfinished input across lines, of at most
+/// the size of a rule file.
+const MAX_INPUT_BYTES: usize = crate::syntax::parser::MAX_SOURCE_BYTES;
 
 impl Input {
     fn read(&mut self) -> Line {
@@ -210,14 +217,19 @@ impl Input {
                         }
                         None => {
                             let mut bytes = Vec::new();
-                            match stdin.read_until(b'\n', &mut bytes) {
-                                Ok(n) => match String::from_utf8(bytes) {
+                            match crate::lines::read_line_bounded(
+                                stdin,
+                                &mut bytes,
+                                MAX_INPUT_BYTES,
+                            ) {
+                                Ok(Ok(n)) => match String::from_utf8(bytes) {
                                     Ok(t) => {
                                         l = t;
                                         Ok(n)
                                     }
                                     Err(e) => return Line::NotText(e.utf8_error().valid_up_to()),
                                 },
+                                Ok(Err(n)) => return Line::TooLong(n),
                                 Err(e) => Err(e),
                             }
                         }
@@ -241,6 +253,9 @@ impl Input {
                                 text.push('\n');
                             }
                             text.push_str(l);
+                            if text.len() > MAX_INPUT_BYTES {
+                                return Line::TooLong(text.len());
+                            }
                             if !incomplete(&text) {
                                 return Line::Text(text);
                             }
@@ -267,13 +282,20 @@ fn install_interrupt(flag: Arc<AtomicBool>) {
 
 /// Run `f` as an interruptible query.
 pub(crate) fn interruptible<T>(ev: &mut Evaluator, f: impl FnOnce(&mut Evaluator) -> T) -> T {
-    if let Some(flag) = &ev.interrupt {
+    let flag = ev.interrupt.clone();
+    interruptible_by(flag.as_ref(), || f(ev))
+}
+
+/// Run `f` (a query, or the check of rule files being loaded) so that Ctrl-C raises `flag`
+/// instead of ending the program; the flag is lowered before and after.
+pub(crate) fn interruptible_by<T>(flag: Option<&Arc<AtomicBool>>, f: impl FnOnce() -> T) -> T {
+    if let Some(flag) = flag {
         flag.store(false, Ordering::SeqCst);
     }
     QUERY_RUNNING.store(true, Ordering::SeqCst);
-    let r = f(ev);
+    let r = f();
     QUERY_RUNNING.store(false, Ordering::SeqCst);
-    if let Some(flag) = &ev.interrupt {
+    if let Some(flag) = flag {
         flag.store(false, Ordering::SeqCst);
     }
     r
@@ -307,6 +329,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
     let flag = Arc::new(AtomicBool::new(false));
     install_interrupt(flag.clone());
     let mut s = Session::new(paths, color);
+    s.interrupt = Some(flag.clone());
     if tty {
         println!(
             "okite {} — :help lists the commands, :quit or Ctrl-D leaves",
@@ -319,7 +342,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
         *names.borrow_mut() = s.names();
         // the program queries run on: built like the session's, and kept (with its memo tables)
         // until the definitions change
-        let prog = match s.build() {
+        let prog = match s.build_twin() {
             Ok(p) => p,
             Err(_) => s.empty_program(),
         };
@@ -341,6 +364,10 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
                 Line::Cleared => continue,
                 Line::NotText(at) => {
                     s.not_text(at);
+                    continue;
+                }
+                Line::TooLong(n) => {
+                    s.too_long(n, MAX_INPUT_BYTES);
                     continue;
                 }
                 Line::Eof => return s.status(tty),

@@ -1,8 +1,8 @@
 //! The state of a REPL session and its commands.
 
 use super::helper::Names;
-use super::{interruptible, COMMANDS};
-use crate::check::load::{read_all, Disk, Files, RuleFile, Shipped};
+use super::{interruptible, interruptible_by, COMMANDS};
+use crate::check::load::{read_all, Disk, Files, RuleFile, ShippedAndDisk};
 use crate::check::{Program, Query, BASE};
 use crate::diagnostics::{render, Diag, SourceMap};
 use crate::eval::{explain, ErrKind, EvalError, Evaluator};
@@ -17,6 +17,8 @@ use crate::syntax::parse_expr;
 use crate::syntax::parser::{parse_repl, ReplInput};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Print an error message and count it.
@@ -84,6 +86,20 @@ pub struct Session {
     pub errors: std::cell::Cell<usize>,
     /// What `:reload` has to say once the memo entries of unchanged definitions are carried over.
     pub reload_note: Option<String>,
+    /// Raised by Ctrl-C: it stops a query, and the check of rule files being loaded.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// The session as it was before its program last changed, until the evaluator's twin of the
+    /// new program is built: put back if that build is interrupted.
+    before: Option<Box<Before>>,
+}
+
+/// What a session was before its program changed.
+struct Before {
+    paths: Vec<PathBuf>,
+    files: Vec<RuleFile>,
+    items: Vec<Item>,
+    sources: SourceMap,
+    prog: Program,
 }
 
 /// The names of a top-level item, for replacing it.
@@ -153,6 +169,11 @@ fn assemble(files: &[RuleFile], items: &[Item]) -> Vec<ast::File> {
     out
 }
 
+/// Whether a build stopped because Ctrl-C interrupted it.
+fn was_interrupted(ds: &[Diag]) -> bool {
+    ds.iter().any(|d| d.code == "E0305")
+}
+
 impl Session {
     pub fn new(paths: Vec<PathBuf>, color: bool) -> Session {
         let shipped = paths.is_empty();
@@ -183,6 +204,8 @@ impl Session {
             pending: vec![],
             errors: std::cell::Cell::new(0),
             reload_note: None,
+            interrupt: None,
+            before: None,
         }
     }
 
@@ -201,6 +224,20 @@ impl Session {
             format!("this input line is not UTF-8 text (an invalid byte at offset {at}): skipped"),
         )
         .help("okite reads UTF-8 text");
+        self.diags(&[d], &SourceMap::default());
+    }
+
+    /// An input longer than `limit` bytes (`n`): said (E0013) and counted as an error; the
+    /// session goes on with the next line.
+    pub fn too_long(&self, n: usize, limit: usize) {
+        let d = Diag::error(
+            "E0013",
+            format!(
+                "an input of {n} bytes, more than the {} MiB okite reads at once: skipped",
+                limit >> 20
+            ),
+        )
+        .help("write long definitions in a rule file and :load it");
         self.diags(&[d], &SourceMap::default());
     }
 
@@ -227,22 +264,82 @@ impl Session {
         )
     }
 
+    /// Build a program from `files` and `items`; within [`interruptible_by`], Ctrl-C stops the
+    /// check (E0305).
     fn build_with(
         &self,
         files: &[RuleFile],
         items: &[Item],
     ) -> Result<Program, (SourceMap, Vec<Diag>)> {
-        Program::build(
+        Program::build_interruptible(
             assemble(files, items),
             self.sources.clone(),
             &Natives::standard(),
+            self.interrupt.clone(),
         )
+    }
+
+    /// The evaluator's twin of the session's program, built alike. When Ctrl-C stops that build,
+    /// the session goes back to what it was before its program last changed (the `:load`,
+    /// `:reload` or definition is undone) and the twin of that program is built instead.
+    pub fn build_twin(&mut self) -> Result<Program, (SourceMap, Vec<Diag>)> {
+        let twin = interruptible_by(self.interrupt.clone().as_ref(), || {
+            self.build_with(&self.files, &self.items)
+        });
+        match twin {
+            Err((_, ds)) if self.before.is_some() && was_interrupted(&ds) => {
+                if let Some(b) = self.before.take() {
+                    let Before {
+                        paths,
+                        files,
+                        items,
+                        sources,
+                        prog,
+                    } = *b;
+                    self.paths = paths;
+                    self.files = files;
+                    self.items = items;
+                    self.sources = sources;
+                    self.prog = prog;
+                }
+                self.pending.clear();
+                self.reload_note = None;
+                println!("interrupted; the rules were kept as they were");
+                self.build()
+            }
+            twin => {
+                self.before = None;
+                twin
+            }
+        }
+    }
+
+    /// `p` becomes the session's program; what the session was is kept until its twin is built.
+    fn change_program(&mut self, p: Program) {
+        let prog = std::mem::replace(&mut self.prog, p);
+        self.before = Some(Box::new(Before {
+            paths: self.paths.clone(),
+            files: self.files.clone(),
+            items: self.items.clone(),
+            sources: self.sources.clone(),
+            prog,
+        }));
+    }
+
+    /// Says a check stopped by Ctrl-C, or else the diagnostics; true when it was stopped.
+    fn build_failed(&self, ds: &[Diag], sources: &SourceMap) -> bool {
+        if was_interrupted(ds) {
+            println!("interrupted; the rules were kept as they were");
+            return true;
+        }
+        self.diags(ds, sources);
+        false
     }
 
     /// Where the session's rule files are read from: the shipped files when none were named.
     fn files_from(&self) -> &'static dyn Files {
         if self.shipped {
-            &Shipped
+            &ShippedAndDisk
         } else {
             &Disk
         }
@@ -270,13 +367,15 @@ impl Session {
         };
         match self.build_with(&files, &self.items) {
             Ok(p) => {
+                self.change_program(p);
                 self.files = files;
-                self.sources = p.sources.clone();
-                self.prog = p;
+                self.sources = self.prog.sources.clone();
                 true
             }
             Err((sources, ds)) => {
-                self.diags(&ds, &sources);
+                if self.build_failed(&ds, &sources) {
+                    return false;
+                }
                 let n = ds.iter().filter(|d| d.is_error()).count();
                 eprintln!(
                     "error: {n} error{} in the rule files",
@@ -422,11 +521,14 @@ impl Session {
             }
             items.push(it);
         }
-        match self.build_with(&self.files, &items) {
+        let built = interruptible_by(self.interrupt.clone().as_ref(), || {
+            self.build_with(&self.files, &items)
+        });
+        match built {
             Ok(p) => {
+                self.change_program(p);
                 self.items = items;
-                self.sources = p.sources.clone();
-                self.prog = p;
+                self.sources = self.prog.sources.clone();
                 for n in notes {
                     println!("{n}");
                 }
@@ -606,7 +708,9 @@ impl Session {
                 }
                 let mut paths = self.paths.clone();
                 paths.push(PathBuf::from(arg));
-                if self.adopt(&paths) {
+                // Ctrl-C while the files are read and checked stops the load
+                let flag = self.interrupt.clone();
+                if interruptible_by(flag.as_ref(), || self.adopt(&paths)) {
                     self.paths = paths;
                     println!("{}", self.summary());
                     Flow::Rebuild
@@ -614,7 +718,10 @@ impl Session {
                     Flow::Continue
                 }
             }
-            "reload" => self.reload(ev),
+            "reload" => {
+                let flag = self.interrupt.clone();
+                interruptible_by(flag.as_ref(), || self.reload(ev))
+            }
             "sfen" => self.set_sfen(arg, line, off),
             "moves" => self.play_moves(arg, line, off),
             "kif" | "csa" => {
@@ -807,15 +914,16 @@ impl Session {
             .collect();
         match self.build_with(&files, &self.items) {
             Ok(p) => {
+                self.change_program(p);
                 self.files = files;
-                self.sources = p.sources.clone();
-                self.prog = p;
+                self.sources = self.prog.sources.clone();
                 self.reload_note = Some(format!("reloaded ({} changed)", changed.join(", ")));
                 Flow::Rebuild
             }
             Err((sources, ds)) => {
-                self.diags(&ds, &sources);
-                println!("the rules were kept as they were");
+                if !self.build_failed(&ds, &sources) {
+                    println!("the rules were kept as they were");
+                }
                 Flow::Continue
             }
         }

@@ -1,7 +1,7 @@
 //! Random-input tests: parsers never panic, and random games keep the position consistent.
 
 use super::position::Position;
-use super::record::{parse_csa, parse_kif};
+use super::record::{parse_csa, parse_kif, read_csa, read_kif, Record};
 use super::types::Move;
 use super::usi::parse_position_command;
 use proptest::prelude::*;
@@ -16,7 +16,7 @@ fn sfen_like() -> impl Strategy<Value = String> {
 }
 
 fn record_like() -> impl Strategy<Value = String> {
-    const PARTS: [&str; 40] = [
+    const PARTS: [&str; 58] = [
         "0",
         "1",
         "7",
@@ -57,6 +57,24 @@ fn record_like() -> impl Strategy<Value = String> {
         "後手の持駒：",
         "二",
         "十",
+        "▲",
+        "△",
+        "右",
+        "左",
+        "直",
+        "上",
+        "引",
+        "寄",
+        "まで",
+        "手で",
+        "先手",
+        "の勝ち",
+        "%TORYO",
+        "%KACHI",
+        "反則勝ち",
+        "53",
+        "金",
+        "/",
     ];
     proptest::collection::vec(proptest::sample::select(PARTS.to_vec()), 0..60)
         .prop_map(|v| v.concat())
@@ -70,6 +88,28 @@ fn check_spans(s: &str, errs: &[super::sfen::ParseError]) {
             s.is_char_boundary(e.offset) && s.is_char_boundary(e.offset + e.len),
             "{s:?} {e:?}"
         );
+    }
+}
+
+/// A record as read: each move a move of the pieces in its position, each place inside the text.
+fn check_record(s: &str, r: &Record) {
+    let g = &r.game;
+    assert_eq!(g.positions.len(), g.moves.len() + 1);
+    assert_eq!(r.places.len(), g.moves.len());
+    for (i, m) in g.moves.iter().enumerate() {
+        assert!(g.positions[i].pseudo_legal_moves().contains(m), "{s:?} {m}");
+        assert_eq!(g.positions[i].after(*m), g.positions[i + 1]);
+    }
+    let places = r
+        .places
+        .iter()
+        .chain(r.illegal_end.iter().map(|e| &e.place));
+    for p in places {
+        assert!(p.offset + p.len <= s.len(), "{s:?} {p:?}");
+        assert!(s.is_char_boundary(p.offset) && s.is_char_boundary(p.offset + p.len));
+    }
+    if let Some(e) = &r.illegal_end {
+        assert_eq!(e.ply, g.moves.len() + 1);
     }
 }
 
@@ -90,6 +130,12 @@ proptest! {
     fn records_never_panic(s in record_like()) {
         if let Err(e) = parse_kif(&s) { check_spans(&s, &e.0) }
         if let Err(e) = parse_csa(&s) { check_spans(&s, &e.0) }
+        for r in [read_kif(&s), read_csa(&s)] {
+            match r {
+                Ok(r) => check_record(&s, &r),
+                Err(e) => check_spans(&s, &e.0),
+            }
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! whole game): the positions and the last move decide every part.
 
 use super::bitboard::Bitboard;
+use super::movegen::Exclude;
 use super::position::Position;
 use super::types::{Color, Move, PieceKind};
 
@@ -186,6 +187,8 @@ impl Hybrid<'_> {
         let dying_v = if self.asked.dying {
             let r = self.oracle.dying(history);
             self.ask(r)?
+        } else if matches!(hint, Some((h, _)) if h.safe) {
+            false
         } else {
             last.is_king_attacked(mover)
         };
@@ -231,8 +234,7 @@ impl Hybrid<'_> {
         if self.mate_needs_check && !last.in_check() {
             return Ok(false);
         }
-        let flags = self.flags(&last);
-        let moves = last.pseudo_legal_moves();
+        let (flags, moves) = self.candidates(&last);
         // each move is made and unmade on one copy of the position, on top of the history
         history.push(last);
         let mut mate = Ok(true);
@@ -252,13 +254,30 @@ impl Hybrid<'_> {
         mate
     }
 
-    /// The mover's two pawns on a file and dead pieces at `p`, for the hints of its moves.
-    fn flags(&self, p: &Position) -> Hint {
+    /// The moves of `p` that legality has to judge, and the hint for judging them. Where the
+    /// king's safety is native (`dying` and `forbidden` as shipped) they are generated safe, and
+    /// without the dead pieces and two pawns on a file where those parts are native as well: the
+    /// moves left out are exactly those the native parts would forbid. Otherwise every
+    /// pseudo-legal move is a candidate.
+    fn candidates(&self, p: &Position) -> (Hint, Vec<Move>) {
         let mover = p.side_to_move();
-        Hint {
+        let safe = !self.asked.dying && !self.asked.forbidden;
+        let hint = Hint {
             nifu: self.asked.nifu || nifu(p, mover),
             dead: self.asked.dead_piece || dead_piece(p, mover),
-        }
+            safe,
+        };
+        let moves = if safe {
+            p.safe_moves(Exclude {
+                dead: !self.asked.dead_piece,
+                nifu: !self.asked.nifu,
+                pawn_mate: false,
+                king_captures: true,
+            })
+        } else {
+            p.pseudo_legal_moves()
+        };
+        (hint, moves)
     }
 
     /// The legal moves at the last position of `history`.
@@ -278,8 +297,7 @@ impl Hybrid<'_> {
         keep: impl Fn(&Position, Move) -> bool,
     ) -> Result<Vec<(Move, u64)>, String> {
         let last = history.last().expect("a position").clone();
-        let flags = self.flags(&last);
-        let moves = last.pseudo_legal_moves();
+        let (flags, moves) = self.candidates(&last);
         let mut out = vec![];
         // each move is made and unmade on one copy of the position, on top of the history
         history.push(last);
@@ -314,6 +332,8 @@ impl Hybrid<'_> {
 struct Hint {
     nifu: bool,
     dead: bool,
+    /// The moves were generated leaving the mover's king safe (`dying` need not be asked).
+    safe: bool,
 }
 
 #[cfg(test)]
@@ -373,10 +393,26 @@ mod tests {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "6G1k/9/7G1/9/9/9/9/9/4K4 b Ll 1",
         ];
-        for (reading, needs_check) in [(Reading::NARROW, false), (Reading::NARROW_CHECK, true)] {
-            for sfen in sfens {
-                let p = Position::from_sfen(sfen).unwrap();
-                let mut want: Vec<String> = legal_moves(std::slice::from_ref(&p), reading)
+        let given: Vec<Position> = sfens
+            .iter()
+            .map(|s| Position::from_sfen(s).unwrap())
+            .collect();
+        // and, under narrow-check, positions of random play, where every kind of move (evasions,
+        // pins, drops) occurs (under narrow, where a pawn drop is judged mate without check, the
+        // tests nest through chains of pawn drops whose cost grows with the pawns in hand)
+        let mut played = given.clone();
+        played.extend(
+            crate::shogi::mate3::tests::random_positions(30, 0x5eed_1e9a_117e)
+                .into_iter()
+                .step_by(2),
+        );
+        for (reading, needs_check, positions) in [
+            (Reading::NARROW, false, &given),
+            (Reading::NARROW_CHECK, true, &played),
+        ] {
+            for p in positions {
+                let sfen = p.to_sfen();
+                let mut want: Vec<String> = legal_moves(std::slice::from_ref(p), reading)
                     .iter()
                     .map(|m| m.to_usi())
                     .collect();
@@ -393,6 +429,25 @@ mod tests {
                     },
                     Asked {
                         mate: true,
+                        ..Asked::default()
+                    },
+                    // each part alone: the moves are then generated safe, without the
+                    // exclusions of the parts asked
+                    Asked {
+                        nifu: true,
+                        ..Asked::default()
+                    },
+                    Asked {
+                        dead_piece: true,
+                        ..Asked::default()
+                    },
+                    Asked {
+                        dying: true,
+                        ..Asked::default()
+                    },
+                    Asked {
+                        nifu: true,
+                        dead_piece: true,
                         ..Asked::default()
                     },
                     Asked {

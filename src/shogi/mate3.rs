@@ -338,7 +338,7 @@ pub fn diagonal_meet(a: usize, b: usize) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::mate1::{is_mating_line, mate_in_n_exhaustive};
     use super::super::types::Color;
     use super::*;

@@ -14,7 +14,9 @@
 //! - [`Position::do_move`] / [`Position::undo_move`] with an incrementally kept Zobrist key
 //!   ([`Position::key`]);
 //! - [`Position::parse_usi_move`], [`Move::to_usi`], [`parse_position_command`];
-//! - [`perft()`]; [`parse_kif`], [`parse_csa`] into a [`Game`];
+//! - [`perft()`]; [`read_kif`] (KIF and KI2), [`read_csa`] into a [`Record`] (the moves as
+//!   written, the result stated, a last move that cannot be played), from text
+//!   [`decode_record`] reads in UTF-8 or Shift-JIS; [`parse_kif`], [`parse_csa`] into a [`Game`];
 //! - mate search: [`mate_in_1`], [`mate_in_3`], [`mate_in_n_exhaustive`] (the reference),
 //!   [`solve`] (df-pn), and the USI loop [`usi_loop`] (`go mate`).
 //!
@@ -39,13 +41,17 @@
 pub mod bitboard;
 pub mod checks;
 pub mod dfpn;
+pub mod encoding;
+pub mod ending;
 pub mod evasion;
 pub mod hybrid_mate;
+pub mod impasse;
 pub mod legality;
 pub mod mate1;
 pub mod mate3;
 mod memory;
 pub mod movegen;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod readings;
@@ -62,12 +68,14 @@ mod oracle_tests;
 
 pub use bitboard::Bitboard;
 pub use dfpn::{solve, MateLength, MateOptions, MateResult, MateStatus};
+pub use encoding::{decode_record, TextEncoding};
+pub use ending::{Ending, Outcome, RecordResult};
 pub use mate1::{has_evasion, is_mating_line, mate_in_1, mate_in_n_exhaustive};
 pub use mate3::{mate_in_3, mate_in_3_with, Mate3Stats};
 pub use movegen::{MoveList, MAX_MOVES};
 pub use perft::{perft, perft_divide};
 pub use position::{Position, Undo, STARTPOS_SFEN};
-pub use record::{parse_csa, parse_kif, Game};
+pub use record::{parse_csa, parse_kif, read_csa, read_kif, Game, IllegalEnd, Place, Record};
 pub use sfen::{ParseError, ParseErrors, StrictViolation};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
 pub use usi::parse_position_command;

@@ -18,6 +18,37 @@ pub enum PawnDropMate {
 }
 
 /// Somewhere moves can be put: a [`MoveList`] or a vector.
+/// The exclusions a move generator applies besides the king's safety (see
+/// [`Position::safe_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exclude {
+    /// Unpromoted moves and drops that leave a piece with nowhere to go.
+    pub dead: bool,
+    /// Pawn drops on a file that holds an own unpromoted pawn.
+    pub nifu: bool,
+    /// Pawn drops that give check and leave no legal reply (打ち歩詰め, check required).
+    pub pawn_mate: bool,
+    /// Moves that capture the opponent's king (a position that allows one is forbidden already).
+    pub king_captures: bool,
+}
+
+impl Exclude {
+    /// The legal moves of the shipped rules.
+    pub const LEGAL: Exclude = Exclude {
+        dead: true,
+        nifu: true,
+        pawn_mate: true,
+        king_captures: false,
+    };
+    /// Nothing but what the generator's caller asks (pseudo-legal drops).
+    pub const NONE: Exclude = Exclude {
+        dead: false,
+        nifu: false,
+        pawn_mate: false,
+        king_captures: false,
+    };
+}
+
 pub trait MoveSink {
     fn push_move(&mut self, m: Move);
 }
@@ -208,7 +239,23 @@ impl Position {
     }
 
     /// The legal moves (as [`Position::generate_legal`]) put into any sink.
+    #[inline(always)]
     pub(super) fn generate_legal_into(&self, list: &mut impl MoveSink) {
+        self.generate_safe_into(list, Exclude::LEGAL);
+    }
+
+    /// The moves that leave the own king unattacked, without the moves `ex` excludes besides:
+    /// the legal moves under [`Exclude::LEGAL`], and under a variant that changes some of the
+    /// other conditions of legality, the candidates that only the changed conditions can still
+    /// exclude (each then judged by the variant).
+    pub fn safe_moves(&self, ex: Exclude) -> Vec<Move> {
+        let mut list = MoveList::new();
+        self.generate_safe_into(&mut list, ex);
+        list.as_slice().to_vec()
+    }
+
+    #[inline(always)]
+    fn generate_safe_into(&self, list: &mut impl MoveSink, ex: Exclude) {
         let t = tables();
         let us = self.side;
         let them = us.flip();
@@ -237,13 +284,19 @@ impl Position {
         if checkers & checkers.wrapping_sub(1) != 0 {
             return; // double check: only the king may move
         }
-        let (board_target, drop_target) = if checkers != 0 {
+        let (mut board_target, drop_target) = if checkers != 0 {
             let c = checkers.trailing_zeros() as usize;
             let b = t.between(ksq, c);
             (b | checkers, b)
         } else {
             (!own & MASK, !occ & MASK)
         };
+        if ex.king_captures {
+            let theirk = self.king[them.index()] as usize;
+            if theirk < 81 {
+                board_target &= !(1u128 << theirk);
+            }
+        }
         let mut pieces = own & !self.bb(PieceKind::King);
         while pieces != 0 {
             let from = pieces.trailing_zeros() as usize;
@@ -254,9 +307,9 @@ impl Position {
             if pinned >> from & 1 != 0 {
                 tg &= t.line(ksq, from);
             }
-            push_piece_moves(t, list, us, kind, from, tg, true);
+            push_piece_moves(t, list, us, kind, from, tg, ex.dead);
         }
-        self.generate_drops(t, list, drop_target, true);
+        self.generate_drops(t, list, drop_target, ex);
     }
 
     /// True if the side to move has a legal move under the given pawn-drop-mate reading.
@@ -285,7 +338,7 @@ impl Position {
 
     /// Drops onto `target`; with `legal_only`, no dead drops, no two pawns and no pawn-drop
     /// mate.
-    fn generate_drops(&self, t: &Tables, list: &mut impl MoveSink, target: u128, legal_only: bool) {
+    fn generate_drops(&self, t: &Tables, list: &mut impl MoveSink, target: u128, ex: Exclude) {
         let us = self.side;
         let ui = us.index();
         let hand = self.hands[ui];
@@ -298,13 +351,11 @@ impl Position {
             }
             let kind = PieceKind::HAND[k];
             let mut tg = target;
-            if legal_only {
-                match kind {
-                    PieceKind::Pawn => tg = self.pawn_drop_squares(t, tg),
-                    PieceKind::Lance => tg &= !t.last1[ui],
-                    PieceKind::Knight => tg &= !t.last2[ui],
-                    _ => {}
-                }
+            match kind {
+                PieceKind::Pawn => tg = self.pawn_drop_squares(t, tg, ex),
+                PieceKind::Lance if ex.dead => tg &= !t.last1[ui],
+                PieceKind::Knight if ex.dead => tg &= !t.last2[ui],
+                _ => {}
             }
             while tg != 0 {
                 let to = tg.trailing_zeros() as usize;
@@ -314,20 +365,25 @@ impl Position {
         }
     }
 
-    /// The squares of `target` where the side to move may legally drop a pawn (it holds one): not
-    /// the last rank, not a file with an own pawn, and not where the drop would mate.
+    /// The squares of `target` where the side to move may drop a pawn (it holds one), less those
+    /// `ex` excludes: the last rank, a file with an own pawn, a square where the drop would mate.
     #[inline(always)]
-    fn pawn_drop_squares(&self, t: &Tables, target: u128) -> u128 {
+    fn pawn_drop_squares(&self, t: &Tables, target: u128, ex: Exclude) -> u128 {
         let ui = self.side.index();
-        let mut tg = target & !t.last1[ui];
-        let pawns = self.bb(PieceKind::Pawn) & self.by_color[ui];
-        for f in t.file.iter() {
-            if pawns & f != 0 {
-                tg &= !f;
+        let mut tg = target;
+        if ex.dead {
+            tg &= !t.last1[ui];
+        }
+        if ex.nifu {
+            let pawns = self.bb(PieceKind::Pawn) & self.by_color[ui];
+            for f in t.file.iter() {
+                if pawns & f != 0 {
+                    tg &= !f;
+                }
             }
         }
         let theirk = self.king[ui ^ 1] as usize;
-        if theirk < 81 {
+        if ex.pawn_mate && theirk < 81 {
             let front = t.pawn[ui ^ 1][theirk];
             if tg & front != 0 && self.is_pawn_drop_mate(front.trailing_zeros() as usize) {
                 tg &= !front;
@@ -441,7 +497,9 @@ impl Position {
             }
         }
         if hand.get(0) != 0 {
-            n += self.pawn_drop_squares(t, target).count_ones();
+            n += self
+                .pawn_drop_squares(t, target, Exclude::LEGAL)
+                .count_ones();
         }
         n
     }
@@ -621,7 +679,7 @@ impl Position {
         }
         out.extend_from_slice(list.as_slice());
         let mut drops = MoveList::new();
-        self.generate_drops(t, &mut drops, !occ & MASK, false);
+        self.generate_drops(t, &mut drops, !occ & MASK, Exclude::NONE);
         out.extend_from_slice(drops.as_slice());
         out
     }

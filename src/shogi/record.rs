@@ -1,5 +1,17 @@
-//! Game records: a start position and the moves played from it.
+//! Game records: a start position and the moves played from it, and the readers of KIF, KI2 and
+//! CSA records.
+//!
+//! A reader keeps the moves as written: a move of the pieces the rules forbid (two pawns on a
+//! file, a pawn drop that mates, the own king left in check, a piece with nowhere to go) is read
+//! and kept, for the rules to judge. A move the pieces cannot make ends the record: as its last
+//! move it is the record's foul ([`Record::illegal_end`]); followed by more moves it makes the
+//! record unreadable. The result a record states (`投了`, `%TORYO`, `まで64手で先手の勝ち`) is
+//! read into [`Record::result`]. Sources: Kakinoki's KIF format (kakinoki.o.oo7.jp/kif_format.html),
+//! the CSA standard record format V2.2 and V3.0 (computer-shogi.org/protocol/record_v22.html,
+//! record_v3.html); docs/RECORDS.md.
 
+use super::ending::{csa_ending, kif_ending, kif_summary, Ending, Outcome, RecordResult};
+use super::notation::{kanji_digit, kif_piece, parse_written, played, resolve, side_mark, Played};
 use super::position::Position;
 use super::types::Move;
 
@@ -45,7 +57,7 @@ impl Game {
         s
     }
 
-    /// Appends `m` (assumed legal in the latest position).
+    /// Appends `m` (a move of the one-step transition in the latest position).
     pub fn push(&mut self, m: Move) {
         let next = self.last().after(m);
         self.positions.push(next);
@@ -55,6 +67,62 @@ impl Game {
 
 use super::sfen::{ParseError, ParseErrors};
 use super::types::{Color, Piece, PieceKind, Square};
+
+/// Where something is written in a record's text: its line (from 1) and its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub line: usize,
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// The move a record ends with when the pieces cannot make it (a drop of a piece not in hand, a
+/// piece that cannot reach the square, a square held by an own piece, a promotion that is not
+/// one, the king captured): the record's foul. The game stops before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalEnd {
+    /// Its number in the game (from 1): one more than the moves played.
+    pub ply: usize,
+    /// The move as written.
+    pub written: String,
+    /// Why the pieces cannot make it.
+    pub why: String,
+    /// Where it is written.
+    pub place: Place,
+}
+
+/// A game record as read: the moves as written, the result it states, and the move it ends
+/// with if the pieces cannot make it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The start position and every move the record plays (moves the rules forbid included).
+    pub game: Game,
+    /// Where each move of `game` is written.
+    pub places: Vec<Place>,
+    /// The result the record states, if it states one.
+    pub result: Option<RecordResult>,
+    /// The last move, if the pieces cannot make it.
+    pub illegal_end: Option<IllegalEnd>,
+}
+
+impl Record {
+    /// The game, refused when the record ends with a move that cannot be played (for those who
+    /// need every move of the record played).
+    pub fn into_game(self) -> Result<Game, ParseErrors> {
+        match self.illegal_end {
+            None => Ok(self.game),
+            Some(e) => Err(ParseErrors(vec![ParseError::new(
+                e.place.offset,
+                e.place.len,
+                format!(
+                    "line {}: the record ends with move {}, `{}`, which cannot be played: {}",
+                    e.place.line, e.ply, e.written, e.why
+                ),
+                "`okite game` reads such a record and reports its last move as illegal",
+            )])),
+        }
+    }
+}
 
 /// The start positions named by KIF `手合割` values.
 const HANDICAPS: [(&str, &str); 11] = [
@@ -104,23 +172,6 @@ const HANDICAPS: [(&str, &str); 11] = [
     ),
 ];
 
-/// KIF words that end the move list.
-const KIF_END: [&str; 13] = [
-    "投了",
-    "中断",
-    "千日手",
-    "詰み",
-    "持将棋",
-    "切れ負け",
-    "反則勝ち",
-    "反則負け",
-    "入玉勝ち",
-    "不戦勝",
-    "不戦敗",
-    "宣言勝ち",
-    "不詰",
-];
-
 fn line_error(
     line_start: usize,
     line_no: usize,
@@ -148,49 +199,458 @@ fn lines_with_offsets(text: &str) -> Vec<(usize, usize, &str)> {
     out
 }
 
-fn kanji_digit(c: char) -> Option<u8> {
-    let full = "１２３４５６７８９";
-    let kan = "一二三四五六七八九";
-    if let Some(i) = full.chars().position(|x| x == c) {
-        return Some(i as u8 + 1);
-    }
-    if let Some(i) = kan.chars().position(|x| x == c) {
-        return Some(i as u8 + 1);
-    }
-    if c.is_ascii_digit() && c != '0' {
-        return Some(c as u8 - b'0');
-    }
-    None
+/// The refusal of a text with nothing in it.
+fn empty_record(format: &str) -> ParseErrors {
+    ParseErrors(vec![ParseError::new(
+        0,
+        0,
+        format!("the {format} record is empty"),
+        "give a record with a start position or moves",
+    )])
 }
 
-/// A kanji piece name at the start of `s`: the kind and the number of bytes used.
-fn kif_piece(s: &str) -> Option<(PieceKind, usize)> {
-    const NAMES: [(&str, PieceKind); 20] = [
-        ("成香", PieceKind::ProLance),
-        ("成桂", PieceKind::ProKnight),
-        ("成銀", PieceKind::ProSilver),
-        ("歩", PieceKind::Pawn),
-        ("香", PieceKind::Lance),
-        ("桂", PieceKind::Knight),
-        ("銀", PieceKind::Silver),
-        ("金", PieceKind::Gold),
-        ("角", PieceKind::Bishop),
-        ("飛", PieceKind::Rook),
-        ("玉", PieceKind::King),
-        ("王", PieceKind::King),
-        ("と", PieceKind::ProPawn),
-        ("杏", PieceKind::ProLance),
-        ("圭", PieceKind::ProKnight),
-        ("全", PieceKind::ProSilver),
-        ("馬", PieceKind::Horse),
-        ("龍", PieceKind::Dragon),
-        ("竜", PieceKind::Dragon),
-        ("仝", PieceKind::ProSilver),
-    ];
-    NAMES
-        .iter()
-        .find(|(n, _)| s.starts_with(n))
-        .map(|&(n, k)| (k, n.len()))
+/// The moves of a record as they are read.
+struct Moves {
+    game: Game,
+    places: Vec<Place>,
+    last_to: Option<Square>,
+    /// A move the pieces cannot make, which only the end of the record may follow.
+    pending: Option<IllegalEnd>,
+}
+
+impl Moves {
+    fn new(start: Position) -> Moves {
+        Moves {
+            game: Game::new(start),
+            places: Vec::new(),
+            last_to: None,
+            pending: None,
+        }
+    }
+
+    /// An error when a move follows a move that could not be played.
+    fn check_pending(&self) -> Result<(), ParseError> {
+        match &self.pending {
+            None => Ok(()),
+            Some(p) => Err(ParseError::new(
+                p.place.offset,
+                p.place.len,
+                format!(
+                    "line {}: move {}, `{}`, cannot be played: {}",
+                    p.place.line, p.ply, p.written, p.why
+                ),
+                "check the move against the position: more moves follow it",
+            )),
+        }
+    }
+
+    /// Plays a move found in the position; an error when it follows a move that could not be
+    /// played.
+    fn play(&mut self, played: Played, written: &str, place: Place) -> Result<(), ParseError> {
+        self.check_pending()?;
+        match played {
+            Played::Move(m) => {
+                self.last_to = Some(m.to());
+                self.game.push(m);
+                self.places.push(place);
+            }
+            Played::Unplayable(_, why) => {
+                self.pending = Some(IllegalEnd {
+                    ply: self.game.moves.len() + 1,
+                    written: written.to_string(),
+                    why,
+                    place,
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// The moves written so far, the one that could not be played included.
+    fn written(&self) -> usize {
+        self.game.moves.len() + usize::from(self.pending.is_some())
+    }
+
+    /// The side to move as the record has it: after a move that could not be played, its
+    /// mover's opponent.
+    fn to_move(&self) -> Color {
+        let s = self.game.last().side_to_move();
+        if self.pending.is_some() {
+            s.flip()
+        } else {
+            s
+        }
+    }
+
+    /// The result stated at this point. A foul after a move that could not be played is that
+    /// move's: its mover loses.
+    fn result(&self, ending: Ending, outcome: Outcome, stated: &str, line: usize) -> RecordResult {
+        let outcome = match (&self.pending, ending) {
+            (Some(_), Ending::Foul) => Outcome::Win(self.game.last().side_to_move().flip()),
+            _ => outcome,
+        };
+        RecordResult {
+            ending,
+            outcome,
+            ply: self.written(),
+            stated: stated.to_string(),
+            line,
+        }
+    }
+
+    fn finish(self, result: Option<RecordResult>) -> Record {
+        Record {
+            game: self.game,
+            places: self.places,
+            result,
+            illegal_end: self.pending,
+        }
+    }
+}
+
+/// The start position of a KIF record: a board diagram with its hands and side, a handicap, or
+/// the even game.
+fn kif_start(
+    diagram: &Option<Position>,
+    start: &Option<Position>,
+    hands: &[Vec<(PieceKind, u8)>; 2],
+    side: Color,
+) -> Position {
+    let mut pos = match (diagram, start) {
+        (Some(d), _) => d.clone(),
+        (None, Some(s)) => s.clone(),
+        (None, None) => Position::startpos(),
+    };
+    if diagram.is_some() {
+        for c in Color::ALL {
+            for &(k, n) in &hands[c.index()] {
+                let old = pos.hand(c).count(k);
+                pos.set_hand(c, k, old.saturating_add(n));
+            }
+        }
+        pos.set_side(side);
+    }
+    pos
+}
+
+/// The move of a KIF move line after its number: `７六歩(77)`, `同　銀(31)` (a space after
+/// `同`), `投了`; the time that follows is left out.
+fn kif_move_text(rest: &str) -> String {
+    let rest = rest.trim_start();
+    let word = match rest.strip_prefix('同') {
+        Some(r) => format!(
+            "同{}",
+            r.trim_start_matches([' ', '　'])
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+        ),
+        None => rest.split_whitespace().next().unwrap_or("").to_string(),
+    };
+    // a variation mark right after the move
+    word.trim_end_matches('+').to_string()
+}
+
+/// Parses a KIF or KI2 game record (main line only) into the game, with the moves as written.
+///
+/// Understands `手合割` (even game and the usual handicaps; `その他` with a board diagram), a board
+/// diagram with `後手の持駒` / `先手の持駒` and `後手番`, KIF move lines such as `７六歩(77)`,
+/// `同　銀(31)`, `４五角打`, `２二角成(88)`, `３三桂不成(45)`, moves without their origin
+/// (`53玉`), KI2 lines (`▲７六歩　△３四歩`, with `右` `左` `直` `上` `引` `寄`), the ending words
+/// (`投了`, `千日手`, `反則勝ち`, ...) and the summary line (`まで64手で先手の勝ち`), and stops at the
+/// first variation. Errors name the line and span it.
+pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(empty_record("KIF"));
+    }
+    let lines = lines_with_offsets(text);
+    let mut start: Option<Position> = None;
+    let mut errs = Vec::new();
+    // Board diagram state.
+    let mut diagram: Option<Position> = None;
+    let mut diagram_row = 0u8;
+    let mut hands: [Vec<(PieceKind, u8)>; 2] = [Vec::new(), Vec::new()];
+    let mut side = Color::Black;
+    let mut moves: Option<Moves> = None;
+    let mut known = false;
+    // the ending "move" and the summary line
+    let mut ending: Option<RecordResult> = None;
+    let mut summary: Option<(usize, usize, String)> = None;
+    'lines: for &(no, off, line) in &lines {
+        let trimmed = line.trim_start_matches('\u{feff}').trim();
+        if trimmed.is_empty()
+            || trimmed.starts_with('#')
+            || trimmed.starts_with('*')
+            || trimmed.starts_with('&')
+        {
+            continue;
+        }
+        if trimmed.starts_with("変化") {
+            break;
+        }
+        if trimmed.starts_with("まで") {
+            if let Some((n, _)) = kif_summary(trimmed, Color::Black) {
+                summary = Some((no, n, trimmed.to_string()));
+                known = true;
+                continue;
+            }
+        }
+        if let Some(v) = trimmed.strip_prefix("手合割：") {
+            known = true;
+            let v = v.trim();
+            match HANDICAPS.iter().find(|(n, _)| *n == v) {
+                Some((_, sfen)) => start = Position::from_sfen(sfen).ok(),
+                None if v == "その他" => {}
+                None => errs.push(line_error(
+                    off,
+                    no,
+                    line,
+                    format!("unknown handicap `{v}`"),
+                    "use 平手 or a standard handicap name, or give a board diagram",
+                )),
+            }
+            continue;
+        }
+        let hand_of = |t: &str| {
+            if let Some(v) = t
+                .strip_prefix("後手の持駒：")
+                .or_else(|| t.strip_prefix("上手の持駒："))
+            {
+                return Some((Color::White, v.to_string()));
+            }
+            t.strip_prefix("先手の持駒：")
+                .or_else(|| t.strip_prefix("下手の持駒："))
+                .map(|v| (Color::Black, v.to_string()))
+        };
+        if let Some((c, v)) = hand_of(trimmed) {
+            known = true;
+            match kif_hand(&v) {
+                Some(h) => hands[c.index()] = h,
+                None => errs.push(line_error(
+                    off,
+                    no,
+                    line,
+                    "cannot read the hand".into(),
+                    "write pieces such as `角　歩二`, or `なし`",
+                )),
+            }
+            continue;
+        }
+        if trimmed.starts_with("後手番") || trimmed.starts_with("上手番") || trimmed == "手番：後手"
+        {
+            side = Color::White;
+            known = true;
+            continue;
+        }
+        if trimmed.starts_with("先手番") || trimmed.starts_with("下手番") || trimmed == "手番：先手"
+        {
+            side = Color::Black;
+            known = true;
+            continue;
+        }
+        if trimmed.starts_with('|') && moves.is_none() {
+            known = true;
+            diagram_row += 1;
+            let d = diagram.get_or_insert_with(Position::empty);
+            let mut chars = trimmed.chars().skip(1);
+            let mut col = 9u8;
+            let mut ok = diagram_row <= 9;
+            while col >= 1 && ok {
+                let (Some(a), Some(b)) = (chars.next(), chars.next()) else {
+                    ok = false;
+                    break;
+                };
+                if b != '・' {
+                    let color = if a == 'v' { Color::White } else { Color::Black };
+                    let mut buf = [0u8; 4];
+                    match kif_piece(b.encode_utf8(&mut buf)) {
+                        Some((k, _)) => {
+                            if let Some(sq) = Square::new(col, diagram_row) {
+                                d.put(sq, Piece::new(color, k));
+                            }
+                        }
+                        None => ok = false,
+                    }
+                }
+                col -= 1;
+            }
+            if !ok {
+                errs.push(line_error(off, no, line, "cannot read this board row".into(), "a row is `|` then 9 cells such as `v香`, ` 歩` or ` ・`, then `|` and the row numeral"));
+            }
+            continue;
+        }
+        let first = trimmed.split_whitespace().next().unwrap_or("");
+        let kif_line = !first.is_empty() && first.chars().all(|c| c.is_ascii_digit());
+        let ki2_line = trimmed.chars().next().and_then(side_mark).is_some();
+        if !kif_line && !ki2_line {
+            if trimmed.contains('：') || trimmed.starts_with("手数") {
+                known = true;
+            }
+            continue;
+        }
+        known = true;
+        if moves.is_none() {
+            if diagram.is_some() && diagram_row != 9 {
+                errs.push(line_error(
+                    off,
+                    no,
+                    line,
+                    format!("the board diagram has {diagram_row} rows, not 9"),
+                    "write 9 rows",
+                ));
+                break;
+            }
+            let pos = kif_start(&diagram, &start, &hands, side);
+            if let Some(msg) = impossible(&pos) {
+                errs.push(line_error(
+                    off,
+                    no,
+                    line,
+                    msg,
+                    "fix the board diagram or the hands",
+                ));
+                break;
+            }
+            moves = Some(Moves::new(pos));
+        }
+        let Some(ms) = moves.as_mut() else { continue };
+        // the moves of the line, each with its place
+        let lead = trimmed.as_ptr() as usize - line.as_ptr() as usize;
+        let mut items: Vec<(String, Place)> = Vec::new();
+        if kif_line {
+            let text = kif_move_text(&trimmed[first.len()..]);
+            items.push((
+                text,
+                Place {
+                    line: no,
+                    offset: off,
+                    len: line.len(),
+                },
+            ));
+        } else {
+            let marks: Vec<usize> = trimmed
+                .char_indices()
+                .filter(|&(_, c)| side_mark(c).is_some())
+                .map(|(i, _)| i)
+                .collect();
+            for (k, &i) in marks.iter().enumerate() {
+                let end = marks.get(k + 1).copied().unwrap_or(trimmed.len());
+                let chunk = trimmed[i..end].trim_end();
+                let text: String = chunk.chars().filter(|c| !c.is_whitespace()).collect();
+                items.push((
+                    text,
+                    Place {
+                        line: no,
+                        offset: off + lead + i,
+                        len: chunk.len(),
+                    },
+                ));
+            }
+        }
+        for (text, place) in items {
+            if ending.is_some() {
+                // nothing is played after the game ended
+                continue 'lines;
+            }
+            let bare = text.trim_start_matches(|c| side_mark(c).is_some());
+            if let Some((e, o, _)) = kif_ending(bare, ms.to_move()) {
+                ending = Some(ms.result(e, o, bare, no));
+                continue;
+            }
+            if let Err(e) = ms.check_pending() {
+                errs.push(e);
+                break 'lines;
+            }
+            let err = |msg: String| {
+                ParseError::new(
+                    place.offset,
+                    place.len,
+                    format!("line {no}: {msg}"),
+                    "write a move such as `７六歩(77)`, `同　銀(31)`, `４五角打` or `▲５八金右`",
+                )
+            };
+            let played =
+                match parse_written(&text).and_then(|w| resolve(ms.game.last(), &w, ms.last_to)) {
+                    Ok(p) => p,
+                    Err(msg) => {
+                        let msg = if msg.starts_with('`') {
+                            msg
+                        } else {
+                            format!("`{text}`: {msg}")
+                        };
+                        errs.push(err(msg));
+                        break 'lines;
+                    }
+                };
+            if let Err(e) = ms.play(played, &text, place) {
+                errs.push(e);
+                break 'lines;
+            }
+        }
+    }
+    if diagram.is_some() && diagram_row != 9 && moves.is_none() && errs.is_empty() {
+        errs.push(ParseError::new(
+            0,
+            0,
+            format!("the board diagram has {diagram_row} rows, not 9"),
+            "write 9 rows",
+        ));
+    }
+    if !known && errs.is_empty() {
+        errs.push(ParseError::new(
+            0,
+            0,
+            "no KIF or KI2 record: no header, board diagram or move",
+            "a KIF record has lines such as `手合割：平手` and `   1 ７六歩(77)`; KI2 writes `▲７六歩`",
+        ));
+    }
+    if !errs.is_empty() {
+        return Err(ParseErrors(errs));
+    }
+    let ms = match moves {
+        Some(ms) => ms,
+        None => {
+            let pos = kif_start(&diagram, &start, &hands, side);
+            if let Some(msg) = impossible(&pos) {
+                return Err(ParseErrors(vec![ParseError::new(
+                    0,
+                    0,
+                    msg,
+                    "fix the board or the hands",
+                )]));
+            }
+            Moves::new(pos)
+        }
+    };
+    // the ending "move" says why; the summary, where it names a winner, says who won
+    let first = ms.game.start().side_to_move();
+    let stated = summary.and_then(|(line, _, text)| {
+        let (n, s) = kif_summary(&text, first)?;
+        let (e, o) = s?;
+        Some(RecordResult {
+            ending: e,
+            outcome: o,
+            ply: n,
+            stated: text,
+            line,
+        })
+    });
+    let result = match (ending, stated) {
+        (Some(mut e), Some(s)) => {
+            if matches!(s.outcome, Outcome::Win(_)) {
+                e.outcome = s.outcome;
+            }
+            Some(e)
+        }
+        (e, s) => e.or(s),
+    };
+    Ok(ms.finish(result))
+}
+
+/// Parses a KIF or KI2 record into its game: [`read_kif`], refused when the record ends with a
+/// move that cannot be played.
+pub fn parse_kif(text: &str) -> Result<Game, ParseErrors> {
+    read_kif(text)?.into_game()
 }
 
 /// Parses a kanji hand such as `角　歩二` or `なし`.
@@ -226,305 +686,6 @@ fn kif_hand(s: &str) -> Option<Vec<(PieceKind, u8)>> {
     Some(out)
 }
 
-/// Parses a KIF game record (main line only) into the positions and moves.
-///
-/// Understands `手合割` (even game and the usual handicaps), a board diagram with
-/// `後手の持駒` / `先手の持駒` and `後手番`, move lines such as `７六歩(77)`, `同　銀(31)`,
-/// `４五角打`, `２二角成(88)`, `３三桂不成(45)`, and stops at `投了` and the other result
-/// words or at the first variation. Errors name the line and span it.
-pub fn parse_kif(text: &str) -> Result<Game, ParseErrors> {
-    let lines = lines_with_offsets(text);
-    let mut start: Option<Position> = None;
-    let mut errs = Vec::new();
-    // Board diagram state.
-    let mut diagram: Option<Position> = None;
-    let mut diagram_row = 0u8;
-    let mut hands: [Vec<(PieceKind, u8)>; 2] = [Vec::new(), Vec::new()];
-    let mut side = Color::Black;
-    let mut game: Option<Game> = None;
-    let mut last_to: Option<Square> = None;
-    for &(no, off, line) in &lines {
-        let trimmed = line.trim_start_matches('\u{feff}').trim();
-        if trimmed.is_empty()
-            || trimmed.starts_with('#')
-            || trimmed.starts_with('*')
-            || trimmed.starts_with('&')
-        {
-            continue;
-        }
-        if trimmed.starts_with("変化") {
-            break;
-        }
-        if let Some(v) = trimmed.strip_prefix("手合割：") {
-            let v = v.trim();
-            match HANDICAPS.iter().find(|(n, _)| *n == v) {
-                Some((_, sfen)) => start = Position::from_sfen(sfen).ok(),
-                None => errs.push(line_error(
-                    off,
-                    no,
-                    line,
-                    format!("unknown handicap `{v}`"),
-                    "use 平手 or a standard handicap name, or give a board diagram",
-                )),
-            }
-            continue;
-        }
-        if let Some(v) = trimmed
-            .strip_prefix("後手の持駒：")
-            .or_else(|| trimmed.strip_prefix("上手の持駒："))
-        {
-            match kif_hand(v) {
-                Some(h) => hands[1] = h,
-                None => errs.push(line_error(
-                    off,
-                    no,
-                    line,
-                    "cannot read the hand".into(),
-                    "write pieces such as `角　歩二`, or `なし`",
-                )),
-            }
-            continue;
-        }
-        if let Some(v) = trimmed
-            .strip_prefix("先手の持駒：")
-            .or_else(|| trimmed.strip_prefix("下手の持駒："))
-        {
-            match kif_hand(v) {
-                Some(h) => hands[0] = h,
-                None => errs.push(line_error(
-                    off,
-                    no,
-                    line,
-                    "cannot read the hand".into(),
-                    "write pieces such as `角　歩二`, or `なし`",
-                )),
-            }
-            continue;
-        }
-        if trimmed.starts_with("後手番") || trimmed.starts_with("上手番") || trimmed == "手番：後手"
-        {
-            side = Color::White;
-            continue;
-        }
-        if trimmed.starts_with("先手番") || trimmed.starts_with("下手番") || trimmed == "手番：先手"
-        {
-            side = Color::Black;
-            continue;
-        }
-        if trimmed.starts_with('|') && game.is_none() {
-            diagram_row += 1;
-            let d = diagram.get_or_insert_with(Position::empty);
-            let mut chars = trimmed.chars().skip(1);
-            let mut col = 9u8;
-            let mut ok = diagram_row <= 9;
-            while col >= 1 && ok {
-                let (Some(a), Some(b)) = (chars.next(), chars.next()) else {
-                    ok = false;
-                    break;
-                };
-                if b != '・' {
-                    let color = if a == 'v' { Color::White } else { Color::Black };
-                    let mut buf = [0u8; 4];
-                    match kif_piece(b.encode_utf8(&mut buf)) {
-                        Some((k, _)) => {
-                            if let Some(sq) = Square::new(col, diagram_row) {
-                                d.put(sq, Piece::new(color, k));
-                            }
-                        }
-                        None => ok = false,
-                    }
-                }
-                col -= 1;
-            }
-            if !ok {
-                errs.push(line_error(off, no, line, "cannot read this board row".into(), "a row is `|` then 9 cells such as `v香`, ` 歩` or ` ・`, then `|` and the row numeral"));
-            }
-            continue;
-        }
-        let first = trimmed.split_whitespace().next().unwrap_or("");
-        if first.chars().all(|c| c.is_ascii_digit()) && !first.is_empty() {
-            if game.is_none() {
-                let mut pos = match (&diagram, &start) {
-                    (Some(d), _) => d.clone(),
-                    (None, Some(s)) => s.clone(),
-                    (None, None) => Position::startpos(),
-                };
-                if diagram.is_some() {
-                    for c in Color::ALL {
-                        for &(k, n) in &hands[c.index()] {
-                            let old = pos.hand(c).count(k);
-                            pos.set_hand(c, k, old.saturating_add(n));
-                        }
-                    }
-                    pos.set_side(side);
-                }
-                if diagram.is_some() && diagram_row != 9 {
-                    errs.push(line_error(
-                        off,
-                        no,
-                        line,
-                        format!("the board diagram has {diagram_row} rows, not 9"),
-                        "write 9 rows",
-                    ));
-                    break;
-                }
-                if let Some(msg) = impossible(&pos) {
-                    errs.push(line_error(
-                        off,
-                        no,
-                        line,
-                        msg,
-                        "fix the board diagram or the hands",
-                    ));
-                    break;
-                }
-                game = Some(Game::new(pos));
-            }
-            let Some(g) = game.as_mut() else { continue };
-            let rest = trimmed[first.len()..].trim_start();
-            let mv_text = rest.split(|c: char| c.is_whitespace()).next().unwrap_or("");
-            // `同　銀` has a full-width space inside the move.
-            let mv_text = if mv_text == "同" {
-                rest.split_whitespace().take(2).collect::<Vec<_>>().join("")
-            } else {
-                mv_text.to_string()
-            };
-            if KIF_END.iter().any(|w| mv_text.starts_with(w)) {
-                break;
-            }
-            match kif_move(g.last(), &mv_text, last_to) {
-                Ok(m) => {
-                    if let Some(reason) = g.last().illegal_reason(m) {
-                        errs.push(line_error(
-                            off,
-                            no,
-                            line,
-                            format!("`{mv_text}` is illegal: {reason}"),
-                            "check the move against the position",
-                        ));
-                        break;
-                    }
-                    last_to = Some(m.to());
-                    g.push(m);
-                }
-                Err(msg) => {
-                    errs.push(line_error(
-                        off,
-                        no,
-                        line,
-                        msg,
-                        "write a move such as `７六歩(77)`, `同　銀(31)` or `４五角打`",
-                    ));
-                    break;
-                }
-            }
-        }
-    }
-    if diagram.is_some() && diagram_row != 9 && game.is_none() {
-        {
-            errs.push(ParseError::new(
-                0,
-                0,
-                format!("the board diagram has {diagram_row} rows, not 9"),
-                "write 9 rows",
-            ));
-        }
-    }
-    if !errs.is_empty() {
-        return Err(ParseErrors(errs));
-    }
-    if let Some(g) = game {
-        return Ok(g);
-    }
-    start_only({
-        let mut pos = match (&diagram, &start) {
-            (Some(d), _) => d.clone(),
-            (None, Some(s)) => s.clone(),
-            (None, None) => Position::startpos(),
-        };
-        if diagram.is_some() {
-            for c in Color::ALL {
-                for &(k, n) in &hands[c.index()] {
-                    let old = pos.hand(c).count(k);
-                    pos.set_hand(c, k, old.saturating_add(n));
-                }
-            }
-            pos.set_side(side);
-        }
-        pos
-    })
-}
-
-/// One KIF move (`７六歩(77)`, `同　銀(31)`, `４五角打`, `２二角成(88)`, `３三桂不成(45)`).
-fn kif_move(pos: &Position, s: &str, last_to: Option<Square>) -> Result<Move, String> {
-    let mut rest = s;
-    let to = if let Some(r) = rest.strip_prefix('同') {
-        rest = r.trim_start_matches(['　', ' ']);
-        last_to.ok_or_else(|| "`同` with no previous move".to_string())?
-    } else {
-        let mut cs = rest.chars();
-        let (Some(a), Some(b)) = (cs.next(), cs.next()) else {
-            return Err(format!("`{s}` is not a KIF move"));
-        };
-        let (Some(c), Some(r)) = (kanji_digit(a), kanji_digit(b)) else {
-            return Err(format!(
-                "`{s}` does not start with a destination such as `７六`"
-            ));
-        };
-        rest = &rest[a.len_utf8() + b.len_utf8()..];
-        Square::new(c, r).ok_or_else(|| format!("`{s}` names no square"))?
-    };
-    let (kind, used) = kif_piece(rest).ok_or_else(|| format!("`{s}` names no piece"))?;
-    rest = &rest[used..];
-    let mut promote = false;
-    let mut drop = false;
-    if let Some(r) = rest.strip_prefix("不成") {
-        rest = r;
-    } else if let Some(r) = rest.strip_prefix('成') {
-        promote = true;
-        rest = r;
-    } else if let Some(r) = rest.strip_prefix('打') {
-        drop = true;
-        rest = r;
-    }
-    let rest = rest.trim();
-    if rest.is_empty() || drop {
-        if !drop && pos.hand(pos.side_to_move()).count(kind) == 0 {
-            return Err(format!(
-                "`{s}` has no origin and no {} is in hand",
-                kind.kanji()
-            ));
-        }
-        if kind.is_promoted() || kind == PieceKind::King {
-            return Err(format!("`{s}` drops a piece that cannot be held"));
-        }
-        return Ok(Move::drop(kind, to));
-    }
-    let inner = rest
-        .strip_prefix('(')
-        .and_then(|r| r.split(')').next())
-        .ok_or_else(|| format!("`{s}` has no origin such as `(77)`"))?;
-    let b = inner.as_bytes();
-    if b.len() != 2 {
-        return Err(format!("`{s}` has a bad origin `({inner})`"));
-    }
-    let from = Square::new(b[0].wrapping_sub(b'0'), b[1].wrapping_sub(b'0'))
-        .ok_or_else(|| format!("`{s}` has a bad origin `({inner})`"))?;
-    match pos.piece_at(from) {
-        Some(p) if p.kind == kind => {}
-        Some(p) => {
-            return Err(format!(
-                "`{s}` names a {} but {} is on {}",
-                kind.kanji(),
-                p.kind.kanji(),
-                from
-            ));
-        }
-        None => return Err(format!("`{s}`: there is no piece on {from}")),
-    }
-    Ok(Move::board(from, to, promote))
-}
-
 /// Why a start position built from a diagram is impossible (too many pieces of a kind, two
 /// kings of one side), if it is.
 fn impossible(pos: &Position) -> Option<String> {
@@ -537,19 +698,6 @@ fn impossible(pos: &Position) -> Option<String> {
                 .collect::<Vec<_>>()
                 .join("; ")
         )),
-    }
-}
-
-/// A game with no moves, after checking its start position.
-fn start_only(pos: Position) -> Result<Game, ParseErrors> {
-    match impossible(&pos) {
-        None => Ok(Game::new(pos)),
-        Some(msg) => Err(ParseErrors(vec![ParseError::new(
-            0,
-            0,
-            msg,
-            "fix the board or the hands",
-        )])),
     }
 }
 
@@ -573,20 +721,31 @@ fn csa_piece(s: &str) -> Option<PieceKind> {
     })
 }
 
-/// Parses a CSA game record: `PI` (with optional removals), `P1`..`P9` rows, `P+`/`P-`
-/// piece placements (including `00AL`), the side line `+`/`-`, moves such as `+7776FU`
-/// (several statements per line separated by `,` are allowed) and stops at `%` results.
-/// Errors name the line and span it.
-pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
+/// Parses a CSA game record: `PI` (with optional removals), `P1`..`P9` rows, `P+`/`P-` piece
+/// placements (including `00AL`), the side line `+`/`-`, moves such as `+7776FU` (several
+/// statements per line separated by `,` are allowed), with the moves as written, and the `%`
+/// line that ends the game (`%TORYO`, `%SENNICHITE`, `%KACHI`, ...). Reads the first game of a
+/// file that holds several (separated by `/`). Errors name the line and span it.
+pub fn read_csa(text: &str) -> Result<Record, ParseErrors> {
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(empty_record("CSA"));
+    }
     let lines = lines_with_offsets(text);
     let mut errs = Vec::new();
     let mut board: Option<Position> = None;
-    let mut game: Option<Game> = None;
+    // the rows P1..P9 given, and the line of the first
+    let mut rows = [false; 9];
+    let mut first_row: Option<(usize, usize, usize)> = None;
+    let mut moves: Option<Moves> = None;
     let mut side = Color::Black;
     let mut all_rest: Option<Color> = None;
+    let mut result: Option<RecordResult> = None;
     'lines: for &(no, off, line) in &lines {
+        if line.trim() == "/" {
+            break;
+        }
         for stmt in line.split(',') {
-            let stmt = stmt.trim();
+            let stmt = stmt.trim_start_matches('\u{feff}').trim();
             if stmt.is_empty()
                 || stmt.starts_with('\'')
                 || stmt.starts_with('V')
@@ -599,6 +758,25 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
             let err =
                 |msg: String| line_error(off, no, line, msg, "see the CSA standard file format");
             if stmt.starts_with('%') {
+                let to_move = match &moves {
+                    Some(ms) => ms.to_move(),
+                    None => side,
+                };
+                match csa_ending(stmt, to_move) {
+                    Some((e, o)) => {
+                        let ms = match moves.as_ref() {
+                            Some(ms) => ms,
+                            None => {
+                                // a game that ended before its first move
+                                let p = csa_start(&board, all_rest, side);
+                                moves = Some(Moves::new(p));
+                                moves.as_ref().expect("just set")
+                            }
+                        };
+                        result = Some(ms.result(e, o, stmt, no));
+                    }
+                    None => errs.push(err(format!("`{stmt}` is not an ending of the CSA format"))),
+                }
                 break 'lines;
             }
             if let Some(r) = stmt.strip_prefix("PI") {
@@ -621,21 +799,43 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
                     }
                     i += 4;
                 }
+                if i != b.len() {
+                    errs.push(err(format!("cannot read `{}`", r.get(i..).unwrap_or(""))));
+                }
                 board = Some(p);
                 continue;
             }
             let sb = stmt.as_bytes();
             if sb.len() >= 2 && sb[0] == b'P' && (b'1'..=b'9').contains(&sb[1]) {
                 let row = sb[1] - b'0';
+                if rows[row as usize - 1] {
+                    errs.push(err(format!("row P{row} is given twice")));
+                    continue;
+                }
+                rows[row as usize - 1] = true;
+                first_row.get_or_insert((no, off, line.len()));
                 let p = board.get_or_insert_with(Position::empty);
-                let cells = &stmt[2..];
+                // an editor may have cut the spaces of the last cell ` * `
+                let cells = format!("{:<27}", &stmt[2..]);
+                if cells.len() > 27 {
+                    errs.push(err(format!("row P{row} has more than 9 cells")));
+                    continue;
+                }
                 for col_i in 0..9u8 {
+                    let col = 9 - col_i;
                     let Some(cell) = cells.get(col_i as usize * 3..col_i as usize * 3 + 3) else {
+                        errs.push(err(format!("cannot read row P{row}")));
                         break;
                     };
-                    let col = 9 - col_i;
-                    if cell.trim() == "*" || cell.trim().is_empty() {
+                    if cell.trim() == "*" {
                         continue;
+                    }
+                    if cell.trim().is_empty() {
+                        errs.push(err(format!(
+                            "row P{row} has {} cells, not 9: it is cut short",
+                            col_i
+                        )));
+                        break;
                     }
                     let color = match cell.as_bytes()[0] {
                         b'+' => Color::Black,
@@ -645,7 +845,7 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
                             continue;
                         }
                     };
-                    match (csa_piece(&cell[1..]), Square::new(col, row)) {
+                    match (cell.get(1..).and_then(csa_piece), Square::new(col, row)) {
                         (Some(k), Some(sq)) if p.piece_at(sq).is_none() => {
                             p.put(sq, Piece::new(color, k))
                         }
@@ -693,6 +893,12 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
                     }
                     i += 4;
                 }
+                if i != r.len() {
+                    errs.push(err(format!(
+                        "cannot read `{}`: placements are 4 characters each",
+                        r.get(i..).unwrap_or("")
+                    )));
+                }
                 continue;
             }
             if stmt == "+" || stmt == "-" {
@@ -704,61 +910,134 @@ pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
                 continue;
             }
             if (sb[0] == b'+' || sb[0] == b'-') && sb.len() == 7 {
-                if game.is_none() {
-                    let mut p = board.clone().unwrap_or_else(Position::startpos);
-                    if let Some(c) = all_rest {
-                        p.fill_hand_with_rest(c);
+                if moves.is_none() {
+                    if !errs.is_empty() {
+                        break 'lines;
                     }
-                    p.set_side(side);
+                    if board.is_none() {
+                        errs.push(err(
+                            "a move before the start position (`PI`, `P1` to `P9`, or `P+` / `P-`)"
+                                .into(),
+                        ));
+                        break 'lines;
+                    }
+                    if let Some(e) = missing_rows(&rows, first_row) {
+                        errs.push(e);
+                        break 'lines;
+                    }
+                    let p = csa_start(&board, all_rest, side);
                     if let Some(msg) = impossible(&p) {
                         errs.push(err(msg));
                         break 'lines;
                     }
-                    game = Some(Game::new(p));
+                    moves = Some(Moves::new(p));
                 }
-                let Some(g) = game.as_mut() else { continue };
+                let Some(ms) = moves.as_mut() else { continue };
+                if let Err(e) = ms.check_pending() {
+                    errs.push(e);
+                    break 'lines;
+                }
                 let color = if sb[0] == b'+' {
                     Color::Black
                 } else {
                     Color::White
                 };
-                if color != g.last().side_to_move() {
+                if color != ms.to_move() {
                     errs.push(err(format!("`{stmt}` is played by the side not to move")));
                     break 'lines;
                 }
-                match csa_move(g.last(), stmt) {
-                    Ok(m) => {
-                        if let Some(reason) = g.last().illegal_reason(m) {
-                            errs.push(err(format!("`{stmt}` is illegal: {reason}")));
-                            break 'lines;
-                        }
-                        g.push(m);
-                    }
+                let place = Place {
+                    line: no,
+                    offset: off,
+                    len: line.len(),
+                };
+                let played = match csa_move(ms.game.last(), stmt) {
+                    Ok(p) => p,
                     Err(msg) => {
                         errs.push(err(msg));
                         break 'lines;
                     }
+                };
+                if let Err(e) = ms.play(played, stmt, place) {
+                    errs.push(e);
+                    break 'lines;
                 }
                 continue;
             }
             errs.push(err(format!("cannot read `{stmt}`")));
         }
     }
+    if errs.is_empty() && moves.is_none() {
+        if board.is_none() {
+            errs.push(ParseError::new(
+                0,
+                0,
+                "no CSA record: no start position (`PI`, `P1` to `P9`, or `P+` / `P-`)",
+                "a CSA record gives its start position, then the side to move and the moves",
+            ));
+        } else if let Some(e) = missing_rows(&rows, first_row) {
+            errs.push(e);
+        }
+    }
     if !errs.is_empty() {
         return Err(ParseErrors(errs));
     }
-    if let Some(g) = game {
-        return Ok(g);
-    }
-    let mut p = board.unwrap_or_else(Position::startpos);
+    let ms = match moves {
+        Some(ms) => ms,
+        None => {
+            let p = csa_start(&board, all_rest, side);
+            if let Some(msg) = impossible(&p) {
+                return Err(ParseErrors(vec![ParseError::new(
+                    0,
+                    0,
+                    msg,
+                    "fix the board or the hands",
+                )]));
+            }
+            Moves::new(p)
+        }
+    };
+    Ok(ms.finish(result))
+}
+
+/// Parses a CSA record into its game: [`read_csa`], refused when the record ends with a move
+/// that cannot be played.
+pub fn parse_csa(text: &str) -> Result<Game, ParseErrors> {
+    read_csa(text)?.into_game()
+}
+
+/// The start position of a CSA record.
+fn csa_start(board: &Option<Position>, all_rest: Option<Color>, side: Color) -> Position {
+    let mut p = board.clone().unwrap_or_else(Position::startpos);
     if let Some(c) = all_rest {
         p.fill_hand_with_rest(c);
     }
     p.set_side(side);
-    start_only(p)
+    p
 }
 
-fn csa_move(pos: &Position, s: &str) -> Result<Move, String> {
+/// The refusal of a board given by rows that are not all there (a record cut short).
+fn missing_rows(rows: &[bool; 9], first: Option<(usize, usize, usize)>) -> Option<ParseError> {
+    let (no, off, len) = first?;
+    if rows.iter().all(|&r| r) {
+        return None;
+    }
+    let missing: Vec<String> = (1..=9)
+        .filter(|&r| !rows[r - 1])
+        .map(|r| format!("P{r}"))
+        .collect();
+    Some(ParseError::new(
+        off,
+        len,
+        format!(
+            "line {no}: the board lacks rows {}: it is cut short",
+            missing.join(", ")
+        ),
+        "a board given by rows has the nine rows P1 to P9",
+    ))
+}
+
+fn csa_move(pos: &Position, s: &str) -> Result<Played, String> {
     let b = s.as_bytes();
     let d = |i: usize| b[i].wrapping_sub(b'0');
     let kind = s
@@ -767,16 +1046,25 @@ fn csa_move(pos: &Position, s: &str) -> Result<Move, String> {
         .ok_or_else(|| format!("`{s}` names no piece"))?;
     let to = Square::new(d(3), d(4)).ok_or_else(|| format!("`{s}` names no destination"))?;
     if d(1) == 0 && d(2) == 0 {
-        return Ok(Move::drop(kind, to));
+        if !PieceKind::HAND.contains(&kind) {
+            return Err(format!("`{s}` drops a piece that cannot be held"));
+        }
+        return Ok(played(pos, Move::drop(kind, to)));
     }
     let from = Square::new(d(1), d(2)).ok_or_else(|| format!("`{s}` names no origin"))?;
     let Some(p) = pos.piece_at(from) else {
         return Err(format!("`{s}`: there is no piece on {from}"));
     };
+    if p.color != pos.side_to_move() {
+        return Err(format!(
+            "`{s}`: the piece on {from} is {}'s",
+            p.color.kanji()
+        ));
+    }
     if p.kind == kind {
-        Ok(Move::board(from, to, false))
+        Ok(played(pos, Move::board(from, to, false)))
     } else if p.kind.promoted() == Some(kind) {
-        Ok(Move::board(from, to, true))
+        Ok(played(pos, Move::board(from, to, true)))
     } else {
         Err(format!(
             "`{s}`: the piece on {from} is a {}",
@@ -917,7 +1205,11 @@ P-00AL
             "8k/9/9/9/9/9/9/9/4K4 b G2r2b3g4s4n4l18p 1"
         );
         assert_eq!(g.moves[0].to_usi(), "G*1b");
-        let e = parse_csa(&text.replace("+0012KI", "+0013KI\n-1112OU")).unwrap_err();
+        // a king that moves into check is read (the rules judge it)
+        let g = parse_csa(&text.replace("+0012KI", "+0013KI\n-1112OU")).unwrap();
+        assert_eq!(g.moves[1].to_usi(), "1a1b");
+        // a king that cannot reach the square, followed by a move, makes the record unreadable
+        let e = parse_csa(&text.replace("+0012KI", "+0013KI\n-1131OU\n+1312KI")).unwrap_err();
         assert!(e.0[0].message.starts_with("line 14:"), "{e}");
         assert!(parse_csa("PI82HI22KA\n+\n+2726FU\n").is_ok());
         assert!(parse_csa("+7776XX\n").is_err());

@@ -53,6 +53,15 @@ pub enum Follow {
 /// rules) and `Reading`; an error says why the search may not follow them.
 pub type Resolver<'a> = &'a dyn Fn(&str, &str) -> Result<Follow, String>;
 
+/// The largest transposition table `setoption name USI_Hash` takes, in MiB: the command line's
+/// default bound on resident memory (`--max-resident-mb`), since the table is made resident as
+/// the search fills it.
+pub const MAX_HASH_MB: usize = 4096;
+
+/// The longest command read (a `position` of 100,000 moves is about 500 KiB): a longer line is
+/// read to its end without being kept and answered with an `info string`.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
+
 /// Runs the engine until `quit` or the end of the input. Output errors end the loop. Readings
 /// are the four native ones by name; no rule files.
 pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Result<()> {
@@ -108,12 +117,32 @@ pub fn usi_loop_with<W: Write + Send>(
                 }
             }
         };
-        for line in input.lines() {
-            let line = match line {
-                Ok(l) => l,
+        let mut input = input;
+        loop {
+            let mut bytes = vec![];
+            let line = match crate::lines::read_line_bounded(&mut input, &mut bytes, MAX_LINE_BYTES)
+            {
+                Ok(Ok(0)) => break,
+                Ok(Ok(_)) => match String::from_utf8(bytes) {
+                    Ok(l) => l,
+                    Err(_) => {
+                        say(&out, "info string unreadable input line (not UTF-8)")?;
+                        continue;
+                    }
+                },
+                Ok(Err(n)) => {
+                    say(
+                        &out,
+                        &format!(
+                            "info string a line of {n} bytes, longer than {} MiB: skipped",
+                            MAX_LINE_BYTES >> 20
+                        ),
+                    )?;
+                    continue;
+                }
                 Err(_) => {
                     say(&out, "info string unreadable input line")?;
-                    continue;
+                    break;
                 }
             };
             let line = line.trim();
@@ -125,7 +154,9 @@ pub fn usi_loop_with<W: Write + Send>(
                     say(&out, "id author okite")?;
                     say(
                         &out,
-                        "option name USI_Hash type spin default 64 min 1 max 65536",
+                        &format!(
+                            "option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}"
+                        ),
                     )?;
                     say(
                         &out,
@@ -155,13 +186,18 @@ pub fn usi_loop_with<W: Write + Send>(
                         .and_then(|i| rest.get(i + 1));
                     match (name, value) {
                         (Some(&"USI_Hash"), Some(v)) => match v.parse::<usize>() {
-                            Ok(n) if (1..=65536).contains(&n) => {
+                            Ok(n) if (1..=MAX_HASH_MB).contains(&n) => {
                                 if n != hash_mb {
                                     solver = None;
                                 }
                                 hash_mb = n
                             }
-                            _ => say(&out, &format!("info string bad USI_Hash value {v}"))?,
+                            _ => say(
+                                &out,
+                                &format!(
+                                    "info string bad USI_Hash value {v} (from 1 to {MAX_HASH_MB} MiB)"
+                                ),
+                            )?,
                         },
                         (Some(&"MateLength"), Some(&"shortest")) => length = MateLength::Shortest,
                         (Some(&"MateLength"), Some(&"any")) => length = MateLength::Any,
@@ -530,6 +566,31 @@ mod tests {
             3,
             "{out}"
         );
+    }
+
+    /// A line longer than the engine reads is skipped with an `info string`, a line that is
+    /// not UTF-8 too; the commands after them are answered, and a hash past the bound refused.
+    #[test]
+    fn long_and_unreadable_lines_are_skipped() {
+        let mut input = b"isready\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        input.extend(b"\nusi\n\xff\xfe\nsetoption name USI_Hash value 5000\nisready\n");
+        let mut out = Vec::new();
+        usi_loop(&input[..], &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "readyok");
+        assert_eq!(
+            lines[1],
+            format!(
+                "info string a line of {} bytes, longer than 4 MiB: skipped",
+                MAX_LINE_BYTES + 11
+            )
+        );
+        assert!(out.contains("option name USI_Hash type spin default 64 min 1 max 4096"));
+        assert!(out.contains("info string unreadable input line (not UTF-8)"));
+        assert!(out.contains("info string bad USI_Hash value 5000 (from 1 to 4096 MiB)"));
+        assert_eq!(lines.last(), Some(&"readyok"));
     }
 
     #[test]

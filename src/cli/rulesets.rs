@@ -1,0 +1,187 @@
+#![forbid(unsafe_code)]
+//! `okite game --rulesets`: a game judged by rule sets (rules/shogi_rulesets.rule), one row per
+//! rule set with the result, the move it falls at, the reason, and the record's own result.
+
+use super::common::*;
+use super::query::*;
+use crate::check::Program;
+use crate::front::json_str;
+use crate::ir::Value;
+use crate::natives::Engine;
+use crate::shogi::ending::{Ending, Outcome};
+use crate::shogi::position::Position;
+use crate::shogi::record::Record;
+use crate::shogi::types::Color;
+
+/// The name of a result in the output: `sente`, `gote`, `draw`, `replay`, `none`.
+fn result_name(v: &Value) -> Option<&'static str> {
+    let Value::Enum(e) = v else { return None };
+    Some(match &*e.name {
+        "先手勝ち" | "sente_wins" => "sente",
+        "後手勝ち" | "gote_wins" => "gote",
+        "引き分け" | "draw" => "draw",
+        "指し直し" | "replay" => "replay",
+        "未決" | "undecided" => "none",
+        _ => return None,
+    })
+}
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win(Color::Black) => "sente",
+        Outcome::Win(Color::White) => "gote",
+        Outcome::Draw => "draw",
+        Outcome::Replay => "replay",
+        Outcome::None => "none",
+    }
+}
+
+/// The record's end as the rule sets' `verdict` takes it.
+fn ending_word(record: Option<&Record>) -> &'static str {
+    match record.and_then(|r| r.result.as_ref()).map(|r| r.ending) {
+        Some(Ending::Declaration) => "declaration",
+        Some(Ending::Impasse) => "impasse",
+        Some(Ending::Resignation) => "resign",
+        _ => "",
+    }
+}
+
+pub(super) fn report(
+    prog: &mut Program,
+    positions: &[Position],
+    record: Option<&Record>,
+    rulesets: &[String],
+    printer: &Printer,
+    json: bool,
+) -> i32 {
+    // every rule set is known before anything runs
+    for name in rulesets {
+        if let Err(d) = prog.reading_or_error(name) {
+            return printer.fail_in(d, &prog.sources);
+        }
+    }
+    let names = match state_names(prog) {
+        Ok(n) => n,
+        Err(c) => return c,
+    };
+    let mut moves = vec![];
+    for w in positions.windows(2) {
+        let m = w[0]
+            .pseudo_legal_moves()
+            .into_iter()
+            .find(|m| w[0].after(*m) == w[1]);
+        moves.push(m.map(|m| m.to_usi()).unwrap_or_default());
+    }
+    let states: Vec<Value> = positions.iter().map(|p| names.state(p)).collect();
+    let ending = ending_word(record);
+    let stated = record.and_then(|r| r.result.as_ref());
+    let foul = record.and_then(|r| r.illegal_end.as_ref());
+    let mut rows = vec![];
+    for name in rulesets {
+        let bound = vec![
+            (
+                "g".to_string(),
+                Value::seq(states.clone()),
+                "Game".to_string(),
+            ),
+            ("e".to_string(), Value::str(ending), "Str".to_string()),
+        ];
+        let v = match eval_with_bound(
+            prog,
+            "verdict(g, e)",
+            bound,
+            Engine::Native,
+            Some(name),
+            printer,
+            None,
+        ) {
+            Ok(v) => v,
+            Err(c) => return c,
+        };
+        let (mut result, mut ply, mut reason) = match &v {
+            Value::Tuple(t) if t.len() == 3 => match (result_name(&t[0]), &t[1], &t[2]) {
+                (Some(r), Value::Int(i), Value::Str(s)) => (r, *i as usize, s.to_string()),
+                _ => return printer.fail(bad_verdict(&v)),
+            },
+            _ => return printer.fail(bad_verdict(&v)),
+        };
+        // a last move the pieces cannot make loses for its mover, unless the game ended before
+        if let Some(e) = foul {
+            if result == "none" || ply >= e.ply {
+                let mover = positions.last().map_or(Color::Black, |p| p.side_to_move());
+                result = if mover == Color::Black {
+                    "gote"
+                } else {
+                    "sente"
+                };
+                ply = e.ply;
+                reason = format!("foul: an illegal move ({})", e.why);
+            }
+        }
+        let agrees = stated.map(|r| outcome_name(r.outcome) == result);
+        rows.push((name.clone(), result, ply, reason, agrees));
+    }
+    if json {
+        let results: Vec<String> = rows
+            .iter()
+            .map(|(n, r, p, why, agrees)| {
+                format!(
+                    "{{\"ruleset\": {}, \"result\": {}, \"ply\": {p}, \"reason\": {}{}}}",
+                    json_str(n),
+                    json_str(r),
+                    json_str(why),
+                    match agrees {
+                        Some(a) => format!(", \"agrees\": {a}"),
+                        None => String::new(),
+                    }
+                )
+            })
+            .collect();
+        let ms: Vec<String> = moves.iter().map(|m| json_str(m)).collect();
+        let mut extra = String::new();
+        if let Some(r) = stated {
+            extra.push_str(&format!(
+                ", \"record_result\": {{\"outcome\": {}, \"ending\": {}, \"ply\": {}, \"stated\": {}, \"line\": {}}}",
+                json_str(outcome_name(r.outcome)),
+                json_str(r.ending.name()),
+                r.ply,
+                json_str(&r.stated),
+                r.line
+            ));
+        }
+        println!(
+            "{{\"moves\": [{}], \"results\": [{}]{extra}}}",
+            ms.join(", "),
+            results.join(", ")
+        );
+        return 0;
+    }
+    println!("{} moves", moves.len());
+    if let Some(r) = stated {
+        println!(
+            "record result: {}, {} after {} moves (`{}`, line {})",
+            outcome_name(r.outcome),
+            r.ending.name(),
+            r.ply,
+            r.stated,
+            r.line
+        );
+    }
+    for (n, r, p, why, agrees) in &rows {
+        let flag = match agrees {
+            Some(true) => "",
+            Some(false) => "   (the record says otherwise)",
+            None => "",
+        };
+        println!("{n:<9} {r:<7} move {p:<4} {why}{flag}");
+    }
+    0
+}
+
+fn bad_verdict(v: &Value) -> crate::diagnostics::Diag {
+    unexpected(
+        "verdict(g, e)",
+        v,
+        "a tuple of a Result, the move it falls at and a reason",
+    )
+}

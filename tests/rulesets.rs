@@ -1,0 +1,470 @@
+//! `okite game --rulesets`: games judged by the rule sets of rules/shogi_rulesets.rule (jsa,
+//! amateur, csa, try-rule) and by the seeds' readings, each result checked per rule set; and the
+//! verdicts by the rules alone against the verdicts with the native bindings.
+
+use okite::shogi::position::Position;
+use okite::shogi::types::{Color, PieceKind, Square};
+use std::collections::HashMap;
+use std::process::{Command, Output};
+
+fn okite(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(args)
+        .output()
+        .expect("okite runs")
+}
+
+/// (ruleset, result, ply, reason) of each row of `--json`.
+fn results(args: &[&str]) -> Vec<(String, String, u64, String)> {
+    let mut a = vec!["game", "--json"];
+    a.extend(args);
+    let o = okite(&a);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{a:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["ruleset"].as_str().unwrap().to_string(),
+                r["result"].as_str().unwrap().to_string(),
+                r["ply"].as_u64().unwrap(),
+                r["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn usi(sfen: &str, moves: &str, sets: &str) -> Vec<(String, String, u64, String)> {
+    results(&["--rulesets", sets, "--sfen", sfen, "--usi", moves])
+}
+
+fn expect(rows: &[(String, String, u64, String)], want: &[(&str, &str, u64)]) {
+    let got: Vec<(&str, &str, u64)> = rows
+        .iter()
+        .map(|(n, r, p, _)| (n.as_str(), r.as_str(), *p))
+        .collect();
+    assert_eq!(got, want, "{rows:?}");
+}
+
+const ALL: &str = "jsa,amateur,csa,try-rule,narrow,broad";
+
+#[test]
+fn fourfold_repetition_without_check() {
+    let rows = usi(
+        "startpos",
+        "5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a",
+        ALL,
+    );
+    expect(
+        &rows,
+        &[
+            ("jsa", "replay", 12),
+            ("amateur", "replay", 12),
+            ("csa", "draw", 12),
+            ("try-rule", "replay", 12),
+            ("narrow", "replay", 12),
+            ("broad", "replay", 12),
+        ],
+    );
+    // one move short: no result yet
+    let rows = usi(
+        "startpos",
+        "5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i",
+        "jsa,csa",
+    );
+    expect(&rows, &[("jsa", "none", 11), ("csa", "none", 11)]);
+}
+
+#[test]
+fn perpetual_check_completed_by_the_checking_side() {
+    // 先手's rook checks; its twelfth move completes the repetition
+    let rows = usi(
+        "8k/9/9/9/8R/9/9/9/4K4 w - 1",
+        "1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e",
+        ALL,
+    );
+    expect(
+        &rows,
+        &[
+            ("jsa", "gote", 12),
+            ("amateur", "gote", 12),
+            ("csa", "gote", 12),
+            ("try-rule", "gote", 12),
+            ("narrow", "replay", 12),
+            ("broad", "gote", 12),
+        ],
+    );
+    assert!(rows[0].3.contains("perpetual check"), "{rows:?}");
+}
+
+#[test]
+fn perpetual_check_completed_by_the_checked_side() {
+    // 後手's king move completes it: the checking side loses under the rule sets all the same;
+    // the broad reading forbids only the checking side's completing move
+    let rows = usi(
+        "7k1/9/9/9/8R/9/9/9/4K4 b - 1",
+        "1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e 1a2a",
+        ALL,
+    );
+    expect(
+        &rows,
+        &[
+            ("jsa", "gote", 12),
+            ("amateur", "gote", 12),
+            ("csa", "gote", 12),
+            ("try-rule", "gote", 12),
+            ("narrow", "replay", 12),
+            ("broad", "replay", 12),
+        ],
+    );
+}
+
+#[test]
+fn two_pawns_and_pawn_drop_mate_lose_at_once() {
+    let rows = usi("4k4/9/9/9/9/4P4/9/9/4K4 b P 1", "P*5e", "jsa,amateur,csa");
+    expect(
+        &rows,
+        &[
+            ("jsa", "gote", 1),
+            ("amateur", "gote", 1),
+            ("csa", "gote", 1),
+        ],
+    );
+    assert!(rows[0].3.contains("二歩"), "{rows:?}");
+    let rows = usi("7nk/9/6B1L/9/9/9/9/9/4K4 b P 1", "P*1b", "jsa,csa,narrow");
+    expect(
+        &rows,
+        &[
+            ("jsa", "gote", 1),
+            ("csa", "gote", 1),
+            ("narrow", "gote", 1),
+        ],
+    );
+    assert!(rows[0].3.contains("打ち歩詰め"), "{rows:?}");
+    // a pushed pawn mates: 先手 wins
+    let rows = usi("7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1", "1c1b+", "jsa");
+    expect(&rows, &[("jsa", "sente", 1)]);
+}
+
+fn csa_name(k: PieceKind) -> &'static str {
+    use PieceKind::*;
+    match k {
+        Pawn => "FU",
+        Lance => "KY",
+        Knight => "KE",
+        Silver => "GI",
+        Gold => "KI",
+        Bishop => "KA",
+        Rook => "HI",
+        King => "OU",
+        ProPawn => "TO",
+        ProLance => "NY",
+        ProKnight => "NK",
+        ProSilver => "NG",
+        Horse => "UM",
+        Dragon => "RY",
+    }
+}
+
+/// A CSA record of a position with no moves, ending with `end` (`%KACHI`, `%JISHOGI`).
+fn csa_record(sfen: &str, end: &str) -> std::path::PathBuf {
+    let p = Position::from_sfen(sfen).unwrap();
+    let mut t = String::from("V2.2\nN+sente\nN-gote\n");
+    for row in 1..=9u8 {
+        t.push_str(&format!("P{row}"));
+        for col in (1..=9u8).rev() {
+            match p.piece_at(Square::new(col, row).unwrap()) {
+                None => t.push_str(" * "),
+                Some(pc) => t.push_str(&format!(
+                    "{}{}",
+                    if pc.color == Color::Black { '+' } else { '-' },
+                    csa_name(pc.kind)
+                )),
+            }
+        }
+        t.push('\n');
+    }
+    for (c, sign) in [(Color::Black, '+'), (Color::White, '-')] {
+        for (k, n) in p.hand(c).iter() {
+            for _ in 0..n {
+                t.push_str(&format!("P{sign}00{}\n", csa_name(k)));
+            }
+        }
+    }
+    t.push_str(if p.side_to_move() == Color::Black {
+        "+\n"
+    } else {
+        "-\n"
+    });
+    t.push_str(end);
+    t.push('\n');
+    let name = format!(
+        "okite-rulesets-{}-{:x}.csa",
+        std::process::id(),
+        t.bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64))
+    );
+    let path = std::env::temp_dir().join(name);
+    std::fs::write(&path, t).unwrap();
+    path
+}
+
+fn by_record(sfen: &str, end: &str, sets: &str) -> Vec<(String, String, u64, String)> {
+    let path = csa_record(sfen, end);
+    let rows = results(&["--rulesets", sets, "--csa", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(path);
+    rows
+}
+
+/// 先手's king on 5b with ten pieces in the camp (18 points there) and `hand`.
+fn camp(hand: &str) -> String {
+    format!("9/RB2K4/+P+P+P+P+P+P+P+P1/9/9/9/9/9/4k4 b {hand} 1")
+}
+
+#[test]
+fn declarations_at_23_24_27_28_and_31_points() {
+    let sets = "jsa,amateur,csa";
+    // 23 points: the declarer loses everywhere
+    expect(
+        &by_record(&camp("R"), "%KACHI", sets),
+        &[
+            ("jsa", "gote", 0),
+            ("amateur", "gote", 0),
+            ("csa", "gote", 0),
+        ],
+    );
+    // 24 points: 持将棋 for jsa, a loss for the 28-point rules
+    expect(
+        &by_record(&camp("RP"), "%KACHI", sets),
+        &[
+            ("jsa", "replay", 0),
+            ("amateur", "gote", 0),
+            ("csa", "gote", 0),
+        ],
+    );
+    // 27 points: 先手 needs 28
+    expect(
+        &by_record(&camp("R4P"), "%KACHI", sets),
+        &[
+            ("jsa", "replay", 0),
+            ("amateur", "gote", 0),
+            ("csa", "gote", 0),
+        ],
+    );
+    // 28 points
+    expect(
+        &by_record(&camp("RB"), "%KACHI", sets),
+        &[
+            ("jsa", "replay", 0),
+            ("amateur", "sente", 0),
+            ("csa", "sente", 0),
+        ],
+    );
+    // 31 points
+    expect(
+        &by_record(&camp("RB3P"), "%KACHI", sets),
+        &[
+            ("jsa", "sente", 0),
+            ("amateur", "sente", 0),
+            ("csa", "sente", 0),
+        ],
+    );
+    // 後手 declares with 27 points and wins under the 27-point rules
+    expect(
+        &by_record(
+            "4K4/9/9/9/9/9/1+p+p+p+p+p+p+p+p/4k2br/9 w r4p 1",
+            "%KACHI",
+            sets,
+        ),
+        &[
+            ("jsa", "replay", 0),
+            ("amateur", "gote", 0),
+            ("csa", "gote", 0),
+        ],
+    );
+    // nine pieces in the camp: the declarer loses
+    expect(
+        &by_record(
+            "9/RB2K4/+P+P+P+P+P+P+P2/9/9/9/9/9/4k4 b RB2P 1",
+            "%KACHI",
+            sets,
+        ),
+        &[
+            ("jsa", "gote", 0),
+            ("amateur", "gote", 0),
+            ("csa", "gote", 0),
+        ],
+    );
+}
+
+#[test]
+fn the_impasse_count_24_against_27() {
+    let sets = "jsa,amateur";
+    let count = |s: u32, hand: &str| -> Vec<(String, String, u64, String)> {
+        let _ = s;
+        by_record(
+            &format!("4k4/9/9/9/9/9/9/9/4K4 b {hand} 1"),
+            "%JISHOGI",
+            sets,
+        )
+    };
+    // 先手 23, 後手 31
+    expect(
+        &count(23, "RB4G4S5Prb4n4l13p"),
+        &[("jsa", "gote", 0), ("amateur", "gote", 0)],
+    );
+    // 先手 24, 後手 30
+    expect(
+        &count(24, "RB4G4S6Prb4n4l12p"),
+        &[("jsa", "replay", 0), ("amateur", "gote", 0)],
+    );
+    // 27 each: 後手 wins the tie
+    expect(
+        &count(27, "RB4G4S9Prb4n4l9p"),
+        &[("jsa", "replay", 0), ("amateur", "gote", 0)],
+    );
+    // 先手 28, 後手 26
+    expect(
+        &count(28, "RB4G4S10Prb4n4l8p"),
+        &[("jsa", "replay", 0), ("amateur", "sente", 0)],
+    );
+}
+
+/// A walk of the two kings alone that repeats no position, `plies` moves long.
+fn kings_walk(plies: usize) -> String {
+    let mut p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut moves = vec![];
+    let key = |p: &Position| {
+        let s = p.to_sfen();
+        s.rsplit_once(' ').map_or(s.clone(), |(a, _)| a.to_string())
+    };
+    let mut x: u64 = 7;
+    for _ in 0..plies {
+        let ms: Vec<_> = p.legal_moves().iter().copied().collect();
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let start = (x >> 33) as usize % ms.len();
+        let m = (0..ms.len())
+            .map(|k| ms[(start + k) % ms.len()])
+            .find(|m| !seen.contains_key(&key(&p.after(*m))))
+            .unwrap_or(ms[start]);
+        p = p.after(m);
+        *seen.entry(key(&p)).or_default() += 1;
+        moves.push(m.to_usi());
+    }
+    assert!(
+        seen.values().all(|&n| n < 4),
+        "the walk repeats a position four times"
+    );
+    moves.join(" ")
+}
+
+#[test]
+fn the_move_limit() {
+    let sfen = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
+    let rows = usi(sfen, &kings_walk(330), "csa,jsa,amateur");
+    expect(
+        &rows,
+        &[
+            ("csa", "draw", 320),
+            ("jsa", "none", 330),
+            ("amateur", "none", 330),
+        ],
+    );
+    assert_eq!(rows[0].3, "move limit");
+    let rows = usi(sfen, &kings_walk(319), "csa");
+    expect(&rows, &[("csa", "none", 319)]);
+}
+
+#[test]
+fn the_try_rule() {
+    // 先手's king walks to 5a
+    let rows = usi(
+        "9/9/4K4/9/9/9/9/9/k8 b - 1",
+        "5c5b 9i9h 5b5a",
+        "try-rule,jsa",
+    );
+    expect(&rows, &[("try-rule", "sente", 3), ("jsa", "none", 3)]);
+}
+
+/// The verdicts of short games by the rules alone (every definition evaluated as written)
+/// against those with the native bindings (succ, in_check, targets, the point counts).
+#[test]
+fn verdicts_by_the_rules_agree_with_the_native_bindings() {
+    use okite::check::load::load;
+    use okite::eval::Evaluator;
+    use okite::natives::{Engine, Natives};
+    use okite::syntax::parse_expr;
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
+    let mut prog = load(&[dir], &Natives::standard())
+        .program
+        .unwrap_or_else(|_| panic!("rules/ does not check"));
+    let games = [
+        (
+            "startpos",
+            "5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a 5i5h 5a5b 5h5i 5b5a",
+            "",
+        ),
+        (
+            "8k/9/9/9/8R/9/9/9/4K4 w - 1",
+            "1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e",
+            "",
+        ),
+        (
+            "7k1/9/9/9/8R/9/9/9/4K4 b - 1",
+            "1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e 1a2a 1e2e 2a1a 2e1e 1a2a",
+            "",
+        ),
+        ("4k4/9/9/9/9/4P4/9/9/4K4 b P 1", "P*5e", ""),
+        ("7nk/9/6B1L/9/9/9/9/9/4K4 b P 1", "P*1b", ""),
+        (
+            "9/RB2K4/+P+P+P+P+P+P+P+P1/9/9/9/9/9/4k4 b RB 1",
+            "",
+            "declaration",
+        ),
+        (
+            "9/RB2K4/+P+P+P+P+P+P+P+P1/9/9/9/9/9/4k4 b RP 1",
+            "",
+            "declaration",
+        ),
+        ("4k4/9/9/9/9/9/9/9/4K4 b RB4G4S9Prb4n4l9p 1", "", "impasse"),
+        ("9/9/4K4/9/9/9/9/9/k8 b - 1", "5c5b 9i9h 5b5a", ""),
+    ];
+    let mut distinct = std::collections::HashSet::new();
+    for set in ["jsa", "amateur", "csa", "try-rule"] {
+        for (sfen, moves, end) in games {
+            let text = format!("verdict(game({sfen:?}, {moves:?}), {end:?})");
+            let mut answers = vec![];
+            for engine in [Engine::Rules, Engine::Native] {
+                let fid = prog.sources.add("<q>", None, text.clone());
+                let e = parse_expr(&text, fid).unwrap();
+                let q = prog
+                    .compile_query(&e, &[])
+                    .unwrap_or_else(|_| panic!("{text}"));
+                let r = prog.reading_id(set).unwrap();
+                let binder = okite::bindings::Sound::standard();
+                let mut ev = Evaluator::new(&prog, &binder);
+                ev.engine = engine;
+                ev.set_reading(r);
+                answers.push(
+                    ev.eval_query(&q)
+                        .unwrap_or_else(|e| panic!("{}", e.diag.message))
+                        .to_string(),
+                );
+            }
+            assert_eq!(answers[0], answers[1], "{set}: {text}");
+            distinct.insert(answers[0].clone());
+        }
+    }
+    assert!(distinct.len() >= 8, "{distinct:?}");
+}
