@@ -125,6 +125,8 @@ if [ "$quick" != "--quick" ]; then
   row "go classes grid:2x2 empty, native vs rules" "$gc" "$gr" "$(ratio "$gc" "$gr")"
   gp=$(secs $okite go classes --graph path:5)
   row "go classes path:5 empty, native" "$gp" "-" "-"
+  gy=$(secs $okite go classes --graph cycle:8)
+  row "go classes cycle:8 empty, native" "$gy" "-" "-"
   for grid in 2x3 3x3 3x4; do
     gn=$(secs $okite go classes --graph grid:$grid)
     row "go classes grid:$grid empty, native" "$gn" "-" "-"
