@@ -445,7 +445,7 @@ fn the_proof_number_search_keeps_the_definition_on_the_empty_boards() {
 }
 
 /// The empty 8-cycle under the default table, past the 20 million visits of the first searches:
-/// about a second for the empty board and as much for each of its 16 options in a release build
+/// the empty board and each of its 16 options classified afresh, seconds in a release build
 /// (docs/PERFORMANCE.md).
 #[test]
 #[cfg_attr(debug_assertions, ignore)]

@@ -609,9 +609,29 @@ impl Classifier {
         let mut path = self.path_of(seq)?;
         let last = SmallGraph::from_board(seq.last().expect("checked"));
         let mut budget = self.node_limit;
-        let mut out = Vec::with_capacity(self.sg.n);
+        // A symmetry of the graph that keeps every board of the sequence maps the sequence onto
+        // itself, and so a vertex onto a vertex of the same class: each orbit of those
+        // symmetries is searched once (the empty 4 x 4 board: 3 vertices instead of 16).
+        let boards: Vec<SmallBoard> = seq.iter().map(SmallGraph::from_board).collect();
+        let keeping: Vec<Vec<usize>> = self
+            .syms
+            .iter()
+            .filter(|s| boards.iter().all(|&b| s.board(b) == b))
+            .map(|s| s.perm.clone())
+            .collect();
+        let mut out = vec![Class::P; self.sg.n];
+        let mut done = vec![false; self.sg.n];
         for v in 0..self.sg.n {
-            out.push(self.outcome_of(last, v, &mut path, &mut budget)?);
+            if done[v] {
+                continue;
+            }
+            let k = self.outcome_of(last, v, &mut path, &mut budget)?;
+            out[v] = k;
+            done[v] = true;
+            for perm in &keeping {
+                out[perm[v]] = k;
+                done[perm[v]] = true;
+            }
         }
         self.stats.entries = self.entries();
         Ok(out)
