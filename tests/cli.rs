@@ -871,6 +871,46 @@ fn check_test_and_compare_print_json() {
     );
 }
 
+/// A shogi state in `compare --json` is its SFEN, as in `eval --json`; `--pieces` gives the
+/// rules' own form of it.
+#[test]
+fn compare_json_writes_states_as_sfen() {
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "compare",
+            "--readings",
+            "narrow,broad",
+            "--sfen",
+            "startpos",
+            "--moves",
+            "7g7f",
+            "--json",
+            "g[i]",
+        ];
+        a.extend_from_slice(extra);
+        okite(&a)
+    };
+    let o = args(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1"; // a state of the rules has no move number
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        out.trim(),
+        format!(
+            r#"{{"expr": "g[i]", "readings": [{{"reading": "narrow", "value": {{"sfen": "{sfen}"}}}}, {{"reading": "broad", "value": {{"sfen": "{sfen}"}}}}], "agree": true}}"#
+        ),
+        "{}",
+        text(&o)
+    );
+    let o = args(&["--pieces"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        !out.contains("sfen") && out.contains(r#"["歩", 1]"#),
+        "{out}"
+    );
+}
+
 /// A shogi state in `eval --json` is its SFEN; `--pieces` gives the rules' own form of it.
 #[test]
 fn eval_json_writes_states_as_sfen() {

@@ -381,9 +381,14 @@ pub struct CompareArgs {
     /// Levels of explanation printed where readings differ
     #[arg(long, default_value_t = 4)]
     pub depth: usize,
-    /// One JSON object: {"expr", "readings": [{"reading", "value"}], "agree"}
+    /// One JSON object: {"expr", "readings": [{"reading", "value"}], "agree"}; a shogi state is
+    /// {"sfen": ...}
     #[arg(long)]
     pub json: bool,
+    /// With --json, shogi states as the rules hold them (the map from pieces to places, and the
+    /// side to move) instead of their SFEN
+    #[arg(long, requires = "json")]
+    pub pieces: bool,
 }
 
 /// The options of `okite natives`.
