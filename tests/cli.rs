@@ -1001,3 +1001,23 @@ fn signature_type_variables_are_rigid() {
         }
     }
 }
+
+/// The native classification keeps --max-resident-mb: the empty 3 x 4 board, which takes
+/// hundreds of MiB to classify, ends with a diagnostic under a 40 MiB bound.
+#[test]
+fn go_classes_keeps_its_memory_bound() {
+    let o = okite(&[
+        "go",
+        "classes",
+        "--graph",
+        "grid:3x4",
+        "--max-resident-mb",
+        "40",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("E0605") && t.contains("occupied more than 40 MiB"),
+        "{t}"
+    );
+}
