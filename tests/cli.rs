@@ -1021,3 +1021,54 @@ fn go_classes_keeps_its_memory_bound() {
         "{t}"
     );
 }
+
+/// A mate whose length is not proved shortest within the limits carries a lower bound that is
+/// one: no mate exists below it (asked again with a ply limit just under it), it is at most the
+/// length found, and it is the length itself once proved shortest.
+#[test]
+fn mate_lower_bound_is_proved() {
+    let field = |out: &str, name: &str| -> u32 {
+        let at = out
+            .find(&format!("\"{name}\": "))
+            .unwrap_or_else(|| panic!("{name} in {out}"));
+        out[at + name.len() + 4..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<String>()
+            .parse()
+            .unwrap()
+    };
+    let set = std::fs::read_to_string("tests/data/shogi/mate-9-ply.sfen").unwrap();
+    let mut cut_short = 0;
+    for sfen in set.lines().filter(|l| !l.trim().is_empty()).take(12) {
+        let sfen = sfen.trim();
+        let full = okite(&["mate", "--sfen", sfen, "--json"]);
+        let out = String::from_utf8_lossy(&full.stdout).to_string();
+        assert!(out.contains(r#""shortest": true"#), "{out}");
+        assert_eq!(field(&out, "lower_bound"), field(&out, "plies"), "{out}");
+        for nodes in ["300", "1500"] {
+            let o = okite(&["mate", "--sfen", sfen, "--nodes", nodes, "--json"]);
+            let out = String::from_utf8_lossy(&o.stdout).to_string();
+            if !out.contains(r#""result": "mate""#) {
+                continue;
+            }
+            let (plies, lower) = (field(&out, "plies"), field(&out, "lower_bound"));
+            assert!(lower >= 1 && lower <= plies, "{out}");
+            if out.contains(r#""shortest": true"#) {
+                assert_eq!(lower, plies, "{out}");
+                continue;
+            }
+            cut_short += 1;
+            if lower >= 3 {
+                let below = (lower - 2).to_string();
+                let o = okite(&["mate", "--sfen", sfen, "--max-plies", &below, "--json"]);
+                let out2 = String::from_utf8_lossy(&o.stdout).to_string();
+                assert!(out2.contains(r#""result": "nomate""#), "{out} / {out2}");
+            }
+        }
+    }
+    assert!(
+        cut_short > 0,
+        "some search was stopped before proving its length shortest"
+    );
+}

@@ -562,7 +562,8 @@ pub struct MateArgs {
     /// quarters of the machine's memory
     #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
     pub max_resident_mb: usize,
-    /// One JSON object per problem
+    /// One JSON object per problem: {"result", "plies", "pv", "nodes", "ms", "shortest",
+    /// "lower_bound", "engine"} (`lower_bound`: no mate has fewer plies, proved)
     #[arg(long)]
     pub json: bool,
     /// Rule files or folders whose definitions the search must follow (default: the shipped
