@@ -710,6 +710,29 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 json.then_some(engine_json.as_str()),
             )
         }
+        GoCommand::Result {
+            graph,
+            moves,
+            sgf,
+            rulesets,
+            dead,
+            komi,
+            handicap,
+            rules,
+            engine,
+            json,
+        } => super::go_result::go_result(super::go_result::ResultArgs {
+            graph,
+            moves,
+            sgf,
+            rulesets,
+            dead,
+            komi,
+            handicap,
+            rules,
+            engine,
+            json,
+        }),
         GoCommand::Show {
             graph,
             dot,
