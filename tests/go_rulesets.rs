@@ -478,4 +478,9 @@ fn refusals() {
     let o = okite(&["go", "result", "--graph", "path:3", "--moves", "B 1, W 1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("occupied"));
+    // a record of more plays than any game is refused, not walked
+    let passes = vec!["B pass, W pass"; 2501].join(", ");
+    let o = okite(&["go", "result", "--graph", "path:3", "--moves", &passes]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at most 5000"));
 }

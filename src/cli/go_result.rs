@@ -42,6 +42,10 @@ struct Judged {
     territory: Option<(Vec<usize>, Vec<usize>)>,
 }
 
+/// The most plays a record judged may have: real games have a few hundred; the rules compare
+/// every board with the earlier ones.
+pub(super) const MAX_PLAYS: usize = 5000;
+
 fn bad(msg: String, help: &str) -> i32 {
     Printer::auto().fail(Diag::error("E0501", msg).help(help.to_string()))
 }
@@ -316,6 +320,15 @@ pub(super) fn go_result(a: ResultArgs) -> i32 {
         Err(c) => return c,
     };
     let g = &j.graph;
+    if j.plays.len() > MAX_PLAYS {
+        return bad(
+            format!(
+                "the record has {} plays; okite judges records of at most {MAX_PLAYS}",
+                j.plays.len()
+            ),
+            "cut the record (a real game has a few hundred plays)",
+        );
+    }
     let h = match crate::go::judge::record_boards(g, &j.setup, &j.plays) {
         Ok(h) => h,
         Err(i) => {

@@ -8,6 +8,7 @@
 
 use super::board::{Board, Color, Illegal};
 use super::graph::Graph;
+use std::collections::{HashMap, HashSet};
 
 /// A play of a record: a colour and a vertex, or a pass (`None`).
 pub type Play = (Color, Option<usize>);
@@ -92,18 +93,51 @@ pub fn cycles_at(h: &[Board], plays: &[Play], i: usize) -> bool {
 /// The reason of a cycle, as the rules write it.
 pub const CYCLE: &str = "a cycle: the same situation a third time";
 
-/// The first play (1-based) at which the game stops, and why; `(0, "")` when none does.
+/// The first play (1-based) at which the game stops, and why; `(0, "")` when none does. The
+/// earlier boards and situations are kept in hash tables: one pass over the record.
 pub fn first_stop(
     h: &[Board],
     plays: &[Play],
     ko: KoRule,
     multi_suicide: bool,
 ) -> (usize, &'static str) {
-    for i in 0..plays.len() {
-        if let Some(why) = forbidden_play(h, plays, i, ko, multi_suicide) {
-            return (i + 1, why);
+    let mut boards: HashSet<Board> = HashSet::new();
+    let mut situations: HashSet<(Board, Color)> = HashSet::new();
+    // (board, the colour that moved to it): how often it came about
+    let mut arrivals: HashMap<(Board, Color), usize> = HashMap::new();
+    if let Some(&(c, _)) = plays.first() {
+        arrivals.insert((h[0], c.opponent()), 1);
+    }
+    for (i, &(s, v)) in plays.iter().enumerate() {
+        boards.insert(h[i]);
+        situations.insert((h[i], s));
+        let after = h[i + 1];
+        if v.is_some() {
+            let placed = v.is_some_and(|v| after.get(v) == 0);
+            let why = if placed && self_taken(h, plays, i) == 1 {
+                Some("suicide of a single stone")
+            } else if placed && !multi_suicide {
+                Some("suicide")
+            } else {
+                match ko {
+                    KoRule::Simple if i >= 1 && after == h[i - 1] => {
+                        Some("ko: an immediate retake")
+                    }
+                    KoRule::Positional if boards.contains(&after) => Some("positional superko"),
+                    KoRule::Situational if situations.contains(&(after, s.opponent())) => {
+                        Some("situational superko")
+                    }
+                    _ => None,
+                }
+            };
+            debug_assert_eq!(why, forbidden_play(h, plays, i, ko, multi_suicide));
+            if let Some(why) = why {
+                return (i + 1, why);
+            }
         }
-        if ko == KoRule::Simple && cycles_at(h, plays, i) {
+        let n = arrivals.entry((after, s)).or_insert(0);
+        *n += 1;
+        if ko == KoRule::Simple && *n >= 3 {
             return (i + 1, CYCLE);
         }
     }
@@ -171,6 +205,52 @@ mod tests {
         let c = board(&[0, -1, 0, 1, 1]);
         assert_eq!(empty_points(&g, &c, true), -1);
         assert_eq!(empty_points(&g, &c, false), 0);
+    }
+
+    /// The first stop found with hash tables is the one the definitions give play by play.
+    #[test]
+    fn first_stop_is_the_naive_one() {
+        let mut seed = 7u64;
+        for n in [3, 4, 5] {
+            let g = Graph::path(n).unwrap();
+            for _ in 0..400 {
+                let mut plays = vec![];
+                let mut b = Board::empty();
+                for k in 0..20 {
+                    let r = crate::go::board::splitmix64(&mut seed);
+                    let c = if k % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let v = (r % (n as u64 + 1)) as usize;
+                    let p = (c, (v < n).then_some(v));
+                    match after_play(&g, &b, p) {
+                        Ok(nb) => {
+                            b = nb;
+                            plays.push(p);
+                        }
+                        Err(_) => plays.push((c, None)),
+                    }
+                }
+                let h = record_boards(&g, &Board::empty(), &plays).unwrap();
+                for ko in [KoRule::Simple, KoRule::Positional, KoRule::Situational] {
+                    for sui in [false, true] {
+                        let naive = (0..plays.len())
+                            .find_map(|i| {
+                                forbidden_play(&h, &plays, i, ko, sui)
+                                    .map(|w| (i + 1, w))
+                                    .or_else(|| {
+                                        (ko == KoRule::Simple && cycles_at(&h, &plays, i))
+                                            .then_some((i + 1, CYCLE))
+                                    })
+                            })
+                            .unwrap_or((0, ""));
+                        assert_eq!(first_stop(&h, &plays, ko, sui), naive, "{plays:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
