@@ -281,7 +281,7 @@ fn dead_stones(
             .collect();
         return Ok((out, "seed 004's outcome classes".into()));
     }
-    Ok((vec![], "none (give --dead or TB/TW)".into()))
+    Ok((vec![], "none given (--dead, or TB/TW in the record)".into()))
 }
 
 fn winner_name(v: &Value) -> Option<Option<&'static str>> {
@@ -525,8 +525,24 @@ pub(super) fn go_result(a: ResultArgs) -> i32 {
             Some(false) => "   (the record says otherwise)",
             _ => "",
         };
+        // the play a forbidden move or a cycle falls at
+        let at = match usize::try_from(r.play)
+            .ok()
+            .and_then(|i| j.plays.get(i.wrapping_sub(1)))
+        {
+            Some(&(c, v))
+                if r.reason.starts_with("forbidden") || r.reason.starts_with("a cycle") =>
+            {
+                format!(
+                    " ({} {})",
+                    if c == Color::Black { 'B' } else { 'W' },
+                    v.map_or("pass".to_string(), |v| g.names[v].clone())
+                )
+            }
+            _ => String::new(),
+        };
         println!(
-            "{:<13} {:<5} {:>6}  play {:<4} {}{flag}",
+            "{:<13} {:<5} {:>6}  play {:<4} {}{at}{flag}",
             r.ruleset,
             r.winner.unwrap_or("-"),
             r.score.map_or("-".to_string(), points),
