@@ -4,7 +4,6 @@
 //! result; the dead stones from the command line, the record's TB/TW, or seed 004's classes.
 
 use super::common::*;
-use super::go::{go_error, go_graph};
 use super::query::*;
 use crate::diagnostics::Diag;
 use crate::front::json_str;
