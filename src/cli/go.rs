@@ -159,25 +159,6 @@ pub(super) fn go_plan(
     Ok((prog, plan))
 }
 
-pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
-    crate::go::graph::Graph::parse(spec).map_err(|e| go_error(spec, "--graph", &e))
-}
-
-pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
-    if e.out_of_memory {
-        return Printer::auto().fail(Diag::error("E0611", e.message.clone()).help(e.help.clone()));
-    }
-    let mut sources = SourceMap::default();
-    let id = sources.add(name, None, text.to_string());
-    let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
-    if let Some(sp) = e.span.as_ref().filter(|sp| sp.offset < text.len()) {
-        d = d.label(Span::new(id, sp.offset, sp.offset + 1), "here");
-    } else {
-        d = d.label(Span::new(id, 0, text.len()), "");
-    }
-    Printer::auto().fail_in(d, &sources)
-}
-
 /// An SGF record read and replayed from its setup under the seed's rules: the graph's spec
 /// (the record's grid when `graph` is absent), the graph, the record and the game.
 fn sgf_game(
@@ -711,6 +692,29 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 json.then_some(engine_json.as_str()),
             )
         }
+        GoCommand::Result {
+            graph,
+            moves,
+            sgf,
+            rulesets,
+            dead,
+            komi,
+            handicap,
+            rules,
+            engine,
+            json,
+        } => super::go_result::go_result(super::go_result::ResultArgs {
+            graph,
+            moves,
+            sgf,
+            rulesets,
+            dead,
+            komi,
+            handicap,
+            rules,
+            engine,
+            json,
+        }),
         GoCommand::Show {
             graph,
             dot,
