@@ -125,6 +125,8 @@ if [ "$quick" != "--quick" ]; then
   row "go classes grid:2x2 empty, native vs rules" "$gc" "$gr" "$(ratio "$gc" "$gr")"
   gp=$(secs $okite go classes --graph path:5)
   row "go classes path:5 empty, native" "$gp" "-" "-"
+  gy=$(secs $okite go classes --graph cycle:8)
+  row "go classes cycle:8 empty, native" "$gy" "-" "-"
   for grid in 2x3 3x3 3x4; do
     gn=$(secs $okite go classes --graph grid:$grid)
     row "go classes grid:$grid empty, native" "$gn" "-" "-"
@@ -180,8 +182,10 @@ PY
 fi
 g=$(secs $okite go count --graph grid:5x5)
 row "go count grid:5x5 (414295148741)" "$g" "-" "-"
-s=$(secs $okite go solve --graph grid:2x2)
-row "go solve grid:2x2, area, komi 0" "$s" "-" "-"
+for grid in 2x2 3x3 4x4; do
+  s=$(secs $okite go solve --graph grid:$grid)
+  row "go solve grid:$grid, area, komi 0" "$s" "-" "-"
+done
 # Variants (tests/variants/): the hybrid engines keep their native parts and ask the rules for
 # the changed definitions. Each row against the native standard reading in the same run (the
 # "peer" column is the native time here; the ratio is native/variant, so 0.05 is 20 times slower).

@@ -16,6 +16,10 @@ pub const FILES: &[(&str, &str)] = &[
     ("go_lemma.rule", include_str!("../rules/go_lemma.rule")),
     ("go_life.rule", include_str!("../rules/go_life.rule")),
     ("go_play.rule", include_str!("../rules/go_play.rule")),
+    (
+        "go_rulesets.rule",
+        include_str!("../rules/go_rulesets.rule"),
+    ),
     ("shogi.rule", include_str!("../rules/shogi.rule")),
     ("shogi_mate.rule", include_str!("../rules/shogi_mate.rule")),
     (

@@ -860,7 +860,7 @@ fn check_test_and_compare_print_json() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.starts_with(r#"{"ok": true, "files": 9, "definitions": "#),
+        out.starts_with(r#"{"ok": true, "files": 10, "definitions": "#),
         "{out}"
     );
     let bad = tmp("bad-type.rule", b"def f(x: Int) -> Bool = x\n");
@@ -905,6 +905,46 @@ fn check_test_and_compare_print_json() {
         r#"{"expr": "1 + 1", "readings": [{"reading": "narrow", "value": 2}, {"reading": "broad", "value": 2}], "agree": true}"#,
         "{}",
         text(&o)
+    );
+}
+
+/// A shogi state in `compare --json` is its SFEN, as in `eval --json`; `--pieces` gives the
+/// rules' own form of it.
+#[test]
+fn compare_json_writes_states_as_sfen() {
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "compare",
+            "--readings",
+            "narrow,broad",
+            "--sfen",
+            "startpos",
+            "--moves",
+            "7g7f",
+            "--json",
+            "g[i]",
+        ];
+        a.extend_from_slice(extra);
+        okite(&a)
+    };
+    let o = args(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1"; // a state of the rules has no move number
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        out.trim(),
+        format!(
+            r#"{{"expr": "g[i]", "readings": [{{"reading": "narrow", "value": {{"sfen": "{sfen}"}}}}, {{"reading": "broad", "value": {{"sfen": "{sfen}"}}}}], "agree": true}}"#
+        ),
+        "{}",
+        text(&o)
+    );
+    let o = args(&["--pieces"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        !out.contains("sfen") && out.contains(r#"["歩", 1]"#),
+        "{out}"
     );
 }
 
@@ -997,4 +1037,75 @@ fn signature_type_variables_are_rigid() {
             None => assert_eq!(o.status.code(), Some(0), "{src}: {}", text(&o)),
         }
     }
+}
+
+/// The native classification keeps --max-resident-mb: the empty 3 x 4 board, which takes
+/// hundreds of MiB to classify, ends with a diagnostic under a 40 MiB bound.
+#[test]
+fn go_classes_keeps_its_memory_bound() {
+    let o = okite(&[
+        "go",
+        "classes",
+        "--graph",
+        "grid:3x4",
+        "--max-resident-mb",
+        "40",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("E0605") && t.contains("occupied more than 40 MiB"),
+        "{t}"
+    );
+}
+
+/// A mate whose length is not proved shortest within the limits carries a lower bound that is
+/// one: no mate exists below it (asked again with a ply limit just under it), it is at most the
+/// length found, and it is the length itself once proved shortest.
+#[test]
+fn mate_lower_bound_is_proved() {
+    let field = |out: &str, name: &str| -> u32 {
+        let at = out
+            .find(&format!("\"{name}\": "))
+            .unwrap_or_else(|| panic!("{name} in {out}"));
+        out[at + name.len() + 4..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<String>()
+            .parse()
+            .unwrap()
+    };
+    let set = std::fs::read_to_string("tests/data/shogi/mate-9-ply.sfen").unwrap();
+    let mut cut_short = 0;
+    for sfen in set.lines().filter(|l| !l.trim().is_empty()).take(12) {
+        let sfen = sfen.trim();
+        let full = okite(&["mate", "--sfen", sfen, "--json"]);
+        let out = String::from_utf8_lossy(&full.stdout).to_string();
+        assert!(out.contains(r#""shortest": true"#), "{out}");
+        assert_eq!(field(&out, "lower_bound"), field(&out, "plies"), "{out}");
+        for nodes in ["300", "1500"] {
+            let o = okite(&["mate", "--sfen", sfen, "--nodes", nodes, "--json"]);
+            let out = String::from_utf8_lossy(&o.stdout).to_string();
+            if !out.contains(r#""result": "mate""#) {
+                continue;
+            }
+            let (plies, lower) = (field(&out, "plies"), field(&out, "lower_bound"));
+            assert!(lower >= 1 && lower <= plies, "{out}");
+            if out.contains(r#""shortest": true"#) {
+                assert_eq!(lower, plies, "{out}");
+                continue;
+            }
+            cut_short += 1;
+            if lower >= 3 {
+                let below = (lower - 2).to_string();
+                let o = okite(&["mate", "--sfen", sfen, "--max-plies", &below, "--json"]);
+                let out2 = String::from_utf8_lossy(&o.stdout).to_string();
+                assert!(out2.contains(r#""result": "nomate""#), "{out} / {out2}");
+            }
+        }
+    }
+    assert!(
+        cut_short > 0,
+        "some search was stopped before proving its length shortest"
+    );
 }

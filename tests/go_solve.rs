@@ -307,3 +307,56 @@ fn four_by_four() {
     assert_eq!(r.value, 2.0);
     replay(&g, &r.pv, r.value_half_points);
 }
+
+fn okite(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+/// The command: `--json` gives the value, the principal variation and the positions searched;
+/// every reading `--help` lists runs natively; the budgets of time and of the table's memory end
+/// with a diagnostic that says what was proved.
+#[test]
+fn the_command_reports_and_keeps_its_budgets() {
+    let o = okite(&["go", "solve", "--graph", "grid:3x3", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        out.starts_with("{\"value\": 9, \"pv\": [\"Black B2\", "),
+        "{out}"
+    );
+    let nodes: u64 = out
+        .split("\"nodes\": ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(nodes > 100, "{out}");
+    let help = okite(&["go", "solve", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout).to_string();
+    for reading in okite::front::GO_SOLVE_READINGS {
+        assert!(help.contains(reading), "{reading} not in --help");
+        let o = okite(&["go", "solve", "--graph", "grid:2x2", "--reading", reading]);
+        assert_eq!(o.status.code(), Some(0), "{reading}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("under {reading}: native")), "{err}");
+    }
+    // a time budget too small for 4 x 4
+    let o = okite(&["go", "solve", "--graph", "grid:4x4", "--time-ms", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("E0605") && err.contains("time budget"),
+        "{err}"
+    );
+    // more table than the solver takes
+    let o = okite(&["go", "solve", "--graph", "grid:2x2", "--hash-mb", "70000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("E0602"));
+    // no table at all still solves
+    let o = okite(&["go", "solve", "--graph", "grid:2x2", "--hash-mb", "0"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().last(), Some("1"));
+}

@@ -148,8 +148,8 @@ pub enum GoCommand {
         /// table, graphs of up to 16 vertices) or depth-first (one option after another)
         #[arg(long, value_enum, default_value = "proof-numbers")]
         search: LifeSearch,
-        /// Memory the rules engine's process may occupy, in MiB: past it the query ends with a
-        /// diagnostic
+        /// Memory the process may occupy, in MiB, by the rules or the native search: past it
+        /// the classification ends with a diagnostic
         #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
         max_resident_mb: usize,
         #[arg(long)]
@@ -243,10 +243,11 @@ pub enum GoCommand {
         /// last is to move; the native solver only)
         #[arg(long, conflicts_with = "moves")]
         sgf: Option<PathBuf>,
-        /// A reading of the rules' `solve` (rules/go_play.rule: area, situational, simple-ko or
-        /// base, the stones-only score; rules/go.rule: suicide; or a reading of your own): the
-        /// native solver where its definitions are area's (area scoring, positional superko,
-        /// suicide forbidden, two passes end the game), the rules otherwise (small graphs only)
+        /// A reading of the rules' `solve` (rules/go_play.rule: area, or the stones-only score of
+        /// base, situational, simple-ko (a cycle ends the game even); rules/go.rule: suicide; or
+        /// a reading of your own): the native solver where its definitions are those of one of
+        /// these shipped readings, the rules otherwise (graphs of at most 6 vertices, from the
+        /// empty board)
         #[arg(long, default_value = "area")]
         reading: String,
         /// Rule files or folders (default: the shipped rules)
@@ -264,6 +265,51 @@ pub enum GoCommand {
         #[arg(long, default_value_t = 512)]
         hash_mb: usize,
         /// One JSON object: {"value", "pv", "nodes", "seconds", "engine", ...}
+        #[arg(long)]
+        json: bool,
+    },
+    /// Who won a game under each Go rule set (rules/go_rulesets.rule): the winner, the count
+    /// and the play where the game is forbidden, side by side, with the record's own result
+    Result {
+        /// The graph (with --sgf: the record's board when absent)
+        #[arg(long, required_unless_present = "sgf")]
+        graph: Option<String>,
+        /// Plays from the empty board: "B D4, W pass, B pass" (vertex names as `okite go show`
+        /// prints them)
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// An SGF record (its setup, main line, KM, HA, RE, TB/TW)
+        #[arg(long, conflicts_with = "moves")]
+        sgf: Option<PathBuf>,
+        /// Rule sets: tromp-taylor, chinese, japanese, korean, aga, new-zealand, ing, pure, or
+        /// any reading that defines `go_verdict`
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "tromp-taylor,chinese,japanese,korean,aga,new-zealand,ing,pure"
+        )]
+        rulesets: Vec<String>,
+        /// The stones dead at the end, by vertex name: "C3,D3" (instead of the record's TB/TW
+        /// or the outcome classes of seed 004)
+        #[arg(long)]
+        dead: Option<String>,
+        /// Komi for White in points, for every rule set (default: the record's KM, else each
+        /// rule set's own)
+        #[arg(long, allow_hyphen_values = true)]
+        komi: Option<f64>,
+        /// Handicap stones (default: the record's HA, else 0)
+        #[arg(long)]
+        handicap: Option<usize>,
+        /// Rule files or folders (default: the shipped rules)
+        #[arg(long = "rules")]
+        rules: Vec<PathBuf>,
+        /// native (bound natives where their definitions are the shipped ones), rules (the
+        /// definitions alone) or verify (both, compared)
+        #[arg(long, default_value = "native")]
+        engine: Engine,
+        /// One JSON object: {"results": [{"ruleset", "winner" (B, W, draw or null), "score"
+        /// (White minus Black, komi included, or null), "reason", "play", "agrees"}], "plays",
+        /// "komi", "handicap", "dead": {"source", "stones"}, "record_result"}
         #[arg(long)]
         json: bool,
     },
@@ -380,9 +426,14 @@ pub struct CompareArgs {
     /// Levels of explanation printed where readings differ
     #[arg(long, default_value_t = 4)]
     pub depth: usize,
-    /// One JSON object: {"expr", "readings": [{"reading", "value"}], "agree"}
+    /// One JSON object: {"expr", "readings": [{"reading", "value"}], "agree"}; a shogi state is
+    /// {"sfen": ...}
     #[arg(long)]
     pub json: bool,
+    /// With --json, shogi states as the rules hold them (the map from pieces to places, and the
+    /// side to move) instead of their SFEN
+    #[arg(long, requires = "json")]
+    pub pieces: bool,
 }
 
 /// The options of `okite natives`.
@@ -556,7 +607,8 @@ pub struct MateArgs {
     /// quarters of the machine's memory
     #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
     pub max_resident_mb: usize,
-    /// One JSON object per problem
+    /// One JSON object per problem: {"result", "plies", "pv", "nodes", "ms", "shortest",
+    /// "lower_bound", "engine"} (`lower_bound`: no mate has fewer plies, proved)
     #[arg(long)]
     pub json: bool,
     /// Rule files or folders whose definitions the search must follow (default: the shipped

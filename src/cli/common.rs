@@ -3,7 +3,7 @@
 //! that answered, values as JSON.
 
 use crate::check::Program;
-use crate::diagnostics::{render, Diag, SourceMap};
+use crate::diagnostics::{render, Diag, SourceMap, Span};
 use crate::eval::{EvalError, Evaluator};
 use crate::front::Plan;
 use crate::front::{json_str, OutOpts};
@@ -339,4 +339,33 @@ pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names
             .help("load rules/shogi.rule (the default rules/ folder has it)"),
         )
     })
+}
+
+/// The graph of a Go command's `--graph`.
+pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
+    crate::go::graph::Graph::parse(spec).map_err(|e| go_error(spec, "--graph", &e))
+}
+
+pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
+    use crate::go::error::ErrorKind;
+    match e.kind {
+        ErrorKind::Memory => {
+            return Printer::auto()
+                .fail(Diag::error("E0611", e.message.clone()).help(e.help.clone()))
+        }
+        ErrorKind::Limit => {
+            return Printer::auto()
+                .fail(Diag::error("E0605", e.message.clone()).help(e.help.clone()))
+        }
+        ErrorKind::Input => {}
+    }
+    let mut sources = SourceMap::default();
+    let id = sources.add(name, None, text.to_string());
+    let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
+    if let Some(sp) = e.span.as_ref().filter(|sp| sp.offset < text.len()) {
+        d = d.label(Span::new(id, sp.offset, sp.offset + 1), "here");
+    } else {
+        d = d.label(Span::new(id, 0, text.len()), "");
+    }
+    Printer::auto().fail_in(d, &sources)
 }

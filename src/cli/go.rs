@@ -159,34 +159,6 @@ pub(super) fn go_plan(
     Ok((prog, plan))
 }
 
-pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
-    crate::go::graph::Graph::parse(spec).map_err(|e| go_error(spec, "--graph", &e))
-}
-
-pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
-    use crate::go::error::ErrorKind;
-    match e.kind {
-        ErrorKind::Memory => {
-            return Printer::auto()
-                .fail(Diag::error("E0611", e.message.clone()).help(e.help.clone()))
-        }
-        ErrorKind::Limit => {
-            return Printer::auto()
-                .fail(Diag::error("E0605", e.message.clone()).help(e.help.clone()))
-        }
-        ErrorKind::Input => {}
-    }
-    let mut sources = SourceMap::default();
-    let id = sources.add(name, None, text.to_string());
-    let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
-    if let Some(sp) = e.span.as_ref().filter(|sp| sp.offset < text.len()) {
-        d = d.label(Span::new(id, sp.offset, sp.offset + 1), "here");
-    } else {
-        d = d.label(Span::new(id, 0, text.len()), "");
-    }
-    Printer::auto().fail_in(d, &sources)
-}
-
 /// An SGF record read and replayed from its setup under the seed's rules: the graph's spec
 /// (the record's grid when `graph` is absent), the graph, the record and the game.
 fn sgf_game(
@@ -423,6 +395,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         Err(e) => return go_error(&graph, "--graph", &e),
                     };
                     cl.node_limit = nodes;
+                    cl.max_resident_bytes = Some(max_resident_mb << 20);
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
                     let spinner = Spinner::new(format!("classifying the vertices of {graph}"));
@@ -719,6 +692,29 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 json.then_some(engine_json.as_str()),
             )
         }
+        GoCommand::Result {
+            graph,
+            moves,
+            sgf,
+            rulesets,
+            dead,
+            komi,
+            handicap,
+            rules,
+            engine,
+            json,
+        } => super::go_result::go_result(super::go_result::ResultArgs {
+            graph,
+            moves,
+            sgf,
+            rulesets,
+            dead,
+            komi,
+            handicap,
+            rules,
+            engine,
+            json,
+        }),
         GoCommand::Show {
             graph,
             dot,
@@ -922,10 +918,11 @@ fn solve_native(
                 }
             };
             b.set_message(format!(
-                "solving {spec}: value in [{}, {}], testing >= {}; {} positions ({:.0}/s), {} in the table",
+                "solving {spec}: value in [{}, {}], testing {} at {} plies; {} positions ({:.0}/s), {} in the table",
                 known(p.lower_half_points, "-inf"),
                 known(p.upper_half_points, "inf"),
                 points(p.testing_half_points),
+                p.depth,
                 p.nodes,
                 p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
                 p.table_entries

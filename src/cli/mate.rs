@@ -320,21 +320,25 @@ pub(super) fn print_mate(
     if json {
         let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
         println!(
-            "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"engine\": {engine_json}}}",
+            "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"lower_bound\": {}, \"engine\": {engine_json}}}",
             r.plies,
             pvs.join(", "),
             r.nodes,
             r.ms,
-            r.shortest
+            r.shortest,
+            r.lower_bound
         );
         return;
     }
     match r.result {
         MateStatus::Mate => {
             let note = if r.shortest || any {
-                ""
+                String::new()
             } else {
-                " (not proven shortest within the limits)"
+                format!(
+                    " (not proven shortest within the limits: no mate shorter than {} plies)",
+                    r.lower_bound
+                )
             };
             println!("mate in {}{note}: {}", r.plies, pv.join(" "))
         }

@@ -6,6 +6,7 @@ mod check;
 mod codes;
 mod common;
 mod go;
+mod go_result;
 mod mate;
 mod natives_cmd;
 mod query;

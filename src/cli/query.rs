@@ -192,6 +192,7 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
         q,
         depth,
         json,
+        pieces,
     } = args;
     let printer = Printer::new(&q.out);
     with_query(&q, &expr, &printer, |prog, query, ev| {
@@ -217,7 +218,11 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
                     format!(
                         "{{\"reading\": {}, \"value\": {}}}",
                         crate::front::json_str(n),
-                        to_json(v)
+                        if pieces {
+                            to_json(v)
+                        } else {
+                            to_json_with(v, &|x| crate::natives::state_sfen(prog, x))
+                        }
                     )
                 })
                 .collect();

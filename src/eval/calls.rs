@@ -4,6 +4,9 @@
 
 use super::*;
 
+/// Bytes (estimated) a memo entry costs besides its arguments.
+const MEMO_ENTRY_BYTES: usize = 96;
+
 impl Evaluator<'_> {
     pub(super) fn call_text(&self, def: DefId, args: &[Value]) -> String {
         let d = &self.prog.defs[def as usize];
@@ -227,7 +230,7 @@ impl Evaluator<'_> {
         if tabled {
             // the tables are a cache of pure results: when they pass their budget they are
             // emptied (calls under way are tracked apart, so cycle detection is unaffected)
-            self.memo_bytes += 96 + 24 * key.args.len();
+            self.memo_bytes += MEMO_ENTRY_BYTES + 24 * key.args.len();
             if self.memo_bytes > self.budget.max_memo_bytes {
                 self.memo.clear();
                 self.explain_memo.clear();
@@ -272,8 +275,20 @@ impl Evaluator<'_> {
             && u.hits as u64 * u.cost < computed * u.calls as u64 * TABLE_COST_STEPS
         {
             u.given_up = true;
+            self.drop_table(def);
+            return false;
         }
         true
+    }
+
+    /// Empty the table of one definition whose tabling is given up: what it holds (sets of
+    /// positions, say) would otherwise stay in memory to the end of the session for nothing.
+    fn drop_table(&mut self, def: DefId) {
+        let before = self.memo.len();
+        self.memo.retain(|k, _| k.def != def);
+        self.explain_memo.retain(|k, _| k.def != def);
+        let freed = (before - self.memo.len()) * MEMO_ENTRY_BYTES;
+        self.memo_bytes = self.memo_bytes.saturating_sub(freed);
     }
 
     pub(super) fn cycle_error(

@@ -17,13 +17,63 @@ pub struct Node {
     pub elided: usize,
 }
 
-/// Render a tree as indented text, `depth` levels deep. The proof is about truth values: calls
-/// that compute other values (positions, sets...) are not shown, only what they lead to.
+/// A step of a proof as it is shown: a call whose value is a truth value, where the rules state
+/// it, and the steps under it down to the depth asked for.
+struct Shown<'a> {
+    node: &'a Node,
+    /// File name, line and column.
+    place: Option<(String, usize, usize)>,
+    children: Vec<Shown<'a>>,
+    /// At the depth asked for: the steps under it are not shown.
+    bottom: bool,
+    /// Steps below the depth asked for were left out.
+    deeper: bool,
+}
+
+/// The steps shown of the trees `nodes`, `depth` levels deep. The proof is about truth values:
+/// calls that compute other values (positions, sets...) are not shown, only what they lead to.
+fn shown<'a>(
+    nodes: &'a [Rc<Node>],
+    sources: &SourceMap,
+    depth: usize,
+    level: usize,
+) -> Vec<Shown<'a>> {
+    let mut out = vec![];
+    for n in nodes {
+        if !is_truth(n) {
+            out.extend(shown(&n.children, sources, depth, level));
+            continue;
+        }
+        let place = match n.span {
+            Some(s) if s != Span::default() => {
+                let (l, c) = sources.line_col(s.file, s.start);
+                let name = sources.get(s.file).map(|f| f.name.as_str()).unwrap_or("?");
+                Some((name.to_string(), l, c))
+            }
+            _ => None,
+        };
+        let at_bottom = level + 1 >= depth;
+        out.push(Shown {
+            node: n,
+            place,
+            children: if at_bottom {
+                vec![]
+            } else {
+                shown(&n.children, sources, depth, level + 1)
+            },
+            bottom: at_bottom,
+            deeper: at_bottom && n.children.iter().any(|c| has_truth(c)),
+        });
+    }
+    out
+}
+
+/// Render a tree as indented text, `depth` levels deep (the root is the query itself: its
+/// children are shown).
 pub fn render(node: &Node, prog: &crate::check::Program, depth: usize) -> String {
     let mut out = String::new();
-    // the root is the query itself: show its children
-    for c in &node.children {
-        walk(c, prog, &prog.sources, depth, 0, &mut out);
+    for s in shown(&node.children, &prog.sources, depth, 0) {
+        write_text(&s, prog, 0, &mut out);
     }
     out
 }
@@ -32,42 +82,26 @@ fn is_truth(n: &Node) -> bool {
     matches!(n.value, Some(Value::Bool(_)))
 }
 
-fn walk(
-    n: &Node,
-    prog: &crate::check::Program,
-    sources: &SourceMap,
-    depth: usize,
-    level: usize,
-    out: &mut String,
-) {
-    if !is_truth(n) {
-        for c in &n.children {
-            walk(c, prog, sources, depth, level, out);
-        }
-        return;
-    }
+fn write_text(s: &Shown, prog: &crate::check::Program, level: usize, out: &mut String) {
+    let n = s.node;
     let indent = "  ".repeat(level);
     let value = match &n.value {
         Some(v) => format!(" = {}", crate::natives::show(prog, v, 100)),
         None => String::new(),
     };
-    let place = match n.span {
-        Some(s) if s != Span::default() => {
-            let (l, c) = sources.line_col(s.file, s.start);
-            let name = sources.get(s.file).map(|f| f.name.as_str()).unwrap_or("?");
-            format!("    [{name}:{l}:{c}]")
-        }
-        _ => String::new(),
+    let place = match &s.place {
+        Some((name, l, c)) => format!("    [{name}:{l}:{c}]"),
+        None => String::new(),
     };
     writeln!(out, "{indent}{}{value}{place}", n.text).unwrap();
-    if level + 1 >= depth {
-        if n.children.iter().any(|c| has_truth(c)) {
+    if s.bottom {
+        if s.deeper {
             writeln!(out, "{indent}  … (deeper steps not shown; raise --depth)").unwrap();
         }
         return;
     }
-    for c in &n.children {
-        walk(c, prog, sources, depth, level + 1, out);
+    for c in &s.children {
+        write_text(c, prog, level + 1, out);
     }
     if n.elided > 0 {
         writeln!(out, "{indent}  … and {} more", n.elided).unwrap();
@@ -77,56 +111,32 @@ fn walk(
 /// The tree as JSON, the same steps [`render`] shows: each `{"text", "value", "place",
 /// "children", "elided", "deeper"}` (`deeper`: steps below `depth` left out).
 pub fn render_json(node: &Node, prog: &crate::check::Program, depth: usize) -> String {
-    let mut items = vec![];
-    for c in &node.children {
-        walk_json(c, prog, depth, 0, &mut items);
-    }
+    let items: Vec<String> = shown(&node.children, &prog.sources, depth, 0)
+        .iter()
+        .map(|s| write_json(s, prog))
+        .collect();
     format!("[{}]", items.join(", "))
 }
 
-fn walk_json(
-    n: &Node,
-    prog: &crate::check::Program,
-    depth: usize,
-    level: usize,
-    out: &mut Vec<String>,
-) {
-    if !is_truth(n) {
-        for c in &n.children {
-            walk_json(c, prog, depth, level, out);
-        }
-        return;
-    }
-    let s = crate::json::string;
+fn write_json(s: &Shown, prog: &crate::check::Program) -> String {
+    let n = s.node;
+    let js = crate::json::string;
     let value = match &n.value {
-        Some(v) => s(&crate::natives::show(prog, v, 100)),
+        Some(v) => js(&crate::natives::show(prog, v, 100)),
         None => "null".into(),
     };
-    let place = match n.span {
-        Some(sp) if sp != Span::default() => {
-            let (l, c) = prog.sources.line_col(sp.file, sp.start);
-            let name = prog
-                .sources
-                .get(sp.file)
-                .map(|f| f.name.as_str())
-                .unwrap_or("?");
-            s(&format!("{name}:{l}:{c}"))
-        }
-        _ => "null".into(),
+    let place = match &s.place {
+        Some((name, l, c)) => js(&format!("{name}:{l}:{c}")),
+        None => "null".into(),
     };
-    let mut children = vec![];
-    let deeper = level + 1 >= depth && n.children.iter().any(|c| has_truth(c));
-    if level + 1 < depth {
-        for c in &n.children {
-            walk_json(c, prog, depth, level + 1, &mut children);
-        }
-    }
-    out.push(format!(
-        "{{\"text\": {}, \"value\": {value}, \"place\": {place}, \"children\": [{}], \"elided\": {}, \"deeper\": {deeper}}}",
-        s(&n.text),
+    let children: Vec<String> = s.children.iter().map(|c| write_json(c, prog)).collect();
+    format!(
+        "{{\"text\": {}, \"value\": {value}, \"place\": {place}, \"children\": [{}], \"elided\": {}, \"deeper\": {}}}",
+        js(&n.text),
         children.join(", "),
-        n.elided
-    ));
+        n.elided,
+        s.deeper
+    )
 }
 
 fn has_truth(n: &Node) -> bool {

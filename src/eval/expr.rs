@@ -108,7 +108,13 @@ impl Evaluator<'_> {
                     .collect();
                 Ok(Value::set(s))
             }
-            Ir::Tuple(items, _) => Ok(Value::tuple(self.eval_args(items, frame)?)),
+            Ir::Tuple(items, _) => match &items[..] {
+                [a, b] => {
+                    let a = self.eval(a, frame)?;
+                    Ok(Value::pair(a, self.eval(b, frame)?))
+                }
+                _ => Ok(Value::tuple(self.eval_args(items, frame)?)),
+            },
             Ir::SetLit(items, _) => Ok(Value::set(
                 self.eval_args(items, frame)?.into_iter().collect(),
             )),

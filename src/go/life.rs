@@ -224,7 +224,17 @@ pub struct Classifier {
     pow3: Vec<u32>,
     /// The search stops with an error after this many memo misses in one call.
     pub node_limit: u64,
+    /// The search stops with an error once the process occupies more than this many bytes
+    /// (checked every 65,536 sequences, where the system tells it).
+    pub max_resident_bytes: Option<usize>,
     pub stats: LifeStats,
+}
+
+/// The memory this process occupies in bytes, where the system tells it (Linux).
+fn resident_bytes() -> Option<usize> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
 
 /// Graphs with at most this many vertices have their searches' asked boards recorded (the
@@ -557,6 +567,7 @@ impl Classifier {
                 })
                 .collect(),
             node_limit: DEFAULT_NODE_LIMIT,
+            max_resident_bytes: None,
             stats: LifeStats::default(),
             sg,
         })
@@ -598,9 +609,29 @@ impl Classifier {
         let mut path = self.path_of(seq)?;
         let last = SmallGraph::from_board(seq.last().expect("checked"));
         let mut budget = self.node_limit;
-        let mut out = Vec::with_capacity(self.sg.n);
+        // A symmetry of the graph that keeps every board of the sequence maps the sequence onto
+        // itself, and so a vertex onto a vertex of the same class: each orbit of those
+        // symmetries is searched once (the empty 4 x 4 board: 3 vertices instead of 16).
+        let boards: Vec<SmallBoard> = seq.iter().map(SmallGraph::from_board).collect();
+        let keeping: Vec<Vec<usize>> = self
+            .syms
+            .iter()
+            .filter(|s| boards.iter().all(|&b| s.board(b) == b))
+            .map(|s| s.perm.clone())
+            .collect();
+        let mut out = vec![Class::P; self.sg.n];
+        let mut done = vec![false; self.sg.n];
         for v in 0..self.sg.n {
-            out.push(self.outcome_of(last, v, &mut path, &mut budget)?);
+            if done[v] {
+                continue;
+            }
+            let k = self.outcome_of(last, v, &mut path, &mut budget)?;
+            out[v] = k;
+            done[v] = true;
+            for perm in &keeping {
+                out[perm[v]] = k;
+                done[perm[v]] = true;
+            }
         }
         self.stats.entries = self.entries();
         Ok(out)
@@ -710,11 +741,7 @@ impl Classifier {
             self.stats.hits += 1;
             return Ok(r);
         }
-        if *budget == 0 {
-            return Err(self.limit_error());
-        }
-        *budget -= 1;
-        self.stats.nodes += 1;
+        self.spend(budget)?;
         let mut asked = self.nothing();
         let mut gets = [false, false];
         let table = self.table;
@@ -806,6 +833,28 @@ impl Classifier {
             }
         }
         (new, forbidden)
+    }
+
+    /// One more sequence searched: an error past the node budget or the memory bound.
+    fn spend(&mut self, budget: &mut u64) -> GoResult<()> {
+        if *budget == 0 {
+            return Err(self.limit_error());
+        }
+        *budget -= 1;
+        self.stats.nodes += 1;
+        if let Some(max) = self.max_resident_bytes {
+            if self.stats.nodes & 0xFFFF == 0 && resident_bytes().is_some_and(|r| r > max) {
+                return Err(GoError::new(
+                    format!(
+                        "the classification occupied more than {} MiB after {} sequences",
+                        max >> 20,
+                        self.stats.nodes
+                    ),
+                    "raise --max-resident-mb, or classify a later position of a smaller graph",
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn limit_error(&self) -> GoError {
@@ -919,11 +968,7 @@ impl Classifier {
             self.stats.hits += 1;
             return Ok(k);
         }
-        if *budget == 0 {
-            return Err(self.limit_error());
-        }
-        *budget -= 1;
-        self.stats.nodes += 1;
+        self.spend(budget)?;
         let mut gets = [false, false];
         for (i, c) in [Color::Black, Color::White].into_iter().enumerate() {
             let mut options = self.plays(last, v, c);

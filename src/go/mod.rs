@@ -16,6 +16,8 @@
 //! * [`benson`]: Benson's unconditionally alive chains and the eyes they enclose.
 //! * [`ultimate`]: the number of ultimate boards (seed 004).
 //! * [`life`]: the outcome classes of seed 004.
+//! * [`judge`]: a record judged along a rule set's axes (rules/go_rulesets.rule): its boards, the
+//!   first play its ko and suicide rules forbid, the surrounded points with or without seki eyes.
 //! * [`render`]: text diagrams and Graphviz output.
 //!
 //! Conventions of the seed: configuration values -1 black, 0 empty, 1 white; scores
@@ -47,6 +49,7 @@ pub mod chains;
 pub mod count;
 pub mod error;
 pub mod graph;
+pub mod judge;
 pub mod life;
 pub mod render;
 pub mod rules;

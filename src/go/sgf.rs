@@ -1,7 +1,8 @@
 //! SGF for grid boards: `SZ` (`SZ[n]` or `SZ[columns:rows]`), setup `AB`/`AW`/`AE` (single
 //! points or `aa:cc` rectangles), moves `B`/`W`, passes (`B[]`, and `B[tt]` on boards of at
-//! most 19x19), komi `KM`. Only the main line (first variation) is read; other properties are
-//! kept unread. Point `xy`: x = column, y = row from the top, letters `a..z` then `A..Z`.
+//! most 19x19), komi `KM`, handicap `HA`, result `RE`, rules `RU`, territory `TB`/`TW`. Only the
+//! main line (first variation) is read; other properties are kept unread. Point `xy`: x =
+//! column, y = row from the top, letters `a..z` then `A..Z`.
 
 use super::bitset::BitSet;
 use super::board::{Board, Color};
@@ -23,6 +24,14 @@ pub struct SgfRecord {
     pub moves: Vec<(Color, Move, usize)>,
     /// Komi (`KM`), if given.
     pub komi: Option<f64>,
+    /// Handicap (`HA`), if given as a number.
+    pub handicap: Option<usize>,
+    /// The stated result (`RE`) and the offset of its value in the text.
+    pub result: Option<(String, usize)>,
+    /// The rules named (`RU`).
+    pub ruleset: Option<String>,
+    /// Points marked as Black's and White's territory (`TB`, `TW`, every node of the main line).
+    pub territory: (Vec<usize>, Vec<usize>),
 }
 
 struct Parser<'a> {
@@ -294,6 +303,8 @@ pub fn parse_sgf(text: &str) -> GoResult<SgfRecord> {
     }
     let mut setup = Board::empty();
     let mut moves = Vec::new();
+    let (mut handicap, mut result, mut ruleset) = (None, None, None);
+    let mut territory = (vec![], vec![]);
     for node in &nodes {
         for (ident, values, start) in node {
             match ident.as_str() {
@@ -331,6 +342,20 @@ pub fn parse_sgf(text: &str) -> GoResult<SgfRecord> {
                     };
                     moves.push((c, m, *start));
                 }
+                "HA" => handicap = values[0].0.trim().parse::<usize>().ok(),
+                "RE" => result = Some((values[0].0.trim().to_string(), values[0].1)),
+                "RU" => ruleset = Some(values[0].0.trim().to_string()),
+                "TB" | "TW" => {
+                    for (v, at) in values {
+                        for q in points(text, v, *at, rows, cols)? {
+                            if ident == "TB" {
+                                territory.0.push(q);
+                            } else {
+                                territory.1.push(q);
+                            }
+                        }
+                    }
+                }
                 "KM" => {
                     let (v, at) = &values[0];
                     komi = Some(
@@ -358,6 +383,10 @@ pub fn parse_sgf(text: &str) -> GoResult<SgfRecord> {
         setup,
         moves,
         komi,
+        handicap,
+        result,
+        ruleset,
+        territory,
     })
 }
 
@@ -466,6 +495,12 @@ mod tests {
         let r = parse_sgf("(;SZ[4:2]AB[aa:ba];W[db])").unwrap();
         assert_eq!((r.rows, r.cols, r.setup.black.len()), (2, 4, 2));
         assert_eq!(r.moves[0].1, Move::Place(7));
+        let r =
+            parse_sgf("(;SZ[3]HA[2]RE[W+0.5]RU[Japanese];B[aa];W[];B[];TB[ab:bb]TW[cc])").unwrap();
+        assert_eq!(r.handicap, Some(2));
+        assert_eq!(r.result.as_ref().map(|x| x.0.as_str()), Some("W+0.5"));
+        assert_eq!(r.ruleset.as_deref(), Some("Japanese"));
+        assert_eq!(r.territory, (vec![3, 4], vec![8]));
         let e = parse_sgf("(;SZ[3];B[aa];W[zz])").unwrap_err();
         assert_eq!(e.span.unwrap().offset, 16);
         for bad in [

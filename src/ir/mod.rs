@@ -250,4 +250,35 @@ mod tests {
         }
         assert_eq!(short(&set(1_000_000), 10), "{1, 2, 3, …");
     }
+
+    /// Pairs of atoms are shared, and a shared pair is the same value as a pair made apart: equal,
+    /// hashed alike, ordered alike among pairs that are not shared.
+    #[test]
+    fn shared_pairs_are_the_same_values() {
+        use std::hash::{Hash, Hasher};
+        let hash = |v: &Value| {
+            let mut h = rustc_hash::FxHasher::default();
+            v.hash(&mut h);
+            h.finish()
+        };
+        let a = Value::pair(Value::Int(7), Value::Int(6));
+        let b = Value::tuple(vec![Value::Int(7), Value::Int(6)]);
+        let (Value::Tuple(x), Value::Tuple(y)) = (&a, &b) else {
+            panic!("pairs are tuples")
+        };
+        assert!(Rc::ptr_eq(x, y), "two (7, 6) share one tuple");
+        let apart = Value::Tuple(Rc::from(vec![Value::Int(7), Value::Int(6)]));
+        assert!(a == apart && hash(&a) == hash(&apart));
+        // ordered with pairs too large to share as tuples compare: by their first element, then
+        // their second
+        let big = Value::pair(Value::Int(7), Value::Int(1 << 40));
+        let small = Value::pair(Value::Int(8), Value::Int(0));
+        assert!(a < big && big < small);
+        let mut sorted = vec![small.clone(), big.clone(), a.clone()];
+        sorted.sort();
+        assert_eq!(sorted, vec![a, big, small]);
+        // a pair of a string is made apart and still equal to itself
+        let s = Value::pair(Value::str("x"), Value::Int(1));
+        assert_eq!(s, Value::tuple(vec![Value::str("x"), Value::Int(1)]));
+    }
 }

@@ -41,7 +41,20 @@ impl Value {
         Value::Str(Rc::from(s))
     }
     pub fn tuple(v: Vec<Value>) -> Value {
+        if let [a, b] = &v[..] {
+            if let (Some(x), Some(y)) = (atom_id(a), atom_id(b)) {
+                return Value::Tuple(interned_pair(x, y, || v));
+            }
+        }
         Value::Tuple(Rc::from(v))
+    }
+    /// The pair `(a, b)`: `Value::tuple(vec![a, b])` without building the vector when the pair is
+    /// one of those shared.
+    pub fn pair(a: Value, b: Value) -> Value {
+        if let (Some(x), Some(y)) = (atom_id(&a), atom_id(&b)) {
+            return Value::Tuple(interned_pair(x, y, || vec![a, b]));
+        }
+        Value::Tuple(Rc::from([a, b]))
     }
     pub fn set(s: BTreeSet<Value>) -> Value {
         Value::Set(Rc::new(Coll::new(s)))
@@ -160,7 +173,12 @@ impl Value {
                     .cmp(&(b.ty, b.tag))
                     .then_with(|| cmp_all(&a.fields, &b.fields, d))
             }
-            (Tuple(a), Tuple(b)) => cmp_all(a, b, d),
+            (Tuple(a), Tuple(b)) => {
+                if Rc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                cmp_all(a, b, d)
+            }
             (Set(a), Set(b)) => {
                 if Rc::ptr_eq(a, b) {
                     return Ordering::Equal;
@@ -418,4 +436,43 @@ impl Drop for EnumVal {
             }
         }
     }
+}
+
+/// Pairs of small integers and of field-less enum constants (squares `(7, 6)`, pieces `(歩, 3)`,
+/// places `(stand, 先手)`) are made once and shared: a position of the rules holds forty of them as
+/// keys, and a perft by the rules makes millions. Sharing saves their memory and lets equal pairs
+/// compare by address.
+const INTERNED_PAIRS: usize = 1 << 14;
+
+/// A value that a pair may be interned with, as a number: small integers, and constants of enums
+/// without fields (one shared value each, so their address names them while the pair holds them).
+fn atom_id(v: &Value) -> Option<u64> {
+    match v {
+        Value::Int(i) if (-64..=1024).contains(i) => Some((*i + 64) as u64),
+        Value::Bool(b) => Some(2048 + *b as u64),
+        Value::Enum(e) if e.fields.is_empty() => Some(Rc::as_ptr(e) as usize as u64),
+        _ => None,
+    }
+}
+
+/// The shared pairs, by the numbers of their two atoms.
+type Pairs = rustc_hash::FxHashMap<(u64, u64), Rc<[Value]>>;
+
+thread_local! {
+    static PAIRS: std::cell::RefCell<Pairs> = std::cell::RefCell::new(Default::default());
+}
+
+/// The shared pair of two atoms (see `atom_id`); past `INTERNED_PAIRS` pairs, a new one is made.
+fn interned_pair(x: u64, y: u64, v: impl FnOnce() -> Vec<Value>) -> Rc<[Value]> {
+    PAIRS.with(|p| {
+        let mut p = p.borrow_mut();
+        if let Some(t) = p.get(&(x, y)) {
+            return t.clone();
+        }
+        let t: Rc<[Value]> = Rc::from(v());
+        if p.len() < INTERNED_PAIRS {
+            p.insert((x, y), t.clone());
+        }
+        t
+    })
 }

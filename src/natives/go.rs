@@ -108,6 +108,7 @@ pub fn config_value(g: &Graph, b: &Board) -> Value {
 
 pub fn register(h: &mut Natives) {
     register_life(h);
+    register_judge(h);
     h.add(
         "go.graph",
         1,
@@ -252,6 +253,102 @@ pub fn register_life(h: &mut Natives) {
             let i = usize::try_from(v - 1).map_err(|_| format!("{v} is not a vertex"))?;
             let mut one = native_classes(ctx, &a[0], &a[1], Some(i))?;
             Ok(one.pop().expect("one class"))
+        },
+    );
+}
+
+/// The plays of a record: a sequence of (colour, vertex) pairs, vertex 0 a pass.
+fn plays_of(g: &Graph, ms: &Value) -> Result<Vec<crate::go::judge::Play>, String> {
+    let Value::Seq(items) = ms else {
+        return Err(format!(
+            "a record's plays are a sequence of (colour, vertex), not {}",
+            ms.type_desc()
+        ));
+    };
+    items
+        .iter()
+        .map(|p| match p {
+            Value::Tuple(t) if t.len() == 2 => {
+                let c = match t[0] {
+                    Value::Int(-1) => Color::Black,
+                    Value::Int(1) => Color::White,
+                    _ => return Err(format!("{} is not a colour (-1 or 1)", t[0])),
+                };
+                match t[1] {
+                    Value::Int(0) => Ok((c, None)),
+                    Value::Int(v) if v >= 1 && v as usize <= g.n => Ok((c, Some(v as usize - 1))),
+                    _ => Err(format!("{} is not a vertex of the graph or 0", t[1])),
+                }
+            }
+            other => Err(format!("a play is a (colour, vertex) pair, not {other}")),
+        })
+        .collect()
+}
+
+fn ko_rule_of(v: &Value) -> Result<crate::go::judge::KoRule, String> {
+    use crate::go::judge::KoRule;
+    match v {
+        Value::Enum(e) => match &*e.name {
+            "ko_simple" => Ok(KoRule::Simple),
+            "ko_positional" => Ok(KoRule::Positional),
+            "ko_situational" => Ok(KoRule::Situational),
+            other => Err(format!("`{other}` is not a ko rule")),
+        },
+        other => Err(format!("a ko rule is a KoRule, not {}", other.type_desc())),
+    }
+}
+
+fn bool_of(v: &Value) -> Result<bool, String> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        other => Err(format!("expected a Bool, not {}", other.type_desc())),
+    }
+}
+
+pub fn register_judge(h: &mut Natives) {
+    use crate::go::judge;
+    h.add(
+        "go.record_boards",
+        3,
+        "record_boards(G, c0, ms): the boards of a record's plays from c0 (captures, then the mover's own chain)",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            let c0 = board(&g, &a[1])?;
+            let plays = plays_of(&g, &a[2])?;
+            let h = judge::record_boards(&g, &c0, &plays)
+                .map_err(|i| format!("play {} is on an occupied point", i + 1))?;
+            Ok(Value::seq(h.iter().map(|b| config_value(&g, b)).collect()))
+        },
+    );
+    h.add(
+        "go.first_stop",
+        5,
+        "first_stop(G, h, ms, k, sui): the first play a ko rule or the suicide rule forbids (or a cycle under simple ko), and why",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            let hist = boards_of(&g, &a[1])?;
+            let plays = plays_of(&g, &a[2])?;
+            // the rules read h[1] to h[len(ms) + 1]
+            if hist.len() < plays.len() + 1 {
+                return Err(format!(
+                    "{} boards for {} plays: h is record_boards of the plays",
+                    hist.len(),
+                    plays.len()
+                ));
+            }
+            let (i, why) =
+                judge::first_stop(&hist, &plays, ko_rule_of(&a[3])?, bool_of(&a[4])?);
+            Ok(Value::tuple(vec![Value::Int(i as i64), Value::str(why)]))
+        },
+    );
+    h.add(
+        "go.empty_points",
+        3,
+        "empty_points(G, c, seki): the surrounded points, White's minus Black's (seki false: not the eyes of stones touching a dame)",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            let b = board(&g, &a[1])?;
+            Ok(Value::Int(judge::empty_points(&g, &b, bool_of(&a[2])?)))
         },
     );
 }

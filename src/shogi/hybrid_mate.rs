@@ -418,14 +418,16 @@ pub fn solve(
             let mut pv = vec![];
             s.line(n, &mut pv);
             let plies = pv.len() as u32;
+            let shortest = plies <= disproved + 2;
             return Ok(MateResult {
                 result: MateStatus::Mate,
                 plies,
                 pv,
                 nodes: s.nodes,
                 ms: s.start.elapsed().as_millis() as u64,
-                shortest: plies <= disproved + 2,
+                shortest,
                 max_depth: n,
+                lower_bound: crate::shogi::dfpn::lower_bound(plies, shortest, disproved),
             });
         }
         if e.dn != 0 {
@@ -459,6 +461,7 @@ pub fn solve(
                 ms: s.start.elapsed().as_millis() as u64,
                 shortest: plies == 1,
                 max_depth: plies,
+                lower_bound: crate::shogi::dfpn::lower_bound(plies, plies == 1, disproved),
             });
         }
         // a disproof here may rest on repetitions: "no mate" is left to the bounded search
@@ -472,6 +475,7 @@ pub fn solve(
                 ms,
                 shortest: false,
                 max_depth: 0,
+                lower_bound: 0,
             });
         }
     }
@@ -488,5 +492,6 @@ pub fn solve(
         ms: s.start.elapsed().as_millis() as u64,
         shortest: false,
         max_depth: n.min(cap),
+        lower_bound: 0,
     })
 }

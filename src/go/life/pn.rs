@@ -243,11 +243,7 @@ impl Classifier {
             self.stats.hits += 1;
             return Ok(Mid::Done(w, t));
         }
-        if *budget == 0 {
-            return Err(self.limit_error());
-        }
-        *budget -= 1;
-        self.stats.nodes += 1;
+        self.spend(budget)?;
         let opp = c.opponent();
         // The options the history forbids: a loss depends on their staying forbidden.
         let (new, lost) = self.new_plays(last, v, c, path);

@@ -107,6 +107,10 @@ pub struct MateResult {
     pub ms: u64,
     /// True when the length is known to be the shortest.
     pub shortest: bool,
+    /// For a mate, a proved lower bound on its length: no mate has fewer plies. The length
+    /// itself when `shortest`; otherwise the first length the disproved ply budgets leave open
+    /// (1 when none was disproved). 0 when no mate was found.
+    pub lower_bound: u32,
     /// The deepest path the search went down, in plies from the root.
     pub max_depth: u32,
 }

@@ -55,7 +55,7 @@ mod table;
 mod val;
 
 pub use api::{MateLength, MateOptions, MateResult, MateStatus, Progress, ProgressFn};
-pub use solver::{solve, solve_history, with_stack, MateSolver};
+pub use solver::{lower_bound, solve, solve_history, with_stack, MateSolver};
 
 #[cfg(test)]
 mod tests;

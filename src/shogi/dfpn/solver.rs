@@ -48,6 +48,7 @@ impl MateSolver {
                 ms: 0,
                 shortest: false,
                 max_depth: 0,
+                lower_bound: 0,
             };
         };
         self.tt.new_search();
@@ -95,6 +96,7 @@ impl MateSolver {
             ms: t0.elapsed().as_millis() as u64,
             shortest,
             max_depth: s.max_depth,
+            lower_bound: 0,
         };
         // Every hand count must fit its field however the pieces move between the hands: true
         // when the material is possible (no more pieces of a kind than the game has).
@@ -189,12 +191,27 @@ impl MateSolver {
             }
         };
         let _ = was_stopped;
-        done(&s, MateStatus::Mate, best, pv, shortest)
+        let mut r = done(&s, MateStatus::Mate, best, pv, shortest);
+        r.lower_bound = lower_bound(best, shortest, no_mate_upto);
+        r
     }
 
     /// [`MateSolver::solve_history`] for a position without history.
     pub fn solve(&mut self, pos: &Position, opts: &MateOptions) -> MateResult {
         self.solve_history(std::slice::from_ref(pos), opts)
+    }
+}
+
+/// The proved lower bound on the length of a mate of `plies` plies: the length itself when it is
+/// the shortest, else the first odd length above the longest budget disproved (mates have odd
+/// lengths: the attacker moves last).
+pub fn lower_bound(plies: u32, shortest: bool, disproved: u32) -> u32 {
+    if shortest {
+        plies
+    } else if disproved == 0 {
+        1.min(plies)
+    } else {
+        (disproved + 2).min(plies)
     }
 }
 
@@ -227,6 +244,7 @@ pub fn solve_history(history: &[Position], opts: &MateOptions) -> MateResult {
             ms: t0.elapsed().as_millis() as u64,
             shortest: false,
             max_depth: 0,
+            lower_bound: 0,
         },
     )
 }

@@ -1,0 +1,561 @@
+#![forbid(unsafe_code)]
+//! `okite go result`: a Go game judged by rule sets (rules/go_rulesets.rule), one row per rule
+//! set with the winner, the count, the play where the game stops and why, and the record's own
+//! result; the dead stones from the command line, the record's TB/TW, or seed 004's classes.
+
+use super::common::*;
+use super::query::*;
+use crate::diagnostics::Diag;
+use crate::front::json_str;
+use crate::go::board::{Board, Color};
+use crate::go::graph::Graph;
+use crate::go::judge::Play;
+use crate::ir::Value;
+use crate::natives::Engine;
+use std::path::{Path, PathBuf};
+
+/// The options of `okite go result`.
+pub(super) struct ResultArgs {
+    pub graph: Option<String>,
+    pub moves: String,
+    pub sgf: Option<PathBuf>,
+    pub rulesets: Vec<String>,
+    pub dead: Option<String>,
+    pub komi: Option<f64>,
+    pub handicap: Option<usize>,
+    pub rules: Vec<PathBuf>,
+    pub engine: Engine,
+    pub json: bool,
+}
+
+/// A game to judge: the graph, the setup, the plays, and what the record states.
+struct Judged {
+    graph: Graph,
+    setup: Board,
+    plays: Vec<Play>,
+    komi: Option<f64>,
+    handicap: usize,
+    /// RE's text
+    stated: Option<String>,
+    /// the TB/TW marks
+    territory: Option<(Vec<usize>, Vec<usize>)>,
+}
+
+/// The most plays a record judged may have: real games have a few hundred; the rules compare
+/// every board with the earlier ones.
+pub(super) const MAX_PLAYS: usize = 5000;
+
+fn bad(msg: String, help: &str) -> i32 {
+    Printer::auto().fail(Diag::error("E0501", msg).help(help.to_string()))
+}
+
+/// Plays written "B D4, W pass": a colour and a vertex name or `pass`.
+fn parse_plays(g: &Graph, text: &str) -> Result<Vec<Play>, i32> {
+    let mut out = vec![];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let mut it = part.split_whitespace();
+        let c = match it.next() {
+            Some("B") | Some("b") => Color::Black,
+            Some("W") | Some("w") => Color::White,
+            _ => {
+                return Err(bad(
+                    format!("bad play `{part}`"),
+                    "a play is `B v`, `W v` or `B pass`",
+                ))
+            }
+        };
+        let (Some(name), None) = (it.next(), it.next()) else {
+            return Err(bad(
+                format!("bad play `{part}`"),
+                "a play is a colour and one vertex name or `pass`, e.g. `B D4`",
+            ));
+        };
+        if name.eq_ignore_ascii_case("pass") {
+            out.push((c, None));
+            continue;
+        }
+        let Some(v) = g.vertex(name) else {
+            return Err(bad(
+                format!("`{name}` is not a vertex of the graph"),
+                "`okite go show --graph G` lists the vertex names",
+            ));
+        };
+        out.push((c, Some(v)));
+    }
+    Ok(out)
+}
+
+fn judged(a: &ResultArgs) -> Result<Judged, i32> {
+    let Some(path) = &a.sgf else {
+        let g = go_graph(a.graph.as_deref().unwrap_or_default())?;
+        let plays = parse_plays(&g, &a.moves)?;
+        return Ok(Judged {
+            graph: g,
+            setup: Board::empty(),
+            plays,
+            komi: None,
+            handicap: 0,
+            stated: None,
+            territory: None,
+        });
+    };
+    read_sgf(a.graph.as_deref(), path)
+}
+
+fn read_sgf(graph: Option<&str>, path: &Path) -> Result<Judged, i32> {
+    let text = crate::check::load::read_text_bounded(path).map_err(|d| Printer::auto().fail(d))?;
+    let name = path.display().to_string();
+    let record = crate::go::sgf::parse_sgf(&text).map_err(|e| go_error(&text, &name, &e))?;
+    let g = record.graph().map_err(|e| go_error(&text, &name, &e))?;
+    if let Some(spec) = graph {
+        let other = go_graph(spec)?;
+        if other.n != g.n || other.adjacency != g.adjacency {
+            return Err(bad(
+                format!(
+                    "the record is for a {}x{} board, not {spec}",
+                    record.rows, record.cols
+                ),
+                "leave --graph out with --sgf",
+            ));
+        }
+    }
+    let plays: Vec<Play> = record
+        .moves
+        .iter()
+        .map(|&(c, m, _)| match m {
+            crate::go::rules::Move::Place(v) => (c, Some(v)),
+            crate::go::rules::Move::Pass => (c, None),
+        })
+        .collect();
+    // a stone on a stone is no record of a game under any rule set
+    if let Err(i) = crate::go::judge::record_boards(&g, &record.setup, &plays) {
+        let e = crate::go::error::GoError::at(
+            &text,
+            record.moves[i].2,
+            format!("play {} is on an occupied point", i + 1),
+            "every play of a record is on an empty point or a pass",
+        );
+        return Err(go_error(&text, &name, &e));
+    }
+    let handicap = record.handicap.unwrap_or(0);
+    let marked = !record.territory.0.is_empty() || !record.territory.1.is_empty();
+    Ok(Judged {
+        graph: g,
+        setup: record.setup,
+        plays,
+        komi: record.komi,
+        handicap,
+        stated: record.result.map(|r| r.0),
+        territory: marked.then_some(record.territory),
+    })
+}
+
+/// What RE states: the winner (B, W, draw, or none), the score from White's side when a count
+/// is stated, the colour that resigned or lost on time or by forfeit, and whether it ends with
+/// a count.
+struct Stated {
+    winner: Option<&'static str>,
+    score: Option<f64>,
+    loser: i64,
+    counted: bool,
+}
+
+fn stated(re: &str) -> Stated {
+    let t = re.trim();
+    let none = Stated {
+        winner: None,
+        score: None,
+        loser: 0,
+        counted: false,
+    };
+    if t == "0" || t.eq_ignore_ascii_case("draw") || t.eq_ignore_ascii_case("jigo") {
+        return Stated {
+            winner: Some("draw"),
+            score: Some(0.0),
+            loser: 0,
+            counted: true,
+        };
+    }
+    let Some((who, how)) = t.split_once('+') else {
+        return none;
+    };
+    let (w, sign) = match who.trim() {
+        "B" | "b" => ("B", -1.0),
+        "W" | "w" => ("W", 1.0),
+        _ => return none,
+    };
+    let how = how.trim();
+    let loser = if w == "B" { 1 } else { -1 };
+    if let Ok(x) = how.parse::<f64>() {
+        if x.is_finite() {
+            return Stated {
+                winner: Some(w),
+                score: Some(sign * x),
+                loser: 0,
+                counted: true,
+            };
+        }
+    }
+    let lower = how.to_ascii_lowercase();
+    if ["r", "resign", "t", "time", "f", "forfeit"].contains(&lower.as_str()) {
+        return Stated {
+            winner: Some(w),
+            score: None,
+            loser,
+            counted: false,
+        };
+    }
+    // `B+` alone: a win, no count stated
+    Stated {
+        winner: Some(w),
+        score: None,
+        loser: 0,
+        counted: how.is_empty(),
+    }
+}
+
+/// The dead stones and where they came from.
+fn dead_stones(
+    a: &ResultArgs,
+    j: &Judged,
+    last: &Board,
+    seq: &[Board],
+) -> Result<(Vec<usize>, String), i32> {
+    let g = &j.graph;
+    if let Some(list) = &a.dead {
+        let mut out = vec![];
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let Some(v) = g.vertex(name) else {
+                return Err(bad(
+                    format!("`{name}` in --dead is not a vertex of the graph"),
+                    "`okite go show --graph G` lists the vertex names",
+                ));
+            };
+            if last.get(v) == 0 {
+                return Err(bad(
+                    format!("`{name}` in --dead is empty at the end of the game"),
+                    "list the stones that are dead on the final board",
+                ));
+            }
+            out.push(v);
+        }
+        return Ok((out, "--dead".into()));
+    }
+    if let Some((tb, tw)) = &j.territory {
+        let mut out: Vec<usize> = tb
+            .iter()
+            .filter(|&&v| last.get(v) == Color::White.value())
+            .chain(tw.iter().filter(|&&v| last.get(v) == Color::Black.value()))
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        return Ok((out, "the record's TB/TW".into()));
+    }
+    if g.n <= crate::go::life::TRACK_MAX_VERTICES {
+        let regular = (0..seq.len()).all(|i| !seq[..i].contains(&seq[i]));
+        if !regular {
+            return Ok((
+                vec![],
+                "none (the boards repeat: seed 004's classes need a regular sequence)".into(),
+            ));
+        }
+        let classes =
+            match crate::go::life::outcome_classes(g, seq, crate::go::life::Table::default()) {
+                Ok(c) => c,
+                Err(e) => return Err(go_error("", "classes", &e)),
+            };
+        if !crate::go::life::terminable(g, last, &classes) {
+            return Ok((
+                vec![],
+                "none (not Chinese-terminable under seed 004's classes)".into(),
+            ));
+        }
+        let out = (0..g.n)
+            .filter(|&v| {
+                (last.get(v) == Color::Black.value() && classes[v] == crate::go::life::Class::W)
+                    || (last.get(v) == Color::White.value()
+                        && classes[v] == crate::go::life::Class::B)
+            })
+            .collect();
+        return Ok((out, "seed 004's outcome classes".into()));
+    }
+    Ok((vec![], "none given (--dead, or TB/TW in the record)".into()))
+}
+
+fn winner_name(v: &Value) -> Option<Option<&'static str>> {
+    let Value::Enum(e) = v else { return None };
+    Some(match &*e.name {
+        "black_wins" => Some("B"),
+        "white_wins" => Some("W"),
+        "jigo" => Some("draw"),
+        "no_result" | "not_over" => None,
+        _ => return None,
+    })
+}
+
+fn points(half: i64) -> String {
+    if half % 2 == 0 {
+        format!("{}", half / 2)
+    } else {
+        format!("{:.1}", half as f64 / 2.0)
+    }
+}
+
+struct Row {
+    ruleset: String,
+    winner: Option<&'static str>,
+    score: Option<i64>,
+    play: i64,
+    reason: String,
+    agrees: Option<bool>,
+    natives: Vec<(String, bool)>,
+}
+
+pub(super) fn go_result(a: ResultArgs) -> i32 {
+    let printer = Printer::auto();
+    let j = match judged(&a) {
+        Ok(j) => j,
+        Err(c) => return c,
+    };
+    let g = &j.graph;
+    if j.plays.len() > MAX_PLAYS {
+        return bad(
+            format!(
+                "the record has {} plays; okite judges records of at most {MAX_PLAYS}",
+                j.plays.len()
+            ),
+            "cut the record (a real game has a few hundred plays)",
+        );
+    }
+    let h = match crate::go::judge::record_boards(g, &j.setup, &j.plays) {
+        Ok(h) => h,
+        Err(i) => {
+            return bad(
+                format!("play {} is on an occupied point", i + 1),
+                "play on empty points",
+            )
+        }
+    };
+    let last = *h.last().expect("the setup board");
+    let mut seq: Vec<Board> = vec![];
+    for b in &h {
+        if seq.last() != Some(b) {
+            seq.push(*b);
+        }
+    }
+    let (dead, source) = match dead_stones(&a, &j, &last, &seq) {
+        Ok(d) => d,
+        Err(c) => return c,
+    };
+    let komi = a.komi.or(j.komi);
+    let km: Vec<Value> = match komi {
+        Some(k) => {
+            let half = k * 2.0;
+            if !half.is_finite() || half.fract() != 0.0 || half.abs() > 1e12 {
+                return bad(
+                    format!("komi {k} is not a multiple of 0.5"),
+                    "use a whole or half number such as 6.5 or 7",
+                );
+            }
+            vec![Value::Int(half as i64)]
+        }
+        None => vec![],
+    };
+    let handicap = a.handicap.unwrap_or(j.handicap);
+    let st = j.stated.as_deref().map(stated);
+    let (mut prog, _) = match load_or_report(&a.rules, &printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    for name in &a.rulesets {
+        if let Err(d) = prog.reading_or_error(name) {
+            return printer.fail_in(d, &prog.sources);
+        }
+    }
+    let plays_value = Value::seq(
+        j.plays
+            .iter()
+            .map(|&(c, v)| {
+                Value::tuple(vec![
+                    Value::Int(c.value() as i64),
+                    Value::Int(v.map_or(0, |v| v as i64 + 1)),
+                ])
+            })
+            .collect(),
+    );
+    let bound = vec![
+        (
+            "G".to_string(),
+            crate::natives::go::graph_value(g),
+            "Graph".to_string(),
+        ),
+        (
+            "c0".to_string(),
+            crate::natives::go::config_value(g, &j.setup),
+            "Config".to_string(),
+        ),
+        ("ms".to_string(), plays_value, "Seq<Play>".to_string()),
+        (
+            "dead".to_string(),
+            Value::set(dead.iter().map(|&v| Value::Int(v as i64 + 1)).collect()),
+            "Set<Vertex>".to_string(),
+        ),
+        (
+            "hc".to_string(),
+            Value::Int(handicap as i64),
+            "Int".to_string(),
+        ),
+        ("km".to_string(), Value::seq(km), "Seq<Int>".to_string()),
+        (
+            "loser".to_string(),
+            Value::Int(st.as_ref().map_or(0, |s| s.loser)),
+            "Int".to_string(),
+        ),
+        (
+            "counted".to_string(),
+            Value::Bool(st.as_ref().is_some_and(|s| s.counted)),
+            "Bool".to_string(),
+        ),
+    ];
+    let mut rows = vec![];
+    for name in &a.rulesets {
+        let v = match eval_with_bound(
+            &mut prog,
+            "go_verdict(G, c0, ms, dead, hc, km, loser, counted)",
+            bound.clone(),
+            a.engine,
+            Some(name),
+            &printer,
+            None,
+        ) {
+            Ok(v) => v,
+            Err(c) => return c,
+        };
+        let Value::Tuple(t) = &v else {
+            return printer.fail(bad_verdict(&v));
+        };
+        let (Some(winner), Value::Seq(sc), Value::Int(play), Value::Str(why)) =
+            (t.first().and_then(winner_name), &t[1], &t[2], &t[3])
+        else {
+            return printer.fail(bad_verdict(&v));
+        };
+        let score = match sc.first() {
+            Some(Value::Int(x)) => Some(*x),
+            _ => None,
+        };
+        let over = winner.is_some() || why.starts_with("forbidden") || why.starts_with("a cycle");
+        let agrees = st.as_ref().filter(|s| s.winner.is_some()).map(|s| {
+            over && s.winner == winner
+                && match (s.score, score) {
+                    (Some(x), Some(y)) => (x * 2.0) as i64 == y,
+                    _ => true,
+                }
+        });
+        let rid = prog.reading_id(name).unwrap_or(crate::check::BASE);
+        let natives = crate::bindings::natives_in_cone(&prog, rid, "go_verdict");
+        rows.push(Row {
+            ruleset: name.clone(),
+            winner,
+            score,
+            play: *play,
+            reason: why.to_string(),
+            agrees,
+            natives,
+        });
+    }
+    let dead_names: Vec<String> = dead.iter().map(|&v| g.names[v].clone()).collect();
+    if a.json {
+        let results: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let natives: Vec<String> = r
+                    .natives
+                    .iter()
+                    .map(|(p, on)| format!("{{\"native\": {}, \"on\": {on}}}", json_str(p)))
+                    .collect();
+                format!(
+                    "{{\"ruleset\": {}, \"winner\": {}, \"score\": {}, \"reason\": {}, \"play\": {}, \"agrees\": {}, \"natives\": [{}]}}",
+                    json_str(&r.ruleset),
+                    r.winner.map_or("null".to_string(), json_str),
+                    r.score.map_or("null".to_string(), points),
+                    json_str(&r.reason),
+                    r.play,
+                    r.agrees.map_or("null".to_string(), |x| x.to_string()),
+                    natives.join(", ")
+                )
+            })
+            .collect();
+        let record = match (&j.stated, &st) {
+            (Some(re), Some(s)) => format!(
+                "{{\"stated\": {}, \"winner\": {}, \"score\": {}}}",
+                json_str(re),
+                s.winner.map_or("null".to_string(), json_str),
+                s.score.map_or("null".to_string(), |x| x.to_string())
+            ),
+            _ => "null".to_string(),
+        };
+        let names: Vec<String> = dead_names.iter().map(|n| json_str(n)).collect();
+        println!(
+            "{{\"results\": [{}], \"plays\": {}, \"komi\": {}, \"handicap\": {handicap}, \"dead\": {{\"source\": {}, \"stones\": [{}]}}, \"record_result\": {record}}}",
+            results.join(", "),
+            j.plays.len(),
+            komi.map_or("null".to_string(), |k| k.to_string()),
+            json_str(&source),
+            names.join(", ")
+        );
+        return 0;
+    }
+    println!(
+        "{} plays; komi {}; handicap {handicap}",
+        j.plays.len(),
+        komi.map_or("each rule set's own".to_string(), |k| k.to_string()),
+    );
+    if dead.is_empty() {
+        println!("dead stones: {source}");
+    } else {
+        println!("dead stones: {} (from {source})", dead_names.join(", "));
+    }
+    if let Some(re) = &j.stated {
+        println!("record result: {re}");
+    }
+    for r in &rows {
+        let flag = match r.agrees {
+            Some(false) => "   (the record says otherwise)",
+            _ => "",
+        };
+        // the play a forbidden move or a cycle falls at
+        let at = match usize::try_from(r.play)
+            .ok()
+            .and_then(|i| j.plays.get(i.wrapping_sub(1)))
+        {
+            Some(&(c, v))
+                if r.reason.starts_with("forbidden") || r.reason.starts_with("a cycle") =>
+            {
+                format!(
+                    " ({} {})",
+                    if c == Color::Black { 'B' } else { 'W' },
+                    v.map_or("pass".to_string(), |v| g.names[v].clone())
+                )
+            }
+            _ => String::new(),
+        };
+        println!(
+            "{:<13} {:<5} {:>6}  play {:<4} {}{at}{flag}",
+            r.ruleset,
+            r.winner.unwrap_or("-"),
+            r.score.map_or("-".to_string(), points),
+            r.play,
+            r.reason
+        );
+    }
+    0
+}
+
+fn bad_verdict(v: &Value) -> Diag {
+    unexpected(
+        "go_verdict(G, c0, ms, dead, hc, km, loser, counted)",
+        v,
+        "a tuple of a Winner, the count ([] or [half points]), the play and a reason",
+    )
+}
