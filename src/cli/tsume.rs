@@ -361,8 +361,8 @@ fn text_report(
 ) -> String {
     let names = |ms: &[Move]| ms.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
     let mut out = vec![format!(
-        "main line ({} plies, {}): {}",
-        line.len(),
+        "main line ({}, {}): {}",
+        report::plies(line.len() as u32),
         if given {
             "as given"
         } else {
@@ -400,7 +400,11 @@ fn text_report(
         };
         out.push(format!("{name}: {what}"));
         if let Some(o) = own {
-            out.push(format!("  main line ({} plies): {}", o.len(), names(o)));
+            out.push(format!(
+                "  main line ({}): {}",
+                report::plies(o.len() as u32),
+                names(o)
+            ));
         }
         for r in &v.reasons {
             out.push(format!("  - {r}"));

@@ -159,9 +159,10 @@ fn examine(
     match v.shortest {
         Some(s) if s < l => v
             .reasons
-            .push(format!("a shorter mate exists: {s} plies (早詰)")),
+            .push(format!("a shorter mate exists: {} (早詰)", plies(s))),
         None => v.reasons.push(format!(
-            "the start is not a mate within {l} plies under this convention"
+            "the start is not a mate within {} under this convention",
+            plies(l)
         )),
         _ => {}
     }
@@ -199,7 +200,8 @@ fn examine(
                 }
             } else {
                 v.reasons.push(format!(
-                    "ply {k}: an alternative mate within {rest} plies (余詰): {}",
+                    "ply {k}: an alternative mate within {} (余詰): {}",
+                    plies(rest),
                     names.join(", ")
                 ));
             }
@@ -224,8 +226,9 @@ fn examine(
             };
             if main_len < rest - 1 {
                 v.reasons.push(format!(
-                    "ply {k}: after {} the attacker mates in {main_len} plies, fewer than the line's {}",
+                    "ply {k}: after {} the attacker mates in {}, fewer than the line's {}",
                     usi(&main),
+                    plies(main_len),
                     rest - 1
                 ));
             }
@@ -236,13 +239,14 @@ fn examine(
                 }
                 match ck.shortest(&p.after(a), rest - 1, f)? {
                     None => v.reasons.push(format!(
-                        "ply {k}: the defence {} is not mated within the remaining {} plies",
+                        "ply {k}: the defence {} is not mated within the remaining {}",
                         usi(&a),
-                        rest - 1
+                        plies(rest - 1)
                     )),
                     Some(n) if n > main_len => v.reasons.push(format!(
-                        "ply {k}: the defence {} lasts longer ({n} plies) than the line's {}",
+                        "ply {k}: the defence {} lasts longer ({}) than the line's {}",
                         usi(&a),
+                        plies(n),
                         usi(&main)
                     )),
                     Some(n) if n == main_len => same.push(a),
@@ -270,4 +274,13 @@ fn examine(
 /// `m` is `main` with the other face: the same piece from the same square to the same square.
 pub fn promotion_only(m: Move, main: Move) -> bool {
     m != main && !m.is_drop() && m.from() == main.from() && m.to() == main.to()
+}
+
+/// "1 ply", "3 plies".
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
 }
