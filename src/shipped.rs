@@ -27,6 +27,10 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../rules/shogi_rulesets.rule"),
     ),
     (
+        "shogi_tsume.rule",
+        include_str!("../rules/shogi_tsume.rule"),
+    ),
+    (
         "shogi_variant_drops.rule",
         include_str!("../rules/shogi_variant_drops.rule"),
     ),

@@ -860,7 +860,7 @@ fn check_test_and_compare_print_json() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.starts_with(r#"{"ok": true, "files": 10, "definitions": "#),
+        out.starts_with(r#"{"ok": true, "files": 11, "definitions": "#),
         "{out}"
     );
     let bad = tmp("bad-type.rule", b"def f(x: Int) -> Bool = x\n");

@@ -560,7 +560,7 @@ fn shipped_rules_work_from_any_folder() {
     std::fs::create_dir_all(&dir).unwrap();
     let o = okite_in(&dir, &["check"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert!(out(&o).starts_with("OK: 10 files"), "{}", out(&o));
+    assert!(out(&o).starts_with("OK: 11 files"), "{}", out(&o));
     let o = okite_in(&dir, &["eval", "size(succ(start))"]);
     assert_eq!(out(&o), "30");
     let o = okite_in(&dir, &["rules", "export", "mine"]);

@@ -70,6 +70,9 @@ pub enum Command {
     Go(GoCommand),
     /// Find forced mates (tsume): every attacking move checks, the defender resists longest
     Mate(MateArgs),
+    /// A composed mate problem's soundness under each convention: its main line, alternative
+    /// mates (余詰), futile interpositions (無駄合), pieces left over (駒余り)
+    Tsume(TsumeArgs),
     /// The shipped rule files: `okite rules export DIR` writes them out for editing
     #[command(subcommand)]
     Rules(RulesCommand),
@@ -613,6 +616,43 @@ pub struct MateArgs {
     pub json: bool,
     /// Rule files or folders whose definitions the search must follow (default: the shipped
     /// rules); the search runs where its definitions are the shipped ones of a reading
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+}
+
+/// The options of `okite tsume`.
+#[derive(Args)]
+pub struct TsumeArgs {
+    /// The problem (SFEN; the side to move mates)
+    #[arg(long, conflicts_with_all = ["kif", "csa"])]
+    pub sfen: Option<String>,
+    /// The problem and its intended solution as a KIF or KI2 record
+    #[arg(long, conflicts_with = "csa")]
+    pub kif: Option<PathBuf>,
+    /// The problem and its intended solution as a CSA record
+    #[arg(long)]
+    pub csa: Option<PathBuf>,
+    /// The intended solution in USI moves (default: the record's moves, else the shortest mate
+    /// the df-pn search finds)
+    #[arg(long)]
+    pub solution: Option<String>,
+    /// The conventions, by the readings of rules/shogi_tsume.rule, comma-separated (default:
+    /// common,common-unique-last,strict,strict-unique-last)
+    #[arg(long)]
+    pub conventions: Option<String>,
+    /// Time limit in milliseconds for the whole report (0: none)
+    #[arg(long, default_value_t = 60_000)]
+    pub time_ms: u64,
+    /// Limit on the positions the checker visits (0: none)
+    #[arg(long, default_value_t = 50_000_000)]
+    pub nodes: u64,
+    /// Longest solution searched for when none is given, in plies
+    #[arg(long, default_value_t = 61)]
+    pub max_plies: u32,
+    /// One JSON object
+    #[arg(long)]
+    pub json: bool,
+    /// Rule files or folders whose conventions are followed (default: the shipped rules)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
 }

@@ -13,6 +13,7 @@ mod query;
 mod rulesets;
 mod shell;
 mod shogi;
+mod tsume;
 mod usi;
 
 use crate::diagnostics::Diag;
@@ -72,6 +73,7 @@ pub fn run(cli: Cli) -> i32 {
         },
         Command::Repl { paths } => crate::repl::run(paths),
         Command::Mate(args) => run_mate(args),
+        Command::Tsume(args) => tsume::run_tsume(args),
         Command::Usi(args) => usi::usi(args),
         Command::Natives(args) => natives_cmd::natives_command(args),
         Command::Lsp => crate::lsp::run(),

@@ -938,6 +938,53 @@ pub static CODES: &[Code] = &[
             &["go", "count", "--graph", "grid:5x5", "--max-resident-mb", "1"],
         ),
     ),
+    error(
+        "E0612",
+        "convention-cannot-follow",
+        Cli,
+        "the tsume checker cannot follow a convention with the rules loaded",
+        "`okite tsume` judges a problem under the conventions of rules/shogi_tsume.rule (its \
+         readings `common`, `common-unique-last`, `strict`, `strict-unique-last`), natively, \
+         where the loaded definitions of the convention are the shipped ones of one of them. \
+         Where they changed, the rules answer themselves, without a report: `okite eval ... \
+         'tsume_within(g, i, N, futile_uncounted)'`.",
+        cli(
+            Some("def f = 1\n"),
+            &[
+                "tsume", "--rules", "ex.rule", "--conventions", "base", "--sfen", "startpos",
+            ],
+        ),
+    ),
+    error(
+        "E0613",
+        "bad-solution",
+        Cli,
+        "the solution given to `okite tsume` is not a line of checks ending in the attacker's move",
+        "Every move of the solution must be written in USI and be legal, each of the attacker's \
+         moves must check, and the line must have an odd number of plies (a mate ends on the \
+         attacker's move). The message names the first ply that fails.",
+        cli(
+            None,
+            &[
+                "tsume", "--sfen", "8k/6S2/7G1/9/+RP7/9/9/9/4K4 b p 1", "--solution", "9e9d",
+            ],
+        ),
+    ),
+    error(
+        "E0614",
+        "no-tsume-line",
+        Cli,
+        "`okite tsume` was given no solution and the mate search found none to examine",
+        "Without `--solution` (or a record's moves) the main line is the shortest mate the df-pn \
+         search finds, every interposition counted, within `--max-plies`, `--time-ms` and \
+         `--nodes`. The message says whether there is no mate or the limits came first.",
+        cli(
+            None,
+            &[
+                "tsume", "--sfen", "4k4/9/9/9/9/9/9/9/4K4 b - 1", "--max-plies", "3",
+            ],
+        ),
+    ),
     Code {
         code: "I0001",
         name: "recursion",

@@ -409,6 +409,53 @@ pub fn register(h: &mut Natives) {
         },
     );
     h.add(
+        "shogi.tsume_within",
+        4,
+        "tsume_within(g, i, n, c): the side to move at g[i] mates within n plies, every move a check, interpositions counted as c says (the tsume checker of src/shogi/tsume)",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let pos = game_position(&names, &a[0], &a[1])?;
+            let Value::Int(n) = &a[2] else {
+                return Err("tsume_within takes a number of plies".into());
+            };
+            let f = futility(ctx, &a[3])?;
+            if *n < 1 {
+                return Ok(Value::Bool(false));
+            }
+            let mut ck = crate::shogi::tsume::Checker::new(TSUME_NODES, 0);
+            ck.tsume_within(&pos, (*n).min(1000) as u32, f)
+                .map(Value::Bool)
+                .map_err(|s| format!("the tsume checker stopped: {s}"))
+        },
+    );
+    h.add(
+        "shogi.futile",
+        4,
+        "futile(g, i, s, d): the answer s at g[i], d plies left, is a futile interposition (the tsume checker of src/shogi/tsume)",
+        |ctx, a| {
+            let names = Names::new(ctx)?;
+            let pos = game_position(&names, &a[0], &a[1])?;
+            let Value::Int(d) = &a[3] else {
+                return Err("futile takes a number of plies".into());
+            };
+            let Some(m) = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|&m| names.state(&pos.after(m)) == a[2])
+            else {
+                return Ok(Value::Bool(false));
+            };
+            if *d < 0 {
+                return Ok(Value::Bool(false));
+            }
+            let mut ck = crate::shogi::tsume::Checker::new(TSUME_NODES, 0);
+            ck.futile(&pos, m, (*d).min(1000) as u32)
+                .map(Value::Bool)
+                .map_err(|s| format!("the tsume checker stopped: {s}"))
+        },
+    );
+    h.add(
         "shogi.sample_states",
         2,
         "sample_states(n, seed): n states reached by random legal play from the start position",
@@ -462,5 +509,37 @@ impl Lcg {
         } else {
             self.next_u64() % n
         }
+    }
+}
+
+/// Positions the tsume checker visits for one question of the rules before it gives up.
+const TSUME_NODES: u64 = 20_000_000;
+
+/// The position g[i] of a game.
+fn game_position(names: &Names, g: &Value, i: &Value) -> Result<Position, String> {
+    let Value::Seq(g) = g else {
+        return Err(format!("{g} is not a game"));
+    };
+    let Value::Int(i) = i else {
+        return Err(format!("{i} is not an index"));
+    };
+    if *i < 1 || *i as usize > g.inner.len() {
+        return Err(format!(
+            "index {i} is outside the game (1..{})",
+            g.inner.len()
+        ));
+    }
+    names.position(&g.inner[*i as usize - 1])
+}
+
+/// How the rules' `Interpositions` constant `c` counts interpositions.
+fn futility(ctx: &NativeCtx, c: &Value) -> Result<crate::shogi::tsume::Futility, String> {
+    use crate::shogi::tsume::Futility;
+    if *c == ctx.enum_value("Interpositions", "全合算")? {
+        Ok(Futility::Strict)
+    } else if *c == ctx.enum_value("Interpositions", "無駄合不算")? {
+        Ok(Futility::Common)
+    } else {
+        Err(format!("{c} is not a way of counting interpositions"))
     }
 }

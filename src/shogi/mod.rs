@@ -57,6 +57,7 @@ pub mod position;
 pub mod readings;
 pub mod record;
 pub mod sfen;
+pub mod tsume;
 pub mod types;
 pub mod usi;
 pub mod usi_engine;

@@ -1,0 +1,428 @@
+#![forbid(unsafe_code)]
+//! `okite tsume`: a composed mate problem's soundness under each convention of
+//! rules/shogi_tsume.rule.
+
+use super::args::TsumeArgs;
+use super::common::*;
+use crate::diagnostics::Diag;
+use crate::front::{json_str, OutOpts, RecordFormat};
+use crate::shogi::position::Position;
+use crate::shogi::tsume::report::{self, AtPly, Verdict};
+use crate::shogi::tsume::{Checker, Convention, Futility, CONVENTIONS};
+use crate::shogi::types::Move;
+
+/// The definitions a convention's verdict stands for: the checker answers for them where they
+/// are the shipped ones of one of the conventions.
+const TSUME_DEFS: [&str; 6] = [
+    "tsume_within",
+    "futile",
+    "interpositions",
+    "last_move_alternatives",
+    "alternative_flaw",
+    "pieces_left",
+];
+const TSUME_READINGS: [&str; 4] = [
+    "common",
+    "common-unique-last",
+    "strict",
+    "strict-unique-last",
+];
+
+/// A convention asked for: the name given and what the checker follows.
+struct Asked {
+    name: String,
+    conv: Convention,
+}
+
+pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let prog = match load_or_report(&a.rules, &printer) {
+        Ok((p, _)) => p,
+        Err(c) => return c,
+    };
+    let names: Vec<String> = match &a.conventions {
+        Some(s) => s
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect(),
+        None => CONVENTIONS.iter().map(|c| c.name.to_string()).collect(),
+    };
+    if names.is_empty() {
+        return printer.fail(
+            Diag::error("E0602", "--conventions names no convention").help(format!(
+                "name readings of rules/shogi_tsume.rule: {}",
+                TSUME_READINGS.join(", ")
+            )),
+        );
+    }
+    let mut asked = vec![];
+    for n in &names {
+        let r = match prog.reading_or_error(n) {
+            Ok(r) => r,
+            Err(d) => return printer.fail_in(d, &prog.sources),
+        };
+        match crate::bindings::engine_reading(&prog, r, &TSUME_DEFS, &TSUME_READINGS) {
+            Ok(c) => asked.push(Asked {
+                name: n.clone(),
+                conv: crate::shogi::tsume::convention(c).expect("the conventions are named"),
+            }),
+            Err(why) => {
+                return printer.fail(
+                    Diag::error(
+                        "E0612",
+                        format!("the tsume checker cannot follow the convention {n} with these rules: {why}"),
+                    )
+                    .help("the rules answer themselves, without a report: okite eval --rules ... --reading ... --sfen ... 'tsume_within(g, i, N, futile_uncounted)'"),
+                );
+            }
+        }
+    }
+    // the problem, and the solution a record gives
+    let (start, record_line): (Position, Option<Vec<Move>>) = match (&a.sfen, &a.kif, &a.csa) {
+        (Some(s), _, _) => match crate::front::shogi_game(s, "") {
+            Ok(g) => (g.start().clone(), None),
+            Err((sources, ds)) => return printer.fail_all(&ds, &sources),
+        },
+        (None, k, c) if k.is_some() || c.is_some() => {
+            let (path, fmt) = match k {
+                Some(p) => (p, RecordFormat::Kif),
+                None => (c.as_ref().expect("one of them"), RecordFormat::Csa),
+            };
+            match crate::front::read_record(path, fmt) {
+                Ok((r, sources, _)) => match r.into_game() {
+                    Ok(g) => {
+                        let line = (!g.moves.is_empty()).then(|| g.moves.clone());
+                        (g.start().clone(), line)
+                    }
+                    Err(errs) => {
+                        let ds: Vec<Diag> = errs
+                            .0
+                            .iter()
+                            .map(|e| {
+                                Diag::error("E0403", format!("bad game record: {}", e.message))
+                            })
+                            .collect();
+                        return printer.fail_all(&ds, &sources);
+                    }
+                },
+                Err((sources, ds)) => return printer.fail_all(&ds, &sources),
+            }
+        }
+        _ => {
+            return printer
+                .fail(Diag::error("E0602", "no problem given").help(
+                    "give the problem with --sfen, or with its solution with --kif or --csa",
+                ))
+        }
+    };
+    if let Err(d) = crate::front::engine_start(std::slice::from_ref(&start)) {
+        return printer.fail(d);
+    }
+    let stated = match &a.solution {
+        Some(s) => {
+            let mut line = vec![];
+            for t in s.split_whitespace() {
+                match Move::from_usi(t) {
+                    Some(m) => line.push(m),
+                    None => {
+                        return printer.fail(
+                            Diag::error(
+                                "E0613",
+                                format!("the solution's move `{t}` is not a USI move"),
+                            )
+                            .help("write the solution in USI moves: `9e9a P*2a 9a2a`"),
+                        )
+                    }
+                }
+            }
+            Some(line)
+        }
+        None => record_line,
+    };
+    let outcome =
+        crate::shogi::dfpn::with_stack(move || report_problem(&a, &start, stated, &asked));
+    match outcome {
+        Some(Ok(text)) => {
+            println!("{text}");
+            0
+        }
+        Some(Err(d)) => printer.fail(d),
+        None => printer.fail(
+            Diag::error(
+                "E0610",
+                "the tsume checker could not run (no thread for its stack)",
+            )
+            .help("the system refused a thread: free memory or raise the limit of threads"),
+        ),
+    }
+}
+
+/// The report, as text or JSON.
+fn report_problem(
+    a: &TsumeArgs,
+    start: &Position,
+    stated: Option<Vec<Move>>,
+    asked: &[Asked],
+) -> Result<String, Diag> {
+    let t0 = std::time::Instant::now();
+    let given = stated.is_some();
+    let line = match stated {
+        Some(l) => l,
+        None => search_line(a, start)?,
+    };
+    if let Some(why) = report::line_problem(start, &line) {
+        return Err(Diag::error("E0613", format!("the solution is not a line of checks: {why}"))
+            .help("every move must be legal, each of the attacker's a check, and the line end on the attacker's move"));
+    }
+    let left_ms = a.time_ms.saturating_sub(t0.elapsed().as_millis() as u64);
+    let mut ck = Checker::new(a.nodes, if a.time_ms == 0 { 0 } else { left_ms.max(1) });
+    let futile = report::futile_interpositions(&mut ck, start, &line);
+    let mut verdicts: Vec<(String, Verdict, Option<Vec<Move>>)> = vec![];
+    for c in asked {
+        // without a stated solution, the common count reads its own line where the searched one
+        // holds a futile interposition
+        let mut own = None;
+        if !given && c.conv.futility == Futility::Common {
+            let in_line = match &futile {
+                Ok(f) => f
+                    .iter()
+                    .any(|at| at.moves.contains(&line[at.ply as usize - 1])),
+                Err(_) => false,
+            };
+            if in_line {
+                if let Ok(Some(l)) = ck.line(start, line.len() as u32, Futility::Common) {
+                    own = Some(l);
+                }
+            }
+        }
+        let v = report::verdict(&mut ck, start, own.as_ref().unwrap_or(&line), c.conv);
+        verdicts.push((c.name.clone(), v, own));
+    }
+    let left = report::leftover(start, &line);
+    let ms = t0.elapsed().as_millis() as u64;
+    Ok(if a.json {
+        json_report(start, &line, given, &left, &futile, &verdicts, ck.nodes, ms)
+    } else {
+        text_report(&line, given, &left, &futile, &verdicts)
+    })
+}
+
+/// The shortest mate the df-pn search finds, every interposition counted.
+fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
+    use crate::shogi::dfpn::{solve_history, MateLength, MateOptions, MateStatus};
+    let opts = MateOptions {
+        max_nodes: a.nodes,
+        max_ms: a.time_ms,
+        hash_mb: 64,
+        length: MateLength::Shortest,
+        max_plies: a.max_plies,
+        reading: crate::shogi::readings::Reading::NARROW,
+        ..Default::default()
+    };
+    let r = solve_history(std::slice::from_ref(start), &opts);
+    match r.result {
+        MateStatus::Mate => Ok(r.pv),
+        MateStatus::NoMate => Err(Diag::error(
+            "E0614",
+            format!(
+                "no mate within {} plies: the problem has no solution to examine",
+                a.max_plies
+            ),
+        )
+        .help("give the intended solution with --solution, or a longer --max-plies")),
+        MateStatus::Unknown => Err(Diag::error(
+            "E0614",
+            format!(
+                "the mate search found no mate within its limits ({} nodes, {} ms)",
+                r.nodes, r.ms
+            ),
+        )
+        .help("give the intended solution with --solution, or raise --time-ms / --nodes")),
+    }
+}
+
+fn usi_list(ms: &[Move]) -> String {
+    ms.iter()
+        .map(|m| json_str(&m.to_usi()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn at_ply_json(xs: &[AtPly]) -> String {
+    xs.iter()
+        .map(|x| {
+            format!(
+                "{{\"ply\": {}, \"moves\": [{}]}}",
+                x.ply,
+                usi_list(&x.moves)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The alternatives of every convention, grouped by ply and by the conventions that find them.
+fn alternatives(
+    verdicts: &[(String, Verdict, Option<Vec<Move>>)],
+    last: u32,
+) -> Vec<(u32, Vec<Move>, Vec<String>)> {
+    let mut out: Vec<(u32, Vec<Move>, Vec<String>)> = vec![];
+    for (name, v, own) in verdicts {
+        if own.is_some() {
+            continue;
+        }
+        for at in &v.alternatives {
+            match out
+                .iter_mut()
+                .find(|(p, ms, _)| *p == at.ply && *ms == at.moves)
+            {
+                Some(e) => e.2.push(name.clone()),
+                None => out.push((at.ply, at.moves.clone(), vec![name.clone()])),
+            }
+        }
+    }
+    out.sort_by_key(|e| e.0);
+    let _ = last;
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn json_report(
+    start: &Position,
+    line: &[Move],
+    given: bool,
+    left: &[String],
+    futile: &Result<Vec<AtPly>, crate::shogi::tsume::Stop>,
+    verdicts: &[(String, Verdict, Option<Vec<Move>>)],
+    nodes: u64,
+    ms: u64,
+) -> String {
+    let l = line.len() as u32;
+    let alts = alternatives(verdicts, l)
+        .iter()
+        .map(|(p, ms, cs)| {
+            format!(
+                "{{\"ply\": {p}, \"moves\": [{}], \"last_move\": {}, \"conventions\": [{}]}}",
+                usi_list(ms),
+                *p == l,
+                cs.iter()
+                    .map(|c| json_str(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let futile_json = match futile {
+        Ok(f) => format!("[{}]", at_ply_json(f)),
+        Err(_) => "null".to_string(),
+    };
+    let vs = verdicts
+        .iter()
+        .map(|(name, v, own)| {
+            let sound = match v.sound {
+                Some(b) => b.to_string(),
+                None => "null".into(),
+            };
+            let reasons = v.reasons.iter().map(|r| json_str(r)).collect::<Vec<_>>().join(", ");
+            let own_line = match own {
+                Some(o) => format!(", \"main_line\": [{}], \"plies\": {}", usi_list(o), o.len()),
+                None => String::new(),
+            };
+            format!(
+                "{{\"convention\": {}, \"sound\": {sound}, \"reasons\": [{reasons}]{own_line}, \"shortest\": {}, \"alternatives\": [{}], \"equal_length\": [{}], \"promotion_choices\": [{}]}}",
+                json_str(name),
+                v.shortest.map_or("null".to_string(), |s| s.to_string()),
+                at_ply_json(&v.alternatives),
+                at_ply_json(&v.equal_length),
+                at_ply_json(&v.promotion_choices)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{{\"sfen\": {}, \"main_line\": [{}], \"plies\": {l}, \"solution\": {}, \"leftover\": [{}], \"futile_interpositions\": {futile_json}, \"alternatives\": [{alts}], \"verdicts\": [{vs}], \"nodes\": {nodes}, \"ms\": {ms}}}",
+        json_str(&start.to_sfen()),
+        usi_list(line),
+        json_str(if given { "given" } else { "searched" }),
+        left.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(", "),
+    )
+}
+
+fn text_report(
+    line: &[Move],
+    given: bool,
+    left: &[String],
+    futile: &Result<Vec<AtPly>, crate::shogi::tsume::Stop>,
+    verdicts: &[(String, Verdict, Option<Vec<Move>>)],
+) -> String {
+    let names = |ms: &[Move]| ms.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
+    let mut out = vec![format!(
+        "main line ({}, {}): {}",
+        report::plies(line.len() as u32),
+        if given {
+            "as given"
+        } else {
+            "the shortest the mate search finds"
+        },
+        names(line)
+    )];
+    if !left.is_empty() {
+        out.push(format!("left in hand: {}", left.join(" ")));
+    }
+    match futile {
+        Ok(f) => {
+            for at in f {
+                out.push(format!(
+                    "futile interpositions at ply {}: {}",
+                    at.ply,
+                    names(&at.moves)
+                ));
+            }
+        }
+        Err(s) => out.push(format!("futile interpositions: unknown ({s})")),
+    }
+    for (p, ms, cs) in alternatives(verdicts, line.len() as u32) {
+        out.push(format!(
+            "alternative mates at ply {p}: {} ({})",
+            names(&ms),
+            cs.join(", ")
+        ));
+    }
+    for (name, v, own) in verdicts {
+        let what = match v.sound {
+            Some(true) => "sound",
+            Some(false) => "not sound",
+            None => "unknown",
+        };
+        out.push(format!("{name}: {what}"));
+        if let Some(o) = own {
+            out.push(format!(
+                "  main line ({}): {}",
+                report::plies(o.len() as u32),
+                names(o)
+            ));
+        }
+        for r in &v.reasons {
+            out.push(format!("  - {r}"));
+        }
+        for at in &v.promotion_choices {
+            out.push(format!(
+                "  - ply {}: the other face mates as well (成生非限定): {}",
+                at.ply,
+                names(&at.moves)
+            ));
+        }
+        for at in &v.equal_length {
+            out.push(format!(
+                "  - ply {}: equally long defences (変同): {}",
+                at.ply,
+                names(&at.moves)
+            ));
+        }
+    }
+    out.join("\n")
+}

@@ -1,0 +1,286 @@
+//! The soundness of a problem's main line under a convention: alternative mates of the attacker
+//! (余詰, at the last ply 最終手余詰), futile interpositions in the line, defences that last
+//! longer or as long (変同), a shorter mate, pieces left in the attacker's hand (駒余り).
+
+use super::{interposition, Checker, Convention, Stop};
+use crate::shogi::position::Position;
+use crate::shogi::types::Move;
+
+/// Moves found at one ply of the main line (1 is the attacker's first move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtPly {
+    pub ply: u32,
+    pub moves: Vec<Move>,
+}
+
+/// The verdict on a main line under one convention.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub convention: Convention,
+    /// `None` when a search stopped first.
+    pub sound: Option<bool>,
+    /// Why it is not sound (empty when sound), and why the verdict is unknown.
+    pub reasons: Vec<String>,
+    /// Other attacker moves that mate within the remaining plies, at each attacker ply.
+    pub alternatives: Vec<AtPly>,
+    /// Other defences that counting as answers last exactly as long as the line's.
+    pub equal_length: Vec<AtPly>,
+    /// The line's move with the other face (promoted or not) that mates as well (成生非限定):
+    /// noted, no flaw.
+    pub promotion_choices: Vec<AtPly>,
+    /// The shortest mate from the start under the convention (when found within the line's length).
+    pub shortest: Option<u32>,
+}
+
+/// The positions along a line, the start first.
+pub fn positions(start: &Position, line: &[Move]) -> Vec<Position> {
+    let mut out = vec![start.clone()];
+    for &m in line {
+        let p = out.last().expect("the start is there").after(m);
+        out.push(p);
+    }
+    out
+}
+
+/// Why `line` is not a mating line of checks from `start` (legal moves, the attacker's each a
+/// check, an odd length), or `None`.
+pub fn line_problem(start: &Position, line: &[Move]) -> Option<String> {
+    if line.is_empty() {
+        return Some("the solution has no move".into());
+    }
+    if line.len().is_multiple_of(2) {
+        return Some(format!(
+            "the solution has {} plies: a mate ends on the attacker's move, after an odd number",
+            line.len()
+        ));
+    }
+    let mut p = start.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.legal_moves().iter().any(|&x| x == m) {
+            return Some(format!("ply {}: {} is not a legal move", i + 1, m.to_usi()));
+        }
+        let q = p.after(m);
+        if i % 2 == 0 && !q.in_check() {
+            return Some(format!(
+                "ply {}: {} does not check (every move of the attacker checks)",
+                i + 1,
+                m.to_usi()
+            ));
+        }
+        p = q;
+    }
+    None
+}
+
+/// The futile interpositions (common convention) among the defender's answers at each defender
+/// ply of the line.
+pub fn futile_interpositions(
+    ck: &mut Checker,
+    start: &Position,
+    line: &[Move],
+) -> Result<Vec<AtPly>, Stop> {
+    let ps = positions(start, line);
+    let l = line.len() as u32;
+    let mut out = vec![];
+    for k in (2..=l).step_by(2) {
+        let p = &ps[k as usize - 1];
+        let d = l - k + 1;
+        let mut moves = vec![];
+        for m in p.legal_moves().iter().copied() {
+            if interposition(p, m).is_some() && ck.futile(p, m, d)? {
+                moves.push(m);
+            }
+        }
+        if !moves.is_empty() {
+            out.push(AtPly { ply: k, moves });
+        }
+    }
+    Ok(out)
+}
+
+/// Pieces in the attacker's hand at the end of the line, in SFEN letters (`2P`, `G`).
+pub fn leftover(start: &Position, line: &[Move]) -> Vec<String> {
+    let ps = positions(start, line);
+    let end = ps.last().expect("the start is there");
+    end.hand(start.side_to_move())
+        .iter()
+        .map(|(k, n)| {
+            let letter = k.usi_letter().to_string();
+            if n > 1 {
+                format!("{n}{letter}")
+            } else {
+                letter
+            }
+        })
+        .collect()
+}
+
+/// The verdict on `line` (checked by [`line_problem`] first) under `conv`.
+pub fn verdict(ck: &mut Checker, start: &Position, line: &[Move], conv: Convention) -> Verdict {
+    let mut v = Verdict {
+        convention: conv,
+        sound: None,
+        reasons: vec![],
+        alternatives: vec![],
+        equal_length: vec![],
+        promotion_choices: vec![],
+        shortest: None,
+    };
+    match examine(ck, start, line, conv, &mut v) {
+        Ok(()) => v.sound = Some(v.reasons.is_empty()),
+        Err(stop) => {
+            v.sound = None;
+            v.reasons
+                .push(format!("unknown: {stop} ({} positions)", ck.nodes));
+        }
+    }
+    v
+}
+
+fn examine(
+    ck: &mut Checker,
+    start: &Position,
+    line: &[Move],
+    conv: Convention,
+    v: &mut Verdict,
+) -> Result<(), Stop> {
+    let f = conv.futility;
+    let ps = positions(start, line);
+    let l = line.len() as u32;
+    let usi = |m: &Move| m.to_usi();
+    // the end is a mate under the convention
+    if !ck.mated_within(&ps[l as usize], 0, f)? {
+        v.reasons.push(format!(
+            "the line does not end in mate under this convention: the defender still has an answer after ply {l}"
+        ));
+    }
+    // a shorter mate from the start
+    v.shortest = ck.shortest(start, l, f)?;
+    match v.shortest {
+        Some(s) if s < l => v
+            .reasons
+            .push(format!("a shorter mate exists: {} (早詰)", plies(s))),
+        None => v.reasons.push(format!(
+            "the start is not a mate within {} under this convention",
+            plies(l)
+        )),
+        _ => {}
+    }
+    for k in 1..=l {
+        let p = &ps[k as usize - 1];
+        let main = line[k as usize - 1];
+        let rest = l - k + 1;
+        if k % 2 == 1 {
+            // the attacker's move: other checks that mate within the remaining plies
+            let mut alts = vec![];
+            for m in p.legal_checks() {
+                if m != main && ck.mated_within(&p.after(m), rest - 1, f)? {
+                    alts.push(m);
+                }
+            }
+            // the same move with the other face (成・生): a choice of promotion, no other mate
+            let (faces, alts): (Vec<Move>, Vec<Move>) =
+                alts.into_iter().partition(|&m| promotion_only(m, main));
+            if !faces.is_empty() {
+                v.promotion_choices.push(AtPly {
+                    ply: k,
+                    moves: faces,
+                });
+            }
+            if alts.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = alts.iter().map(usi).collect();
+            if k == l {
+                if !conv.last_move_alternatives {
+                    v.reasons.push(format!(
+                        "ply {k}: another last move also mates (最終手余詰): {}",
+                        names.join(", ")
+                    ));
+                }
+            } else {
+                v.reasons.push(format!(
+                    "ply {k}: an alternative mate within {} (余詰): {}",
+                    plies(rest),
+                    names.join(", ")
+                ));
+            }
+            v.alternatives.push(AtPly {
+                ply: k,
+                moves: alts,
+            });
+        } else {
+            // the defender's move: counted, and the longest resistance
+            let counted = ck.answers(p, rest, f)?;
+            if !counted.contains(&main) {
+                v.reasons.push(format!(
+                    "ply {k}: {} is a futile interposition (無駄合), not an answer under this convention",
+                    usi(&main)
+                ));
+                continue;
+            }
+            let main_len = ck.shortest(&ps[k as usize], rest - 1, f)?;
+            let Some(main_len) = main_len else {
+                // the line itself mates within `rest - 1`: cannot happen for a line ending in mate
+                continue;
+            };
+            if main_len < rest - 1 {
+                v.reasons.push(format!(
+                    "ply {k}: after {} the attacker mates in {}, fewer than the line's {}",
+                    usi(&main),
+                    plies(main_len),
+                    rest - 1
+                ));
+            }
+            let mut same = vec![];
+            for a in counted {
+                if a == main {
+                    continue;
+                }
+                match ck.shortest(&p.after(a), rest - 1, f)? {
+                    None => v.reasons.push(format!(
+                        "ply {k}: the defence {} is not mated within the remaining {}",
+                        usi(&a),
+                        plies(rest - 1)
+                    )),
+                    Some(n) if n > main_len => v.reasons.push(format!(
+                        "ply {k}: the defence {} lasts longer ({}) than the line's {}",
+                        usi(&a),
+                        plies(n),
+                        usi(&main)
+                    )),
+                    Some(n) if n == main_len => same.push(a),
+                    _ => {}
+                }
+            }
+            if !same.is_empty() {
+                v.equal_length.push(AtPly {
+                    ply: k,
+                    moves: same,
+                });
+            }
+        }
+    }
+    let left = leftover(start, line);
+    if !left.is_empty() {
+        v.reasons.push(format!(
+            "pieces left in the attacker's hand at the end (駒余り): {}",
+            left.join(" ")
+        ));
+    }
+    Ok(())
+}
+
+/// `m` is `main` with the other face: the same piece from the same square to the same square.
+pub fn promotion_only(m: Move, main: Move) -> bool {
+    m != main && !m.is_drop() && m.from() == main.from() && m.to() == main.to()
+}
+
+/// "1 ply", "3 plies".
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}

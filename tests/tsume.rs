@@ -1,0 +1,189 @@
+//! `okite tsume` and the tsume checker of src/shogi/tsume against the definitions of
+//! rules/shogi_tsume.rule it is bound to: on small problems, `tsume_within` and `futile` by the
+//! rules alone and natively (`okite eval --verify` runs both and fails on a difference), and the
+//! JSON contract of the command.
+
+use std::process::{Command, Output};
+
+fn okite(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run okite")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Small problems: the dragon's distant check (F1 of the rule file), the discovered check of a
+/// bishop in front of a rook with the defender's knight able to take back (antma's tsume3-12,
+/// where the interpositions are futile only with plies left), a leftover pawn, three golds, a
+/// dropped gold, antma's tsume3-1.
+const PROBLEMS: [(&str, &str); 6] = [
+    ("8k/6S2/7G1/9/+RP7/9/9/9/4K4 b p 1", ""),
+    ("9/9/9/9/9/7np/8k/8B/7LR b rb4g4s3n3l17p 1", "1h6c+"),
+    ("4k4/9/4P4/9/9/9/9/9/4K4 b GP 1", ""),
+    ("8k/9/7GG/9/9/9/9/9/4K4 b - 1", ""),
+    ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", ""),
+    ("k2G5/9/K8/9/N8/9/9/9/9 b 2r2b3g4s3n4l18p 1", ""),
+];
+
+/// `tsume_within` under both counts, by the rules and natively, for one and three plies.
+#[test]
+fn tsume_within_natively_and_by_the_rules() {
+    let mut seen = std::collections::BTreeSet::new();
+    for (sfen, moves) in PROBLEMS {
+        for n in [1, 3] {
+            for c in ["every_interposition", "futile_uncounted"] {
+                let e = format!("tsume_within(g, i, {n}, {c})");
+                let o = okite(&["eval", "--verify", "--sfen", sfen, "--moves", moves, &e]);
+                assert_eq!(
+                    o.status.code(),
+                    Some(0),
+                    "{sfen} {moves}: {e}: {}",
+                    text(&o)
+                );
+                seen.insert(out(&o));
+            }
+        }
+    }
+    // both answers occur
+    assert_eq!(seen.len(), 2, "{seen:?}");
+}
+
+/// `futile` of every answer after the check, for no plies left and two, by the rules and
+/// natively; and the answers that are futile by the rules are the ones `okite tsume` lists.
+#[test]
+fn futile_natively_and_by_the_rules() {
+    for (sfen, check, d, futile) in [
+        ("8k/6S2/7G1/9/+RP7/9/9/9/4K4 b p 1", "9e9a", 0, 7),
+        ("9/9/9/9/9/7np/8k/8B/7LR b rb4g4s3n3l17p 1", "1h6c+", 0, 1),
+        ("9/9/9/9/9/7np/8k/8B/7LR b rb4g4s3n3l17p 1", "1h6c+", 2, 6),
+    ] {
+        let e = format!("len([s | s in legal(g, i), futile(g, i, s, {d})])");
+        let o = okite(&["eval", "--verify", "--sfen", sfen, "--moves", check, &e]);
+        assert_eq!(o.status.code(), Some(0), "{sfen}: {}", text(&o));
+        assert_eq!(out(&o), futile.to_string(), "{sfen} {check} d = {d}");
+    }
+}
+
+#[test]
+fn json_contract() {
+    let o = okite(&[
+        "tsume",
+        "--sfen",
+        "8k/6S2/7G1/9/+RP7/9/9/9/4K4 b p 1",
+        "--solution",
+        "9e9a P*2a 3b2a+",
+        "--conventions",
+        "common,strict-unique-last",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = out(&o);
+    assert!(
+        j.starts_with(r#"{"sfen": "8k/6S2/7G1/9/+RP7/9/9/9/4K4 b p 1", "main_line": ["9e9a", "P*2a", "3b2a+"], "plies": 3, "solution": "given", "leftover": ["P"], "futile_interpositions": [{"ply": 2, "moves": ["P*2a", "P*3a", "P*4a", "P*5a", "P*6a", "P*7a", "P*8a"]}], "alternatives": [{"ply": 3, "moves": ["9a2a"], "last_move": true, "conventions": ["common", "strict-unique-last"]}], "verdicts": [{"convention": "common", "sound": false, "reasons": ["#),
+        "{j}"
+    );
+    assert!(
+        j.contains(r#"{"convention": "strict-unique-last", "sound": false, "reasons": ["ply 3: another last move also mates (最終手余詰): 9a2a", "pieces left in the attacker's hand at the end (駒余り): P"]"#),
+        "{j}"
+    );
+}
+
+#[test]
+fn searched_line_and_verdicts() {
+    // no solution given: the df-pn search's shortest line (every interposition counted), and
+    // under the common count its own line of one ply
+    let o = okite(&[
+        "tsume",
+        "--sfen",
+        "8k/6S2/7G1/9/+RP7/9/9/9/4K4 b p 1",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = out(&o);
+    assert!(j.contains(r#""plies": 3, "solution": "searched""#), "{j}");
+    assert!(
+        j.contains(r#"{"convention": "common", "sound": true, "reasons": [], "main_line": ["9e9a"], "plies": 1"#),
+        "{j}"
+    );
+    assert!(
+        j.contains(r#"{"convention": "strict", "sound": false, "reasons": ["pieces left in the attacker's hand at the end (駒余り): P"]"#),
+        "{j}"
+    );
+}
+
+#[test]
+fn from_a_record() {
+    let dir = std::env::temp_dir().join(format!("okite-tsume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csa = dir.join("p.csa");
+    std::fs::write(
+        &csa,
+        "V2.2\nP1-OU *  * +KI *  *  *  *  * \nP2 *  *  *  *  *  *  *  *  * \nP3+OU *  *  *  *  *  *  *  * \nP4 *  *  *  *  *  *  *  *  * \nP5+KE *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \nP7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  *  *  *  *  *  * \nP-00AL\n+\n+9583KE\n-9181OU\n+6171KI\n",
+    )
+    .unwrap();
+    let o = okite(&["tsume", "--csa", csa.to_str().unwrap()]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert!(
+        t.starts_with("main line (3 plies, as given): 9e8c 9a8a 6a7a"),
+        "{t}"
+    );
+    assert!(t.contains("common: sound"), "{t}");
+}
+
+#[test]
+fn refusals() {
+    let o = okite(&[
+        "tsume",
+        "--sfen",
+        "8k/9/7GG/9/9/9/9/9/4K4 b - 1",
+        "--solution",
+        "1c1b 1a2a",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("E0613"), "{}", text(&o));
+    let o = okite(&[
+        "tsume",
+        "--sfen",
+        "8k/9/7GG/9/9/9/9/9/4K4 b - 1",
+        "--conventions",
+        "loose",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("no reading named `loose`"),
+        "{}",
+        text(&o)
+    );
+    // a limit reached ends the verdict as unknown, with the reason
+    let o = okite(&[
+        "tsume",
+        "--sfen",
+        "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
+        "--solution",
+        "B*5g 4h5h 7i6i",
+        "--nodes",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        out(&o).contains(r#""sound": null, "reasons": ["unknown: the node limit of 5 was reached"#),
+        "{}",
+        out(&o)
+    );
+}
