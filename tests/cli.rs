@@ -1,16 +1,9 @@
 //! The command line: exit codes and the shape of outputs.
 
+mod common;
+use common::{okite, text};
 use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn okite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run okite")
-}
 
 fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("okite-cli-{}", std::process::id()));
@@ -18,14 +11,6 @@ fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
     p
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]

@@ -2,16 +2,9 @@
 //! text, and the commands show both; the seeds' win conditions and the conditions under which
 //! they define a value hold natively as by the rules.
 
-use std::process::{Command, Output};
-
-fn okite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run okite")
-}
+mod common;
+use common::okite;
+use std::process::Output;
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_string()

@@ -6,14 +6,8 @@
 //! The records are in tests/data/go/. Scores are White minus Black, komi included, as the seeds
 //! count them; a `None` score is a game not counted (forbidden, a cycle, a resignation).
 
-use std::process::{Command, Output};
-
-fn okite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(args)
-        .output()
-        .expect("okite runs")
-}
+mod common;
+use common::okite;
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/go/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -2,17 +2,11 @@
 //! amateur, csa, try-rule) and by the seeds' readings, each result checked per rule set; and the
 //! verdicts by the rules alone against the verdicts with the native bindings.
 
+mod common;
+use common::okite;
 use okite::shogi::position::Position;
 use okite::shogi::types::{Color, PieceKind, Square};
 use std::collections::HashMap;
-use std::process::{Command, Output};
-
-fn okite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(args)
-        .output()
-        .expect("okite runs")
-}
 
 /// (ruleset, result, ply, reason) of each row of `--json`.
 fn results(args: &[&str]) -> Vec<(String, String, u64, String)> {

@@ -3,27 +3,12 @@
 //! rules alone and natively (`okite eval --verify` runs both and fails on a difference), and the
 //! JSON contract of the command.
 
-use std::process::{Command, Output};
-
-fn okite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run okite")
-}
+mod common;
+use common::{okite, text};
+use std::process::Output;
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_string()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// Small problems: the dragon's distant check (F1 of the rule file), the discovered check of a
