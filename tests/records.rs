@@ -3,11 +3,13 @@
 //! the refusal of records that are empty, cut short, or name moves the pieces cannot make.
 //! The records are in tests/data/records.
 
+mod common;
+use common::okite;
 use okite::shogi::{
     decode_record, read_csa, read_kif, Color, Ending, Move, Outcome, Record, TextEncoding,
 };
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -25,15 +27,6 @@ fn kif(name: &str) -> Record {
 
 fn usi(r: &Record) -> Vec<String> {
     r.game.moves.iter().map(|m| m.to_usi()).collect()
-}
-
-fn okite(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run okite")
 }
 
 fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
@@ -406,4 +399,22 @@ fn csa_records_cut_anywhere_are_refused_or_whole() {
     }
     // the prefixes ending in the moves, each with its line end or without
     assert!(loaded >= 10, "{loaded}");
+}
+
+/// A CSA comment, name or information line is one statement to its end, commas included; other
+/// lines may still hold several statements separated by commas.
+#[test]
+fn csa_comments_and_names_keep_their_commas() {
+    let r = read_csa(
+        "V2.2\nN+Sato, Amahiko\nN-Toyoshima, Masayuki\n$EVENT:a cup, round 1\nPI\n+\n'a comment, with a comma\n+7776FU,T3\n'another, one\n-3334FU,T5\n%TORYO\n",
+    )
+    .map_err(|e| e.to_string())
+    .unwrap();
+    assert_eq!(r.game.moves.len(), 2);
+    assert!(r.result.is_some());
+    // a statement that is neither is still refused with its line
+    let e = read_csa("V2.2\nPI\n+\n+7776FU,X\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 4"), "{e}");
 }

@@ -744,6 +744,13 @@ pub fn read_csa(text: &str) -> Result<Record, ParseErrors> {
         if line.trim() == "/" {
             break;
         }
+        // a comment, a name or an information line is one statement to the end of the line,
+        // commas and all ("'a comment, with a comma", "$EVENT:a cup, round 1"); other lines may
+        // hold several statements separated by commas
+        let whole = line.trim_start_matches('\u{feff}').trim_start();
+        if whole.starts_with('\'') || whole.starts_with('N') || whole.starts_with('$') {
+            continue;
+        }
         for stmt in line.split(',') {
             let stmt = stmt.trim_start_matches('\u{feff}').trim();
             if stmt.is_empty()
