@@ -1094,3 +1094,29 @@ fn mate_lower_bound_is_proved() {
         "some search was stopped before proving its length shortest"
     );
 }
+
+/// A start where the side not to move is in check (it could take the king) is searched as the
+/// rules define it: the mate the search finds is one the rules prove, of the same length, and
+/// the rules find none shorter.
+#[test]
+fn mate_where_the_side_not_to_move_is_in_check_follows_the_rules() {
+    let sfen = "4k4/4R4/9/9/9/9/9/9/4K4 b G 1";
+    let o = okite(&["mate", "--sfen", sfen, "--json"]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        out.contains(r#""result": "mate", "plies": 3"#),
+        "{}",
+        text(&o)
+    );
+    assert!(out.contains(r#""shortest": true"#), "{out}");
+    for (n, want) in [("1", "false"), ("3", "true")] {
+        let e = format!("mate_in(g, i, {n})");
+        let o = okite(&["eval", "--engine", "rules", "--sfen", sfen, &e]);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout).trim(),
+            want,
+            "{}",
+            text(&o)
+        );
+    }
+}
