@@ -273,49 +273,7 @@ pub enum GoCommand {
     },
     /// Who won a game under each Go rule set (rules/go_rulesets.rule): the winner, the count
     /// and the play where the game is forbidden, side by side, with the record's own result
-    Result {
-        /// The graph (with --sgf: the record's board when absent)
-        #[arg(long, required_unless_present = "sgf")]
-        graph: Option<String>,
-        /// Plays from the empty board: "B D4, W pass, B pass" (vertex names as `okite go show`
-        /// prints them)
-        #[arg(long, default_value = "")]
-        moves: String,
-        /// An SGF record (its setup, main line, KM, HA, RE, TB/TW)
-        #[arg(long, conflicts_with = "moves")]
-        sgf: Option<PathBuf>,
-        /// Rule sets: tromp-taylor, chinese, japanese, korean, aga, new-zealand, ing, pure, or
-        /// any reading that defines `go_verdict`
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "tromp-taylor,chinese,japanese,korean,aga,new-zealand,ing,pure"
-        )]
-        rulesets: Vec<String>,
-        /// The stones dead at the end, by vertex name: "C3,D3" (instead of the record's TB/TW
-        /// or the outcome classes of seed 004)
-        #[arg(long)]
-        dead: Option<String>,
-        /// Komi for White in points, for every rule set (default: the record's KM, else each
-        /// rule set's own)
-        #[arg(long, allow_hyphen_values = true)]
-        komi: Option<f64>,
-        /// Handicap stones (default: the record's HA, else 0)
-        #[arg(long)]
-        handicap: Option<usize>,
-        /// Rule files or folders (default: the shipped rules)
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        /// native (bound natives where their definitions are the shipped ones), rules (the
-        /// definitions alone) or verify (both, compared)
-        #[arg(long, default_value = "native")]
-        engine: Engine,
-        /// One JSON object: {"results": [{"ruleset", "winner" (B, W, draw or null), "score"
-        /// (White minus Black, komi included, or null), "reason", "play", "agrees"}], "plays",
-        /// "komi", "handicap", "dead": {"source", "stones"}, "record_result"}
-        #[arg(long)]
-        json: bool,
-    },
+    Result(GoResultArgs),
     /// The graph with its vertices and neighbours
     Show {
         /// The graph (with --sgf: the record's board when absent)
@@ -618,6 +576,52 @@ pub struct MateArgs {
     /// rules); the search runs where its definitions are the shipped ones of a reading
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
+}
+
+/// The options of `okite go result`.
+#[derive(Args)]
+pub struct GoResultArgs {
+    /// The graph (with --sgf: the record's board when absent)
+    #[arg(long, required_unless_present = "sgf")]
+    pub graph: Option<String>,
+    /// Plays from the empty board: "B D4, W pass, B pass" (vertex names as `okite go show`
+    /// prints them)
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// An SGF record (its setup, main line, KM, HA, RE, TB/TW)
+    #[arg(long, conflicts_with = "moves")]
+    pub sgf: Option<PathBuf>,
+    /// Rule sets: tromp-taylor, chinese, japanese, korean, aga, new-zealand, ing, pure, or
+    /// any reading that defines `go_verdict`
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "tromp-taylor,chinese,japanese,korean,aga,new-zealand,ing,pure"
+    )]
+    pub rulesets: Vec<String>,
+    /// The stones dead at the end, by vertex name: "C3,D3" (instead of the record's TB/TW
+    /// or the outcome classes of seed 004)
+    #[arg(long)]
+    pub dead: Option<String>,
+    /// Komi for White in points, for every rule set (default: the record's KM, else each
+    /// rule set's own)
+    #[arg(long, allow_hyphen_values = true)]
+    pub komi: Option<f64>,
+    /// Handicap stones (default: the record's HA, else 0)
+    #[arg(long)]
+    pub handicap: Option<usize>,
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// native (bound natives where their definitions are the shipped ones), rules (the
+    /// definitions alone) or verify (both, compared)
+    #[arg(long, default_value = "native")]
+    pub engine: Engine,
+    /// One JSON object: {"results": [{"ruleset", "winner" (B, W, draw or null), "score"
+    /// (White minus Black, komi included, or null), "reason", "play", "agrees"}], "plays",
+    /// "komi", "handicap", "dead": {"source", "stones"}, "record_result"}
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The options of `okite tsume`.

@@ -692,29 +692,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 json.then_some(engine_json.as_str()),
             )
         }
-        GoCommand::Result {
-            graph,
-            moves,
-            sgf,
-            rulesets,
-            dead,
-            komi,
-            handicap,
-            rules,
-            engine,
-            json,
-        } => super::go_result::go_result(super::go_result::ResultArgs {
-            graph,
-            moves,
-            sgf,
-            rulesets,
-            dead,
-            komi,
-            handicap,
-            rules,
-            engine,
-            json,
-        }),
+        GoCommand::Result(args) => super::go_result::go_result(args),
         GoCommand::Show {
             graph,
             dot,

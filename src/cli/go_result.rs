@@ -3,6 +3,7 @@
 //! set with the winner, the count, the play where the game stops and why, and the record's own
 //! result; the dead stones from the command line, the record's TB/TW, or seed 004's classes.
 
+use super::args::GoResultArgs;
 use super::common::*;
 use super::query::*;
 use crate::diagnostics::Diag;
@@ -11,22 +12,7 @@ use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
 use crate::go::judge::Play;
 use crate::ir::Value;
-use crate::natives::Engine;
-use std::path::{Path, PathBuf};
-
-/// The options of `okite go result`.
-pub(super) struct ResultArgs {
-    pub graph: Option<String>,
-    pub moves: String,
-    pub sgf: Option<PathBuf>,
-    pub rulesets: Vec<String>,
-    pub dead: Option<String>,
-    pub komi: Option<f64>,
-    pub handicap: Option<usize>,
-    pub rules: Vec<PathBuf>,
-    pub engine: Engine,
-    pub json: bool,
-}
+use std::path::Path;
 
 /// A game to judge: the graph, the setup, the plays, and what the record states.
 struct Judged {
@@ -85,7 +71,7 @@ fn parse_plays(g: &Graph, text: &str) -> Result<Vec<Play>, i32> {
     Ok(out)
 }
 
-fn judged(a: &ResultArgs) -> Result<Judged, i32> {
+fn judged(a: &GoResultArgs) -> Result<Judged, i32> {
     let Some(path) = &a.sgf else {
         let g = go_graph(a.graph.as_deref().unwrap_or_default())?;
         let plays = parse_plays(&g, &a.moves)?;
@@ -216,7 +202,7 @@ fn stated(re: &str) -> Stated {
 
 /// The dead stones and where they came from.
 fn dead_stones(
-    a: &ResultArgs,
+    a: &GoResultArgs,
     j: &Judged,
     last: &Board,
     seq: &[Board],
@@ -312,7 +298,7 @@ struct Row {
     natives: Vec<(String, bool)>,
 }
 
-pub(super) fn go_result(a: ResultArgs) -> i32 {
+pub(super) fn go_result(a: GoResultArgs) -> i32 {
     let printer = Printer::auto();
     let j = match judged(&a) {
         Ok(j) => j,
