@@ -7,7 +7,7 @@
 //! count them; a `None` score is a game not counted (forbidden, a cycle, a resignation).
 
 mod common;
-use common::okite;
+use common::{json_ok, okite};
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/go/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -16,15 +16,7 @@ fn data(name: &str) -> String {
 fn json(args: &[&str]) -> serde_json::Value {
     let mut a = vec!["go", "result", "--json"];
     a.extend(args);
-    let o = okite(&a);
-    let out = String::from_utf8_lossy(&o.stdout).to_string();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{a:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+    json_ok(&a)
 }
 
 /// (ruleset, winner, score, play, reason) of each row.

@@ -3,7 +3,7 @@
 //! verdicts by the rules alone against the verdicts with the native bindings.
 
 mod common;
-use common::okite;
+use common::json_ok;
 use okite::shogi::position::Position;
 use okite::shogi::types::{Color, PieceKind, Square};
 use std::collections::HashMap;
@@ -12,15 +12,7 @@ use std::collections::HashMap;
 fn results(args: &[&str]) -> Vec<(String, String, u64, String)> {
     let mut a = vec!["game", "--json"];
     a.extend(args);
-    let o = okite(&a);
-    let out = String::from_utf8_lossy(&o.stdout).to_string();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{a:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let v = json_ok(&a);
     v["results"]
         .as_array()
         .expect("results")

@@ -22,3 +22,17 @@ pub fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     )
 }
+
+/// The JSON object a command prints on success; a failure names the arguments and what the
+/// command said.
+pub fn json_ok(args: &[&str]) -> serde_json::Value {
+    let o = okite(args);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
