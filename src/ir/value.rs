@@ -41,12 +41,10 @@ impl Value {
         Value::Str(Rc::from(s))
     }
     pub fn tuple(v: Vec<Value>) -> Value {
-        if let [a, b] = &v[..] {
-            if let (Some(x), Some(y)) = (atom_id(a), atom_id(b)) {
-                return Value::Tuple(interned_pair(x, y, || v));
-            }
+        match <[Value; 2]>::try_from(v) {
+            Ok([a, b]) => Value::pair(a, b),
+            Err(v) => Value::Tuple(Rc::from(v)),
         }
-        Value::Tuple(Rc::from(v))
     }
     /// The pair `(a, b)`: `Value::tuple(vec![a, b])` without building the vector when the pair is
     /// one of those shared.
