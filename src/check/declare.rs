@@ -137,6 +137,7 @@ impl Program {
                                 name: vi.shared_name.clone(),
                                 fields: vec![],
                                 fields_hash: Default::default(),
+                                shared: false,
                             })));
                         }
                         vi.fields = fields;

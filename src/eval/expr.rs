@@ -347,13 +347,7 @@ impl Evaluator<'_> {
                 return c.clone();
             }
         }
-        Value::Enum(Rc::new(EnumVal {
-            ty: en,
-            tag,
-            name: v.shared_name.clone(),
-            fields,
-            fields_hash: Default::default(),
-        }))
+        Value::enum_value(en, tag, &v.shared_name, fields)
     }
 
     pub(super) fn update(

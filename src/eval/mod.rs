@@ -41,7 +41,7 @@ pub mod run;
 use crate::check::{DefKind, Program, BASE};
 use crate::diagnostics::Diag;
 use crate::ir::*;
-use crate::ir::{short, EnumVal, Func, Value};
+use crate::ir::{short, Func, Value};
 use crate::natives::{Engine, NativeCtx};
 use crate::syntax::ast::{Agg, BinOp, Quant, Span};
 pub use binder::{Binder, Off};

@@ -180,6 +180,8 @@ pub struct EnumVal {
     /// cells is a memo key at every step of a recursion over it, and hashing it whole each time
     /// made such a recursion quadratic.
     pub fields_hash: std::cell::OnceCell<u64>,
+    /// Made once and shared (see `Value::enum_value`): its address names it, as a constant's does.
+    pub shared: bool,
 }
 
 /// A function value: a lambda with its captured frame, a definition, a built-in or a constructor.
@@ -280,5 +282,44 @@ mod tests {
         // a pair of a string is made apart and still equal to itself
         let s = Value::pair(Value::str("x"), Value::Int(1));
         assert_eq!(s, Value::tuple(vec![Value::str("x"), Value::Int(1)]));
+    }
+
+    /// Enum values whose fields are atoms are shared, equal to one made apart, and a pair of one
+    /// with a constant is shared in turn; one with a field that is not an atom is made apart.
+    #[test]
+    fn shared_enum_values_are_the_same_values() {
+        let name: Rc<str> = Rc::from("on_board");
+        let c = Value::enum_value(0, 1, &name, vec![]);
+        let sq = |col: i64| Value::enum_value(0, 0, &name, vec![Value::Int(col), Value::Int(6)]);
+        let (Value::Enum(x), Value::Enum(y)) = (sq(7), sq(7)) else {
+            panic!("enum values")
+        };
+        assert!(
+            Rc::ptr_eq(&x, &y) && x.shared,
+            "two on_board(7, 6) share one value"
+        );
+        let apart = Value::Enum(Rc::new(EnumVal {
+            ty: 0,
+            tag: 0,
+            name: name.clone(),
+            fields: vec![Value::Int(7), Value::Int(6)],
+            fields_hash: Default::default(),
+            shared: false,
+        }));
+        assert!(sq(7) == apart && sq(7) < sq(8) && sq(7) < c);
+        let (Value::Tuple(p), Value::Tuple(q)) =
+            (Value::pair(sq(7), c.clone()), Value::pair(sq(7), c.clone()))
+        else {
+            panic!("pairs are tuples")
+        };
+        assert!(Rc::ptr_eq(&p, &q), "(on_board(7, 6), c) is shared");
+        let Value::Enum(s) = Value::enum_value(0, 0, &name, vec![Value::str("x")]) else {
+            panic!("an enum value")
+        };
+        assert!(!s.shared);
+        assert_ne!(
+            Value::pair(Value::Enum(s), c.clone()),
+            Value::pair(sq(7), c)
+        );
     }
 }

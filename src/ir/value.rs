@@ -54,6 +54,45 @@ impl Value {
         }
         Value::Tuple(Rc::from([a, b]))
     }
+    /// The enum value `tag(fields)` of enum `ty`. One with one to three fields, each a small
+    /// integer or a constant (the square `on_board(7, 6, 不成)`), is made once and shared, like
+    /// the pairs of such values: positions hold them by the dozen, equal ones compare by address,
+    /// and a pair of one with a constant (`(on_board(7, 6, 不成), 先手)`) is shared in turn.
+    pub fn enum_value(ty: u32, tag: u32, name: &Rc<str>, fields: Vec<Value>) -> Value {
+        let make = |fields, shared| {
+            Value::Enum(Rc::new(EnumVal {
+                ty,
+                tag,
+                name: name.clone(),
+                fields,
+                fields_hash: Default::default(),
+                shared,
+            }))
+        };
+        if fields.is_empty() || fields.len() > 3 {
+            return make(fields, false);
+        }
+        let mut ids = [u64::MAX; 3];
+        for (i, f) in fields.iter().enumerate() {
+            match atom_id(f) {
+                Some(x) => ids[i] = x,
+                None => return make(fields, false),
+            }
+        }
+        let key = (ty, tag, ids);
+        SHARED_ENUMS.with(|t| {
+            let mut t = t.borrow_mut();
+            if let Some(v) = t.get(&key) {
+                return v.clone();
+            }
+            if t.len() >= INTERNED_ENUMS {
+                return make(fields, false);
+            }
+            let v = make(fields, true);
+            t.insert(key, v.clone());
+            v
+        })
+    }
     pub fn set(s: BTreeSet<Value>) -> Value {
         Value::Set(Rc::new(Coll::new(s)))
     }
@@ -448,7 +487,7 @@ fn atom_id(v: &Value) -> Option<u64> {
     match v {
         Value::Int(i) if (-64..=1024).contains(i) => Some((*i + 64) as u64),
         Value::Bool(b) => Some(2048 + *b as u64),
-        Value::Enum(e) if e.fields.is_empty() => Some(Rc::as_ptr(e) as usize as u64),
+        Value::Enum(e) if e.fields.is_empty() || e.shared => Some(Rc::as_ptr(e) as usize as u64),
         _ => None,
     }
 }
@@ -456,7 +495,14 @@ fn atom_id(v: &Value) -> Option<u64> {
 /// The shared pairs, by the numbers of their two atoms.
 type Pairs = rustc_hash::FxHashMap<(u64, u64), Rc<[Value]>>;
 
+/// The shared enum values, by enum, tag and the numbers of their fields.
+type SharedEnums = rustc_hash::FxHashMap<(u32, u32, [u64; 3]), Value>;
+
+/// Enum values shared at most (see `Value::enum_value`).
+const INTERNED_ENUMS: usize = 1 << 14;
+
 thread_local! {
+    static SHARED_ENUMS: std::cell::RefCell<SharedEnums> = std::cell::RefCell::new(Default::default());
     static PAIRS: std::cell::RefCell<Pairs> = std::cell::RefCell::new(Default::default());
 }
 

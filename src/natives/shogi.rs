@@ -8,7 +8,7 @@
 //! names the rule file declares (`Kind`, `Side`, `Turn`, `Loc`).
 
 use super::registry::{NativeCtx, Natives};
-use crate::ir::{EnumVal, Value};
+use crate::ir::Value;
 use crate::shogi::position::Position;
 use crate::shogi::types::{Color, Piece, PieceKind, Square};
 use std::collections::BTreeMap;
@@ -67,17 +67,16 @@ impl Names {
     }
 
     fn square(&self, sq: Square, promoted: bool) -> Value {
-        Value::Enum(Rc::new(EnumVal {
-            ty: self.loc_ty,
-            tag: self.on_board.0,
-            name: self.on_board.1.clone(),
-            fields: vec![
+        Value::enum_value(
+            self.loc_ty,
+            self.on_board.0,
+            &self.on_board.1,
+            vec![
                 Value::Int(sq.column() as i64),
                 Value::Int(sq.row() as i64),
                 self.sides[promoted as usize].clone(),
             ],
-            fields_hash: Default::default(),
-        }))
+        )
     }
 
     /// The canonical rule-level state of a position.
