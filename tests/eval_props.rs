@@ -143,8 +143,9 @@ fn readings_override_and_call_base() {
 
 #[test]
 fn one_evaluator_keeps_tables_per_reading() {
-    // (aggregates keep these definitions tabled: the smallest ones are evaluated directly)
-    let src = "def f(n: Int) -> Int = count i in 0..n: true\ndef g(n: Int) -> Int = f(n) + 1\ndef h(n: Int) -> Int = sum i in 1..n: 2\n\
+    // (aggregates keep these definitions tabled: the smallest ones are evaluated directly; `k`
+    // names f a second time, so that f's table is not left to g's as one only g asks)
+    let src = "def f(n: Int) -> Int = count i in 0..n: true\ndef g(n: Int) -> Int = f(n) + 1\ndef h(n: Int) -> Int = sum i in 1..n: 2\ndef k(n: Int) -> Int = f(n + 1)\n\
                reading other { override def f(n) = (count i in 0..n: true) + 10 }\n";
     let mut prog = load_str("r.rule", src, &Natives::standard()).ok().unwrap();
     let fid = prog.sources.add("<q>", None, "g(1) + h(1)".into());

@@ -108,6 +108,34 @@ impl Program {
         self.light = light;
     }
 
+    /// Which definitions are `shadowed`: outside any recursion, named once in all the rules, by
+    /// a call with the own parameters of a tabled definition of another name. While the caller's
+    /// table holds an answer the call is not made again, so the callee's table would never be
+    /// asked (and would keep, say, every position before `canon`, for nothing).
+    pub(super) fn compute_shadowed(&mut self) {
+        let uses = std::mem::take(&mut self.key_uses);
+        self.shadowed = self
+            .defs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let Some(&(n, Some(c))) = uses.get(d.key as usize) else {
+                    return false;
+                };
+                let caller = &self.defs[c as usize];
+                n == 1
+                    && d.kind == DefKind::Rule
+                    && d.native.is_none()
+                    && !d.is_const
+                    && !self.recursive[i]
+                    && !self.light[i]
+                    && caller.kind == DefKind::Rule
+                    && caller.key != d.key
+                    && !self.light[c as usize]
+            })
+            .collect();
+    }
+
     pub(super) fn compute_fingerprints(&mut self) {
         use std::hash::{Hash, Hasher};
         let hash = |t: &str| {
@@ -386,6 +414,31 @@ mod tests {
         assert!(!p.light[def("k")]);
         assert!(!p.light[def("all_small")]);
         assert!(p.recursive[def("g")] && !p.recursive[def("k")]);
+    }
+
+    /// A definition named once in the rules, by a call with the own parameters of a tabled
+    /// definition, is not tabled; named twice, with other arguments or in an example, it is.
+    #[test]
+    fn a_definition_only_its_caller_asks_is_shadowed() {
+        let p = build(
+            "def moves(s: Int) -> Set<Int> = { s + i | i in 1..3 }\n\
+             def succ(s: Int) -> Set<Int> = { x * 2 | x in moves(s) }\n\
+             def used(s: Int) -> Set<Int> = { s - i | i in 1..3 }\n\
+             def twice(s: Int) -> Set<Int> = used(s) union { x | x in used(s) }\n\
+             def shuffled(a: Int, b: Int) -> Set<Int> = { a + i | i in 1..b }\n\
+             def other(a: Int, b: Int) -> Set<Int> = { x | x in shuffled(b, a) }\n\
+             def asked(s: Int) -> Set<Int> = { s * i | i in 1..3 }\n\
+             def caller(s: Int) -> Set<Int> = { x | x in asked(s) }\n\
+             example \"asked\" { assert size(asked(1)) == 3 }",
+        )
+        .unwrap();
+        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
+        assert!(p.shadowed[def("moves")]);
+        for n in [
+            "succ", "used", "shuffled", "asked", "twice", "other", "caller",
+        ] {
+            assert!(!p.shadowed[def(n)], "{n}");
+        }
     }
 
     #[test]

@@ -157,6 +157,13 @@ pub struct Program {
     /// recursive[def]: the definition can reach itself (its calls may form a cycle, and tabling
     /// them is what makes a recursion that revisits its arguments cheap).
     pub recursive: Vec<bool>,
+    /// shadowed[def]: a definition outside any recursion that only one tabled definition calls,
+    /// once, with that definition's own parameters (`succ(s)` calling `board_moves(s)`): its
+    /// table would hold what the caller's already answers, so it is not kept.
+    pub shadowed: Vec<bool>,
+    /// Per key, while building: how many times the rules name it, and the definition that calls
+    /// it with its own parameters when that is the only use.
+    key_uses: Vec<(u32, Option<DefId>)>,
     /// defs_of_key[key]: the definitions of a key (of every reading), in order, so that what
     /// is asked per key or per group of keys takes no walk of all definitions.
     pub defs_of_key: Vec<Vec<DefId>>,
@@ -218,6 +225,8 @@ impl Program {
             sccs: vec![],
             light: vec![],
             recursive: vec![],
+            shadowed: vec![],
+            key_uses: vec![],
             fingerprint: vec![],
             defs_of_key: vec![],
             notes: vec![],
@@ -276,6 +285,7 @@ impl Program {
         p.interrupt = None;
         p.compute_sharing();
         p.compute_light();
+        p.compute_shadowed();
         p.compute_fingerprints();
         p.recursion_notes();
         if errs.iter().any(|d| d.is_error()) {

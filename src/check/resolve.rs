@@ -20,7 +20,9 @@ impl Program {
                 r.bind_name(&p.name.text, p.name.span);
             }
             let body = r.expr(&d.body);
+            let uses = std::mem::take(&mut r.uses);
             let (nlocals, deps, neg, e) = (r.nlocals, r.deps, r.neg_deps, r.errs);
+            self.count_uses(&uses, Some(id as DefId));
             errs.extend(e);
             let def = &mut self.defs[id];
             def.body = Some(body);
@@ -59,7 +61,9 @@ impl Program {
                             }
                         }
                         let nlocals = r.nlocals;
+                        let uses = std::mem::take(&mut r.uses);
                         errs.extend(r.errs);
+                        self.count_uses(&uses, None);
                         self.examples.push(Example {
                             name: x.name.clone(),
                             reading,
@@ -83,7 +87,9 @@ impl Program {
                         let binders = r.binders(&t.binders);
                         let body = r.expr(&t.body);
                         let nlocals = r.nlocals;
+                        let uses = std::mem::take(&mut r.uses);
                         errs.extend(r.errs);
+                        self.count_uses(&uses, None);
                         self.theorems.push(Theorem {
                             name: t.name.clone(),
                             reading,
@@ -95,6 +101,20 @@ impl Program {
                     }
                     _ => {}
                 }
+            }
+        }
+    }
+
+    /// Adds the uses of keys found in one body (`caller`'s, or an example's or theorem's) to the
+    /// counts behind `shadowed`.
+    fn count_uses(&mut self, uses: &[(DefKey, bool)], caller: Option<DefId>) {
+        if self.key_uses.len() < self.keys.len() {
+            self.key_uses.resize(self.keys.len(), (0, None));
+        }
+        for &(k, own) in uses {
+            if let Some(u) = self.key_uses.get_mut(k as usize) {
+                u.0 = u.0.saturating_add(1);
+                u.1 = if own { caller } else { None };
             }
         }
     }
@@ -124,6 +144,9 @@ pub(super) struct Resolver<'p> {
     pub(super) neg_deps: BTreeSet<DefKey>,
     pub(super) negated: bool,
     pub(super) errs: Vec<Diag>,
+    /// Every name of a definition used, in order, and whether the use is a call with the
+    /// owner's own parameters, in order (`f(s, o)` inside `def g(s, o)`).
+    pub(super) uses: Vec<(DefKey, bool)>,
 }
 
 impl<'p> Resolver<'p> {
@@ -137,6 +160,7 @@ impl<'p> Resolver<'p> {
             neg_deps: BTreeSet::new(),
             negated: false,
             errs: vec![],
+            uses: vec![],
         }
     }
 
@@ -174,7 +198,20 @@ impl<'p> Resolver<'p> {
         slot
     }
 
+    /// The arguments are the owner's parameters, in order and all of them.
+    fn own_params(&self, args: &[Ir]) -> bool {
+        let Owner::Def(d) = self.owner else {
+            return false;
+        };
+        self.p.defs[d as usize].params.len() == args.len()
+            && args
+                .iter()
+                .enumerate()
+                .all(|(i, a)| matches!(a, Ir::Local(s, _) if *s as usize == i))
+    }
+
     pub(super) fn use_key(&mut self, k: DefKey) {
+        self.uses.push((k, false));
         self.deps.insert(k);
         if self.negated {
             self.neg_deps.insert(k);
@@ -436,6 +473,7 @@ impl<'p> Resolver<'p> {
         match &f.kind {
             ExprKind::Var(name) if self.lookup_local(name).is_none() => {
                 if let Some(&k) = self.p.key_names.get(name) {
+                    let at = self.uses.len();
                     self.use_key(k);
                     let key = &self.p.keys[k as usize];
                     match key.arity {
@@ -445,6 +483,9 @@ impl<'p> Resolver<'p> {
                                 self.arity_error(&format!("`{name}`"), n, args.len(), span, ds);
                             }
                             let a = self.exprs(args);
+                            if self.own_params(&a) {
+                                self.uses[at].1 = true;
+                            }
                             return Ir::Call(k, a, span);
                         }
                         None => {

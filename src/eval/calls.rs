@@ -263,6 +263,9 @@ impl Evaluator<'_> {
         {
             return true;
         }
+        if self.prog.shadowed.get(def as usize) == Some(&true) {
+            return false;
+        }
         let Some(u) = self.table_use.get_mut(def as usize) else {
             return true;
         };
