@@ -267,6 +267,8 @@ pub struct Evaluator<'p> {
     active: HashMap<MemoKey, usize>,
     stack: Vec<CallInfo>,
     steps: u64,
+    /// Expressions being evaluated, nested (see `Evaluator::eval`).
+    nesting: u32,
     start: Instant,
     trace: Option<Vec<Vec<Rc<Node>>>>,
     pub stats: Stats,
@@ -296,6 +298,7 @@ impl<'p> Evaluator<'p> {
             active: HashMap::default(),
             stack: vec![],
             steps: 0,
+            nesting: 0,
             start: Instant::now(),
             trace: None,
             stats: Stats::default(),
