@@ -261,8 +261,11 @@ fn replay(g: &Graph, pv: &[(Color, Move)], value_half_points: i64) {
 
 /// Area scoring, positional superko, komi 0: the published values of 1 x 1, 1 x 2, 1 x 3 and
 /// 2 x 2 (spec/go.md section 4) and of 3 x 3 (+9: van der Werf, van den Herik and Uiterwijk,
-/// "Solving Go on small boards", ICGA Journal 26(2), 2003), and the values okite's first solver
-/// proved on 1 x 4, 1 x 5, 1 x 6 and 2 x 3 (docs/PERFORMANCE.md), which stay the same.
+/// "Solving Go on small boards", ICGA Journal 26(2), 2003); the values okite's first solver
+/// proved on 1 x 4, 1 x 5, 1 x 6 and 2 x 3 (docs/PERFORMANCE.md), which stay the same; and those
+/// with 1 x 7, 1 x 8, 2 x 4, 2 x 5 and 3 x 4 in T. Drange's table of area-counting results for
+/// best play (www.mathpuzzle.com/go, 1998: 1 x 4 = 4, 1 x 5 = 0, 1 x 6 = 1, 1 x 7 = 2,
+/// 1 x 8 = 3, 2 x 3 = 0 by a first pass, 2 x 4 = 8, 2 x 5 = 10, 3 x 4 = 4), found without okite.
 #[test]
 fn published_values_of_small_boards() {
     for (spec, want) in [
@@ -275,6 +278,11 @@ fn published_values_of_small_boards() {
         ("grid:2x2", 1.0),
         ("grid:2x3", 0.0),
         ("grid:3x3", 9.0),
+        ("grid:1x7", 2.0),
+        ("grid:1x8", 3.0),
+        ("grid:2x4", 8.0),
+        ("grid:2x5", 10.0),
+        ("grid:3x4", 4.0),
     ] {
         let g = Graph::parse(spec).unwrap();
         let r = solve(&g, &Rules::area(), 50_000_000).unwrap();
