@@ -421,10 +421,7 @@ pub fn register(h: &mut Natives) {
             if *n < 1 {
                 return Ok(Value::Bool(false));
             }
-            let mut ck = crate::shogi::tsume::Checker::new(TSUME_NODES, 0);
-            ck.tsume_within(&pos, (*n).min(1000) as u32, f)
-                .map(Value::Bool)
-                .map_err(|s| format!("the tsume checker stopped: {s}"))
+            run_checker(|ck| ck.tsume_within(&pos, (*n).min(1000) as u32, f))
         },
     );
     h.add(
@@ -448,10 +445,7 @@ pub fn register(h: &mut Natives) {
             if *d < 0 {
                 return Ok(Value::Bool(false));
             }
-            let mut ck = crate::shogi::tsume::Checker::new(TSUME_NODES, 0);
-            ck.futile(&pos, m, (*d).min(1000) as u32)
-                .map(Value::Bool)
-                .map_err(|s| format!("the tsume checker stopped: {s}"))
+            run_checker(|ck| ck.futile(&pos, m, (*d).min(1000) as u32))
         },
     );
     h.add(
@@ -541,4 +535,15 @@ fn futility(ctx: &NativeCtx, c: &Value) -> Result<crate::shogi::tsume::Futility,
     } else {
         Err(format!("{c} is not a way of counting interpositions"))
     }
+}
+
+/// Runs the tsume checker of src/shogi/tsume with the node budget of the bindings; a stop is the
+/// binding's error.
+fn run_checker<E: std::fmt::Display>(
+    f: impl FnOnce(&mut crate::shogi::tsume::Checker) -> Result<bool, E>,
+) -> Result<Value, String> {
+    let mut ck = crate::shogi::tsume::Checker::new(TSUME_NODES, 0);
+    f(&mut ck)
+        .map(Value::Bool)
+        .map_err(|s| format!("the tsume checker stopped: {s}"))
 }
