@@ -3,6 +3,7 @@
 
 use super::api::{MateLength, MateOptions, MateResult, MateStatus};
 use super::hand;
+use super::parallel::{Crew, Team};
 use super::path::{History, Path};
 use super::search::{Buffers, Search};
 use super::table::Table;
@@ -17,6 +18,7 @@ pub struct MateSolver {
     tt: Table,
     buffers: Buffers,
     hash_mb: usize,
+    crew: Crew,
 }
 
 impl MateSolver {
@@ -26,7 +28,18 @@ impl MateSolver {
             tt: Table::new(hash_mb),
             buffers: Buffers::new(),
             hash_mb,
+            crew: Crew::new(),
         }
+    }
+
+    /// Searches with `n` threads sharing the table (at least one; see `parallel`).
+    pub fn set_threads(&mut self, n: usize) {
+        self.crew.set_threads(n);
+    }
+
+    /// The number of threads a search runs.
+    pub fn threads(&self) -> usize {
+        self.crew.threads()
     }
 
     /// The table size asked for.
@@ -59,7 +72,7 @@ impl MateSolver {
         b.mate_buf.clear();
         let attacker = pos.side_to_move();
         let mut s = Search {
-            tt: &mut self.tt,
+            tt: self.tt.handle(false),
             attacker,
             reading: opts.reading,
             broad: opts.reading.perpetual_forbidden,
@@ -82,6 +95,7 @@ impl MateSolver {
             max_depth: 0,
             mate_buf: &mut b.mate_buf,
             defer: false,
+            team: Team::new(&mut self.crew),
         };
         if s.broad {
             for q in &history[..history.len() - 1] {
