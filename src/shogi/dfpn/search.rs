@@ -836,10 +836,13 @@ impl Search<'_> {
             self.team.enter(p.key());
         }
         let (mut pn, mut dn);
+        let mut first = true;
         loop {
-            if shared {
+            // The children were read from the table just above: read again from the second step.
+            if shared && !first {
                 self.refresh(p, base, end, or, ha, hd, cb);
             }
+            first = false;
             (pn, dn) = self.aggregate(base, end, or);
             if pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || self.out_of_budget() {
                 break;

@@ -64,7 +64,7 @@ impl MateSolver {
                 lower_bound: 0,
             };
         };
-        self.tt.new_search();
+        self.tt.new_search(self.crew.threads() > 1);
         let b = &mut self.buffers;
         b.rep_table.clear();
         b.children.clear();

@@ -1,8 +1,9 @@
 //! The transposition table: entries keyed by the board and side, the hands stored beside them as
 //! bounds, in buckets of four; the part in use grows with the search. Several searching threads
-//! may share it (see `parallel`): every entry is four atomic words, the first its key mixed with
-//! a hash of the other three, so that an entry read while another thread writes it, words of two
-//! writes mixed, reads as another key (a miss) instead of a wrong value.
+//! may share it (see `parallel`): every entry is four atomic words, and while threads share the
+//! table the first is its key mixed with a hash of the other three, so that an entry read while
+//! another thread writes it, words of two writes mixed, reads as another key (a miss) instead of
+//! a wrong value.
 
 use super::hand;
 use super::val::{Val, NO_LIMIT};
@@ -39,8 +40,10 @@ fn check(w1: u64, w2: u64, w3: u64) -> u64 {
 }
 
 impl Entry {
+    /// The entry as read; `checked` when the key was written mixed with the hash (see
+    /// [`Table::new_search`]).
     #[inline(always)]
-    fn read(&self) -> Fields {
+    fn read(&self, checked: bool) -> Fields {
         let w0 = self.0[0].load(Relaxed);
         if w0 == 0 {
             return Fields::default();
@@ -49,7 +52,7 @@ impl Entry {
         let w2 = self.0[2].load(Relaxed);
         let w3 = self.0[3].load(Relaxed);
         Fields {
-            key: w0 ^ check(w1, w2, w3),
+            key: if checked { w0 ^ check(w1, w2, w3) } else { w0 },
             ha: w1 as u32,
             hd: (w1 >> 32) as u32,
             pn: w2 as u32,
@@ -60,12 +63,28 @@ impl Entry {
         }
     }
 
+    /// The entry if its key is `tag` (read as [`Entry::read`]); without the check, the other
+    /// words are read only then.
     #[inline(always)]
-    fn write(&self, f: &Fields) {
+    fn read_if(&self, tag: u64, checked: bool) -> Option<Fields> {
+        if !checked && self.0[0].load(Relaxed) != tag {
+            return None;
+        }
+        let e = self.read(checked);
+        (e.key == tag).then_some(e)
+    }
+
+    #[inline(always)]
+    fn write(&self, f: &Fields, checked: bool) {
         let w1 = f.ha as u64 | (f.hd as u64) << 32;
         let w2 = f.pn as u64 | (f.dn as u64) << 32;
         let w3 = f.amount as u64 | (f.len as u64) << 32 | (f.exact as u64) << 48;
-        self.0[0].store(f.key ^ check(w1, w2, w3), Relaxed);
+        let w0 = if checked {
+            f.key ^ check(w1, w2, w3)
+        } else {
+            f.key
+        };
+        self.0[0].store(w0, Relaxed);
         self.0[1].store(w1, Relaxed);
         self.0[2].store(w2, Relaxed);
         self.0[3].store(w3, Relaxed);
@@ -104,6 +123,9 @@ pub(super) struct Table {
     /// The largest part ever used: what must be cleared when the generations wrap.
     used: AtomicUsize,
     gen: u8,
+    /// Keys are written mixed with the hash of their entry: threads share the table in this
+    /// search.
+    checked: bool,
     huge: AtomicBool,
 }
 
@@ -139,6 +161,7 @@ impl Table {
                     stored: AtomicU64::new(0),
                     used: AtomicUsize::new(first),
                     gen: 1,
+                    checked: false,
                     huge: AtomicBool::new(false),
                 };
             }
@@ -147,8 +170,13 @@ impl Table {
         }
     }
 
-    /// Forgets every entry (in constant time: entries of older generations are ignored).
-    pub(super) fn new_search(&mut self) {
+    /// Forgets every entry (in constant time: entries of older generations are ignored);
+    /// `shared` when several threads will search the table. Entries read the same either way,
+    /// but a key is mixed with the hash of its entry only in searches of several threads (one
+    /// thread has no use for the check): an entry of an older search written the other way reads
+    /// as another key, of no generation in particular, so never found.
+    pub(super) fn new_search(&mut self, shared: bool) {
+        self.checked = shared;
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
             let used = *self.used.get_mut();
@@ -171,7 +199,7 @@ impl Table {
     }
 
     /// Counts `n` stores, and doubles the part in use when it holds two stores per bucket.
-    #[inline]
+    #[inline(always)]
     fn count_stores(&self, n: u32) {
         let stored = self.stored.load(Relaxed);
         let active = self.active.load(Relaxed);
@@ -207,7 +235,7 @@ impl Table {
         for i in 0..old {
             let mut free = 0;
             for j in 0..BUCKET {
-                let e = self.buckets[i].0[j].read();
+                let e = self.buckets[i].0[j].read(self.checked);
                 if e.key == 0 || e.key >> 56 != gen {
                     continue;
                 }
@@ -215,7 +243,7 @@ impl Table {
                 if b != i {
                     // The slots of bucket `i + old` hold older generations only (it was out of
                     // this search's reach): they read as empty and may be overwritten.
-                    self.buckets[b].0[free].write(&e);
+                    self.buckets[b].0[free].write(&e, self.checked);
                     free += 1;
                     self.buckets[i].0[j].clear();
                 }
@@ -246,10 +274,9 @@ impl Table {
         let tag = self.tag(key);
         let mut found = None;
         for slot in &self.buckets[self.bucket(key)].0 {
-            let e = slot.read();
-            if e.key != tag {
+            let Some(e) = slot.read_if(tag, self.checked) else {
                 continue;
-            }
+            };
             if e.pn == 0 {
                 let fits = if e.exact {
                     e.ha == ha && e.hd == hd
@@ -290,7 +317,7 @@ impl Table {
         let mut victim = 0;
         let mut least = u64::MAX;
         for (i, slot) in bucket.iter().enumerate() {
-            let e = slot.read();
+            let e = slot.read(self.checked);
             let k = e.key;
             if k & (0xFF << 56) != gen_bits || k == 0 {
                 victim = i;
@@ -311,16 +338,19 @@ impl Table {
                 victim = i;
             }
         }
-        bucket[victim].write(&Fields {
-            key: tag,
-            ha: eha,
-            hd: ehd,
-            pn: v.pn,
-            dn: v.dn,
-            len: v.len.min(NO_LIMIT) as u16,
-            exact: v.exact,
-            amount: amount.min(u32::MAX as u64) as u32,
-        });
+        bucket[victim].write(
+            &Fields {
+                key: tag,
+                ha: eha,
+                hd: ehd,
+                pn: v.pn,
+                dn: v.dn,
+                len: v.len.min(NO_LIMIT) as u16,
+                exact: v.exact,
+                amount: amount.min(u32::MAX as u64) as u32,
+            },
+            self.checked,
+        );
     }
 }
 
@@ -365,7 +395,7 @@ impl<'a> Handle<'a> {
     }
 
     /// Stores a value; unresolved values are stored for the exact hands.
-    #[inline]
+    #[inline(always)]
     pub(super) fn store(&mut self, key: u64, v: &Val, ha: u32, hd: u32, amount: u64) {
         self.pending += 1;
         if self.pending >= self.batch {
@@ -385,7 +415,8 @@ mod tests {
     /// of two writes.
     #[test]
     fn entries_read_whole_under_two_writers() {
-        let t = Table::new(1);
+        let mut t = Table::new(1);
+        t.new_search(true);
         let work = |key: u64, pn: u32| (pn ^ key as u32).wrapping_mul(2_654_435_761) >> 2;
         std::thread::scope(|s| {
             for id in 0..2u64 {
