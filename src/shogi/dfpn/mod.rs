@@ -47,7 +47,8 @@
 //! `path` the positions on the current path and the game's history; `search` the df-pn+
 //! search itself; `line` the reading of the mating line and its length off the proof;
 //! `solver` the solver that keeps its table across problems and deepens the budget;
-//! `parallel` the threads that search one problem together on the shared table.
+//! `parallel` the threads that search one problem together on the shared table, and `team` what
+//! each of them knows of the others.
 
 mod api;
 mod hand;
@@ -57,6 +58,7 @@ mod path;
 mod search;
 mod solver;
 mod table;
+mod team;
 mod val;
 
 pub use api::{MateLength, MateOptions, MateResult, MateStatus, Progress, ProgressFn};

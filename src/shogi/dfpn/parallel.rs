@@ -22,16 +22,14 @@
 use super::path::History;
 use super::path::Path;
 use super::search::{Buffers, Search};
+use super::team::{new_busy, Busy, Team};
 use super::val::Val;
 use crate::shogi::position::Position;
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The most threads a search runs.
 pub const MAX_THREADS: usize = 32;
-
-/// Counters of the positions being searched.
-const BUSY: usize = 1 << 16;
 
 /// Budgets up to which the root is searched on one thread.
 const ALONE_UP_TO: u32 = 3;
@@ -41,7 +39,7 @@ const ALONE_UP_TO: u32 = 3;
 pub(super) struct Crew {
     threads: usize,
     buffers: Vec<Buffers>,
-    busy: Arc<[AtomicU16]>,
+    busy: Busy,
 }
 
 impl Crew {
@@ -66,77 +64,8 @@ impl Crew {
             self.buffers.push(Buffers::new());
         }
         if self.threads > 1 && self.busy.is_empty() {
-            self.busy = (0..BUSY).map(|_| AtomicU16::new(0)).collect();
+            self.busy = new_busy();
         }
-    }
-}
-
-/// What one thread's search knows of the others.
-#[derive(Default)]
-pub(super) struct Team<'a> {
-    /// The crew, held by the first thread between searches of the root.
-    crew: Option<&'a mut Crew>,
-    /// Set while other threads search the same root.
-    link: Option<Link>,
-}
-
-/// The state the threads searching one root share.
-#[derive(Clone)]
-struct Link {
-    /// Set when the root is resolved (or the first thread is done): every thread stops.
-    done: Arc<AtomicBool>,
-    busy: Arc<[AtomicU16]>,
-}
-
-#[inline]
-fn busy_index(key: u64) -> usize {
-    (key >> 40) as usize % BUSY
-}
-
-impl<'a> Team<'a> {
-    /// The first thread's team, with the crew.
-    pub(super) fn new(crew: &'a mut Crew) -> Team<'a> {
-        Team {
-            crew: Some(crew),
-            link: None,
-        }
-    }
-
-    /// Do other threads search the same root now?
-    #[inline]
-    pub(super) fn shared(&self) -> bool {
-        self.link.is_some()
-    }
-
-    /// Has the root been resolved by some thread?
-    #[inline]
-    pub(super) fn halted(&self) -> bool {
-        self.link.as_ref().is_some_and(|l| l.done.load(Relaxed))
-    }
-
-    /// This thread searches the position with full key `key`.
-    #[inline]
-    pub(super) fn enter(&self, key: u64) {
-        if let Some(l) = &self.link {
-            l.busy[busy_index(key)].fetch_add(1, Relaxed);
-        }
-    }
-
-    /// This thread is done with the position with full key `key`.
-    #[inline]
-    pub(super) fn leave(&self, key: u64) {
-        if let Some(l) = &self.link {
-            l.busy[busy_index(key)].fetch_sub(1, Relaxed);
-        }
-    }
-
-    /// Is some thread searching the position with full key `key` (or one whose counter it
-    /// shares)?
-    #[inline]
-    pub(super) fn busy(&self, key: u64) -> bool {
-        self.link
-            .as_ref()
-            .is_some_and(|l| l.busy[busy_index(key)].load(Relaxed) != 0)
     }
 }
 
@@ -149,26 +78,21 @@ struct Outcome {
     capped: bool,
 }
 
-impl Search<'_> {
-    /// Searches the root to a result with `budget` plies: with the crew's threads when there
-    /// are several (see the module documentation), else on this thread.
-    pub(super) fn root(&mut self, p: &mut Position, budget: u32) -> Val {
-        let crew = match self.team.crew.take() {
-            Some(c) if c.threads > 1 && budget > ALONE_UP_TO && !self.broad => c,
-            other => {
-                self.team.crew = other;
-                return self.root_alone(p, budget);
-            }
-        };
-        let link = Link {
-            done: Arc::new(AtomicBool::new(false)),
-            busy: crew.busy.clone(),
-        };
-        let table = self.tt.table();
-        let max_nodes = if self.max_nodes == 0 {
+impl Crew {
+    /// Searches the root to a result with `budget` plies, `s` the first thread's search: with
+    /// the crew's threads when there are several (see the module documentation), else on that
+    /// thread alone.
+    pub(super) fn root(&mut self, s: &mut Search, p: &mut Position, budget: u32) -> Val {
+        if self.threads < 2 || budget <= ALONE_UP_TO || s.broad {
+            return s.root_alone(p, budget);
+        }
+        let crew = self;
+        let done = Arc::new(AtomicBool::new(false));
+        let table = s.tt.table();
+        let max_nodes = if s.max_nodes == 0 {
             0
         } else {
-            self.max_nodes.saturating_sub(self.nodes).max(1)
+            s.max_nodes.saturating_sub(s.nodes).max(1)
         };
         let outcomes: Vec<Option<Outcome>> = std::thread::scope(|scope| {
             let mut handles = Vec::new();
@@ -179,19 +103,19 @@ impl Search<'_> {
                 b.mate_buf.clear();
                 let mut h = Search {
                     tt: table.handle(true),
-                    attacker: self.attacker,
-                    reading: self.reading,
+                    attacker: s.attacker,
+                    reading: s.reading,
                     broad: false,
                     nodes: 0,
                     max_nodes,
-                    deadline: self.deadline,
-                    stop_flag: self.stop_flag.clone(),
+                    deadline: s.deadline,
+                    stop_flag: s.stop_flag.clone(),
                     stopped: false,
                     next_check: 0,
                     next_report: u64::MAX,
-                    t0: self.t0,
+                    t0: s.t0,
                     progress: None,
-                    best_plies: self.best_plies,
+                    best_plies: s.best_plies,
                     path: Path::new(),
                     history: History::default(),
                     rep_table: &mut b.rep_table,
@@ -201,10 +125,7 @@ impl Search<'_> {
                     max_depth: 0,
                     mate_buf: &mut b.mate_buf,
                     defer: false,
-                    team: Team {
-                        crew: None,
-                        link: Some(link.clone()),
-                    },
+                    team: Team::joined(done.clone(), crew.busy.clone()),
                 };
                 let mut hp = p.clone();
                 let spawned = std::thread::Builder::new()
@@ -227,12 +148,12 @@ impl Search<'_> {
                     handles.push(j);
                 }
             }
-            self.team.link = Some(link.clone());
-            self.tt.share(true);
-            let v = self.root_alone(p, budget);
-            self.team.finish();
-            self.tt.share(false);
-            self.team.link = None;
+            s.team = Team::joined(done.clone(), crew.busy.clone());
+            s.tt.share(true);
+            let v = s.root_alone(p, budget);
+            s.team.finish();
+            s.tt.share(false);
+            s.team.leave_team();
             let mut all = vec![Some(Outcome {
                 v,
                 nodes: 0,
@@ -242,16 +163,15 @@ impl Search<'_> {
             all.extend(handles.into_iter().map(|j| j.join().ok()));
             all
         });
-        self.team.crew = Some(crew);
         let first = outcomes
             .first()
             .and_then(|o| o.as_ref())
             .map_or(Val::unknown(1, 1), |o| o.v);
         let mut value = None;
         for o in outcomes.into_iter().flatten() {
-            self.nodes += o.nodes;
-            self.max_depth = self.max_depth.max(o.max_depth);
-            self.capped |= o.capped;
+            s.nodes += o.nodes;
+            s.max_depth = s.max_depth.max(o.max_depth);
+            s.capped |= o.capped;
             if value.is_none() && o.v.resolved() {
                 value = Some(o.v);
             }
@@ -259,19 +179,10 @@ impl Search<'_> {
         match value {
             Some(v) => {
                 // Stopped because another thread resolved the root: not a limit reached.
-                self.stopped = false;
+                s.stopped = false;
                 v
             }
             None => first,
-        }
-    }
-}
-
-impl Team<'_> {
-    /// Ends the other threads' search of the root.
-    fn finish(&self) {
-        if let Some(l) = &self.link {
-            l.done.store(true, Relaxed);
         }
     }
 }

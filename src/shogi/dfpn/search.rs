@@ -4,9 +4,9 @@
 
 use super::api::{Progress, ProgressFn};
 use super::hand;
-use super::parallel::Team;
 use super::path::{board_key, path_key, History, Path};
 use super::table::Handle;
+use super::team::Team;
 use super::val::{Val, BIG, INF, NO_LIMIT, NO_REP};
 use crate::shogi::bitboard::tables;
 use crate::shogi::checks::generate_checks_unjudged;
@@ -101,7 +101,7 @@ pub(super) struct Search<'a> {
     /// defences after it are not tried with the mate-in-one routine (see `mid`).
     pub(super) defer: bool,
     /// The threads that share the table, if any (see `parallel`).
-    pub(super) team: Team<'a>,
+    pub(super) team: Team,
 }
 
 /// The working memory of a search, kept by the solver from one problem to the next (a batch of

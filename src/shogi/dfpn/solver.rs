@@ -3,10 +3,11 @@
 
 use super::api::{MateLength, MateOptions, MateResult, MateStatus};
 use super::hand;
-use super::parallel::{Crew, Team};
+use super::parallel::Crew;
 use super::path::{History, Path};
 use super::search::{Buffers, Search};
 use super::table::Table;
+use super::team::Team;
 use super::val::NO_LIMIT;
 use crate::shogi::position::Position;
 use rustc_hash::FxHashMap;
@@ -95,7 +96,7 @@ impl MateSolver {
             max_depth: 0,
             mate_buf: &mut b.mate_buf,
             defer: false,
-            team: Team::new(&mut self.crew),
+            team: Team::default(),
         };
         if s.broad {
             for q in &history[..history.len() - 1] {
@@ -134,7 +135,7 @@ impl MateSolver {
             // The shortest mates are cheap to rule in or out first.
             let mut b = 1;
             while b <= limit.min(3) {
-                let v = s.root(&mut p, b);
+                let v = self.crew.root(&mut s, &mut p, b);
                 if v.pn == 0 {
                     proven = Some(v.len);
                     break;
@@ -149,7 +150,7 @@ impl MateSolver {
         let mut best = match proven {
             Some(len) => len,
             None => {
-                let v = s.root(&mut p, limit);
+                let v = self.crew.root(&mut s, &mut p, limit);
                 if v.pn != 0 {
                     let st = if v.dn == 0 && !s.capped {
                         MateStatus::NoMate
@@ -165,7 +166,7 @@ impl MateSolver {
         let mut shortest = best <= no_mate_upto + 2;
         if shortest_wanted {
             while !shortest && !s.stopped {
-                let v = s.root(&mut p, best - 2);
+                let v = self.crew.root(&mut s, &mut p, best - 2);
                 if v.pn == 0 {
                     best = v.len;
                     s.best_plies = best;
