@@ -78,6 +78,23 @@ PY
   done
   row "mate-$n set (500), --length any, vs cshogi DfPn" "$a" "$b" "$(ratio "$a" "$b")"
 done
+# Threads: the mate-9 and mate-11 sets with --length shortest (the default: the first proof of
+# --length any takes a millisecond or two a problem, too little to share), two threads against
+# one in alternating runs, the best of each (three rounds; one with --quick). Wall time, so the
+# figure means something only when the second core is free: the row gives the load average
+# (/proc/loadavg, one minute) before the runs. The "okite" column is two threads, the "peer"
+# column one, the ratio the speedup.
+trounds=3; [ "$quick" = "--quick" ] && trounds=1
+for n in 9 11; do
+  f=tests/data/shogi/mate-$n-ply.sfen
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  t1=999; t2=999
+  for _ in $(seq $trounds); do
+    t1=$(python3 -c "print(f'{min($t1, $(secs $okite mate --batch $f --length shortest --json --hash-mb 64 --threads 1)):.3f}')")
+    t2=$(python3 -c "print(f'{min($t2, $(secs $okite mate --batch $f --length shortest --json --hash-mb 64 --threads 2)):.3f}')")
+  done
+  row "mate-$n shortest, 2 vs 1 threads (load $load)" "$t2" "$t1" "$(ratio "$t2" "$t1")"
+done
 # Mate in one, per position (ns; the best of five runs), on both published sets; the peer's
 # figure includes the Python call.
 m1=$(cargo test --release --quiet --lib -- --ignored --exact shogi::mate1::bench::bench_mate1 --nocapture 2>/dev/null | grep -o '[0-9]* ns per position' | awk '{print $1}')

@@ -1,7 +1,7 @@
 //! The command line: exit codes and the shape of outputs.
 
 mod common;
-use common::{okite, text};
+use common::{json_ok, okite, text};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -378,6 +378,45 @@ fn mate_json_and_batch() {
             .all(|l| l.contains(r#""result": "mate", "plies": 5"#)),
         "{out}"
     );
+}
+
+/// `--threads 2`: the first problems of the mate-9 set at their shortest, the same lengths as one
+/// thread's; 0 and 33 threads refused with the option's code.
+#[test]
+fn mate_threads() {
+    let set = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shogi/mate-9-ply.sfen"),
+    )
+    .unwrap();
+    for sfen in set.lines().take(6) {
+        let run = |t: &str| {
+            let v = json_ok(&[
+                "mate",
+                "--sfen",
+                sfen,
+                "--json",
+                "--hash-mb",
+                "16",
+                "--threads",
+                t,
+            ]);
+            (
+                v["result"].clone(),
+                v["plies"].clone(),
+                v["shortest"].clone(),
+            )
+        };
+        let two = run("2");
+        assert_eq!(two, run("1"), "{sfen}");
+        assert_eq!(two.0, "mate", "{sfen}");
+        assert_eq!(two.2, true, "{sfen}");
+    }
+    for bad in ["0", "33"] {
+        let o = okite(&["mate", "--sfen", "startpos", "--threads", bad]);
+        assert_ne!(o.status.code(), Some(0));
+        assert!(text(&o).contains("E0602"), "{}", text(&o));
+        assert!(text(&o).contains("--threads"), "{}", text(&o));
+    }
 }
 
 #[test]

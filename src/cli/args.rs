@@ -568,6 +568,10 @@ pub struct MateArgs {
     /// quarters of the machine's memory
     #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
     pub max_resident_mb: usize,
+    /// Threads searching each problem together (1 to 32), sharing the one table of --hash-mb
+    /// MiB; --nodes bounds each thread's nodes
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// One JSON object per problem: {"result", "plies", "pv", "nodes", "ms", "shortest",
     /// "lower_bound", "engine"} (`lower_bound`: no mate has fewer plies, proved)
     #[arg(long)]

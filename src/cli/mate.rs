@@ -101,6 +101,14 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     if let Err(d) = hash_in_bound(a.hash_mb, a.max_resident_mb) {
         return printer.fail(d);
     }
+    if !(1..=crate::shogi::dfpn::MAX_THREADS).contains(&a.threads) {
+        return printer.fail(
+            Diag::error("E0602", format!("--threads {} is out of range", a.threads)).help(format!(
+                "give from 1 to {} threads",
+                crate::shogi::dfpn::MAX_THREADS
+            )),
+        );
+    }
     let problems: Vec<Problem> = match (&a.sfen, &a.batch) {
         (Some(s), _) => vec![Problem {
             line: None,
@@ -128,6 +136,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     let tty = progress_shown();
     let outcome = crate::shogi::dfpn::with_stack(|| {
         let mut solver = MateSolver::new(a.hash_mb);
+        solver.set_threads(a.threads);
         let mut code = 0;
         for p in problems.iter() {
             if let Some(d) = p.unreadable(a.batch.as_deref()) {

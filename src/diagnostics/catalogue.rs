@@ -806,7 +806,8 @@ pub static CODES: &[Code] = &[
          that would not finish (at most 12, or 8 where every line's history is followed), a \
          komi that is not a whole or half number, a `--length` other than `shortest` or `any`, \
          a `--hash-mb` of 0 or larger than `--max-resident-mb` or than three quarters of the \
-         machine's memory, `okite mate` without `--sfen` or `--batch`.",
+         machine's memory, a `--threads` of 0 or more than 32, `okite mate` without `--sfen` \
+         or `--batch`.",
         cli(None, &["perft", "--depth", "13"]),
     ),
     error(

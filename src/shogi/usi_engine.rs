@@ -1,7 +1,8 @@
 //! A USI engine loop for mate search (`go mate`).
 //!
-//! Understood: `usi`, `isready`, `setoption name USI_Hash value N` (MiB),
-//! `setoption name MateLength value shortest|any`, `setoption name Reading value narrow-check|
+//! Understood: `usi`, `isready`, `setoption name USI_Hash value N` (MiB, the whole table
+//! whatever the threads), `setoption name Threads value N` (threads searching together, sharing
+//! the table), `setoption name MateLength value shortest|any`, `setoption name Reading value narrow-check|
 //! narrow|broad|broad-check`, `usinewgame`, `position ...` (the moves count as the game's history
 //! under the broad readings), `go mate <ms|infinite>` (answered with `info` lines and
 //! `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`), `go ...` otherwise (answered
@@ -17,7 +18,7 @@
 //! says nothing of a position) and `go` answers `bestmove resign`, each after an `info string
 //! error` that says why; never a result for the position before.
 
-use super::dfpn::{MateLength, MateOptions, MateSolver, MateStatus, Progress};
+use super::dfpn::{MateLength, MateOptions, MateSolver, MateStatus, Progress, MAX_THREADS};
 use super::mate1::mate_in_1;
 use super::position::Position;
 use super::readings::Reading;
@@ -93,6 +94,7 @@ pub fn usi_loop_with<W: Write + Send>(
     let mut variant: Option<VariantSearch> = None;
     let mut history = vec![Position::startpos()];
     let mut hash_mb = 64usize;
+    let mut threads = 1usize;
     let mut length = MateLength::Shortest;
     let mut reading = Reading::NARROW_CHECK;
     let mut solver: Option<MateSolver> = None;
@@ -160,6 +162,10 @@ pub fn usi_loop_with<W: Write + Send>(
                     )?;
                     say(
                         &out,
+                        &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+                    )?;
+                    say(
+                        &out,
                         "option name MateLength type combo default shortest var shortest var any",
                     )?;
                     say(&out, "option name Reading type string default narrow-check")?;
@@ -196,6 +202,15 @@ pub fn usi_loop_with<W: Write + Send>(
                                 &out,
                                 &format!(
                                     "info string bad USI_Hash value {v} (from 1 to {MAX_HASH_MB} MiB)"
+                                ),
+                            )?,
+                        },
+                        (Some(&"Threads"), Some(v)) => match v.parse::<usize>() {
+                            Ok(n) if (1..=MAX_THREADS).contains(&n) => threads = n,
+                            _ => say(
+                                &out,
+                                &format!(
+                                    "info string bad Threads value {v} (from 1 to {MAX_THREADS})"
                                 ),
                             )?,
                         },
@@ -326,7 +341,8 @@ pub fn usi_loop_with<W: Write + Send>(
                             }
                             continue;
                         }
-                        let s = solver.take().unwrap_or_else(|| MateSolver::new(hash_mb));
+                        let mut s = solver.take().unwrap_or_else(|| MateSolver::new(hash_mb));
+                        s.set_threads(threads);
                         let h = history.clone();
                         let out_ref = &out;
                         let stop = flag.clone();
@@ -441,6 +457,47 @@ mod tests {
         let mut out = Vec::new();
         usi_loop(input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    /// `Threads` is advertised, taken from 1 to the most, refused otherwise; a mate in nine
+    /// found with two threads is one of nine plies.
+    #[test]
+    fn threads_option() {
+        // The end of the input would end the search: it comes two seconds after (the search
+        // takes milliseconds).
+        let (tx, rx) = std::sync::mpsc::channel();
+        let feeder = std::thread::spawn(move || {
+            tx.send(
+                "usi\nsetoption name Threads value 0\nsetoption name Threads value 2\n\
+                 position sfen 1+P1gk2nl/2s2g1s1/n1pp+Bp1pp/4P1p2/lp5P1/5R3/2PPS1PsP/2G3+n2/\
+                 1+p1K3NL b RBL3Pg 59\ngo mate 20000\n"
+                    .to_string(),
+            )
+            .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(2000));
+            tx.send("quit\n".to_string()).unwrap();
+        });
+        let mut out = Vec::new();
+        usi_loop(std::io::BufReader::new(Pipe(rx, String::new())), &mut out).unwrap();
+        feeder.join().unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix("checkmate "))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert_eq!(line.split(' ').count(), 9, "{out}");
+        assert!(
+            out.contains(&format!(
+                "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "info string bad Threads value 0 (from 1 to {MAX_THREADS})"
+            )),
+            "{out}"
+        );
     }
 
     #[test]
@@ -611,6 +668,7 @@ mod tests {
             "name",
             "value",
             "USI_Hash",
+            "Threads",
             "k",
             "b",
             "-",

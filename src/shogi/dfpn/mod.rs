@@ -35,6 +35,9 @@
 //!   readings the game does not depend on its history, so this is exact; under the broad reading
 //!   results that looked at the history are kept for their path only, and the table is read only
 //!   while no position has occurred twice.
+//! - **Threads**: several threads may search each budget at once from the root on the one table
+//!   (its size the same), spread out by virtual proof numbers; the first to resolve the root ends
+//!   the others' search (see `parallel`).
 //! - **Lengths**: every proof carries its length; a search may be limited to a ply budget, and a
 //!   disproof records the largest budget it holds for. The shortest mate is found by searching
 //!   again with budgets two plies shorter until none holds.
@@ -43,18 +46,23 @@
 //! packed hands and their order; `val` the value of a node; `table` the transposition table;
 //! `path` the positions on the current path and the game's history; `search` the df-pn+
 //! search itself; `line` the reading of the mating line and its length off the proof;
-//! `solver` the solver that keeps its table across problems and deepens the budget.
+//! `solver` the solver that keeps its table across problems and deepens the budget;
+//! `parallel` the threads that search one problem together on the shared table, and `team` what
+//! each of them knows of the others.
 
 mod api;
 mod hand;
 mod line;
+mod parallel;
 mod path;
 mod search;
 mod solver;
 mod table;
+mod team;
 mod val;
 
 pub use api::{MateLength, MateOptions, MateResult, MateStatus, Progress, ProgressFn};
+pub use parallel::MAX_THREADS;
 pub use solver::{lower_bound, solve, solve_history, with_stack, MateSolver};
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 use super::api::{Progress, ProgressFn};
 use super::hand;
 use super::path::{board_key, path_key, History, Path};
-use super::table::Table;
+use super::table::Handle;
+use super::team::Team;
 use super::val::{Val, BIG, INF, NO_LIMIT, NO_REP};
 use crate::shogi::bitboard::tables;
 use crate::shogi::checks::generate_checks_unjudged;
@@ -74,7 +75,7 @@ fn captured_kind(p: &Position, m: Move) -> Option<usize> {
 }
 
 pub(super) struct Search<'a> {
-    pub(super) tt: &'a mut Table,
+    pub(super) tt: Handle<'a>,
     pub(super) attacker: Color,
     pub(super) reading: Reading,
     pub(super) broad: bool,
@@ -99,6 +100,8 @@ pub(super) struct Search<'a> {
     /// Set while a new set of defences is looked at once one of them is found unresolved: the
     /// defences after it are not tried with the mate-in-one routine (see `mid`).
     pub(super) defer: bool,
+    /// The threads that share the table, if any (see `parallel`).
+    pub(super) team: Team,
 }
 
 /// The working memory of a search, kept by the solver from one problem to the next (a batch of
@@ -137,6 +140,9 @@ impl Search<'_> {
             return true;
         }
         if self.max_nodes != 0 && self.nodes >= self.max_nodes {
+            self.stopped = true;
+        }
+        if self.team.halted() {
             self.stopped = true;
         }
         if self.nodes >= self.next_check {
@@ -608,6 +614,77 @@ impl Search<'_> {
         }
     }
 
+    /// With other threads on the table: the children another thread has resolved since they
+    /// were read. `ha`, `hd` are the hands here,
+    /// `cb` the children's budget.
+    #[allow(clippy::too_many_arguments)]
+    fn refresh(
+        &mut self,
+        p: &Position,
+        base: usize,
+        end: usize,
+        or: bool,
+        ha: u32,
+        hd: u32,
+        cb: u32,
+    ) {
+        if !self.table_usable() {
+            return;
+        }
+        for i in base..end {
+            let c = self.children[i];
+            if !c.active || c.v.resolved() {
+                continue;
+            }
+            let (mut cha, mut chd) = (ha, hd);
+            let h = if or { &mut cha } else { &mut chd };
+            if let Some(k) = c.m.drop_kind() {
+                *h = hand::sub1(*h, k.index());
+            } else if let Some(k) = captured_kind(p, c.m) {
+                *h = hand::add1(*h, k);
+            }
+            if let Some(v) = self.tt.probe(p.board_key_after(c.m) | 1, cha, chd, cb) {
+                // Only proofs and disproofs: an unresolved entry may be older than the value
+                // here (a bucket can hold two entries of a position, the first one read), and
+                // taking it back would search the child again without end.
+                if !v.resolved()
+                    || or && v.pn == 0 && v.len == 0 && c.m.drop_kind() == Some(PieceKind::Pawn)
+                {
+                    continue; // (a pawn drop that mates is not a move, see `mid`)
+                }
+                self.children[i].v = v;
+                self.hand_on(i, or);
+            }
+        }
+    }
+
+    /// [`Search::select`] with other threads on the table: a child another thread is searching
+    /// counts as if its number were twice as large, so that the threads spread out.
+    fn select_shared(&self, base: usize, end: usize, or: bool) -> (usize, u32) {
+        let mut best = usize::MAX;
+        let mut v1 = u32::MAX;
+        let mut v2 = u32::MAX;
+        let mut bv = u32::MAX;
+        for (i, c) in self.children[base..end].iter().enumerate() {
+            if !c.active {
+                continue;
+            }
+            let mut v = if or { c.v.pn } else { c.v.dn };
+            if v < INF && self.team.busy(c.key) {
+                v = (v.saturating_mul(2) + 1).min(BIG);
+            }
+            if v < v1 || (v == v1 && c.v.work < bv) {
+                v2 = v1;
+                v1 = v;
+                bv = c.v.work;
+                best = base + i;
+            } else if v < v2 {
+                v2 = v;
+            }
+        }
+        (best, v2.min(INF))
+    }
+
     /// The active child to search and the second-best value.
     fn select(&self, base: usize, end: usize, or: bool) -> (usize, u32) {
         let mut best = usize::MAX;
@@ -629,6 +706,26 @@ impl Search<'_> {
             }
         }
         (best, v2.min(INF))
+    }
+
+    /// The thresholds of the child with value `c` under a node with thresholds `thpn`, `thdn`
+    /// and numbers `pn`, `dn`, `second` the second-best number among the children.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn child_th(
+        c: &Val,
+        or: bool,
+        thpn: u32,
+        thdn: u32,
+        pn: u32,
+        dn: u32,
+        second: u32,
+    ) -> (u32, u32) {
+        if or {
+            (thpn.min(eps_th(second)), sub_th(thdn, dn, c.dn))
+        } else {
+            (sub_th(thpn, pn, c.pn), thdn.min(eps_th(second)))
+        }
     }
 
     /// Multiple iterative deepening at `p`, `budget` plies left, `pk` the path key.
@@ -734,8 +831,18 @@ impl Search<'_> {
         self.defer = false;
         let end = self.children.len();
         self.link_delayed(p, base, end, or);
+        let shared = self.team.shared();
+        if shared {
+            self.team.enter(p.key());
+        }
         let (mut pn, mut dn);
+        let mut first = true;
         loop {
+            // The children were read from the table just above: read again from the second step.
+            if shared && !first {
+                self.refresh(p, base, end, or, ha, hd, cb);
+            }
+            first = false;
             (pn, dn) = self.aggregate(base, end, or);
             if pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || self.out_of_budget() {
                 break;
@@ -743,21 +850,31 @@ impl Search<'_> {
             if depth == 1 {
                 self.report(pn, dn);
             }
-            let (best, second) = self.select(base, end, or);
+            let (mut best, mut second) = if shared {
+                self.select_shared(base, end, or)
+            } else {
+                self.select(base, end, or)
+            };
             if best == usize::MAX {
                 break;
             }
+            let (mut cthpn, mut cthdn) =
+                Self::child_th(&self.children[best].v, or, thpn, thdn, pn, dn, second);
+            if shared && (cthpn <= self.children[best].v.pn || cthdn <= self.children[best].v.dn) {
+                // The child the others leave is not worth a search under the thresholds here.
+                (best, second) = self.select(base, end, or);
+                (cthpn, cthdn) =
+                    Self::child_th(&self.children[best].v, or, thpn, thdn, pn, dn, second);
+            }
             let c = self.children[best];
-            let (cthpn, cthdn) = if or {
-                (thpn.min(eps_th(second)), sub_th(thdn, dn, c.v.dn))
-            } else {
-                (sub_th(thpn, pn, c.v.pn), thdn.min(eps_th(second)))
-            };
             let u = p.do_move(c.m);
             let r = self.mid(p, cthpn, cthdn, cb, path_key(pk, c.key), c.v.work);
             p.undo_move(c.m, u);
             self.children[best].v = r;
             self.hand_on(best, or);
+        }
+        if shared {
+            self.team.leave(p.key());
         }
         self.path.pop();
         if self.broad {
@@ -943,8 +1060,8 @@ impl Search<'_> {
         }
     }
 
-    /// Searches the root to a result with `budget` plies.
-    pub(super) fn root(&mut self, p: &mut Position, budget: u32) -> Val {
+    /// Searches the root to a result with `budget` plies, on this thread alone.
+    pub(super) fn root_alone(&mut self, p: &mut Position, budget: u32) -> Val {
         self.rep_table.clear();
         self.path.clear();
         let v = self.mid(p, INF, INF, budget, 0x5EED, 0);

@@ -3,9 +3,11 @@
 
 use super::api::{MateLength, MateOptions, MateResult, MateStatus};
 use super::hand;
+use super::parallel::Crew;
 use super::path::{History, Path};
 use super::search::{Buffers, Search};
 use super::table::Table;
+use super::team::Team;
 use super::val::NO_LIMIT;
 use crate::shogi::position::Position;
 use rustc_hash::FxHashMap;
@@ -17,6 +19,7 @@ pub struct MateSolver {
     tt: Table,
     buffers: Buffers,
     hash_mb: usize,
+    crew: Crew,
 }
 
 impl MateSolver {
@@ -26,7 +29,18 @@ impl MateSolver {
             tt: Table::new(hash_mb),
             buffers: Buffers::new(),
             hash_mb,
+            crew: Crew::new(),
         }
+    }
+
+    /// Searches with `n` threads sharing the table (at least one; see `parallel`).
+    pub fn set_threads(&mut self, n: usize) {
+        self.crew.set_threads(n);
+    }
+
+    /// The number of threads a search runs.
+    pub fn threads(&self) -> usize {
+        self.crew.threads()
     }
 
     /// The table size asked for.
@@ -51,7 +65,7 @@ impl MateSolver {
                 lower_bound: 0,
             };
         };
-        self.tt.new_search();
+        self.tt.new_search(self.crew.threads() > 1);
         let b = &mut self.buffers;
         b.rep_table.clear();
         b.children.clear();
@@ -59,7 +73,7 @@ impl MateSolver {
         b.mate_buf.clear();
         let attacker = pos.side_to_move();
         let mut s = Search {
-            tt: &mut self.tt,
+            tt: self.tt.handle(false),
             attacker,
             reading: opts.reading,
             broad: opts.reading.perpetual_forbidden,
@@ -82,6 +96,7 @@ impl MateSolver {
             max_depth: 0,
             mate_buf: &mut b.mate_buf,
             defer: false,
+            team: Team::default(),
         };
         if s.broad {
             for q in &history[..history.len() - 1] {
@@ -120,7 +135,7 @@ impl MateSolver {
             // The shortest mates are cheap to rule in or out first.
             let mut b = 1;
             while b <= limit.min(3) {
-                let v = s.root(&mut p, b);
+                let v = self.crew.root(&mut s, &mut p, b);
                 if v.pn == 0 {
                     proven = Some(v.len);
                     break;
@@ -135,7 +150,7 @@ impl MateSolver {
         let mut best = match proven {
             Some(len) => len,
             None => {
-                let v = s.root(&mut p, limit);
+                let v = self.crew.root(&mut s, &mut p, limit);
                 if v.pn != 0 {
                     let st = if v.dn == 0 && !s.capped {
                         MateStatus::NoMate
@@ -151,7 +166,7 @@ impl MateSolver {
         let mut shortest = best <= no_mate_upto + 2;
         if shortest_wanted {
             while !shortest && !s.stopped {
-                let v = s.root(&mut p, best - 2);
+                let v = self.crew.root(&mut s, &mut p, best - 2);
                 if v.pn == 0 {
                     best = v.len;
                     s.best_plies = best;

@@ -473,3 +473,69 @@ mod exhaustive_check {
         println!("exhaustive {n}: {:?}", mate_in_n_exhaustive(&p, n));
     }
 }
+
+/// Two threads sharing the table: on a sample of every set (every eleventh problem, and the
+/// ones whose label is longer than the shortest mate), the same shortest length as one thread,
+/// the label's (or the exhaustive search's where the label is wrong), and a line that mates.
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn two_threads_find_the_same_shortest_mates() {
+    with_stack(|| {
+        let mut one = MateSolver::new(16);
+        let mut two = MateSolver::new(16);
+        two.set_threads(2);
+        assert_eq!(two.threads(), 2);
+        let opts = MateOptions::default();
+        for (name, n) in SETS {
+            let all = sfens(name);
+            let step = if n <= 7 { 11 } else { 23 };
+            let mut idx: Vec<usize> = (0..all.len()).step_by(step).collect();
+            idx.extend(SHORTER.iter().filter(|s| s.0 == name).map(|s| s.1));
+            for i in idx {
+                let s = &all[i];
+                let want = SHORTER
+                    .iter()
+                    .find(|x| x.0 == name && x.1 == i)
+                    .map_or(n, |x| x.2);
+                let p = Position::from_sfen(s).unwrap();
+                let r1 = one.solve(&p, &opts);
+                let r2 = two.solve(&p, &opts);
+                for r in [&r1, &r2] {
+                    assert_eq!(r.result, MateStatus::Mate, "{name} {i}: {s}");
+                    assert!(r.shortest, "{name} {i}: {s}");
+                    assert_eq!(r.plies, want, "{name} {i}: {s}");
+                    assert_eq!(r.lower_bound, want, "{name} {i}: {s}");
+                    assert_eq!(r.pv.len() as u32, want, "{name} {i}: {s} {:?}", r.pv);
+                    assert!(is_mating_line(&p, &r.pv), "{name} {i}: {s} {:?}", r.pv);
+                }
+            }
+        }
+    })
+    .unwrap();
+}
+
+/// Two threads on a position without mate, and on one with a node limit: the same answers as
+/// one thread (no mate; unknown).
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn two_threads_no_mate_and_limits() {
+    with_stack(|| {
+        let mut two = MateSolver::new(4);
+        two.set_threads(2);
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b R 1").unwrap();
+        let r = two.solve(&p, &MateOptions::default());
+        assert_eq!(r.result, MateStatus::NoMate);
+        let hard = &sfens("mate-11-ply.sfen")[0];
+        let p = Position::from_sfen(hard).unwrap();
+        let r = two.solve(
+            &p,
+            &MateOptions {
+                max_nodes: 50,
+                ..Default::default()
+            },
+        );
+        assert_ne!(r.result, MateStatus::NoMate);
+        assert!(r.result == MateStatus::Unknown || is_mating_line(&p, &r.pv));
+    })
+    .unwrap();
+}
