@@ -22,6 +22,9 @@ use crate::shogi::position::Position;
 use crate::shogi::types::Move;
 use rustc_hash::FxHashMap;
 
+/// Mates of at most this many plies are shortened at the root alone.
+const SHORT: u32 = 15;
+
 /// The path key of the root, as [`Search::root`] starts it.
 const ROOT_PK: u64 = 0x5EED;
 
@@ -143,53 +146,20 @@ impl Search<'_> {
         let mut walked = u32::MAX;
         while !out.shortest && !self.stopped {
             round += 1;
-            let spent = self.nodes.max(100_000);
-            // Along the line, again while it shortens it.
-            for _ in 0..8 {
-                let Some((h, line)) = held.clone() else { break };
-                if h >= walked || self.stopped {
-                    break;
-                }
-                walked = h;
-                let attacker_nodes = (h as u64 / 2).max(1);
-                self.shorten_along(p, &line, h, (spent / 2 / attacker_nodes).max(2_000));
-                let got = self.table_line(p);
-                let before = out.plies;
-                take(&mut out, got, &mut held);
-                if out.plies >= before {
-                    break;
-                }
-            }
-            if out.plies <= out.no_mate_upto + 2 {
-                out.shortest = true;
-                break;
-            }
-            // The lower bound, with a smaller share.
-            let b = out.no_mate_upto + 2;
-            if b + 2 < out.plies && !self.stopped {
-                let capped = self.capped;
-                self.capped = false;
-                let v = self.sliced(spent / 8 + 1_000 * round, |s| s.root(p, b));
-                if v.dn == 0 && !self.capped {
-                    out.no_mate_upto = b;
-                } else if v.pn == 0 {
-                    out.plies = out.plies.min(v.len);
-                    let got = self.table_line(p);
-                    take(&mut out, got, &mut held);
-                }
-                self.capped |= capped;
-                if out.plies <= out.no_mate_upto + 2 {
-                    out.shortest = true;
-                    break;
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            // At the root, in a slice as large as all the work so far.
+            let spent = self.nodes.max(1_000);
+            // At the root, in a slice twice as large as all the work so far: most mates are
+            // shortened there before the slice ends. A short mate is searched there alone, to
+            // the end (the steps below restart the root's search, which costs more than they
+            // gain on short mates).
             let capped = self.capped;
             self.capped = false;
-            let v = self.sliced(spent, |s| s.root(p, out.plies - 2));
+            let slice = if out.plies <= SHORT {
+                u64::MAX
+            } else {
+                2 * spent
+            };
+            let v = self.sliced(slice, |s| s.root(p, out.plies - 2));
+            let resolved = v.pn == 0 || v.dn == 0;
             if v.pn == 0 {
                 out.plies = out.plies.min(v.len);
                 let got = self.table_line(p);
@@ -199,6 +169,43 @@ impl Search<'_> {
                 out.shortest = true;
             }
             self.capped |= capped;
+            if resolved || self.stopped {
+                continue;
+            }
+            // The root's slice ended first: along the line, again while that shortens it.
+            for _ in 0..8 {
+                let Some((h, line)) = held.clone() else { break };
+                if h >= walked || self.stopped {
+                    break;
+                }
+                walked = h;
+                let attacker_nodes = (h as u64 / 2).max(1);
+                self.shorten_along(p, &line, h, (spent / 8 / attacker_nodes).max(200));
+                let got = self.table_line(p);
+                let before = out.plies;
+                take(&mut out, got, &mut held);
+                if out.plies >= before {
+                    break;
+                }
+            }
+            // And from below, with a smaller share.
+            let b = out.no_mate_upto + 2;
+            if b + 2 < out.plies && !self.stopped {
+                let capped = self.capped;
+                self.capped = false;
+                let v = self.sliced(spent / 16 + 1_000 * round, |s| s.root(p, b));
+                if v.dn == 0 && !self.capped {
+                    out.no_mate_upto = b;
+                } else if v.pn == 0 {
+                    out.plies = out.plies.min(v.len);
+                    let got = self.table_line(p);
+                    take(&mut out, got, &mut held);
+                }
+                self.capped |= capped;
+            }
+            if out.plies <= out.no_mate_upto + 2 {
+                out.shortest = true;
+            }
         }
         self.max_nodes = global;
         if let Some((h, line)) = held {
