@@ -14,6 +14,9 @@
 //! - **The lower bound**: a search with the smallest budget not yet disproved, whose disproof
 //!   raises the proved lower bound by two plies (mates have odd lengths) and whose proof is a
 //!   mate of at most that length. The bound is proved by disproofs only.
+//!
+//! The root's step comes first in each round, in a slice twice the work so far; the other two
+//! only when that slice ends first, and never for mates of at most `SHORT` plies.
 
 use super::path::{board_key, path_key};
 use super::search::Search;
