@@ -137,6 +137,9 @@ if [ "$quick" != "--quick" ]; then
   sfen=$(grep '^kh-microcosmos' tests/data/shogi/curated.tsv | cut -f2)
   mc=$( { /usr/bin/time -f %e $okite mate --sfen "$sfen" --length any --time-ms 120000 --hash-mb 4096 --json | grep -o '"result": "[a-z]*", "plies": [0-9]*' | tr -d '"' ; } 2>&1 | paste -sd' ' -)
   row "Microcosmos (1525), 120 s limit" "$mc" "-" "-"
+  # Long composed problems against KomoringHeights at 60 s each (about half an hour), when
+  # KH_BIN names a binary built outside the repository from its public source.
+  if [ -n "${KH_BIN:-}" ]; then scripts/bench-long.sh 60; fi
   gc=$(secs $okite go classes --graph grid:2x2)
   gr=$(secs $okite go classes --graph grid:2x2 --engine rules --max-resident-mb 16384)
   row "go classes grid:2x2 empty, native vs rules" "$gc" "$gr" "$(ratio "$gc" "$gr")"

@@ -37,6 +37,24 @@ impl Search<'_> {
         v
     }
 
+    /// The shortest proof the table holds for `p` (whose proof of `len` plies was found): the
+    /// table may keep proofs of several lengths for one position, for different hands, and a
+    /// probe returns the first that fits.
+    fn shortest_known(&self, p: &Position, mut len: u32) -> u32 {
+        if self.broad && self.history.twice != 0 {
+            return len;
+        }
+        let key = board_key(p);
+        let (ha, hd) = self.hands(p);
+        while len > 0 {
+            match self.tt.probe(key, ha, hd, len - 1) {
+                Some(v) if v.pn == 0 && v.len < len => len = v.len,
+                _ => break,
+            }
+        }
+        len
+    }
+
     /// The length of a mate from `p` (proven) that follows the proofs the tables hold: at the
     /// attacker's nodes the check with the shortest known proof, at the defender's the longest of
     /// all defences. Every value is the exact length of a strategy (values fall by at least one
@@ -85,9 +103,14 @@ impl Search<'_> {
                 for &m in &moves {
                     let u = p.do_move(m);
                     let v = self.child_init(p, NO_LIMIT, pk);
+                    let len = if v.pn == 0 {
+                        self.shortest_known(p, v.len)
+                    } else {
+                        0
+                    };
                     p.undo_move(m, u);
                     if v.pn == 0 {
-                        proven.push((v.len, m));
+                        proven.push((len, m));
                     }
                 }
                 self.path.pop();

@@ -39,16 +39,19 @@
 //!   (its size the same), spread out by virtual proof numbers; the first to resolve the root ends
 //!   the others' search (see `parallel`).
 //! - **Lengths**: every proof carries its length; a search may be limited to a ply budget, and a
-//!   disproof records the largest budget it holds for. The shortest mate is found by searching
-//!   again with budgets two plies shorter until none holds.
+//!   disproof records the largest budget it holds for. After the first proof the mate is
+//!   shortened (`shorten`): along its main line, at the root with a budget two plies under the
+//!   best length, and from below with the smallest budget not yet disproved, in node slices that
+//!   share the table; the shortest line proved so far is kept, so that a search stopped at any
+//!   time returns it with the lower bound its disproofs prove.
 //!
 //! The parts: `api` holds what callers see (options, progress, the result); `hand` the
 //! packed hands and their order; `val` the value of a node; `table` the transposition table;
 //! `path` the positions on the current path and the game's history; `search` the df-pn+
 //! search itself; `line` the reading of the mating line and its length off the proof;
-//! `solver` the solver that keeps its table across problems and deepens the budget;
-//! `parallel` the threads that search one problem together on the shared table, and `team` what
-//! each of them knows of the others.
+//! `shorten` the search for shorter mates after the first; `solver` the solver that keeps its
+//! table across problems; `parallel` the threads that search one problem together on the shared
+//! table, and `team` what each of them knows of the others.
 
 mod api;
 mod hand;
@@ -56,6 +59,7 @@ mod line;
 mod parallel;
 mod path;
 mod search;
+mod shorten;
 mod solver;
 mod table;
 mod team;

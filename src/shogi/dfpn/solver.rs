@@ -164,23 +164,16 @@ impl MateSolver {
         };
         s.best_plies = best;
         let mut shortest = best <= no_mate_upto + 2;
-        if shortest_wanted {
-            while !shortest && !s.stopped {
-                let v = self.crew.root(&mut s, &mut p, best - 2);
-                if v.pn == 0 {
-                    best = v.len;
-                    s.best_plies = best;
-                    shortest = best <= no_mate_upto + 2;
-                } else {
-                    if v.dn == 0 && !s.capped {
-                        shortest = true;
-                    }
-                    break;
-                }
-            }
+        // The shortest line proved when the search ended, if it could be read then.
+        let mut held = None;
+        if shortest_wanted && !shortest {
+            let r = s.shorten(&mut self.crew, &mut p, best, no_mate_upto);
+            best = r.plies;
+            no_mate_upto = r.no_mate_upto;
+            shortest = r.shortest;
+            held = r.line;
         }
         // The line is read off the tables, whatever the limits.
-        let was_stopped = s.stopped;
         s.stopped = false;
         s.max_nodes = 0;
         s.deadline = None;
@@ -188,6 +181,8 @@ impl MateSolver {
         let tight = shortest_wanted && shortest;
         let pv = if tight {
             s.pv(&mut p, best, true)
+        } else if let Some(line) = held {
+            line
         } else {
             // The length of the mate the proof gives, and its main line.
             let mut memo = FxHashMap::default();
@@ -205,7 +200,6 @@ impl MateSolver {
                 }
             }
         };
-        let _ = was_stopped;
         let mut r = done(&s, MateStatus::Mate, best, pv, shortest);
         r.lower_bound = lower_bound(best, shortest, no_mate_upto);
         r

@@ -64,6 +64,64 @@ fn the_line_is_read_to_the_end() {
     assert!(is_mating_line(&p, &r.pv), "{:?}", r.pv);
 }
 
+/// A search stopped by its node limit after a mate was found returns a line that replays as a
+/// mate, of the length it reports; it says `shortest` only for the length the unlimited search
+/// proves shortest, and its lower bound is at most that length (proved by disproofs only).
+/// Positions of the mate-11 set, and a composed problem of 33 plies (将棋図巧 15, strict length)
+/// stopped while its line is being shortened.
+#[test]
+fn a_stopped_search_returns_a_mate_and_a_true_bound() {
+    let opts = |max_nodes| MateOptions {
+        hash_mb: 16,
+        max_nodes,
+        ..Default::default()
+    };
+    let long: Vec<String> = sfens("long-mates.tsv")
+        .into_iter()
+        .filter(|l| l.starts_with("zukou-015\t"))
+        .map(|l| l.split('\t').nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(long.len(), 1);
+    let mut cases: Vec<(String, u32, Vec<u64>)> = sfens("mate-11-ply.sfen")
+        .into_iter()
+        .take(16)
+        .map(|s| (s, 11, vec![400, 1_500, 6_000]))
+        .collect();
+    cases.push((long[0].clone(), 33, vec![800_000]));
+    let mut cut_short = 0;
+    for (s, label, limits) in cases {
+        let p = Position::from_sfen(&s).unwrap();
+        let full = solve(&p, &opts(0));
+        assert!(full.result == MateStatus::Mate && full.shortest, "{s}");
+        assert!(full.plies <= label, "{s}");
+        for n in limits {
+            let r = solve(&p, &opts(n));
+            if r.result != MateStatus::Mate {
+                continue;
+            }
+            assert_eq!(r.pv.len() as u32, r.plies, "{s} at {n} nodes: {:?}", r.pv);
+            assert!(is_mating_line(&p, &r.pv), "{s} at {n} nodes: {:?}", r.pv);
+            assert!(r.plies >= full.plies, "{s} at {n} nodes");
+            assert!(
+                r.lower_bound >= 1 && r.lower_bound <= full.plies,
+                "{s} at {n} nodes: bound {} for a mate of {}",
+                r.lower_bound,
+                full.plies
+            );
+            if r.shortest {
+                assert_eq!((r.plies, r.lower_bound), (full.plies, full.plies), "{s}");
+            } else {
+                assert!(r.lower_bound < r.plies, "{s} at {n} nodes");
+                cut_short += 1;
+            }
+        }
+    }
+    assert!(
+        cut_short > 0,
+        "some search was stopped before proving its length"
+    );
+}
+
 #[test]
 fn odd_positions_do_not_panic() {
     for sfen in [
