@@ -658,9 +658,10 @@ impl Search<'_> {
         }
     }
 
-    /// [`Search::select`] with other threads on the table: a child another thread is searching
-    /// counts as if its number were twice as large, so that the threads spread out.
-    fn select_shared(&self, base: usize, end: usize, or: bool) -> (usize, u32) {
+    /// The active child to search and the second-best value. With `SHARED` (other threads on
+    /// the table), a child another thread is searching counts as if its number were twice as
+    /// large, so that the threads spread out; without, the table of busy positions is not read.
+    fn select<const SHARED: bool>(&self, base: usize, end: usize, or: bool) -> (usize, u32) {
         let mut best = usize::MAX;
         let mut v1 = u32::MAX;
         let mut v2 = u32::MAX;
@@ -670,32 +671,9 @@ impl Search<'_> {
                 continue;
             }
             let mut v = if or { c.v.pn } else { c.v.dn };
-            if v < INF && self.team.busy(c.key) {
+            if SHARED && v < INF && self.team.busy(c.key) {
                 v = (v.saturating_mul(2) + 1).min(BIG);
             }
-            if v < v1 || (v == v1 && c.v.work < bv) {
-                v2 = v1;
-                v1 = v;
-                bv = c.v.work;
-                best = base + i;
-            } else if v < v2 {
-                v2 = v;
-            }
-        }
-        (best, v2.min(INF))
-    }
-
-    /// The active child to search and the second-best value.
-    fn select(&self, base: usize, end: usize, or: bool) -> (usize, u32) {
-        let mut best = usize::MAX;
-        let mut v1 = u32::MAX;
-        let mut v2 = u32::MAX;
-        let mut bv = u32::MAX;
-        for (i, c) in self.children[base..end].iter().enumerate() {
-            if !c.active {
-                continue;
-            }
-            let v = if or { c.v.pn } else { c.v.dn };
             if v < v1 || (v == v1 && c.v.work < bv) {
                 v2 = v1;
                 v1 = v;
@@ -851,9 +829,9 @@ impl Search<'_> {
                 self.report(pn, dn);
             }
             let (mut best, mut second) = if shared {
-                self.select_shared(base, end, or)
+                self.select::<true>(base, end, or)
             } else {
-                self.select(base, end, or)
+                self.select::<false>(base, end, or)
             };
             if best == usize::MAX {
                 break;
@@ -862,7 +840,7 @@ impl Search<'_> {
                 Self::child_th(&self.children[best].v, or, thpn, thdn, pn, dn, second);
             if shared && (cthpn <= self.children[best].v.pn || cthdn <= self.children[best].v.dn) {
                 // The child the others leave is not worth a search under the thresholds here.
-                (best, second) = self.select(base, end, or);
+                (best, second) = self.select::<false>(base, end, or);
                 (cthpn, cthdn) =
                     Self::child_th(&self.children[best].v, or, thpn, thdn, pn, dn, second);
             }
