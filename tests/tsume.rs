@@ -110,6 +110,28 @@ fn searched_line_and_verdicts() {
     );
 }
 
+/// The main line searched by two threads is as short as one thread's, and the report the same
+/// but for its counts and times; a number of threads out of range is refused.
+#[test]
+fn searched_with_two_threads() {
+    // the first problem of the mate-9 set (tests/data/shogi/mate-9-ply.sfen)
+    let sfen = "ln2k3l/1Rs1gsgb1/2pppp3/p5Npp/5PP2/PP2P3P/2PPS4/1Bs2K3/LN3G1+rL w 2Pgnp 56";
+    let report = |threads: &str| {
+        let o = okite(&["tsume", "--sfen", sfen, "--threads", threads, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let j = out(&o);
+        assert!(j.contains(r#""plies": 9, "solution": "searched""#), "{j}");
+        j.split(", \"nodes\"")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(report("2"), report("1"));
+    let o = okite(&["tsume", "--sfen", sfen, "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("E0602"), "{}", text(&o));
+}
+
 #[test]
 fn from_a_record() {
     let dir = std::env::temp_dir().join(format!("okite-tsume-{}", std::process::id()));

@@ -657,6 +657,10 @@ pub struct TsumeArgs {
     /// Longest solution searched for when none is given, in plies
     #[arg(long, default_value_t = 61)]
     pub max_plies: u32,
+    /// Threads of the df-pn search for the main line when none is given (1 to 32, sharing its
+    /// table); the soundness check that follows runs on one
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// One JSON object
     #[arg(long)]
     pub json: bool,

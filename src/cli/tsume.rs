@@ -50,6 +50,14 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
             .collect(),
         None => CONVENTIONS.iter().map(|c| c.name.to_string()).collect(),
     };
+    if !(1..=crate::shogi::dfpn::MAX_THREADS).contains(&a.threads) {
+        return printer.fail(
+            Diag::error("E0602", format!("--threads {} is out of range", a.threads)).help(format!(
+                "give from 1 to {} threads",
+                crate::shogi::dfpn::MAX_THREADS
+            )),
+        );
+    }
     if names.is_empty() {
         return printer.fail(
             Diag::error("E0602", "--conventions names no convention").help(format!(
@@ -212,7 +220,7 @@ fn report_problem(
 
 /// The shortest mate the df-pn search finds, every interposition counted.
 fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
-    use crate::shogi::dfpn::{solve_history, MateLength, MateOptions, MateStatus};
+    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver, MateStatus};
     let opts = MateOptions {
         max_nodes: a.nodes,
         max_ms: a.time_ms,
@@ -222,7 +230,10 @@ fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
         reading: crate::shogi::readings::Reading::NARROW,
         ..Default::default()
     };
-    let r = solve_history(std::slice::from_ref(start), &opts);
+    // (the report runs on a thread with a large stack already)
+    let mut solver = MateSolver::new(opts.hash_mb);
+    solver.set_threads(a.threads);
+    let r = solver.solve(start, &opts);
     match r.result {
         MateStatus::Mate => Ok(r.pv),
         MateStatus::NoMate => Err(Diag::error(
