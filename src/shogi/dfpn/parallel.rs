@@ -19,8 +19,6 @@
 //! path (see `search`), so those searches run on one thread; so do the shortest budgets (three
 //! plies and fewer), which are over before the threads could start.
 
-use super::path::History;
-use super::path::Path;
 use super::search::{Buffers, Search};
 use super::team::{new_busy, Busy, Team};
 use super::val::Val;
@@ -97,35 +95,14 @@ impl Crew {
         let outcomes: Vec<Option<Outcome>> = std::thread::scope(|scope| {
             let mut handles = Vec::new();
             for b in crew.buffers.iter_mut() {
-                b.rep_table.clear();
-                b.children.clear();
-                b.scratch.clear();
-                b.mate_buf.clear();
                 let mut h = Search {
-                    tt: table.handle(true),
-                    attacker: s.attacker,
-                    reading: s.reading,
                     broad: false,
-                    nodes: 0,
                     max_nodes,
                     deadline: s.deadline,
                     stop_flag: s.stop_flag.clone(),
-                    stopped: false,
-                    next_check: 0,
-                    next_report: u64::MAX,
-                    t0: s.t0,
-                    progress: None,
                     best_plies: s.best_plies,
-                    path: Path::new(),
-                    history: History::default(),
-                    rep_table: &mut b.rep_table,
-                    children: &mut b.children,
-                    scratch: &mut b.scratch,
-                    capped: false,
-                    max_depth: 0,
-                    mate_buf: &mut b.mate_buf,
-                    defer: false,
                     team: Team::joined(done.clone(), crew.busy.clone()),
+                    ..Search::start(table.handle(true), b, s.attacker, s.reading, s.t0)
                 };
                 let mut hp = p.clone();
                 let spawned = std::thread::Builder::new()

@@ -124,6 +124,50 @@ impl Buffers {
     }
 }
 
+impl<'a> Search<'a> {
+    /// A search with nothing done yet for `attacker` under `reading`, on the table `tt` with the
+    /// buffers `b` (emptied), started at `t0`: no limits, no progress shown, on its own; the
+    /// callers set what differs.
+    pub(super) fn start(
+        tt: Handle<'a>,
+        b: &'a mut Buffers,
+        attacker: Color,
+        reading: Reading,
+        t0: Instant,
+    ) -> Search<'a> {
+        b.rep_table.clear();
+        b.children.clear();
+        b.scratch.clear();
+        b.mate_buf.clear();
+        Search {
+            tt,
+            attacker,
+            reading,
+            broad: reading.perpetual_forbidden,
+            nodes: 0,
+            max_nodes: 0,
+            deadline: None,
+            stop_flag: None,
+            stopped: false,
+            next_check: 0,
+            next_report: u64::MAX,
+            t0,
+            progress: None,
+            best_plies: 0,
+            path: Path::new(),
+            history: History::default(),
+            rep_table: &mut b.rep_table,
+            children: &mut b.children,
+            scratch: &mut b.scratch,
+            capped: false,
+            max_depth: 0,
+            mate_buf: &mut b.mate_buf,
+            defer: false,
+            team: Team::default(),
+        }
+    }
+}
+
 impl Search<'_> {
     #[inline]
     pub(super) fn hands(&self, p: &Position) -> (u32, u32) {

@@ -4,10 +4,8 @@
 use super::api::{MateLength, MateOptions, MateResult, MateStatus};
 use super::hand;
 use super::parallel::Crew;
-use super::path::{History, Path};
 use super::search::{Buffers, Search};
 use super::table::Table;
-use super::team::Team;
 use super::val::NO_LIMIT;
 use crate::shogi::position::Position;
 use rustc_hash::FxHashMap;
@@ -66,37 +64,20 @@ impl MateSolver {
             };
         };
         self.tt.new_search(self.crew.threads() > 1);
-        let b = &mut self.buffers;
-        b.rep_table.clear();
-        b.children.clear();
-        b.scratch.clear();
-        b.mate_buf.clear();
         let attacker = pos.side_to_move();
         let mut s = Search {
-            tt: self.tt.handle(false),
-            attacker,
-            reading: opts.reading,
-            broad: opts.reading.perpetual_forbidden,
-            nodes: 0,
             max_nodes: opts.max_nodes,
             deadline: (opts.max_ms > 0).then(|| t0 + std::time::Duration::from_millis(opts.max_ms)),
             stop_flag: opts.stop.clone(),
-            stopped: false,
-            next_check: 0,
             next_report: 100_000,
-            t0,
             progress: opts.progress.clone(),
-            best_plies: 0,
-            path: Path::new(),
-            history: History::default(),
-            rep_table: &mut b.rep_table,
-            children: &mut b.children,
-            scratch: &mut b.scratch,
-            capped: false,
-            max_depth: 0,
-            mate_buf: &mut b.mate_buf,
-            defer: false,
-            team: Team::default(),
+            ..Search::start(
+                self.tt.handle(false),
+                &mut self.buffers,
+                attacker,
+                opts.reading,
+                t0,
+            )
         };
         if s.broad {
             for q in &history[..history.len() - 1] {
