@@ -101,13 +101,8 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     if let Err(d) = hash_in_bound(a.hash_mb, a.max_resident_mb) {
         return printer.fail(d);
     }
-    if !(1..=crate::shogi::dfpn::MAX_THREADS).contains(&a.threads) {
-        return printer.fail(
-            Diag::error("E0602", format!("--threads {} is out of range", a.threads)).help(format!(
-                "give from 1 to {} threads",
-                crate::shogi::dfpn::MAX_THREADS
-            )),
-        );
+    if let Err(d) = threads_in_range(a.threads) {
+        return printer.fail(d);
     }
     let problems: Vec<Problem> = match (&a.sfen, &a.batch) {
         (Some(s), _) => vec![Problem {
@@ -437,6 +432,18 @@ fn bad_problem(
         );
     }
     code
+}
+
+/// `--threads N` of the mate search: from 1 to `MAX_THREADS`, else E0602.
+pub(super) fn threads_in_range(n: usize) -> Result<(), Diag> {
+    use crate::shogi::dfpn::MAX_THREADS;
+    if (1..=MAX_THREADS).contains(&n) {
+        return Ok(());
+    }
+    Err(
+        Diag::error("E0602", format!("--threads {n} is out of range"))
+            .help(format!("give from 1 to {MAX_THREADS} threads")),
+    )
 }
 
 /// A transposition table of `hash_mb` MiB is refused when it is empty, larger than the memory the

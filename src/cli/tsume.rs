@@ -50,13 +50,8 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
             .collect(),
         None => CONVENTIONS.iter().map(|c| c.name.to_string()).collect(),
     };
-    if !(1..=crate::shogi::dfpn::MAX_THREADS).contains(&a.threads) {
-        return printer.fail(
-            Diag::error("E0602", format!("--threads {} is out of range", a.threads)).help(format!(
-                "give from 1 to {} threads",
-                crate::shogi::dfpn::MAX_THREADS
-            )),
-        );
+    if let Err(d) = super::mate::threads_in_range(a.threads) {
+        return printer.fail(d);
     }
     if names.is_empty() {
         return printer.fail(
