@@ -208,8 +208,17 @@ impl Search<'_> {
     }
 
     /// The main line of the proof: the attacker's shortest mate, the defender's longest
-    /// resistance. With `tight`, `budget` is the exact length of the shortest mate.
-    pub(super) fn pv(&mut self, p: &mut Position, budget: u32, tight: bool) -> Vec<Move> {
+    /// resistance. With `tight`, `budget` is the exact length of the shortest mate. `known` is a
+    /// mate of `budget` plies read from the table when it was proved, if any: where the line
+    /// follows it and the table no longer knows a mate (a later search took the entries' place),
+    /// its check is searched first, alone, before the node is searched again.
+    pub(super) fn pv(
+        &mut self,
+        p: &mut Position,
+        budget: u32,
+        tight: bool,
+        known: Option<&[Move]>,
+    ) -> Vec<Move> {
         let mut line = Vec::new();
         let mut undo = Vec::new();
         let mut budget = budget;
@@ -249,6 +258,9 @@ impl Search<'_> {
                         if v.pn == 0 && v.len <= cb && pick.is_none_or(|(_, l)| v.len < l) {
                             pick = Some((m, v.len));
                         }
+                    }
+                    if pick.is_none() && attempt == 0 {
+                        pick = self.known_check(p, known, &line, &moves, cb, pk);
                     }
                     if pick.is_some() || attempt == 1 {
                         break;
@@ -309,5 +321,25 @@ impl Search<'_> {
         }
         self.path.clear();
         line
+    }
+
+    /// The check `known` plays after `line`, when `line` follows it, it is among `moves` and a
+    /// search of it alone proves a mate within `cb` plies.
+    fn known_check(
+        &mut self,
+        p: &mut Position,
+        known: Option<&[Move]>,
+        line: &[Move],
+        moves: &[Move],
+        cb: u32,
+        pk: u64,
+    ) -> Option<(Move, u32)> {
+        let k = known?;
+        let m = *k.get(line.len())?;
+        if !k.starts_with(line) || !moves.contains(&m) {
+            return None;
+        }
+        let v = self.child_solved(p, m, cb, pk);
+        (v.pn == 0 && v.len <= cb).then_some((m, v.len))
     }
 }

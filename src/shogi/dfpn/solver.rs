@@ -161,7 +161,7 @@ impl MateSolver {
         s.stop_flag = None;
         let tight = shortest_wanted && shortest;
         let pv = if tight {
-            s.pv(&mut p, best, true)
+            s.pv(&mut p, best, true, held.as_deref())
         } else if let Some(line) = held {
             line
         } else {
@@ -175,7 +175,7 @@ impl MateSolver {
                     s.tree_line(&mut p, &memo)
                 }
                 None => {
-                    let pv = s.pv(&mut p, best.max(1), false);
+                    let pv = s.pv(&mut p, best.max(1), false, None);
                     best = pv.len() as u32;
                     pv
                 }

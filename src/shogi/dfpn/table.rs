@@ -189,6 +189,15 @@ impl Table {
         *self.stored.get_mut() = 0;
     }
 
+    /// Clears every entry while a search holds the table (its place taken by other positions).
+    #[cfg(test)]
+    pub(super) fn forget_all(&self) {
+        let used = self.used.load(Relaxed);
+        self.buckets[..=used]
+            .iter()
+            .for_each(|b| b.0.iter().for_each(Entry::clear));
+    }
+
     /// A handle for one searching thread: `shared` when other threads search the table too.
     pub(super) fn handle(&self, shared: bool) -> Handle<'_> {
         Handle {

@@ -64,6 +64,52 @@ fn the_line_is_read_to_the_end() {
     assert!(is_mating_line(&p, &r.pv), "{:?}", r.pv);
 }
 
+/// Line 172 of the mate-9 set, a mate of 9 plies. A proof, then a table that has forgotten it
+/// (a later search took the entries' place, as the budgets below the mate do while the line is
+/// shortened): the line read when the proof was made leads the new reading, its checks searched
+/// alone, and costs fewer nodes than searching each node of the line again; the line it reads is
+/// a mate of the same length.
+#[test]
+fn a_line_once_proved_is_read_again_from_its_checks() {
+    use search::{Buffers, Search};
+    use table::Table;
+    let mut p = Position::from_sfen(
+        "l1s6/3n1G3/p3Bp3/3pp1p1p/2k5P/6P2/P2PSP3/1P3K3/LN1+p1G1NL b RGSNL3Prbgs2p 121",
+    )
+    .unwrap();
+    let start = p.clone();
+    let mut tt = Table::new(16);
+    let mut b = Buffers::new();
+    let read_again = |tt: &mut Table, b: &mut Buffers, p: &mut Position, known: bool| {
+        tt.new_search(false);
+        let mut s = Search::start(
+            tt.handle(false),
+            b,
+            p.side_to_move(),
+            crate::shogi::readings::Reading::NARROW,
+            Instant::now(),
+        );
+        let v = s.root_alone(p, 9);
+        assert_eq!((v.pn, v.len), (0, 9));
+        let first = s.pv(p, 9, true, None);
+        assert!(is_mating_line(&start, &first), "{first:?}");
+        s.tt.table().forget_all();
+        let before = s.nodes;
+        let line = s.pv(p, 9, true, known.then_some(&first[..]));
+        (line, s.nodes - before)
+    };
+    let (plain, plain_nodes) = read_again(&mut tt, &mut b, &mut p, false);
+    let (led, led_nodes) = read_again(&mut tt, &mut b, &mut p, true);
+    for line in [&plain, &led] {
+        assert_eq!(line.len(), 9, "{line:?}");
+        assert!(is_mating_line(&start, line), "{line:?}");
+    }
+    assert!(
+        led_nodes < plain_nodes,
+        "{led_nodes} nodes led by the known line, {plain_nodes} without"
+    );
+}
+
 /// A search stopped by its node limit after a mate was found returns a line that replays as a
 /// mate, of the length it reports; it says `shortest` only for the length the unlimited search
 /// proves shortest, and its lower bound is at most that length (proved by disproofs only).
