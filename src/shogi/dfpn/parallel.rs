@@ -2,13 +2,13 @@
 //!
 //! Each search of the root with a ply budget (see `solver`) is run by every thread at once, from
 //! the root, on the same table: what one thread proves or searches further, the others read
-//! there. The threads spread out by two means:
-//! - a thread marks the positions it is searching (a small table of counters indexed by the
-//!   position's key); when a thread chooses a child, one that another thread is in counts as if
-//!   its number were twice as large (a virtual proof or disproof number), so that of two children
-//!   of about equal promise the threads take different ones;
-//! - at every step a node reads its children's values from the table again, so that a child
-//!   another thread has resolved or searched further is seen at once.
+//! there. The threads spread out over the attacker's checks: a thread marks the positions it is
+//! searching (a small table of counters indexed by the position's key); when a thread chooses a
+//! check, one that another thread is in counts as if its proof number were twice as large (a
+//! virtual proof number), so that of two checks of about equal promise the threads take
+//! different ones. The defender's replies are chosen as on one thread, and a node reads its
+//! children from the table when it is entered, not again at each step: reading them again, or
+//! spreading the threads over the replies too, made two threads slower (docs/PERFORMANCE.md).
 //!
 //! The first thread to resolve the root ends the others' search; its value is the root's. A proof
 //! or disproof is one whichever thread builds it, so the results are the same as with one thread;

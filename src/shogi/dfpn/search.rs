@@ -658,53 +658,11 @@ impl Search<'_> {
         }
     }
 
-    /// With other threads on the table: the children another thread has resolved since they
-    /// were read. `ha`, `hd` are the hands here,
-    /// `cb` the children's budget.
-    #[allow(clippy::too_many_arguments)]
-    fn refresh(
-        &mut self,
-        p: &Position,
-        base: usize,
-        end: usize,
-        or: bool,
-        ha: u32,
-        hd: u32,
-        cb: u32,
-    ) {
-        if !self.table_usable() {
-            return;
-        }
-        for i in base..end {
-            let c = self.children[i];
-            if !c.active || c.v.resolved() {
-                continue;
-            }
-            let (mut cha, mut chd) = (ha, hd);
-            let h = if or { &mut cha } else { &mut chd };
-            if let Some(k) = c.m.drop_kind() {
-                *h = hand::sub1(*h, k.index());
-            } else if let Some(k) = captured_kind(p, c.m) {
-                *h = hand::add1(*h, k);
-            }
-            if let Some(v) = self.tt.probe(p.board_key_after(c.m) | 1, cha, chd, cb) {
-                // Only proofs and disproofs: an unresolved entry may be older than the value
-                // here (a bucket can hold two entries of a position, the first one read), and
-                // taking it back would search the child again without end.
-                if !v.resolved()
-                    || or && v.pn == 0 && v.len == 0 && c.m.drop_kind() == Some(PieceKind::Pawn)
-                {
-                    continue; // (a pawn drop that mates is not a move, see `mid`)
-                }
-                self.children[i].v = v;
-                self.hand_on(i, or);
-            }
-        }
-    }
-
     /// The active child to search and the second-best value. With `SHARED` (other threads on
-    /// the table), a child another thread is searching counts as if its number were twice as
-    /// large, so that the threads spread out; without, the table of busy positions is not read.
+    /// the table), at a node of the attacker's a check another thread is searching counts as if
+    /// its proof number were twice as large, so that the threads spread out over the checks;
+    /// without, the table of busy positions is not read. The defender's replies are not spread
+    /// (spreading them too was slower on the mate-9 and mate-11 sets: see docs/PERFORMANCE.md).
     fn select<const SHARED: bool>(&self, base: usize, end: usize, or: bool) -> (usize, u32) {
         let mut best = usize::MAX;
         let mut v1 = u32::MAX;
@@ -715,7 +673,7 @@ impl Search<'_> {
                 continue;
             }
             let mut v = if or { c.v.pn } else { c.v.dn };
-            if SHARED && v < INF && self.team.busy(c.key) {
+            if SHARED && or && v < INF && self.team.busy(c.key) {
                 v = (v.saturating_mul(2) + 1).min(BIG);
             }
             if v < v1 || (v == v1 && c.v.work < bv) {
@@ -858,13 +816,7 @@ impl Search<'_> {
             self.team.enter(p.key());
         }
         let (mut pn, mut dn);
-        let mut first = true;
         loop {
-            // The children were read from the table just above: read again from the second step.
-            if shared && !first {
-                self.refresh(p, base, end, or, ha, hd, cb);
-            }
-            first = false;
             (pn, dn) = self.aggregate(base, end, or);
             if pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || self.out_of_budget() {
                 break;
