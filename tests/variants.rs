@@ -170,6 +170,60 @@ fn edited_copy_legal_lists_the_mating_drop() {
     assert!(!out(&o).split(' ').any(|m| m == "P*1b"), "{}", out(&o));
 }
 
+/// `--threads` and the USI option `Threads` under a variant: the search asks the rules through one
+/// evaluator, so it runs on one thread, says so (a notice, `"threads": 1` in the JSON) and gives
+/// the variant's answer, never the standard search's on two threads.
+#[test]
+fn threads_under_a_variant_run_on_one_and_say_so() {
+    let dir = no_uchifuzume();
+    let d = dir.to_str().unwrap();
+    let o = okite(&[
+        "mate",
+        "--rules",
+        d,
+        "--sfen",
+        P0,
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).contains("\"pv\": [\"P*1b\"]"), "{}", out(&o));
+    assert!(out(&o).contains("\"threads\": 1"), "{}", out(&o));
+    assert!(
+        err(&o).contains("runs on one thread (--threads 2 asked)"),
+        "{}",
+        err(&o)
+    );
+    // one thread asked: nothing to say
+    let o = okite(&["mate", "--rules", d, "--sfen", P0, "--threads", "1"]);
+    assert_eq!(out(&o), "mate in 1: P*1b", "{}", err(&o));
+    assert!(!err(&o).contains("one thread"), "{}", err(&o));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("usi")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let script = format!(
+        "usi\nsetoption name Threads value 2\nsetoption name Rules value {d}\nposition sfen {P0}\ngo mate 1000\nquit\n"
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("checkmate P*1b"), "{text}");
+    assert!(
+        text.contains("info string the search under a variant runs on one thread (Threads 2)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn edited_copy_mate_and_usi_follow_the_edit() {
     let dir = no_uchifuzume();

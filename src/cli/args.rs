@@ -569,7 +569,8 @@ pub struct MateArgs {
     #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
     pub max_resident_mb: usize,
     /// Threads searching each problem together (1 to 32), sharing the one table of --hash-mb
-    /// MiB; --nodes bounds each thread's nodes
+    /// MiB; --nodes bounds each thread's nodes. The search under a variant (--rules that change
+    /// what it stands for) runs on one thread, and says so
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// One JSON object per problem: {"result", "plies", "pv", "nodes", "ms", "shortest",

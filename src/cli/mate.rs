@@ -57,7 +57,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                         v.asked.names().join(", ")
                     );
                     engine_json = format!(
-                        "{{\"definition\": \"mate_in\", \"reading\": {}, \"native\": false, \"engine\": \"the df-pn search under a variant\", \"by_the_rules\": [{}], \"reason\": {}}}",
+                        "{{\"definition\": \"mate_in\", \"reading\": {}, \"native\": false, \"engine\": \"the df-pn search under a variant\", \"by_the_rules\": [{}], \"reason\": {}, \"threads\": 1}}",
                         json_str(&a.reading),
                         v.asked
                             .names()
@@ -126,6 +126,12 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         }
     };
     if let Some(v) = hybrid {
+        if a.threads > 1 {
+            eprintln!(
+                "okite: the search under a variant runs on one thread (--threads {} asked): the rules it asks are answered by one evaluator",
+                a.threads
+            );
+        }
         return run_mate_hybrid(&a, &prog, r, &v, &problems, &engine_json, &printer);
     }
     let tty = progress_shown();

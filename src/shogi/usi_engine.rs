@@ -308,6 +308,12 @@ pub fn usi_loop_with<W: Write + Send>(
                         let flag = Arc::new(AtomicBool::new(false));
                         if let Some(f) = variant.clone() {
                             // under a variant: the caller's search, on its own thread too
+                            if threads > 1 {
+                                say(
+                                    &out,
+                                    &format!("info string the search under a variant runs on one thread (Threads {threads}): the rules it asks are answered by one evaluator"),
+                                )?;
+                            }
                             let h = history.clone();
                             let out_ref = &out;
                             let stop = flag.clone();
