@@ -63,6 +63,75 @@ fn futile_natively_and_by_the_rules() {
     }
 }
 
+/// antma's tsume7-5: after 9c9b at ply 4, a variation as long as the line with no piece left
+/// over, the attacker has two mates at ply 5 (S*9c, G*9c) and two at ply 7 (G*7a, G*8b). By
+/// the rules (`variation_alternative_flaw`, natively and by the rule bodies, compared) exactly
+/// the other mate is a flaw under `common-unique-variations` and none under
+/// `common-unique-last`; `okite tsume` lists the same under `variations`, and its verdicts
+/// differ on that alone.
+#[test]
+fn variation_alternatives_by_the_rules_and_in_the_report() {
+    let sfen = "l8/1ks+P5/1ppp5/p8/9/2P6/9/9/9 b G2SN2r2b3gs3n3l12p 1";
+    let line = "S*9c 8b9c N*8e 9c9b S*9c 9b8a G*7a";
+    let ms: Vec<&str> = line.split(' ').collect();
+    for (ply, n) in [(5, 3), (7, 1)] {
+        let before = ms[..ply - 1].join(" ");
+        let after = ms[..ply].join(" ");
+        let e = format!(
+            "len([s | s in legal(g, i), variation_alternative_flaw(g, i, game(\"{sfen}\", \"{after}\")[{}], s, {n})])",
+            ply + 1
+        );
+        for (reading, count) in [("common-unique-variations", 1), ("common-unique-last", 0)] {
+            let o = okite(&[
+                "eval",
+                "--verify",
+                "--reading",
+                reading,
+                "--sfen",
+                sfen,
+                "--moves",
+                &before,
+                &e,
+            ]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "ply {ply} {reading}: {}",
+                text(&o)
+            );
+            assert_eq!(out(&o), count.to_string(), "ply {ply} {reading}");
+        }
+    }
+    let o = okite(&[
+        "tsume",
+        "--sfen",
+        sfen,
+        "--solution",
+        "S*9c 8b9c N*8e 9c8b S*7a 8b8a G*8b",
+        "--conventions",
+        "common-unique-last,common-unique-variations",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let j = out(&o);
+    let variation = format!(
+        r#"{{"ply": 4, "line": [{}], "alternatives": [{{"ply": 5, "moves": ["G*9c"]}}, {{"ply": 7, "moves": ["G*8b"]}}]}}"#,
+        ms.iter()
+            .map(|m| format!("\"{m}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert_eq!(j.matches(&variation).count(), 2, "{j}");
+    assert!(
+        j.contains(r#"{"convention": "common-unique-last", "sound": true, "reasons": []"#),
+        "{j}"
+    );
+    assert!(
+        j.contains(r#"{"convention": "common-unique-variations", "sound": false, "reasons": ["ply 5 of the variation 9c9b at ply 4 (as long as the line, no piece left over): another mate (変化別詰): G*9c", "ply 7 of the variation 9c9b at ply 4 (as long as the line, no piece left over): another mate (変化別詰): G*8b"]"#),
+        "{j}"
+    );
+}
+
 #[test]
 fn json_contract() {
     let o = okite(&[

@@ -646,7 +646,7 @@ pub struct TsumeArgs {
     #[arg(long)]
     pub solution: Option<String>,
     /// The conventions, by the readings of rules/shogi_tsume.rule, comma-separated (default:
-    /// common,common-unique-last,strict,strict-unique-last)
+    /// common,common-unique-last,common-unique-variations,strict,strict-unique-last)
     #[arg(long)]
     pub conventions: Option<String>,
     /// Time limit in milliseconds for the whole report (0: none)

@@ -13,17 +13,20 @@ use crate::shogi::types::Move;
 
 /// The definitions a convention's verdict stands for: the checker answers for them where they
 /// are the shipped ones of one of the conventions.
-const TSUME_DEFS: [&str; 6] = [
+const TSUME_DEFS: [&str; 8] = [
     "tsume_within",
     "futile",
     "interpositions",
     "last_move_alternatives",
     "alternative_flaw",
+    "variation_alternatives",
+    "variation_alternative_flaw",
     "pieces_left",
 ];
-const TSUME_READINGS: [&str; 4] = [
+const TSUME_READINGS: [&str; 5] = [
     "common",
     "common-unique-last",
+    "common-unique-variations",
     "strict",
     "strict-unique-last",
 ];
@@ -339,12 +342,22 @@ fn json_report(
                 None => String::new(),
             };
             format!(
-                "{{\"convention\": {}, \"sound\": {sound}, \"reasons\": [{reasons}]{own_line}, \"shortest\": {}, \"alternatives\": [{}], \"equal_length\": [{}], \"promotion_choices\": [{}]}}",
+                "{{\"convention\": {}, \"sound\": {sound}, \"reasons\": [{reasons}]{own_line}, \"shortest\": {}, \"alternatives\": [{}], \"equal_length\": [{}], \"promotion_choices\": [{}], \"variations\": [{}]}}",
                 json_str(name),
                 v.shortest.map_or("null".to_string(), |s| s.to_string()),
                 at_ply_json(&v.alternatives),
                 at_ply_json(&v.equal_length),
-                at_ply_json(&v.promotion_choices)
+                at_ply_json(&v.promotion_choices),
+                v.variations
+                    .iter()
+                    .map(|x| format!(
+                        "{{\"ply\": {}, \"line\": [{}], \"alternatives\": [{}]}}",
+                        x.ply,
+                        usi_list(&x.line),
+                        at_ply_json(&x.alternatives)
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         })
         .collect::<Vec<_>>()
@@ -428,6 +441,22 @@ fn text_report(
                 at.ply,
                 names(&at.moves)
             ));
+        }
+        // (where they are flaws, the reasons above name them)
+        for x in v
+            .variations
+            .iter()
+            .filter(|_| v.convention.variation_alternatives)
+        {
+            for at in &x.alternatives {
+                out.push(format!(
+                    "  - ply {} of the variation {} at ply {}: other mates (変化別詰): {}",
+                    at.ply,
+                    x.line[x.ply as usize - 1].to_usi(),
+                    x.ply,
+                    names(&at.moves)
+                ));
+            }
         }
     }
     out.join("\n")

@@ -945,7 +945,8 @@ pub static CODES: &[Code] = &[
         Cli,
         "the tsume checker cannot follow a convention with the rules loaded",
         "`okite tsume` judges a problem under the conventions of rules/shogi_tsume.rule (its \
-         readings `common`, `common-unique-last`, `strict`, `strict-unique-last`), natively, \
+         readings `common`, `common-unique-last`, `common-unique-variations`, `strict`, \
+         `strict-unique-last`), natively, \
          where the loaded definitions of the convention are the shipped ones of one of them. \
          Where they changed, the rules answer themselves, without a report: `okite eval ... \
          'tsume_within(g, i, N, futile_uncounted)'`.",

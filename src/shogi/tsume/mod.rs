@@ -39,29 +39,42 @@ pub struct Convention {
     pub futility: Futility,
     /// A different mating move at the last ply (最終手余詰) is not a flaw.
     pub last_move_alternatives: bool,
+    /// Another mate of the attacker in a variation of the line's length with no piece left over
+    /// (変化別詰, in a 変同) is not a flaw.
+    pub variation_alternatives: bool,
 }
 
 /// The conventions of rules/shogi_tsume.rule, by their readings' names.
-pub const CONVENTIONS: [Convention; 4] = [
+pub const CONVENTIONS: [Convention; 5] = [
     Convention {
         name: "common",
         futility: Futility::Common,
         last_move_alternatives: true,
+        variation_alternatives: true,
     },
     Convention {
         name: "common-unique-last",
         futility: Futility::Common,
         last_move_alternatives: false,
+        variation_alternatives: true,
+    },
+    Convention {
+        name: "common-unique-variations",
+        futility: Futility::Common,
+        last_move_alternatives: false,
+        variation_alternatives: false,
     },
     Convention {
         name: "strict",
         futility: Futility::Strict,
         last_move_alternatives: true,
+        variation_alternatives: true,
     },
     Convention {
         name: "strict-unique-last",
         futility: Futility::Strict,
         last_move_alternatives: false,
+        variation_alternatives: true,
     },
 ];
 
@@ -75,6 +88,8 @@ pub fn convention(name: &str) -> Option<Convention> {
 pub enum Stop {
     Nodes(u64),
     Time(u64),
+    /// More variations of the line's length than a report examines.
+    Variations(usize),
 }
 
 impl std::fmt::Display for Stop {
@@ -82,6 +97,10 @@ impl std::fmt::Display for Stop {
         match self {
             Stop::Nodes(n) => write!(f, "the node limit of {n} was reached"),
             Stop::Time(ms) => write!(f, "the time limit of {ms} ms was reached"),
+            Stop::Variations(n) => write!(
+                f,
+                "more than {n} variations of the line's length with no piece left over"
+            ),
         }
     }
 }

@@ -1,6 +1,15 @@
 //! The soundness of a problem's main line under a convention: alternative mates of the attacker
 //! (余詰, at the last ply 最終手余詰), futile interpositions in the line, defences that last
-//! longer or as long (変同), a shorter mate, pieces left in the attacker's hand (駒余り).
+//! longer or as long (変同), a shorter mate, pieces left in the attacker's hand (駒余り), and the
+//! attacker's other mates in the variations of the line's length with no piece left over
+//! (変化別詰).
+//!
+//! The terms as d.akinori.org, 「詰将棋の原則について (3)」 (2004-08-18, amended 2004-08-31)
+//! defines them: a variation of the same length as the main line with no piece left over is
+//! 変化同手数 (変同), a blemish at most; another mate of the attacker in such a variation is
+//! 変化別詰 (変別), "strictly as good as an alternative mate, since one of two equally best lines
+//! has another line, but often overlooked". The conventions of rules/shogi_tsume.rule list it
+//! under each verdict, and only `common-unique-variations` calls it a flaw.
 
 use super::{interposition, Checker, Convention, Stop};
 use crate::shogi::position::Position;
@@ -30,7 +39,24 @@ pub struct Verdict {
     pub promotion_choices: Vec<AtPly>,
     /// The shortest mate from the start under the convention (when found within the line's length).
     pub shortest: Option<u32>,
+    /// The variations of the line's length with no piece left over (変同), each with the
+    /// attacker's other mates along it (変化別詰).
+    pub variations: Vec<Variation>,
 }
+
+/// A variation of the main line's length with no piece left over (変同): the defender's other
+/// answer at `ply`, the whole line from the start as the checker reads it (the attacker's first
+/// shortest mate, the defender's first longest answer), and the attacker's other mates along it
+/// after `ply` (変化別詰; promotion choices left out, last moves included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    pub ply: u32,
+    pub line: Vec<Move>,
+    pub alternatives: Vec<AtPly>,
+}
+
+/// The variations a report examines at most (variations of variations included).
+pub const MAX_VARIATIONS: usize = 256;
 
 /// The positions along a line, the start first.
 pub fn positions(start: &Position, line: &[Move]) -> Vec<Position> {
@@ -125,6 +151,7 @@ pub fn verdict(ck: &mut Checker, start: &Position, line: &[Move], conv: Conventi
         equal_length: vec![],
         promotion_choices: vec![],
         shortest: None,
+        variations: vec![],
     };
     match examine(ck, start, line, conv, &mut v) {
         Ok(()) => v.sound = Some(v.reasons.is_empty()),
@@ -171,16 +198,7 @@ fn examine(
         let main = line[k as usize - 1];
         let rest = l - k + 1;
         if k % 2 == 1 {
-            // the attacker's move: other checks that mate within the remaining plies
-            let mut alts = vec![];
-            for m in p.legal_checks() {
-                if m != main && ck.mated_within(&p.after(m), rest - 1, f)? {
-                    alts.push(m);
-                }
-            }
-            // the same move with the other face (成・生): a choice of promotion, no other mate
-            let (faces, alts): (Vec<Move>, Vec<Move>) =
-                alts.into_iter().partition(|&m| promotion_only(m, main));
+            let (faces, alts) = other_mates(ck, p, main, rest, conv)?;
             if !faces.is_empty() {
                 v.promotion_choices.push(AtPly {
                     ply: k,
@@ -267,6 +285,107 @@ fn examine(
             "pieces left in the attacker's hand at the end (駒余り): {}",
             left.join(" ")
         ));
+    }
+    variations(ck, start, line, conv, v)
+}
+
+/// The attacker's checks at `p` other than the line's `main` that mate within `rest` plies
+/// (counting the check): those that are `main` with the other face (成・生: a choice of
+/// promotion, no other mate), and the others.
+fn other_mates(
+    ck: &mut Checker,
+    p: &Position,
+    main: Move,
+    rest: u32,
+    conv: Convention,
+) -> Result<(Vec<Move>, Vec<Move>), Stop> {
+    let mut alts = vec![];
+    for m in p.legal_checks() {
+        if m != main && ck.mated_within(&p.after(m), rest - 1, conv.futility)? {
+            alts.push(m);
+        }
+    }
+    Ok(alts.into_iter().partition(|&m| promotion_only(m, main)))
+}
+
+/// The variations of the line's length with no piece left over (変同), from the equal-length
+/// defences of the main line and, in turn, of each such variation; along each, the attacker's
+/// other mates (変化別詰), a flaw where the convention says so.
+fn variations(
+    ck: &mut Checker,
+    start: &Position,
+    line: &[Move],
+    conv: Convention,
+    v: &mut Verdict,
+) -> Result<(), Stop> {
+    let f = conv.futility;
+    let l = line.len() as u32;
+    // (the ply of the defence, the line up to it)
+    let mut todo: Vec<(u32, Vec<Move>)> = v
+        .equal_length
+        .iter()
+        .flat_map(|at| {
+            at.moves.iter().map(|&a| {
+                let mut prefix = line[..at.ply as usize - 1].to_vec();
+                prefix.push(a);
+                (at.ply, prefix)
+            })
+        })
+        .collect();
+    todo.reverse();
+    let usi = |ms: &[Move]| ms.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
+    while let Some((k, prefix)) = todo.pop() {
+        if v.variations.len() >= MAX_VARIATIONS {
+            return Err(Stop::Variations(MAX_VARIATIONS));
+        }
+        let after = positions(start, &prefix).pop().expect("the start is there");
+        let Some(rest) = ck.line(&after, l - k, f)? else {
+            continue;
+        };
+        let mut full = prefix;
+        full.extend(rest);
+        if full.len() as u32 != l || !leftover(start, &full).is_empty() {
+            continue;
+        }
+        let ps = positions(start, &full);
+        let mut alternatives = vec![];
+        let mut deeper = vec![];
+        for j in k + 1..=l {
+            let p = &ps[j as usize - 1];
+            let main = full[j as usize - 1];
+            let left = l - j + 1;
+            if j % 2 == 1 {
+                let (_, alts) = other_mates(ck, p, main, left, conv)?;
+                if alts.is_empty() {
+                    continue;
+                }
+                if !conv.variation_alternatives && (j < l || !conv.last_move_alternatives) {
+                    v.reasons.push(format!(
+                        "ply {j} of the variation {} at ply {k} (as long as the line, no piece left over): another mate (変化別詰): {}",
+                        full[k as usize - 1].to_usi(),
+                        usi(&alts)
+                    ));
+                }
+                alternatives.push(AtPly {
+                    ply: j,
+                    moves: alts,
+                });
+            } else {
+                for a in ck.answers(p, left, f)? {
+                    if a != main && ck.shortest(&p.after(a), left - 1, f)? == Some(l - j) {
+                        let mut prefix = full[..j as usize - 1].to_vec();
+                        prefix.push(a);
+                        deeper.push((j, prefix));
+                    }
+                }
+            }
+        }
+        v.variations.push(Variation {
+            ply: k,
+            line: full,
+            alternatives,
+        });
+        todo.extend(deeper.into_iter().rev());
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The checker on composed problems of known flaws, on published lengths under the common
 //! convention (antma/tsumeshogi-check), and against the df-pn search under the strict one.
 
-use super::report::{line_problem, verdict, Verdict};
+use super::report::{leftover, line_problem, positions, verdict, AtPly, Variation, Verdict};
 use super::*;
 use crate::shogi::dfpn::{solve, MateOptions, MateStatus};
 
@@ -47,20 +47,20 @@ fn futile_interposition_changes_the_length_under_one_convention() {
     assert_eq!(ck.shortest(&p, 9, Futility::Common), Ok(Some(1)));
     assert_eq!(ck.shortest(&p, 9, Futility::Strict), Ok(Some(3)));
     let vs = verdicts(F1, "9e9a");
-    // common, common-unique-last, strict, strict-unique-last
+    // common, common-unique-last, common-unique-variations, strict, strict-unique-last
     assert_eq!(
         sound(&vs),
-        [Some(true), Some(true), Some(false), Some(false)]
+        [Some(true), Some(true), Some(true), Some(false), Some(false)]
     );
-    assert!(has_reason(&vs[2], "does not end in mate"), "{:?}", vs[2]);
+    assert!(has_reason(&vs[3], "does not end in mate"), "{:?}", vs[3]);
     // the strict solution: a pawn interposed and taken, the pawn left over
     let vs = verdicts(F1, "9e9a P*2a 3b2a+");
     assert!(vs.iter().all(|v| v.sound == Some(false)));
     assert!(has_reason(&vs[0], "futile interposition"), "{:?}", vs[0]);
-    assert!(has_reason(&vs[2], "駒余り"), "{:?}", vs[2]);
+    assert!(has_reason(&vs[3], "駒余り"), "{:?}", vs[3]);
     // the dragon taking on 2a mates as well: a last-move alternative, allowed by `strict`
-    assert!(!has_reason(&vs[2], "最終手余詰"));
-    assert!(has_reason(&vs[3], "最終手余詰"), "{:?}", vs[3]);
+    assert!(!has_reason(&vs[3], "最終手余詰"));
+    assert!(has_reason(&vs[4], "最終手余詰"), "{:?}", vs[4]);
     // every interposition after 9e9a is futile (with no plies left)
     let q = p.after(Move::from_usi("9e9a").unwrap());
     let answers: Vec<Move> = q.legal_moves().iter().copied().collect();
@@ -75,11 +75,11 @@ fn futile_interposition_changes_the_length_under_one_convention() {
 fn leftover_piece_is_a_flaw_under_every_convention() {
     // G*5b mates (the pawn on 5c guards it); the pawn in hand is never used
     let vs = verdicts("4k4/9/4P4/9/9/9/9/9/4K4 b GP 1", "G*5b");
-    assert_eq!(sound(&vs), [Some(false); 4]);
+    assert_eq!(sound(&vs), [Some(false); 5]);
     assert!(vs.iter().all(|v| has_reason(v, "駒余り")));
     // without the pawn in hand, the same problem is sound
     let vs = verdicts("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "G*5b");
-    assert_eq!(sound(&vs), [Some(true); 4]);
+    assert_eq!(sound(&vs), [Some(true); 5]);
 }
 
 #[test]
@@ -88,7 +88,13 @@ fn last_move_alternative_is_a_flaw_only_under_unique_last() {
     let vs = verdicts("8k/9/7GG/9/9/9/9/9/4K4 b - 1", "1c1b");
     assert_eq!(
         sound(&vs),
-        [Some(true), Some(false), Some(true), Some(false)]
+        [
+            Some(true),
+            Some(false),
+            Some(false),
+            Some(true),
+            Some(false)
+        ]
     );
     assert_eq!(vs[0].alternatives.len(), 1);
     assert_eq!(vs[0].alternatives[0].ply, 1);
@@ -110,12 +116,12 @@ fn alternative_mate_before_the_last_move_is_a_flaw_under_every_convention() {
         "k2G5/9/K8/9/N8/9/9/9/9 b 2r2b3g4s3n4l18p 1",
         "9e8c 9a8a 6a7a",
     );
-    assert_eq!(sound(&vs), [Some(true); 4], "{vs:?}");
+    assert_eq!(sound(&vs), [Some(true); 5], "{vs:?}");
     let vs = verdicts(
         "k2G5/3B5/K8/9/N8/9/9/9/9 b 2rb3g4s3n4l18p 1",
         "9e8c 9a8a 6a7a",
     );
-    assert_eq!(sound(&vs), [Some(false); 4]);
+    assert_eq!(sound(&vs), [Some(false); 5]);
     for v in &vs {
         // the bishop mates on 7a at the last ply as well: a flaw where the last move is unique
         let last = usize::from(!v.convention.last_move_alternatives);
@@ -126,6 +132,76 @@ fn alternative_mate_before_the_last_move_is_a_flaw_under_every_convention() {
         );
         assert_eq!(v.alternatives[0].moves, moves("6b7c+ 6b7c"), "{v:?}");
     }
+}
+
+/// antma's tsume7-5 (tests/data/shogi/curated.tsv), its shortest line: after 9c9b at ply 4, a
+/// defence as long as the line's 9c8b with no piece left over (変同), the attacker mates with
+/// S*9c or G*9c at ply 5, and at ply 7 with G*7a or G*8b (変化別詰). Overlooked by every
+/// convention but `common-unique-variations`, under which the problem is not sound; the
+/// variations of the main line's other equal defences (9c8d at ply 4, 8b9b at ply 6) have one
+/// mate each.
+#[test]
+fn alternative_mates_in_an_equal_variation_are_a_flaw_only_where_the_convention_says() {
+    let sfen = "l8/1ks+P5/1ppp5/p8/9/2P6/9/9/9 b G2SN2r2b3gs3n3l12p 1";
+    let vs = verdicts(sfen, "S*9c 8b9c N*8e 9c8b S*7a 8b8a G*8b");
+    assert_eq!(
+        sound(&vs),
+        [Some(true), Some(true), Some(false), Some(true), Some(true)],
+        "{vs:?}"
+    );
+    for v in &vs {
+        let with_alts: Vec<&Variation> = v
+            .variations
+            .iter()
+            .filter(|x| !x.alternatives.is_empty())
+            .collect();
+        assert_eq!(
+            with_alts.len(),
+            1,
+            "{}: {:?}",
+            v.convention.name,
+            v.variations
+        );
+        let x = with_alts[0];
+        assert_eq!(x.ply, 4);
+        assert_eq!(x.line, moves("S*9c 8b9c N*8e 9c9b S*9c 9b8a G*7a"));
+        assert_eq!(
+            x.alternatives,
+            [
+                AtPly {
+                    ply: 5,
+                    moves: moves("G*9c")
+                },
+                AtPly {
+                    ply: 7,
+                    moves: moves("G*8b")
+                }
+            ],
+            "{x:?}"
+        );
+        // each variation is as long as the line and leaves no piece over
+        for y in &v.variations {
+            assert_eq!(y.line.len(), 7, "{y:?}");
+            assert!(leftover(&pos(sfen), &y.line).is_empty(), "{y:?}");
+            assert!(
+                crate::shogi::mate1::is_mating_line(&pos(sfen), &y.line),
+                "{y:?}"
+            );
+        }
+    }
+    let flaws: Vec<&String> = vs[2]
+        .reasons
+        .iter()
+        .filter(|r| r.contains("変化別詰"))
+        .collect();
+    assert_eq!(flaws.len(), 2, "{:?}", vs[2]);
+    // G*9c mates within the three plies left at ply 5 of the variation
+    let p = positions(&pos(sfen), &moves("S*9c 8b9c N*8e 9c9b"))
+        .pop()
+        .unwrap();
+    let mut ck = Checker::new(1_000_000, 0);
+    let g = p.after(Move::from_usi("G*9c").unwrap());
+    assert_eq!(ck.mated_within(&g, 2, Futility::Common), Ok(true));
 }
 
 /// The bishop's promotion or not at the last move of a sound line is a choice of face, not an
