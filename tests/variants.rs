@@ -170,6 +170,25 @@ fn edited_copy_legal_lists_the_mating_drop() {
     assert!(!out(&o).split(' ').any(|m| m == "P*1b"), "{}", out(&o));
 }
 
+/// What `okite usi` writes for the commands of `script` (its standard input).
+fn usi_session(script: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("usi")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// `--threads` and the USI option `Threads` under a variant: the search asks the rules through one
 /// evaluator, so it runs on one thread, says so (a notice, `"threads": 1` in the JSON) and gives
 /// the variant's answer, never the standard search's on two threads.
@@ -199,24 +218,9 @@ fn threads_under_a_variant_run_on_one_and_say_so() {
     let o = okite(&["mate", "--rules", d, "--sfen", P0, "--threads", "1"]);
     assert_eq!(out(&o), "mate in 1: P*1b", "{}", err(&o));
     assert!(!err(&o).contains("one thread"), "{}", err(&o));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .arg("usi")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    let script = format!(
+    let text = usi_session(&format!(
         "usi\nsetoption name Threads value 2\nsetoption name Rules value {d}\nposition sfen {P0}\ngo mate 1000\nquit\n"
-    );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&o.stdout);
+    ));
     assert!(text.contains("checkmate P*1b"), "{text}");
     assert!(
         text.contains("info string the search under a variant runs on one thread (Threads 2)"),
@@ -267,24 +271,9 @@ fn edited_copy_mate_and_usi_follow_the_edit() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     // the USI option Rules: go mate follows the edited rules (the pawn drop mates), then a
     // reading that does not exist is refused, never answered under other rules
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .arg("usi")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    let script = format!(
+    let text = usi_session(&format!(
         "usi\nsetoption name Rules value {d}\nposition sfen {P0}\ngo mate 1000\nsetoption name Rules value <empty>\nsetoption name Reading value no-such-reading\ngo mate 1000\nsetoption name Reading value narrow-check\nposition sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1\ngo mate 1000\nquit\n"
-    );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&o.stdout);
+    ));
     let answers: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("checkmate"))
