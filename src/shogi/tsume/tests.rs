@@ -15,7 +15,7 @@ fn moves(s: &str) -> Vec<Move> {
         .collect()
 }
 
-/// The verdicts of the four conventions on `line`.
+/// The verdicts of the five conventions on `line`.
 fn verdicts(sfen: &str, line: &str) -> Vec<Verdict> {
     let p = pos(sfen);
     let l = moves(line);
