@@ -1,9 +1,9 @@
 //! The command line: exit codes and the shape of outputs.
 
 mod common;
-use common::{json_ok, okite, text};
+use common::{json_ok, okite, text, usi_session};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn tmp(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("okite-cli-{}", std::process::id()));
@@ -421,23 +421,9 @@ fn mate_threads() {
 
 #[test]
 fn usi_engine_answers_go_mate() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .arg("usi")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            b"usi\nisready\nposition sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1\ngo mate 2000\nquit\n",
-        )
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
+    let out = usi_session(
+        "usi\nisready\nposition sfen 7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1\ngo mate 2000\nquit\n",
+    );
     assert!(out.contains("usiok") && out.contains("readyok"), "{out}");
     assert!(
         out.lines().any(|l| l.starts_with("checkmate 1c1b")),

@@ -3,6 +3,8 @@
 //! they do not, or a refusal with the reason), never the standard answer; and says which in one
 //! line on stderr. Compared with the rules alone (`--engine rules`) on small cases.
 
+mod common;
+use common::usi_session;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -168,25 +170,6 @@ fn edited_copy_legal_lists_the_mating_drop() {
     assert!(out(&o).split(' ').any(|m| m == "P*1b"), "{}", out(&o));
     let o = okite(&["legal", "--sfen", P0]);
     assert!(!out(&o).split(' ').any(|m| m == "P*1b"), "{}", out(&o));
-}
-
-/// What `okite usi` writes for the commands of `script` (its standard input).
-fn usi_session(script: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .arg("usi")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// `--threads` and the USI option `Threads` under a variant: the search asks the rules through one

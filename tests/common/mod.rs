@@ -36,3 +36,24 @@ pub fn json_ok(args: &[&str]) -> serde_json::Value {
     );
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
+
+/// What `okite usi` (run from the project's folder) writes for the commands of `script`, its
+/// standard input.
+pub fn usi_session(script: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("usi")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run okite usi");
+    child
+        .stdin
+        .take()
+        .expect("its input")
+        .write_all(script.as_bytes())
+        .expect("the commands written");
+    let o = child.wait_with_output().expect("its output");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
