@@ -1050,7 +1050,8 @@ fn signature_type_variables_are_rigid() {
 }
 
 /// The native classification keeps --max-resident-mb: the empty 3 x 4 board, which takes
-/// hundreds of MiB to classify, ends with a diagnostic under a 40 MiB bound.
+/// hundreds of MiB to classify, ends with a diagnostic under a 40 MiB bound (when it occupies
+/// more, or when a table about to double would take it past the bound).
 #[test]
 fn go_classes_keeps_its_memory_bound() {
     let o = okite(&[
@@ -1063,10 +1064,7 @@ fn go_classes_keeps_its_memory_bound() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let t = text(&o);
-    assert!(
-        t.contains("E0605") && t.contains("occupied more than 40 MiB"),
-        "{t}"
-    );
+    assert!(t.contains("E0605") && t.contains("more than 40 MiB"), "{t}");
 }
 
 /// A mate whose length is not proved shortest within the limits carries a lower bound that is

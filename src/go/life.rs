@@ -230,6 +230,18 @@ pub struct Classifier {
     pub stats: LifeStats,
 }
 
+/// The bytes a hash map may take when it next grows, if that can happen within the next
+/// `inserts` insertions: a table of twice its buckets (a key, a value and a control byte each),
+/// allocated while the old one still stands.
+fn growth<K, V>(m: &FxHashMap<K, V>, inserts: usize) -> usize {
+    // hashbrown fills its tables to seven eighths of their buckets
+    let buckets = (m.capacity() * 8 / 7).next_power_of_two();
+    if m.len() + inserts < m.capacity() {
+        return 0;
+    }
+    2 * buckets * (std::mem::size_of::<(K, V)>() + 1)
+}
+
 /// The memory this process occupies in bytes, where the system tells it (Linux).
 fn resident_bytes() -> Option<usize> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
@@ -842,19 +854,50 @@ impl Classifier {
         }
         *budget -= 1;
         self.stats.nodes += 1;
-        if let Some(max) = self.max_resident_bytes {
-            if self.stats.nodes & 0xFFFF == 0 && resident_bytes().is_some_and(|r| r > max) {
-                return Err(GoError::new(
-                    format!(
-                        "the classification occupied more than {} MiB after {} sequences",
-                        max >> 20,
-                        self.stats.nodes
-                    ),
-                    "raise --max-resident-mb, or classify a later position of a smaller graph",
-                ));
-            }
+        let Some(max) = self.max_resident_bytes else {
+            return Ok(());
+        };
+        if self.stats.nodes & 0xFFFF != 0 {
+            return Ok(());
+        }
+        let Some(r) = resident_bytes() else {
+            return Ok(());
+        };
+        // a table that doubles before the next look would pass the bound at once: its growth
+        // is counted in advance
+        let next = self.growth(0x40000);
+        if r > max {
+            return Err(GoError::new(
+                format!(
+                    "the classification occupied more than {} MiB after {} sequences",
+                    max >> 20,
+                    self.stats.nodes
+                ),
+                "raise --max-resident-mb, or classify a later position of a smaller graph",
+            ));
+        }
+        if r + next > max {
+            return Err(GoError::new(
+                format!(
+                    "the classification would occupy more than {} MiB after {} sequences ({} MiB, and its tables would grow by {} MiB at once)",
+                    max >> 20,
+                    self.stats.nodes,
+                    r >> 20,
+                    next >> 20
+                ),
+                "raise --max-resident-mb, or classify a later position of a smaller graph",
+            ));
         }
         Ok(())
+    }
+
+    /// The bytes the largest tables may take when they next grow, if that can happen within
+    /// `inserts` insertions each.
+    fn growth(&self, inserts: usize) -> usize {
+        growth(&self.memo, inserts)
+            + growth(&self.tracked.particular, inserts)
+            + growth(&self.tracked.general, inserts)
+            + self.pn.growth(inserts)
     }
 
     fn limit_error(&self) -> GoError {
@@ -1095,6 +1138,22 @@ pub fn sequence_from_moves(g: &Graph, moves: &str) -> GoResult<Vec<Board>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A table counts its next doubling only when the insertions to come can fill it: then
+    /// the new table of twice the buckets, whatever the old one holds.
+    #[test]
+    fn a_table_counts_its_next_growth_only_when_it_can_come() {
+        let mut m: FxHashMap<u64, u64> = FxHashMap::default();
+        m.reserve(1000);
+        let cap = m.capacity();
+        assert_eq!(growth(&m, 0), 0);
+        assert_eq!(growth(&m, cap / 2), 0);
+        let at_once = growth(&m, cap);
+        assert!(at_once >= 2 * cap * 17, "{at_once} for {cap} entries");
+        m.extend((0..cap as u64).map(|i| (i, i)));
+        assert_eq!(m.capacity(), cap);
+        assert_eq!(growth(&m, 1), at_once);
+    }
 
     fn classes(spec: &str, moves: &str, table: Table) -> String {
         let g = Graph::parse(spec).unwrap();

@@ -62,6 +62,13 @@ impl Tables {
         self.exact.len()
     }
 
+    /// The bytes the tables may take when they next grow, within `inserts` insertions each.
+    pub(super) fn growth(&self, inserts: usize) -> usize {
+        super::growth(&self.estimate, inserts)
+            + super::growth(&self.exact.particular, inserts)
+            + super::growth(&self.exact.general, inserts)
+    }
+
     pub(super) fn clear(&mut self) {
         self.exact.clear();
         self.estimate.clear();
