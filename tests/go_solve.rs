@@ -635,7 +635,6 @@ fn the_solver_agrees_with_the_tabled_reference() {
             cases.push(("grid:2x3", name, rules));
         }
     }
-    assert_eq!(cases.len(), 3 * readings().len());
     for (spec, name, rules) in cases {
         let g = Graph::parse(spec).unwrap();
         let got = solve(&g, &rules, 50_000_000).unwrap();

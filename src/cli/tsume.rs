@@ -443,19 +443,17 @@ fn text_report(
             ));
         }
         // (where they are flaws, the reasons above name them)
-        for x in v
-            .variations
-            .iter()
-            .filter(|_| v.convention.variation_alternatives)
-        {
-            for at in &x.alternatives {
-                out.push(format!(
-                    "  - ply {} of the variation {} at ply {}: other mates (変化別詰): {}",
-                    at.ply,
-                    x.line[x.ply as usize - 1].to_usi(),
-                    x.ply,
-                    names(&at.moves)
-                ));
+        if v.convention.variation_alternatives {
+            for x in &v.variations {
+                for at in &x.alternatives {
+                    out.push(format!(
+                        "  - ply {} of the variation {} at ply {}: other mates (変化別詰): {}",
+                        at.ply,
+                        x.line[x.ply as usize - 1].to_usi(),
+                        x.ply,
+                        names(&at.moves)
+                    ));
+                }
             }
         }
     }

@@ -234,11 +234,11 @@ pub struct Classifier {
 /// `inserts` insertions: a table of twice its buckets (a key, a value and a control byte each),
 /// allocated while the old one still stands.
 fn growth<K, V>(m: &FxHashMap<K, V>, inserts: usize) -> usize {
-    // hashbrown fills its tables to seven eighths of their buckets
-    let buckets = (m.capacity() * 8 / 7).next_power_of_two();
     if m.len() + inserts < m.capacity() {
         return 0;
     }
+    // hashbrown fills its tables to seven eighths of their buckets
+    let buckets = (m.capacity() * 8 / 7).next_power_of_two();
     2 * buckets * (std::mem::size_of::<(K, V)>() + 1)
 }
 

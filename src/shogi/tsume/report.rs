@@ -127,8 +127,12 @@ pub fn futile_interpositions(
 /// Pieces in the attacker's hand at the end of the line, in SFEN letters (`2P`, `G`).
 pub fn leftover(start: &Position, line: &[Move]) -> Vec<String> {
     let ps = positions(start, line);
-    let end = ps.last().expect("the start is there");
-    end.hand(start.side_to_move())
+    in_hand(ps.last().expect("the start is there"), start.side_to_move())
+}
+
+/// The pieces `attacker` holds at `end`, in SFEN letters.
+fn in_hand(end: &Position, attacker: crate::shogi::types::Color) -> Vec<String> {
+    end.hand(attacker)
         .iter()
         .map(|(k, n)| {
             let letter = k.usi_letter().to_string();
@@ -338,16 +342,21 @@ fn variations(
         if v.variations.len() >= MAX_VARIATIONS {
             return Err(Stop::Variations(MAX_VARIATIONS));
         }
-        let after = positions(start, &prefix).pop().expect("the start is there");
-        let Some(rest) = ck.line(&after, l - k, f)? else {
+        let mut ps = positions(start, &prefix);
+        let after = ps.last().expect("the start is there");
+        let Some(rest) = ck.line(after, l - k, f)? else {
             continue;
         };
+        for &m in &rest {
+            let q = ps.last().expect("the start is there").after(m);
+            ps.push(q);
+        }
         let mut full = prefix;
         full.extend(rest);
-        if full.len() as u32 != l || !leftover(start, &full).is_empty() {
+        let end = ps.last().expect("the start is there");
+        if full.len() as u32 != l || !in_hand(end, start.side_to_move()).is_empty() {
             continue;
         }
-        let ps = positions(start, &full);
         let mut alternatives = vec![];
         let mut deeper = vec![];
         for j in k + 1..=l {
