@@ -396,6 +396,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     };
                     cl.node_limit = nodes;
                     cl.max_resident_bytes = Some(max_resident_mb << 20);
+                    // the estimates steer the search: a quarter of the memory bound
+                    cl.set_estimate_bytes((max_resident_mb << 20) / 4);
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
                     let spinner = Spinner::new(format!("classifying the vertices of {graph}"));
@@ -404,11 +406,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     match classes {
                         Ok(ks) => {
                             eprintln!(
-                                "classified in {:.2?}: {} sequences searched, {} memo hits, {} memo entries",
+                                "classified in {:.2?}: {} sequences searched, {} memo hits, {} memo entries, {} estimates",
                                 start.elapsed(),
                                 cl.stats.nodes,
                                 cl.stats.hits,
-                                cl.stats.entries
+                                cl.stats.entries,
+                                cl.stats.estimates
                             );
                             ks.iter().map(|k| k.letter()).collect()
                         }

@@ -32,6 +32,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 mod cached;
 mod chinese;
+mod estimates;
 mod pn;
 
 pub use cached::cached_classes;
@@ -156,6 +157,12 @@ pub struct LifeStats {
     pub hits: u64,
     /// Memo entries at the end.
     pub entries: usize,
+    /// Results of the proof-number search given by Benson's rule (see
+    /// [`Classifier::set_static_knowledge`]).
+    pub static_results: u64,
+    /// Proof and disproof numbers of unresolved sequences kept at the end (a bounded table,
+    /// see [`Classifier::set_estimate_bytes`]).
+    pub estimates: usize,
 }
 
 /// What the memo knows of one sequence: for each vertex, whether its class is known and which.
@@ -218,6 +225,9 @@ pub struct Classifier {
     /// Whether the proof-number search decides the classes where it can (tracked graphs, the
     /// reconstruction's table).
     proof_numbers: bool,
+    /// Whether the proof-number search takes as known that a player never gets a vertex that
+    /// Benson's rule keeps for the opponent.
+    static_knowledge: bool,
     /// Words of the set of boards of a sequence (a bit per board) on a tracked graph.
     words: usize,
     /// Board index -> 3^vertex, for the base-3 index of a board.
@@ -571,6 +581,7 @@ impl Classifier {
             pn: pn::Tables::new(),
             words,
             proof_numbers: true,
+            static_knowledge: true,
             pow3: (0..sg.n)
                 .scan(1u32, |p, _| {
                     let v = *p;
@@ -646,6 +657,7 @@ impl Classifier {
             }
         }
         self.stats.entries = self.entries();
+        self.stats.estimates = self.pn.estimate.len();
         Ok(out)
     }
 
@@ -675,6 +687,15 @@ impl Classifier {
     /// class), or back on. It serves the reconstruction's table on tracked graphs.
     pub fn set_proof_numbers(&mut self, on: bool) {
         self.proof_numbers = on;
+    }
+
+    /// Turns off (or back on) the static knowledge of the proof-number search: under the
+    /// reconstruction's table a player moving first never gets a vertex that Benson's rule
+    /// keeps for the opponent (a stone of an unconditionally alive chain, or its eye). The
+    /// classes are the same either way (tests/go_life.rs compares them); the search is shorter
+    /// with it.
+    pub fn set_static_knowledge(&mut self, on: bool) {
+        self.static_knowledge = on;
     }
 
     /// Turns the recording of asked boards off (the search then uses the graph's symmetries
@@ -1060,6 +1081,13 @@ impl Classifier {
         } else {
             Class::P
         }
+    }
+
+    /// Bounds the table of the proof-number search's estimates (the numbers of sequences left
+    /// open, which only steer the search) to about `bytes`; its default is 1 GiB. A smaller
+    /// table forgets more numbers and may search longer, never differently.
+    pub fn set_estimate_bytes(&mut self, bytes: usize) {
+        self.pn.estimate.set_max_bytes(bytes);
     }
 
     /// Forgets the memo.

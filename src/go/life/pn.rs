@@ -31,11 +31,16 @@
 //! board *and* the set of boards: numbers shared between histories made the search go round in
 //! circles (the empty triangle passed 40 million visits; keyed by the set, it takes 342).
 
-use super::{stone_of, Class, Classifier, Path, Table, Tested, TrackKey, TrackedMemo};
+use super::estimates::Estimates;
+use super::{board_keys, stone_of, Class, Classifier, Path, Table, Tested, TrackKey, TrackedMemo};
+use crate::go::benson::safe;
 use crate::go::board::Color;
 use crate::go::error::GoResult;
 use crate::go::small::SmallBoard;
-use rustc_hash::FxHashMap;
+
+/// The bound of the estimates' table unless the classifier is given one (its slots take 16
+/// bytes each).
+pub(super) const DEFAULT_ESTIMATE_BYTES: usize = 1 << 30;
 
 /// Infinity of the proof and disproof numbers; unresolved sums stop one below it.
 const INF: u32 = u32::MAX / 4;
@@ -45,16 +50,25 @@ pub(super) struct Tables {
     /// Resolved: whether the colour (the tag of the key: 0 Black, 1 White) moving first gets
     /// the vertex.
     exact: TrackedMemo<bool>,
-    /// Unresolved: the last (proof, disproof) numbers of a sequence (its last board, the vertex,
-    /// the colour to move and the set key of its boards).
-    estimate: FxHashMap<(TrackKey, u64, u64), (u32, u32)>,
+    /// Unresolved: the last (proof, disproof) numbers of a sequence (keyed by a hash of its last
+    /// board, the vertex, the colour to move and the set key of its boards), in a bounded table.
+    pub(super) estimate: Estimates,
+}
+
+/// The key of a sequence's estimate: its last board, vertex and colour ([`TrackKey`]) and the
+/// set key of its boards, hashed to 64 bits.
+fn estimate_key(key: TrackKey, set: (u64, u64)) -> u64 {
+    let (a, b) = board_keys(key.0);
+    let tag = (key.1 as u64) << 8 | key.2 as u64;
+    let x = a ^ set.0 ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x ^ (b ^ set.1).rotate_left(23)).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (x >> 29)
 }
 
 impl Tables {
     pub(super) fn new() -> Self {
         Tables {
             exact: TrackedMemo::new(),
-            estimate: FxHashMap::default(),
+            estimate: Estimates::new(DEFAULT_ESTIMATE_BYTES),
         }
     }
 
@@ -64,7 +78,7 @@ impl Tables {
 
     /// The bytes the tables may take when they next grow, within `inserts` insertions each.
     pub(super) fn growth(&self, inserts: usize) -> usize {
-        super::growth(&self.estimate, inserts)
+        self.estimate.growth(inserts)
             + super::growth(&self.exact.particular, inserts)
             + super::growth(&self.exact.general, inserts)
     }
@@ -208,9 +222,45 @@ impl Classifier {
         if self.is_ultimate(d) {
             return Some((self.ultimate_class(d, v) == Class::own(c), self.nothing()));
         }
+        if self.opponent_keeps(d, v, c) {
+            self.stats.static_results += 1;
+            return Some((false, self.nothing()));
+        }
         let r = self.pn.exact.get((d, v as u8, tag(c)), path, extra);
         self.stats.hits += r.is_some() as u64;
         r
+    }
+
+    /// Whether v is safe for the opponent of `c` on `d` by Benson's rule (a stone of an
+    /// unconditionally alive chain, or an eye of such chains), so that `c` moving first does
+    /// not get v, whatever the sequence before `d` (under the reconstruction's table).
+    ///
+    /// Why: c gets v at d only through an option e of c's that gets v, which under the
+    /// reconstruction's table needs c's stone on v at e (never: c cannot capture the chain, nor
+    /// play in the eye) or c moving first again at e getting v. So a proof that c gets v is a
+    /// sequence of c's stones alone, with the opponent passing, ending on an ultimate board
+    /// whose v is c's. Benson's chains stay on the board through any sequence of the
+    /// opponent's stones, and their eyes stay empty and bordered by them alone: v is the
+    /// opponent's on every ultimate board so reached. (Under `p-to-chooser` an option of class
+    /// 𝓟 is a gain without c moving again, the opponent then moves, and may spoil its own life
+    /// by filling an eye: the rule is not used there.)
+    fn opponent_keeps(&self, d: SmallBoard, v: usize, c: Color) -> bool {
+        if !self.static_knowledge || self.table != Table::Reconstruction {
+            return false;
+        }
+        let bit = 1u64 << v;
+        let (own, opp) = match c {
+            Color::Black => (d.0, d.1),
+            Color::White => (d.1, d.0),
+        };
+        // only a stone of the opponent's, or an empty point all of whose neighbours are
+        // the opponent's stones, can be safe for it
+        let empty = (d.0 | d.1) & bit == 0;
+        let nbr = self.sg.adj[v];
+        if opp & bit == 0 && !(empty && nbr != 0 && nbr & !opp == 0) {
+            return false;
+        }
+        safe(&self.sg, opp, own, false).points() & bit != 0
     }
 
     /// Keeps a resolved result of `path` (ending on `last`) and returns it.
@@ -227,8 +277,9 @@ impl Classifier {
         self.pn
             .exact
             .insert((last, v as u8, tag(c)), &asked, path, wins);
-        let (k1, k2) = path.set_key(None);
-        self.pn.estimate.remove(&((last, v as u8, tag(c)), k1, k2));
+        self.pn
+            .estimate
+            .remove(estimate_key((last, v as u8, tag(c)), path.set_key(None)));
         Mid::Done(wins, asked)
     }
 
@@ -302,10 +353,8 @@ impl Classifier {
             };
             let delta = delta.min(INF as u64 - 1) as u32;
             if phi >= th_phi || delta >= th_delta {
-                let (k1, k2) = path.set_key(None);
-                self.pn
-                    .estimate
-                    .insert(((last, v as u8, tag(c)), k1, k2), (phi, delta));
+                let key = estimate_key((last, v as u8, tag(c)), path.set_key(None));
+                self.pn.estimate.insert(key, phi, delta);
                 return Ok(Mid::Open(phi, delta));
             }
             // The chosen option's thresholds, then those of its part most likely to disprove it
@@ -355,13 +404,8 @@ impl Classifier {
         if let Some((w, t)) = self.pn_known(d, v, c, path, Some(d)) {
             return Part::resolved(w, t);
         }
-        let (k1, k2) = path.set_key(Some(d));
-        let (phi, delta) = self
-            .pn
-            .estimate
-            .get(&((d, v as u8, tag(c)), k1, k2))
-            .copied()
-            .unwrap_or((1, 1));
+        let key = estimate_key((d, v as u8, tag(c)), path.set_key(Some(d)));
+        let (phi, delta) = self.pn.estimate.get(key).unwrap_or((1, 1));
         Part {
             phi,
             delta,
