@@ -400,8 +400,26 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     cl.set_estimate_bytes((max_resident_mb << 20) / 4);
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
-                    let spinner = Spinner::new(format!("classifying the vertices of {graph}"));
+                    let spinner = std::rc::Rc::new(Spinner::new(format!(
+                        "classifying the vertices of {graph}"
+                    )));
+                    let told = spinner.clone();
+                    let name = graph.clone();
+                    cl.progress = Some(Box::new(move |p: &crate::go::life::LifeProgress| {
+                        let asking = match p.colour {
+                            Some(c) => format!(", does {c:?} moving first get it?"),
+                            None => String::new(),
+                        };
+                        told.set(format!(
+                            "classifying the vertices of {name}: {} of {} known, vertex {}{asking} ({} sequences)",
+                            p.classified,
+                            p.vertices,
+                            p.vertex + 1,
+                            p.nodes
+                        ));
+                    }));
                     let classes = cl.classes(&seq);
+                    cl.progress = None;
                     drop(spinner);
                     match classes {
                         Ok(ks) => {

@@ -165,6 +165,26 @@ pub struct LifeStats {
     pub estimates: usize,
 }
 
+/// How far a classification has come, told every 65,536 sequences to the classifier's
+/// [`Classifier::progress`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LifeProgress {
+    /// The vertex asked about now (from 0).
+    pub vertex: usize,
+    /// Vertices whose class is known (an orbit of the sequence's symmetries at once).
+    pub classified: usize,
+    /// Vertices of the graph.
+    pub vertices: usize,
+    /// The player whose question the proof-number search is on ("Black (White) moving first
+    /// gets the vertex"), when it is the search.
+    pub colour: Option<Color>,
+    /// Sequences searched so far.
+    pub nodes: u64,
+}
+
+/// What is told how far a classification has come.
+pub type Tell = Box<dyn FnMut(&LifeProgress)>;
+
 /// What the memo knows of one sequence: for each vertex, whether its class is known and which.
 #[derive(Clone, Copy, Default)]
 struct Known {
@@ -234,6 +254,10 @@ pub struct Classifier {
     pow3: Vec<u32>,
     /// The search stops with an error after this many memo misses in one call.
     pub node_limit: u64,
+    /// Told how far the classification has come, every 65,536 sequences.
+    pub progress: Option<Tell>,
+    /// Where the classification is (for [`Classifier::progress`]).
+    at: LifeProgress,
     /// The search stops with an error once the process occupies more than this many bytes
     /// (checked every 65,536 sequences, where the system tells it).
     pub max_resident_bytes: Option<usize>,
@@ -590,6 +614,8 @@ impl Classifier {
                 })
                 .collect(),
             node_limit: DEFAULT_NODE_LIMIT,
+            progress: None,
+            at: LifeProgress::default(),
             max_resident_bytes: None,
             stats: LifeStats::default(),
             sg,
@@ -644,10 +670,15 @@ impl Classifier {
             .collect();
         let mut out = vec![Class::P; self.sg.n];
         let mut done = vec![false; self.sg.n];
+        self.at = LifeProgress {
+            vertices: self.sg.n,
+            ..LifeProgress::default()
+        };
         for v in 0..self.sg.n {
             if done[v] {
                 continue;
             }
+            self.at.vertex = v;
             let k = self.outcome_of(last, v, &mut path, &mut budget)?;
             out[v] = k;
             done[v] = true;
@@ -655,6 +686,7 @@ impl Classifier {
                 out[perm[v]] = k;
                 done[perm[v]] = true;
             }
+            self.at.classified = done.iter().filter(|&&d| d).count();
         }
         self.stats.entries = self.entries();
         self.stats.estimates = self.pn.estimate.len();
@@ -716,8 +748,11 @@ impl Classifier {
         budget: &mut u64,
     ) -> GoResult<Class> {
         if self.track && self.proof_numbers && self.table.proof_numbers() {
+            self.at.colour = Some(Color::Black);
             let black = self.gets_pn(last, v, Color::Black, path, budget)?;
+            self.at.colour = Some(Color::White);
             let white = self.gets_pn(last, v, Color::White, path, budget)?;
+            self.at.colour = None;
             Ok(self.table.apply(black, white))
         } else if self.track {
             Ok(self.outcome_tracked(last, v, path, budget)?.0)
@@ -875,12 +910,16 @@ impl Classifier {
         }
         *budget -= 1;
         self.stats.nodes += 1;
-        let Some(max) = self.max_resident_bytes else {
-            return Ok(());
-        };
         if self.stats.nodes & 0xFFFF != 0 {
             return Ok(());
         }
+        if let Some(tell) = &mut self.progress {
+            self.at.nodes = self.stats.nodes;
+            tell(&self.at);
+        }
+        let Some(max) = self.max_resident_bytes else {
+            return Ok(());
+        };
         let Some(r) = resident_bytes() else {
             return Ok(());
         };
@@ -1181,6 +1220,30 @@ mod tests {
         m.extend((0..cap as u64).map(|i| (i, i)));
         assert_eq!(m.capacity(), cap);
         assert_eq!(growth(&m, 1), at_once);
+    }
+
+    /// A long classification tells how far it has come: every 65,536 sequences, with the
+    /// vertex and the question it is on.
+    #[test]
+    fn a_long_classification_tells_how_far_it_has_come() {
+        let g = Graph::parse("grid:3x3").unwrap();
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        let told = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let seen = told.clone();
+        cl.progress = Some(Box::new(move |p: &LifeProgress| seen.borrow_mut().push(*p)));
+        let ks = cl.classes(&[Board::empty()]).unwrap();
+        assert_eq!(ks.len(), 9);
+        let told = told.borrow();
+        assert_eq!(told.len() as u64, cl.stats.nodes >> 16);
+        assert!(!told.is_empty(), "{} sequences", cl.stats.nodes);
+        for (i, p) in told.iter().enumerate() {
+            assert_eq!(p.nodes, (i as u64 + 1) << 16);
+            assert_eq!(p.vertices, 9);
+            assert!(
+                p.classified < 9 && p.vertex < 9 && p.colour.is_some(),
+                "{p:?}"
+            );
+        }
     }
 
     fn classes(spec: &str, moves: &str, table: Table) -> String {
