@@ -1049,7 +1049,7 @@ fn signature_type_variables_are_rigid() {
     }
 }
 
-/// The native classification keeps --max-resident-mb: the empty 3 x 4 board, which takes
+/// The native classification keeps --max-resident-mb: the empty 3 x 5 board, which takes
 /// hundreds of MiB to classify, ends with a diagnostic under a 40 MiB bound (when it occupies
 /// more, or when a table about to double would take it past the bound).
 #[test]
@@ -1058,7 +1058,7 @@ fn go_classes_keeps_its_memory_bound() {
         "go",
         "classes",
         "--graph",
-        "grid:3x4",
+        "grid:3x5",
         "--max-resident-mb",
         "40",
     ]);

@@ -37,6 +37,7 @@ mod pn;
 
 pub use cached::cached_classes;
 pub use chinese::{chinese_score, terminable};
+pub use pn::ESTIMATE_BYTES;
 
 /// An outcome class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1123,8 +1124,8 @@ impl Classifier {
     }
 
     /// Bounds the table of the proof-number search's estimates (the numbers of sequences left
-    /// open, which only steer the search) to about `bytes`; its default is 1 GiB. A smaller
-    /// table forgets more numbers and may search longer, never differently.
+    /// open, which only steer the search) to about `bytes`; its default is [`ESTIMATE_BYTES`].
+    /// The bound changes how long the search takes, never what it finds.
     pub fn set_estimate_bytes(&mut self, bytes: usize) {
         self.pn.estimate.set_max_bytes(bytes);
     }
@@ -1226,21 +1227,21 @@ mod tests {
     /// vertex and the question it is on.
     #[test]
     fn a_long_classification_tells_how_far_it_has_come() {
-        let g = Graph::parse("grid:3x3").unwrap();
+        let g = Graph::parse("grid:2x5").unwrap();
         let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
         let told = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let seen = told.clone();
         cl.progress = Some(Box::new(move |p: &LifeProgress| seen.borrow_mut().push(*p)));
         let ks = cl.classes(&[Board::empty()]).unwrap();
-        assert_eq!(ks.len(), 9);
+        assert_eq!(ks.len(), 10);
         let told = told.borrow();
         assert_eq!(told.len() as u64, cl.stats.nodes >> 16);
         assert!(!told.is_empty(), "{} sequences", cl.stats.nodes);
         for (i, p) in told.iter().enumerate() {
             assert_eq!(p.nodes, (i as u64 + 1) << 16);
-            assert_eq!(p.vertices, 9);
+            assert_eq!(p.vertices, 10);
             assert!(
-                p.classified < 9 && p.vertex < 9 && p.colour.is_some(),
+                p.classified < 10 && p.vertex < 10 && p.colour.is_some(),
                 "{p:?}"
             );
         }

@@ -103,6 +103,18 @@ impl Estimates {
             .map(|s| (s.phi, s.delta))
     }
 
+    /// Reads the first key of the bucket of `key`, bringing the bucket into the processor's
+    /// cache: a search asks for the numbers of all the options of a sequence, each in a bucket
+    /// of its own far from the others, and reads of this kind in a row wait for memory
+    /// together, where the lookups, with the work between them, wait one after another.
+    #[inline]
+    pub(super) fn touch(&self, key: u64) -> u64 {
+        if self.slots.is_empty() {
+            return 0;
+        }
+        self.slots[self.bucket(Self::norm(key))].key
+    }
+
     pub(super) fn insert(&mut self, key: u64, phi: u32, delta: u32) {
         if self.slots.is_empty()
             || (self.used * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_slots)
