@@ -147,10 +147,15 @@ if [ "$quick" != "--quick" ]; then
   row "go classes path:5 empty, native" "$gp" "-" "-"
   gy=$(secs $okite go classes --graph cycle:8)
   row "go classes cycle:8 empty, native" "$gy" "-" "-"
-  for grid in 2x3 3x3 3x4; do
+  for grid in 2x3 3x3 3x4 3x5; do
     gn=$(secs $okite go classes --graph grid:$grid)
     row "go classes grid:$grid empty, native" "$gn" "-" "-"
   done
+  # The empty 4 x 4 board (about half an hour, some GiB) when LIFE_4X4=1.
+  if [ "${LIFE_4X4:-}" = 1 ]; then
+    g4=$(secs $okite go classes --graph grid:4x4 --nodes 100000000000 --max-resident-mb 18000)
+    row "go classes grid:4x4 empty, native" "$g4" "-" "-"
+  fi
 fi
 # Go: a random 19 x 19 game legal under positional superko (made with sgfmill), parsed and
 # replayed: okite's whole process (SGF, captures, superko, the final diagram) against sgfmill's
