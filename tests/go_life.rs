@@ -541,3 +541,18 @@ fn bensons_rule_as_knowledge_changes_no_class() {
     }
     assert!(used > 0);
 }
+
+/// The empty 4 x 4 board, classified by the proof-number search: 𝓝 everywhere (whoever moves
+/// first gets each point). About 215 million visits, a quarter of an hour and 1.5 GB
+/// (docs/PERFORMANCE.md); no published value exists to compare it with, so this pins the
+/// search's own finding, which the tests above check on the smaller boards.
+/// `cargo test --release --test go_life -- --ignored the_empty_4x4_board_is_n_everywhere`
+#[test]
+#[ignore]
+fn the_empty_4x4_board_is_n_everywhere() {
+    let g = Graph::parse("grid:4x4").unwrap();
+    let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+    cl.node_limit = 2_000_000_000;
+    let ks = cl.classes(&[Board::empty()]).unwrap();
+    assert_eq!(letters(&ks), "N".repeat(16));
+}
