@@ -309,25 +309,29 @@ impl Classifier {
         let opp = c.opponent();
         // The options the history forbids: a loss depends on their staying forbidden.
         let (new, lost) = self.new_plays(last, v, c, path);
-        // the numbers of the options are read below, each from a bucket of its own: read here
-        // first in a row, their waits for memory overlap
-        let mut touched = 0u64;
-        for &(d, _) in &new {
-            let set = path.set_key(Some(d));
-            for who in [opp, c] {
-                let key = estimate_key((d, v as u8, tag(who)), set);
-                touched = touched.wrapping_add(self.pn.estimate.touch(key));
-            }
-        }
+        // the estimate keys of each option's two games (the opponent's, c's again); the numbers
+        // are read below, each from a bucket of its own: read here first in a row, their waits
+        // for memory overlap
+        let keys: Vec<[u64; 2]> = new
+            .iter()
+            .map(|&(d, _)| {
+                let set = path.set_key(Some(d));
+                [opp, c].map(|who| estimate_key((d, v as u8, tag(who)), set))
+            })
+            .collect();
+        let touched = keys
+            .iter()
+            .flatten()
+            .fold(0u64, |t, &k| t.wrapping_add(self.pn.estimate.touch(k)));
         std::hint::black_box(touched);
         let mut options: Vec<Branch> = Vec::with_capacity(new.len());
-        for (d, di) in new {
-            let opp_part = self.part(d, v, opp, path);
+        for ((d, di), [opp_key, again_key]) in new.into_iter().zip(keys) {
+            let opp_part = self.part(d, v, opp, path, opp_key);
             // (an option the opponent gets is lost whatever c would get there)
             let again = (self.table == Table::Reconstruction
                 && !stone_of(d, v, c)
                 && !matches!(opp_part.done, Some((true, _))))
-            .then(|| self.part(d, v, c, path));
+            .then(|| self.part(d, v, c, path, again_key));
             let b = Branch {
                 d,
                 di,
@@ -435,12 +439,11 @@ impl Classifier {
     }
 
     /// The game at option `d` (not yet entered in `path`) with `c` moving first: its result if
-    /// known, else its last numbers.
-    fn part(&mut self, d: SmallBoard, v: usize, c: Color, path: &Path) -> Part {
+    /// known, else its last numbers (kept under `key`, its [`estimate_key`]).
+    fn part(&mut self, d: SmallBoard, v: usize, c: Color, path: &Path, key: u64) -> Part {
         if let Some((w, t)) = self.pn_known(d, v, c, path, Some(d)) {
             return Part::resolved(w, t);
         }
-        let key = estimate_key((d, v as u8, tag(c)), path.set_key(Some(d)));
         let (phi, delta) = self
             .pn
             .estimate
