@@ -690,8 +690,7 @@ impl Classifier {
             }
             self.at.classified = done.iter().filter(|&&d| d).count();
         }
-        self.stats.entries = self.entries();
-        self.stats.estimates = self.pn.estimate.len();
+        self.tally();
         Ok(out)
     }
 
@@ -707,7 +706,7 @@ impl Classifier {
         let last = SmallGraph::from_board(seq.last().expect("checked"));
         let mut budget = self.node_limit;
         let k = self.outcome_of(last, v, &mut path, &mut budget)?;
-        self.stats.entries = self.entries();
+        self.tally();
         Ok(k)
     }
 
@@ -736,6 +735,12 @@ impl Classifier {
     /// and keys every result by its whole set of boards), or back on where the graph allows.
     pub fn set_tracking(&mut self, on: bool) {
         self.track = on && self.sg.n <= TRACK_MAX_VERTICES;
+    }
+
+    /// Records the sizes of the tables in the counters.
+    fn tally(&mut self) {
+        self.stats.entries = self.entries();
+        self.stats.estimates = self.pn.estimate.len();
     }
 
     fn entries(&self) -> usize {
@@ -925,9 +930,6 @@ impl Classifier {
         let Some(r) = resident_bytes() else {
             return Ok(());
         };
-        // a table that doubles before the next look would pass the bound at once: its growth
-        // is counted in advance
-        let next = self.growth(0x40000);
         if r > max {
             return Err(GoError::new(
                 format!(
@@ -938,6 +940,9 @@ impl Classifier {
                 "raise --max-resident-mb, or classify a later position of a smaller graph",
             ));
         }
+        // a table that doubles before the next look would pass the bound at once: its growth
+        // is counted in advance
+        let next = self.growth(0x40000);
         if r + next > max {
             return Err(GoError::new(
                 format!(
@@ -1136,7 +1141,7 @@ impl Classifier {
         self.memo.clear();
         self.tracked.clear();
         self.pn.clear();
-        self.stats.entries = 0;
+        self.tally();
     }
 }
 
