@@ -1052,6 +1052,54 @@ fn signature_type_variables_are_rigid() {
 /// The native classification keeps --max-resident-mb: the empty 3 x 5 board, which takes
 /// hundreds of MiB to classify, ends with a diagnostic under a 40 MiB bound (when it occupies
 /// more, or when a table about to double would take it past the bound).
+/// `--vertex` classifies the vertices named alone: each asked class is the one of the whole
+/// classification, the vertices neither asked nor given by a symmetry are null, by the native
+/// search and by the rules; a name that is not a vertex is refused.
+#[test]
+fn go_classes_of_chosen_vertices() {
+    let classes = |args: &[&str]| -> Vec<Option<String>> {
+        let o = okite(&[&["go", "classes", "--json"][..], args].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let at = out.find("\"classes\": [").expect("classes") + 12;
+        let end = at + out[at..].find(']').expect("end");
+        out[at..end]
+            .split(", ")
+            .map(|c| (c != "null").then(|| c.trim_matches('"').to_string()))
+            .collect()
+    };
+    let position = ["--graph", "grid:3x3", "--moves", "B B2, W A2"];
+    let whole = classes(&position);
+    assert!(whole.iter().all(Option::is_some), "{whole:?}");
+    let names = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"];
+    for (i, name) in names.iter().enumerate() {
+        let one = classes(&[&position[..], &["--vertex", name]].concat());
+        assert_eq!(one[i], whole[i], "{name}");
+        let shown = one.iter().filter(|k| k.is_some()).count();
+        // the position is symmetric about the middle row only: at most an orbit of two
+        assert!((1..=2).contains(&shown), "{name}: {one:?}");
+        for (k, w) in one.iter().zip(&whole) {
+            assert!(k.is_none() || k == w, "{name}: {one:?} against {whole:?}");
+        }
+    }
+    let two = classes(&[&position[..], &["--vertex", "A1,C3"]].concat());
+    assert_eq!(
+        (two[0].clone(), two[8].clone()),
+        (whole[0].clone(), whole[8].clone())
+    );
+    // by the rules, one vertex alone
+    let path = ["--graph", "path:3", "--moves", "B 2"];
+    let by_rules = classes(&[&path[..], &["--vertex", "1", "--engine", "rules"]].concat());
+    assert_eq!(by_rules, vec![classes(&path)[0].clone(), None, None]);
+    let o = okite(&["go", "classes", "--graph", "path:3", "--vertex", "9"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("`9` is not a vertex of the graph"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn go_classes_keeps_its_memory_bound() {
     let o = okite(&[

@@ -155,6 +155,11 @@ pub enum GoCommand {
         /// the classification ends with a diagnostic
         #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
         max_resident_mb: usize,
+        /// Only these vertices (names as `okite go show` prints them, comma-separated or the
+        /// option repeated): the others are not searched, and shown `-` (null in the JSON)
+        /// unless a symmetry of the sequence gives their class
+        #[arg(long = "vertex", value_delimiter = ',')]
+        vertices: Vec<String>,
         #[arg(long)]
         json: bool,
     },

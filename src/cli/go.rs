@@ -303,6 +303,17 @@ pub(super) fn eval_on_sequence(
     v
 }
 
+/// The letter of a class value of the rules (`?` for anything else).
+fn class_letter(c: &Value) -> char {
+    match c.to_string().as_str() {
+        "𝓑" => 'B',
+        "𝓦" => 'W',
+        "𝓝" => 'N',
+        "𝓟" => 'P',
+        _ => '?',
+    }
+}
+
 pub(super) fn run_go(cmd: GoCommand) -> i32 {
     use crate::go;
     match cmd {
@@ -339,6 +350,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             nodes,
             search,
             max_resident_mb,
+            vertices,
             json,
         } => {
             let GoPosition {
@@ -350,6 +362,24 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Ok(x) => x,
                 Err(c) => return c,
             };
+            // the vertices asked about: every one unless --vertex names some
+            let mut asked: Vec<usize> = Vec::new();
+            for name in vertices.iter().map(|n| n.trim()) {
+                match g.vertex(name) {
+                    Some(v) if !asked.contains(&v) => asked.push(v),
+                    Some(_) => {}
+                    None => {
+                        let e = crate::go::error::GoError::new(
+                            format!("`{name}` is not a vertex of the graph"),
+                            "`okite go show --graph G` lists the vertex names",
+                        );
+                        return go_error(name, "--vertex", &e);
+                    }
+                }
+            }
+            if asked.is_empty() {
+                asked = (0..g.n).collect();
+            }
             let (mut cprog, plan) = match go_plan(
                 &rules,
                 reading.as_deref(),
@@ -408,6 +438,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     )));
                     let told = spinner.clone();
                     let name = graph.clone();
+                    let names = g.names.clone();
                     cl.progress = Some(Box::new(move |p: &crate::go::life::LifeProgress| {
                         let asking = match p.colour {
                             Some(c) => format!(", does {c:?} moving first get it?"),
@@ -417,11 +448,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             "classifying the vertices of {name}: {} of {} known, vertex {}{asking} ({} sequences)",
                             p.classified,
                             p.vertices,
-                            p.vertex + 1,
+                            names.get(p.vertex).map_or("?", |n| n.as_str()),
                             p.nodes
                         ));
                     }));
-                    let classes = cl.classes(&seq);
+                    let classes = cl.classes_at(&seq, &asked);
                     cl.progress = None;
                     drop(spinner);
                     match classes {
@@ -434,7 +465,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                 cl.stats.entries,
                                 cl.stats.estimates
                             );
-                            ks.iter().map(|k| k.letter()).collect()
+                            ks.iter().map(|k| k.map_or('-', |k| k.letter())).collect()
                         }
                         Err(e) => {
                             return Printer::auto()
@@ -442,7 +473,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         }
                     }
                 }
-                (engine, _) => {
+                (engine, _) if asked.len() == g.n => {
                     match eval_on_sequence(
                         &mut cprog,
                         &g,
@@ -452,16 +483,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         engine,
                         Some(max_resident_mb),
                     ) {
-                        Ok(Value::Seq(cs)) => cs
-                            .iter()
-                            .map(|c| match c.to_string().as_str() {
-                                "𝓑" => 'B',
-                                "𝓦" => 'W',
-                                "𝓝" => 'N',
-                                "𝓟" => 'P',
-                                _ => '?',
-                            })
-                            .collect(),
+                        Ok(Value::Seq(cs)) => cs.iter().map(class_letter).collect(),
                         Ok(v) => {
                             return Printer::auto().fail(unexpected(
                                 "classes(G, r)",
@@ -472,9 +494,35 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         Err(c) => return c,
                     }
                 }
+                (engine, _) => {
+                    // one vertex at a time: outcome(G, r, v), the vertex numbered from 1
+                    let mut letters = vec!['-'; g.n];
+                    for &v in &asked {
+                        let text = format!("outcome(G, r, {})", v + 1);
+                        match eval_on_sequence(
+                            &mut cprog,
+                            &g,
+                            &seq,
+                            &text,
+                            reading.as_deref(),
+                            engine,
+                            Some(max_resident_mb),
+                        ) {
+                            Ok(c) => letters[v] = class_letter(&c),
+                            Err(c) => return c,
+                        }
+                    }
+                    letters
+                }
             };
             if json {
-                let items: Vec<String> = letters.iter().map(|n| format!("\"{n}\"")).collect();
+                let items: Vec<String> = letters
+                    .iter()
+                    .map(|&n| match n {
+                        '-' => "null".to_string(),
+                        n => format!("\"{n}\""),
+                    })
+                    .collect();
                 println!("{{\"classes\": [{}], \"engine\": {ej}}}", items.join(", "));
             } else {
                 let last = seq.last().copied().unwrap_or_default();

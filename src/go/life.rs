@@ -176,7 +176,7 @@ pub struct LifeProgress {
     pub vertex: usize,
     /// Vertices whose class is known (an orbit of the sequence's symmetries at once).
     pub classified: usize,
-    /// Vertices of the graph.
+    /// Vertices asked about (every vertex of the graph, unless the caller chose some).
     pub vertices: usize,
     /// The player whose question the proof-number search is on ("Black (White) moving first
     /// gets the vertex"), when it is the search.
@@ -733,6 +733,20 @@ impl Classifier {
     /// included; passes are implicit). The boards must be boards of the graph, pairwise
     /// distinct.
     pub fn classes(&mut self, seq: &[Board]) -> GoResult<Vec<Class>> {
+        let all: Vec<usize> = (0..self.sg.n).collect();
+        let ks = self.classes_at(seq, &all)?;
+        Ok(ks.into_iter().map(|k| k.unwrap_or(Class::P)).collect())
+    }
+
+    /// The classes of the vertices `asked` after `seq` (the others are `None`), within one
+    /// budget of [`Classifier::node_limit`] sequences.
+    pub fn classes_at(&mut self, seq: &[Board], asked: &[usize]) -> GoResult<Vec<Option<Class>>> {
+        if let Some(&v) = asked.iter().find(|&&v| v >= self.sg.n) {
+            return Err(GoError::new(
+                format!("vertex index {v} is not a vertex of the graph"),
+                "vertices are numbered from 1 in the rules",
+            ));
+        }
         let mut path = self.path_of(seq)?;
         let last = SmallGraph::from_board(seq.last().expect("checked"));
         let mut budget = self.node_limit;
@@ -746,25 +760,21 @@ impl Classifier {
             .filter(|s| boards.iter().all(|&b| s.board(b) == b))
             .map(|s| s.perm.clone())
             .collect();
-        let mut out = vec![Class::P; self.sg.n];
-        let mut done = vec![false; self.sg.n];
+        let mut out = vec![None; self.sg.n];
         self.at = LifeProgress {
-            vertices: self.sg.n,
+            vertices: asked.len(),
             ..LifeProgress::default()
         };
-        for v in 0..self.sg.n {
-            if done[v] {
-                continue;
+        for &v in asked {
+            if out[v].is_none() {
+                self.at.vertex = v;
+                let k = self.outcome_of(last, v, &mut path, &mut budget)?;
+                for perm in &keeping {
+                    out[perm[v]] = Some(k);
+                }
+                out[v] = Some(k);
             }
-            self.at.vertex = v;
-            let k = self.outcome_of(last, v, &mut path, &mut budget)?;
-            out[v] = k;
-            done[v] = true;
-            for perm in &keeping {
-                out[perm[v]] = k;
-                done[perm[v]] = true;
-            }
-            self.at.classified = done.iter().filter(|&&d| d).count();
+            self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
         }
         self.tally();
         Ok(out)
@@ -772,18 +782,8 @@ impl Classifier {
 
     /// The class of one vertex after `seq`.
     pub fn class_of(&mut self, seq: &[Board], v: usize) -> GoResult<Class> {
-        if v >= self.sg.n {
-            return Err(GoError::new(
-                format!("vertex index {v} is not a vertex of the graph"),
-                "vertices are numbered from 1 in the rules",
-            ));
-        }
-        let mut path = self.path_of(seq)?;
-        let last = SmallGraph::from_board(seq.last().expect("checked"));
-        let mut budget = self.node_limit;
-        let k = self.outcome_of(last, v, &mut path, &mut budget)?;
-        self.tally();
-        Ok(k)
+        let ks = self.classes_at(seq, &[v])?;
+        Ok(ks[v].expect("asked"))
     }
 
     /// Whether the search records the boards it asks about (graphs of at most
