@@ -31,6 +31,7 @@ use super::graph::Graph;
 use super::small::{SmallBoard, SmallGraph};
 use super::symmetry::{symmetries, Symmetry};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
 
 mod cached;
 mod chinese;
@@ -300,21 +301,42 @@ pub const TRACK_MAX_VERTICES: usize = 16;
 /// the answers r gives (a [`Group`]); when its board has too many asked sets already, it is kept
 /// for its own set of boards alone, and then counts as having asked about every board. The
 /// boards of the results a search reuses are part of its own.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 struct Tested {
     /// Every board: a result kept for its own set of boards alone.
     every: bool,
     /// The boards as the nonzero 64-bit words of a bit set over the base-3 indices: (word
-    /// index, bits), sorted by word index.
-    words: Vec<(u32, u64)>,
+    /// index, bits), sorted by word index; `None` when there are none. Shared with the
+    /// [`Group`] of a kept result and with the results built on it, and copied only when
+    /// changed: most results found are never joined into another.
+    words: Option<Rc<Vec<(u32, u64)>>>,
 }
+
+impl PartialEq for Tested {
+    fn eq(&self, other: &Tested) -> bool {
+        self.every == other.every && self.words() == other.words()
+    }
+}
+
+impl Eq for Tested {}
 
 impl Tested {
     fn every() -> Tested {
         Tested {
             every: true,
-            words: Vec::new(),
+            words: None,
         }
+    }
+
+    /// The words of the boards.
+    #[inline]
+    fn words(&self) -> &[(u32, u64)] {
+        self.words.as_deref().map_or(&[], |w| &w[..])
+    }
+
+    /// The words, to change (copied first when shared).
+    fn words_mut(&mut self) -> &mut Vec<(u32, u64)> {
+        Rc::make_mut(self.words.get_or_insert_with(Default::default))
     }
 
     #[inline]
@@ -323,9 +345,10 @@ impl Tested {
             return;
         }
         let (w, bit) = ((i / 64) as u32, 1u64 << (i % 64));
-        match self.words.binary_search_by_key(&w, |&(x, _)| x) {
-            Ok(at) => self.words[at].1 |= bit,
-            Err(at) => self.words.insert(at, (w, bit)),
+        let words = self.words_mut();
+        match words.binary_search_by_key(&w, |&(x, _)| x) {
+            Ok(at) => words[at].1 |= bit,
+            Err(at) => words.insert(at, (w, bit)),
         }
     }
 
@@ -335,14 +358,14 @@ impl Tested {
             *self = Tested::every();
             return;
         }
-        if self.every || other.words.is_empty() {
+        if self.every || other.words().is_empty() {
             return;
         }
-        if self.words.is_empty() {
-            self.words.extend_from_slice(&other.words);
+        if self.words().is_empty() {
+            self.words = other.words.clone();
             return;
         }
-        let (a, b) = (std::mem::take(&mut self.words), &other.words);
+        let (a, b) = (self.words(), other.words());
         let mut out = Vec::with_capacity(a.len().max(b.len()));
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
@@ -364,17 +387,18 @@ impl Tested {
         }
         out.extend_from_slice(&a[i..]);
         out.extend_from_slice(&b[j..]);
-        self.words = out;
+        self.words = Some(Rc::new(out));
     }
 
     /// Drops the board `own` (a result's own last board, which every sequence it describes
     /// holds).
     fn tidy(&mut self, own: usize) {
         let (w, bit) = ((own / 64) as u32, 1u64 << (own % 64));
-        if let Ok(at) = self.words.binary_search_by_key(&w, |&(x, _)| x) {
-            self.words[at].1 &= !bit;
-            if self.words[at].1 == 0 {
-                self.words.remove(at);
+        if let Ok(at) = self.words().binary_search_by_key(&w, |&(x, _)| x) {
+            let words = self.words_mut();
+            words[at].1 &= !bit;
+            if words[at].1 == 0 {
+                words.remove(at);
             }
         }
     }
@@ -407,7 +431,7 @@ const KNOWN_PER_GROUP: usize = 64;
 /// asked boards its sequence held (its answers): a result serves a sequence that holds exactly
 /// those of the asked boards.
 struct Group<T> {
-    asked: Vec<(u32, u64)>,
+    asked: Rc<Vec<(u32, u64)>>,
     /// A filter of the asked boards: the bit [`Group::slot`] of each is set (about eight bits a
     /// board), so that a board whose bit is clear is known not to be asked without a search.
     filter: Vec<u64>,
@@ -416,15 +440,15 @@ struct Group<T> {
 }
 
 impl<T: Copy> Group<T> {
-    fn new(asked: &[(u32, u64)]) -> Group<T> {
+    fn new(asked: Rc<Vec<(u32, u64)>>) -> Group<T> {
         let boards: u32 = asked.iter().map(|&(_, m)| m.count_ones()).sum();
         let bits = (boards as usize * 8).next_power_of_two().max(64);
         let mut g = Group {
-            asked: asked.to_vec(),
+            asked: asked.clone(),
             filter: vec![0; bits / 64],
             known: Vec::new(),
         };
-        for &(w, m) in asked {
+        for &(w, m) in asked.iter() {
             let mut x = m;
             while x != 0 {
                 let s = g.slot(w * 64 + x.trailing_zeros());
@@ -533,7 +557,7 @@ impl<T: Copy> TrackedMemo<T> {
                 if let Some(k) = g.find(path) {
                     let asked = Tested {
                         every: false,
-                        words: g.asked.clone(),
+                        words: Some(g.asked.clone()),
                     };
                     return Some((k, asked));
                 }
@@ -553,12 +577,11 @@ impl<T: Copy> TrackedMemo<T> {
             self.particular.insert((key, k1, k2), k);
             return;
         }
-        let asked = &asked.words[..];
         let list = self.general.entry(key).or_default();
-        let at = match list.iter().position(|g| g.asked == asked) {
+        let at = match list.iter().position(|g| g.asked[..] == *asked.words()) {
             Some(i) => Some(i),
             None if list.len() < GENERAL_PER_KEY => {
-                list.push(Group::new(asked));
+                list.push(Group::new(asked.words.clone().unwrap_or_default()));
                 Some(list.len() - 1)
             }
             None => None,
