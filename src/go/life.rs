@@ -309,7 +309,7 @@ struct Tested {
     /// index, bits), sorted by word index; `None` when there are none. Shared with the
     /// [`Group`] of a kept result and with the results built on it, and copied only when
     /// changed: most results found are never joined into another.
-    words: Option<Rc<Vec<(u32, u64)>>>,
+    words: Option<Rc<[(u32, u64)]>>,
 }
 
 impl PartialEq for Tested {
@@ -331,12 +331,7 @@ impl Tested {
     /// The words of the boards.
     #[inline]
     fn words(&self) -> &[(u32, u64)] {
-        self.words.as_deref().map_or(&[], |w| &w[..])
-    }
-
-    /// The words, to change (copied first when shared).
-    fn words_mut(&mut self) -> &mut Vec<(u32, u64)> {
-        Rc::make_mut(self.words.get_or_insert_with(Default::default))
+        self.words.as_deref().unwrap_or(&[])
     }
 
     #[inline]
@@ -345,11 +340,12 @@ impl Tested {
             return;
         }
         let (w, bit) = ((i / 64) as u32, 1u64 << (i % 64));
-        let words = self.words_mut();
+        let mut words = self.words().to_vec();
         match words.binary_search_by_key(&w, |&(x, _)| x) {
             Ok(at) => words[at].1 |= bit,
             Err(at) => words.insert(at, (w, bit)),
         }
+        self.words = Some(words.into());
     }
 
     /// Adds the boards of `other` (a merge of the two word lists).
@@ -387,7 +383,7 @@ impl Tested {
         }
         out.extend_from_slice(&a[i..]);
         out.extend_from_slice(&b[j..]);
-        self.words = Some(Rc::new(out));
+        self.words = Some(out.into());
     }
 
     /// Drops the board `own` (a result's own last board, which every sequence it describes
@@ -395,11 +391,12 @@ impl Tested {
     fn tidy(&mut self, own: usize) {
         let (w, bit) = ((own / 64) as u32, 1u64 << (own % 64));
         if let Ok(at) = self.words().binary_search_by_key(&w, |&(x, _)| x) {
-            let words = self.words_mut();
+            let mut words = self.words().to_vec();
             words[at].1 &= !bit;
             if words[at].1 == 0 {
                 words.remove(at);
             }
+            self.words = (!words.is_empty()).then(|| words.into());
         }
     }
 }
@@ -431,7 +428,7 @@ const KNOWN_PER_GROUP: usize = 64;
 /// asked boards its sequence held (its answers): a result serves a sequence that holds exactly
 /// those of the asked boards.
 struct Group<T> {
-    asked: Rc<Vec<(u32, u64)>>,
+    asked: Rc<[(u32, u64)]>,
     /// A filter of the asked boards: the bit [`Group::slot`] of each is set (about eight bits a
     /// board), so that a board whose bit is clear is known not to be asked without a search.
     filter: Vec<u64>,
@@ -440,7 +437,7 @@ struct Group<T> {
 }
 
 impl<T: Copy> Group<T> {
-    fn new(asked: Rc<Vec<(u32, u64)>>) -> Group<T> {
+    fn new(asked: Rc<[(u32, u64)]>) -> Group<T> {
         let boards: u32 = asked.iter().map(|&(_, m)| m.count_ones()).sum();
         let bits = (boards as usize * 8).next_power_of_two().max(64);
         let mut g = Group {
@@ -581,7 +578,9 @@ impl<T: Copy> TrackedMemo<T> {
         let at = match list.iter().position(|g| g.asked[..] == *asked.words()) {
             Some(i) => Some(i),
             None if list.len() < GENERAL_PER_KEY => {
-                list.push(Group::new(asked.words.clone().unwrap_or_default()));
+                list.push(Group::new(
+                    asked.words.clone().unwrap_or_else(|| Rc::from([])),
+                ));
                 Some(list.len() - 1)
             }
             None => None,
