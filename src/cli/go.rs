@@ -425,12 +425,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         Err(e) => return go_error(&graph, "--graph", &e),
                     };
                     cl.node_limit = nodes;
-                    cl.max_resident_bytes = Some(max_resident_mb << 20);
-                    // the estimates steer the search: their table's default, or a quarter of a
-                    // smaller memory bound
-                    cl.set_estimate_bytes(
-                        crate::go::life::ESTIMATE_BYTES.min((max_resident_mb << 20) / 4),
-                    );
+                    cl.set_max_resident_bytes(Some(max_resident_mb << 20));
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
                     let spinner = std::rc::Rc::new(Spinner::new(format!(

@@ -263,8 +263,9 @@ pub struct Classifier {
     /// Where the classification is (for [`Classifier::progress`]).
     at: LifeProgress,
     /// The search stops with an error once the process occupies more than this many bytes
-    /// (checked every 65,536 sequences, where the system tells it).
-    pub max_resident_bytes: Option<usize>,
+    /// (checked every 65,536 sequences, where the system tells it). Set it with
+    /// [`Classifier::set_max_resident_bytes`], which also bounds the estimates by it.
+    max_resident_bytes: Option<usize>,
     pub stats: LifeStats,
 }
 
@@ -1228,6 +1229,14 @@ impl Classifier {
         } else {
             Class::P
         }
+    }
+
+    /// Stops the search with an error once the process occupies more than `bytes` (none: no
+    /// bound), and keeps the estimates' table within a quarter of it (at most its default,
+    /// [`ESTIMATE_BYTES`]).
+    pub fn set_max_resident_bytes(&mut self, bytes: Option<usize>) {
+        self.max_resident_bytes = bytes;
+        self.set_estimate_bytes(bytes.map_or(ESTIMATE_BYTES, |b| ESTIMATE_BYTES.min(b / 4)));
     }
 
     /// Bounds the table of the proof-number search's estimates (the numbers of sequences left
