@@ -1098,6 +1098,21 @@ fn go_classes_of_chosen_vertices() {
         "{}",
         text(&o)
     );
+    // rules whose outcome is not a class are refused, with the value
+    let ex = tmp(
+        "outcome_int.rule",
+        b"type Graph = Map<Int, Set<Int>>\ntype Config = Map<Int, Int>\ndef outcome(G: Graph, r: Seq<Config>, v: Int) -> Int = 1\n",
+    );
+    let ex = ex.to_str().unwrap();
+    let o = okite(&[
+        "go", "classes", "--graph", "path:2", "--rules", ex, "--engine", "rules", "--vertex", "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("E0606") && text(&o).contains("gave 1, not a class"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

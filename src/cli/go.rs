@@ -503,7 +503,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             engine,
                             Some(max_resident_mb),
                         ) {
-                            Ok(c) => letters[v] = class_letter(&c),
+                            Ok(c) if class_letter(&c) != '?' => letters[v] = class_letter(&c),
+                            Ok(c) => {
+                                return Printer::auto().fail(unexpected(&text, &c, "a class"));
+                            }
                             Err(c) => return c,
                         }
                     }
