@@ -151,7 +151,7 @@ if [ "$quick" != "--quick" ]; then
     gn=$(secs $okite go classes --graph grid:$grid)
     row "go classes grid:$grid empty, native" "$gn" "-" "-"
   done
-  # The empty 4 x 4 board (about half an hour, some GiB) when LIFE_4X4=1.
+  # The empty 4 x 4 board (825 s and 1.5 GB when measured, docs/PERFORMANCE.md) when LIFE_4X4=1.
   if [ "${LIFE_4X4:-}" = 1 ]; then
     g4=$(secs $okite go classes --graph grid:4x4 --nodes 100000000000 --max-resident-mb 18000)
     row "go classes grid:4x4 empty, native" "$g4" "-" "-"

@@ -303,15 +303,9 @@ pub(super) fn eval_on_sequence(
     v
 }
 
-/// The letter of a class value of the rules (`?` for anything else).
-fn class_letter(c: &Value) -> char {
-    match c.to_string().as_str() {
-        "𝓑" => 'B',
-        "𝓦" => 'W',
-        "𝓝" => 'N',
-        "𝓟" => 'P',
-        _ => '?',
-    }
+/// The letter of a class value of the rules, if it is one.
+fn class_letter(c: &Value) -> Option<char> {
+    crate::go::life::Class::of_rule_name(&c.to_string()).map(crate::go::life::Class::letter)
 }
 
 pub(super) fn run_go(cmd: GoCommand) -> i32 {
@@ -478,7 +472,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         engine,
                         Some(max_resident_mb),
                     ) {
-                        Ok(Value::Seq(cs)) => cs.iter().map(class_letter).collect(),
+                        Ok(Value::Seq(cs)) => {
+                            cs.iter().map(|c| class_letter(c).unwrap_or('?')).collect()
+                        }
                         Ok(v) => {
                             return Printer::auto().fail(unexpected(
                                 "classes(G, r)",
@@ -503,10 +499,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             engine,
                             Some(max_resident_mb),
                         ) {
-                            Ok(c) if class_letter(&c) != '?' => letters[v] = class_letter(&c),
-                            Ok(c) => {
-                                return Printer::auto().fail(unexpected(&text, &c, "a class"));
-                            }
+                            Ok(c) => match class_letter(&c) {
+                                Some(k) => letters[v] = k,
+                                None => {
+                                    return Printer::auto().fail(unexpected(&text, &c, "a class"));
+                                }
+                            },
                             Err(c) => return c,
                         }
                     }

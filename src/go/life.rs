@@ -76,6 +76,13 @@ impl Class {
         }
     }
 
+    /// The class whose constant of rules/go_life.rule is `name` (see [`Class::rule_name`]).
+    pub fn of_rule_name(name: &str) -> Option<Class> {
+        [Class::B, Class::W, Class::N, Class::P]
+            .into_iter()
+            .find(|k| k.rule_name() == name)
+    }
+
     /// The class that gives the vertex to `c`.
     pub fn own(c: Color) -> Class {
         match c {
