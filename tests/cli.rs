@@ -1116,6 +1116,64 @@ fn go_classes_of_chosen_vertices() {
 }
 
 #[test]
+fn go_classes_on_threads() {
+    let json = |args: &[&str]| -> String {
+        let o = okite(&[&["go", "classes", "--json"][..], args].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    for position in [
+        &["--graph", "grid:2x4"][..],
+        &["--graph", "grid:3x3", "--moves", "B B2, W A2"],
+        &["--graph", "path:8", "--vertex", "1,2,3"],
+    ] {
+        let one = json(position);
+        let two = json(&[position, &["--threads", "2"]].concat());
+        assert_eq!(one, two, "{position:?}");
+    }
+    // out of range
+    for n in ["0", "33"] {
+        let o = okite(&["go", "classes", "--graph", "path:3", "--threads", n]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains("E0602"), "{}", text(&o));
+    }
+    // the rules classify on one thread, and say so
+    let o = okite(&[
+        "go",
+        "classes",
+        "--graph",
+        "path:3",
+        "--engine",
+        "rules",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("the rules classify on one thread"),
+        "{}",
+        text(&o)
+    );
+    // the node bound holds for the threads together
+    let o = okite(&[
+        "go",
+        "classes",
+        "--graph",
+        "grid:3x4",
+        "--threads",
+        "2",
+        "--nodes",
+        "50000",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("more than 50000 sequences"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
 fn go_classes_keeps_its_memory_bound() {
     let o = okite(&[
         "go",

@@ -352,6 +352,61 @@ fn searches_agree(spec: &str, table: Table, seqs: &[Vec<Board>]) -> usize {
     compared
 }
 
+/// Several threads, one vertex each at a time, find the classes one thread finds: on empty
+/// boards (several orbits) and after moves (the symmetries that keep them only), every vertex
+/// or some; the threads' visits are bounded together.
+#[test]
+fn threads_classify_as_one_thread_does() {
+    use okite::go::life::sequence_from_moves;
+    let cases = [
+        ("grid:2x3", ""),
+        ("grid:3x3", ""),
+        ("grid:3x3", "B B2, W A2"),
+        ("path:7", "B 2"),
+        ("cycle:6", "W 1, B 4"),
+        ("complete:4", ""),
+        ("star:4", "B 1"),
+    ];
+    for (spec, moves) in cases {
+        let g = Graph::parse(spec).unwrap();
+        let seq = sequence_from_moves(&g, moves).unwrap();
+        let all: Vec<usize> = (0..g.n).collect();
+        let some: Vec<usize> = (0..g.n).step_by(2).collect();
+        for asked in [&all, &some] {
+            let mut one = Classifier::new(&g, Table::Reconstruction).unwrap();
+            let want = one.classes_at(&seq, asked).unwrap();
+            for threads in [2, 3] {
+                let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+                let got = cl.classes_at_parallel(&seq, asked, threads).unwrap();
+                assert_eq!(
+                    got, want,
+                    "{spec} after {moves:?}, {asked:?}, {threads} threads"
+                );
+                assert!(
+                    cl.stats.nodes > 0,
+                    "{spec}: the threads' visits are counted"
+                );
+            }
+        }
+    }
+    // one budget for the threads together: the empty 3 x 4 board takes 1.3 million visits
+    let g = Graph::parse("grid:3x4").unwrap();
+    let seq = sequence_from_moves(&g, "").unwrap();
+    let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+    cl.node_limit = 100_000;
+    let all: Vec<usize> = (0..g.n).collect();
+    let e = cl.classes_at_parallel(&seq, &all, 2).unwrap_err();
+    assert!(
+        e.message.contains("more than 100000 sequences"),
+        "{}",
+        e.message
+    );
+    assert!(cl.stats.nodes <= 100_000, "{} visits", cl.stats.nodes);
+    // a vertex that is not one is refused before any thread starts
+    let e = cl.classes_at_parallel(&seq, &[0, 12], 2).unwrap_err();
+    assert!(e.message.contains("not a vertex"), "{}", e.message);
+}
+
 #[test]
 fn the_native_searches_agree_on_the_small_graphs() {
     for (spec, moves) in [

@@ -160,6 +160,11 @@ pub enum GoCommand {
         /// unless a symmetry of the sequence gives their class
         #[arg(long = "vertex", value_delimiter = ',')]
         vertices: Vec<String>,
+        /// Threads of the native search (1 to 32), each classifying a vertex of its own at a
+        /// time with tables of its own (the memory grows with them); --nodes bounds the visits
+        /// of all together. The rules classify on one thread, and say so
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
         #[arg(long)]
         json: bool,
     },

@@ -345,8 +345,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             search,
             max_resident_mb,
             vertices,
+            threads,
             json,
         } => {
+            if let Err(d) = super::mate::threads_in_range(threads) {
+                return Printer::auto().fail(d);
+            }
             let GoPosition {
                 spec: graph,
                 graph: g,
@@ -412,6 +416,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Plan::Native(n) => crate::go::life::Table::for_reading(Some(n)),
                 Plan::Rules(_) => None,
             };
+            if threads > 1 && !(engine == Engine::Native && table.is_some()) {
+                eprintln!(
+                    "okite: the rules classify on one thread (--threads {threads} asked): one evaluator answers them"
+                );
+            }
             let letters: Vec<char> = match (engine, table) {
                 (Engine::Native, Some(table)) => {
                     let mut cl = match crate::go::life::Classifier::new(&g, table) {
@@ -429,19 +438,31 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     let name = graph.clone();
                     let names = g.names.clone();
                     cl.progress = Some(Box::new(move |p: &crate::go::life::LifeProgress| {
-                        let asking = match p.colour {
-                            Some(c) => format!(", does {c:?} moving first get it?"),
-                            None => String::new(),
+                        let name_of = |v: usize| names.get(v).map_or("?", |n| n.as_str());
+                        let at = if p.working.len() > 1 {
+                            // several threads: each one's vertex and question
+                            let each: Vec<String> = p
+                                .working
+                                .iter()
+                                .map(|&(v, c)| match c {
+                                    Some(c) => format!("{} ({c:?} first)", name_of(v)),
+                                    None => name_of(v).to_string(),
+                                })
+                                .collect();
+                            format!("vertices {}", each.join(", "))
+                        } else {
+                            let asking = match p.colour {
+                                Some(c) => format!(", does {c:?} moving first get it?"),
+                                None => String::new(),
+                            };
+                            format!("vertex {}{asking}", name_of(p.vertex))
                         };
                         told.set(format!(
-                            "classifying the vertices of {name}: {} of {} known, vertex {}{asking} ({} sequences)",
-                            p.classified,
-                            p.vertices,
-                            names.get(p.vertex).map_or("?", |n| n.as_str()),
-                            p.nodes
+                            "classifying the vertices of {name}: {} of {} known, {at} ({} sequences)",
+                            p.classified, p.vertices, p.nodes
                         ));
                     }));
-                    let classes = cl.classes_at(&seq, &asked);
+                    let classes = cl.classes_at_parallel(&seq, &asked, threads);
                     cl.progress = None;
                     drop(spinner);
                     match classes {

@@ -36,6 +36,7 @@ use std::rc::Rc;
 mod cached;
 mod chinese;
 mod estimates;
+mod parallel;
 mod pn;
 
 pub use cached::cached_classes;
@@ -178,7 +179,7 @@ pub struct LifeStats {
 
 /// How far a classification has come, told every 65,536 sequences to the classifier's
 /// [`Classifier::progress`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LifeProgress {
     /// The vertex asked about now (from 0).
     pub vertex: usize,
@@ -191,6 +192,9 @@ pub struct LifeProgress {
     pub colour: Option<Color>,
     /// Sequences searched so far.
     pub nodes: u64,
+    /// On several threads ([`Classifier::classes_at_parallel`]): each busy thread's vertex and
+    /// question (the first is also in `vertex` and `colour`); empty on one thread.
+    pub working: Vec<(usize, Option<Color>)>,
 }
 
 /// What is told how far a classification has come.
@@ -273,6 +277,8 @@ pub struct Classifier {
     /// (checked every 65,536 sequences, where the system tells it). Set it with
     /// [`Classifier::set_max_resident_bytes`], which also bounds the estimates by it.
     max_resident_bytes: Option<usize>,
+    /// On a thread of a parallel classification: the budget and progress it shares.
+    link: Option<parallel::Link>,
     pub stats: LifeStats,
 }
 
@@ -699,13 +705,19 @@ impl Classifier {
     /// A classifier for a graph of at most 64 vertices.
     pub fn new(g: &Graph, table: Table) -> GoResult<Classifier> {
         let sg = SmallGraph::new(g)?;
+        let syms = symmetries(&sg);
+        Ok(Classifier::with_graph(sg, syms, table))
+    }
+
+    /// A classifier of `sg`, whose symmetries are `syms`.
+    fn with_graph(sg: SmallGraph, syms: Vec<Symmetry>, table: Table) -> Classifier {
         let words = if sg.n <= TRACK_MAX_VERTICES {
             3usize.pow(sg.n as u32).div_ceil(64)
         } else {
             0
         };
-        Ok(Classifier {
-            syms: symmetries(&sg),
+        Classifier {
+            syms,
             table,
             memo: FxHashMap::default(),
             track: sg.n <= TRACK_MAX_VERTICES,
@@ -725,9 +737,10 @@ impl Classifier {
             progress: None,
             at: LifeProgress::default(),
             max_resident_bytes: None,
+            link: None,
             stats: LifeStats::default(),
             sg,
-        })
+        }
     }
 
     /// Whether a board is ultimate (seed 004): every empty point is forbidden for one colour at
@@ -771,18 +784,40 @@ impl Classifier {
     /// The classes of the vertices `asked` after `seq` (the others are `None`), within one
     /// budget of [`Classifier::node_limit`] sequences.
     pub fn classes_at(&mut self, seq: &[Board], asked: &[usize]) -> GoResult<Vec<Option<Class>>> {
+        let (reps, keeping) = self.orbits(seq, asked)?;
+        let mut path = self.path_of(seq)?;
+        let last = SmallGraph::from_board(seq.last().expect("checked"));
+        let mut budget = self.node_limit;
+        let mut out = vec![None; self.sg.n];
+        self.at = LifeProgress {
+            vertices: asked.len(),
+            ..LifeProgress::default()
+        };
+        for v in reps {
+            self.at.vertex = v;
+            let k = self.outcome_of(last, v, &mut path, &mut budget)?;
+            for perm in &keeping {
+                out[perm[v]] = Some(k);
+            }
+            out[v] = Some(k);
+            self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
+        }
+        self.tally();
+        Ok(out)
+    }
+
+    /// The vertices of `asked` to search after `seq` (checked), one of each orbit of the
+    /// symmetries that keep every board of the sequence, and those symmetries (as vertex
+    /// permutations). Why: such a symmetry maps the sequence onto itself, and so a vertex onto
+    /// a vertex of the same class (the empty 4 x 4 board: 3 vertices instead of 16).
+    fn orbits(&self, seq: &[Board], asked: &[usize]) -> GoResult<(Vec<usize>, Vec<Vec<usize>>)> {
         if let Some(&v) = asked.iter().find(|&&v| v >= self.sg.n) {
             return Err(GoError::new(
                 format!("vertex index {v} is not a vertex of the graph"),
                 "vertices are numbered from 1 in the rules",
             ));
         }
-        let mut path = self.path_of(seq)?;
-        let last = SmallGraph::from_board(seq.last().expect("checked"));
-        let mut budget = self.node_limit;
-        // A symmetry of the graph that keeps every board of the sequence maps the sequence onto
-        // itself, and so a vertex onto a vertex of the same class: each orbit of those
-        // symmetries is searched once (the empty 4 x 4 board: 3 vertices instead of 16).
+        self.path_of(seq)?;
         let boards: Vec<SmallBoard> = seq.iter().map(SmallGraph::from_board).collect();
         let keeping: Vec<Vec<usize>> = self
             .syms
@@ -790,24 +825,18 @@ impl Classifier {
             .filter(|s| boards.iter().all(|&b| s.board(b) == b))
             .map(|s| s.perm.clone())
             .collect();
-        let mut out = vec![None; self.sg.n];
-        self.at = LifeProgress {
-            vertices: asked.len(),
-            ..LifeProgress::default()
-        };
+        let mut covered = vec![false; self.sg.n];
+        let mut reps = Vec::new();
         for &v in asked {
-            if out[v].is_none() {
-                self.at.vertex = v;
-                let k = self.outcome_of(last, v, &mut path, &mut budget)?;
+            if !covered[v] {
+                reps.push(v);
+                covered[v] = true;
                 for perm in &keeping {
-                    out[perm[v]] = Some(k);
+                    covered[perm[v]] = true;
                 }
-                out[v] = Some(k);
             }
-            self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
         }
-        self.tally();
-        Ok(out)
+        Ok((reps, keeping))
     }
 
     /// The class of one vertex after `seq`.
@@ -1019,7 +1048,11 @@ impl Classifier {
     /// One more sequence searched: an error past the node budget or the memory bound.
     fn spend(&mut self, budget: &mut u64) -> GoResult<()> {
         if *budget == 0 {
-            return Err(self.limit_error());
+            // a thread of a parallel classification draws from the shared budget
+            *budget = self.link.as_ref().map_or(0, |l| l.shared.take());
+            if *budget == 0 {
+                return Err(self.limit_error());
+            }
         }
         *budget -= 1;
         self.stats.nodes += 1;
@@ -1029,6 +1062,10 @@ impl Classifier {
         if let Some(tell) = &mut self.progress {
             self.at.nodes = self.stats.nodes;
             tell(&self.at);
+        }
+        if let Some(l) = &self.link {
+            l.shared
+                .tell(l.worker, 0x10000, (self.at.vertex, self.at.colour));
         }
         let Some(max) = self.max_resident_bytes else {
             return Ok(());
@@ -1354,7 +1391,9 @@ mod tests {
         let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
         let told = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let seen = told.clone();
-        cl.progress = Some(Box::new(move |p: &LifeProgress| seen.borrow_mut().push(*p)));
+        cl.progress = Some(Box::new(move |p: &LifeProgress| {
+            seen.borrow_mut().push(p.clone())
+        }));
         let ks = cl.classes(&[Board::empty()]).unwrap();
         assert_eq!(ks.len(), 10);
         let told = told.borrow();

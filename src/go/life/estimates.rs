@@ -69,6 +69,11 @@ impl Estimates {
         2 * len.max(MIN_SLOTS) * std::mem::size_of::<Slot>()
     }
 
+    /// The bytes the table may take at most.
+    pub(super) fn max_bytes(&self) -> usize {
+        self.max_slots * std::mem::size_of::<Slot>()
+    }
+
     pub(super) fn len(&self) -> usize {
         self.used
     }

@@ -1,0 +1,293 @@
+//! Classifying several vertices at once, one thread a vertex.
+//!
+//! The searches of two vertices share nothing: every result and every estimate is keyed by its
+//! vertex. So the vertices to search (one of each orbit of the symmetries that keep the
+//! sequence) are handed out in turn to threads, each with a classifier of its own (the same
+//! settings, fresh tables), and each finds what the classifier alone would. The two questions
+//! of one vertex (Black moving first, White moving first) stay in one thread: White's reuses
+//! Black's results. The threads draw their visits from one budget, so that the bound on
+//! sequences is the classification's, not a thread's.
+
+use super::{Class, Classifier, LifeProgress, LifeStats, Table};
+use crate::go::board::{Board, Color};
+use crate::go::error::{GoError, GoResult};
+use crate::go::small::SmallGraph;
+use crate::go::symmetry::Symmetry;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+/// Visits a thread takes from the shared budget at a time.
+const CHUNK: u64 = 1024;
+
+/// A thread's vertex and the question it is on (the colour moving first).
+type Asking = (usize, Option<Color>);
+
+/// What the threads of one classification share.
+pub(super) struct Shared {
+    /// Visits not yet handed out.
+    pool: AtomicU64,
+    /// Set when a thread fails: the others stop at their next draw.
+    stop: AtomicBool,
+    /// Visits so far, all threads (told every 65,536 visits of a thread).
+    nodes: AtomicU64,
+    /// Each thread's vertex and question.
+    working: Mutex<Vec<Option<Asking>>>,
+}
+
+impl Shared {
+    /// Visits for a thread whose own are spent: none once the budget is spent or a thread
+    /// failed.
+    pub(super) fn take(&self) -> u64 {
+        if self.stop.load(Ordering::Relaxed) {
+            return 0;
+        }
+        match self
+            .pool
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |p| {
+                (p > 0).then(|| p - p.min(CHUNK))
+            }) {
+            Ok(p) => p.min(CHUNK),
+            Err(_) => 0,
+        }
+    }
+
+    pub(super) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Records `nodes` more visits and where thread `w` is.
+    pub(super) fn tell(&self, w: usize, nodes: u64, at: Asking) {
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+        if let Ok(mut working) = self.working.lock() {
+            working[w] = Some(at);
+        }
+    }
+}
+
+/// A thread's link to the others: the shared state and its own number.
+pub(super) struct Link {
+    pub(super) shared: Arc<Shared>,
+    pub(super) worker: usize,
+}
+
+/// What a classifier's thread needs to build its own: the graph and the settings.
+struct Settings {
+    sg: SmallGraph,
+    syms: Vec<Symmetry>,
+    table: Table,
+    proof_numbers: bool,
+    static_knowledge: bool,
+    track: bool,
+    node_limit: u64,
+    max_resident_bytes: Option<usize>,
+    estimate_bytes: usize,
+}
+
+/// What a thread reports: a vertex classified (or the failure), or its end with its counters.
+enum Report {
+    Class(usize, GoResult<Class>),
+    Done(LifeStats),
+}
+
+impl Classifier {
+    /// [`Classifier::classes_at`] on up to `threads` threads (one vertex each at a time; fewer
+    /// when fewer vertices are to be searched). The classes are the same; the counters are
+    /// the threads' sums, and the visits may differ a little from one thread's, whose
+    /// estimates table is shared by the vertices in turn. The classifier's own tables are not
+    /// used or filled; its progress is told every tenth of a second, with every thread's
+    /// vertex in [`LifeProgress::working`].
+    pub fn classes_at_parallel(
+        &mut self,
+        seq: &[Board],
+        asked: &[usize],
+        threads: usize,
+    ) -> GoResult<Vec<Option<Class>>> {
+        let (reps, keeping) = self.orbits(seq, asked)?;
+        if threads <= 1 || reps.len() < 2 {
+            return self.classes_at(seq, asked);
+        }
+        let threads = threads.min(reps.len());
+        let shared = Arc::new(Shared {
+            pool: AtomicU64::new(self.node_limit),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            working: Mutex::new(vec![None; threads]),
+        });
+        let next = AtomicUsize::new(0);
+        let settings = self.settings();
+        let mut out: Vec<Option<Class>> = vec![None; self.sg.n];
+        let mut failure: Option<GoError> = None;
+        let mut stats = LifeStats::default();
+        self.at = LifeProgress {
+            vertices: asked.len(),
+            ..LifeProgress::default()
+        };
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel::<Report>();
+            for w in 0..threads {
+                let tx = tx.clone();
+                let shared = shared.clone();
+                let (reps, next, settings) = (&reps, &next, &settings);
+                scope.spawn(move || {
+                    let mut cl = Classifier::from_settings(settings);
+                    cl.link = Some(Link {
+                        shared: shared.clone(),
+                        worker: w,
+                    });
+                    let mut budget = 0u64;
+                    let mut path = None;
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= reps.len() || shared.stopped() {
+                            break;
+                        }
+                        let v = reps[i];
+                        cl.at.vertex = v;
+                        let r = match &mut path {
+                            Some(p) => cl.outcome_of(cl_last(seq), v, p, &mut budget),
+                            None => match cl.path_of(seq) {
+                                Ok(p) => {
+                                    let p = path.insert(p);
+                                    cl.outcome_of(cl_last(seq), v, p, &mut budget)
+                                }
+                                Err(e) => Err(e),
+                            },
+                        };
+                        if r.is_err() {
+                            shared.stop.store(true, Ordering::Relaxed);
+                        }
+                        let failed = r.is_err();
+                        let _ = tx.send(Report::Class(v, r));
+                        if failed {
+                            break;
+                        }
+                    }
+                    shared.tell(w, cl.stats.nodes & 0xFFFF, (0, None));
+                    if let Ok(mut working) = shared.working.lock() {
+                        working[w] = None;
+                    }
+                    cl.tally();
+                    let _ = tx.send(Report::Done(cl.stats));
+                });
+            }
+            drop(tx);
+            let mut running = threads;
+            while running > 0 {
+                match rx.recv_timeout(Duration::from_millis(100)) {
+                    Ok(Report::Class(v, Ok(k))) => {
+                        for perm in &keeping {
+                            out[perm[v]] = Some(k);
+                        }
+                        out[v] = Some(k);
+                        self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
+                    }
+                    Ok(Report::Class(_, Err(e))) => {
+                        failure.get_or_insert(e);
+                    }
+                    Ok(Report::Done(s)) => {
+                        running -= 1;
+                        stats.nodes += s.nodes;
+                        stats.hits += s.hits;
+                        stats.entries += s.entries;
+                        stats.static_results += s.static_results;
+                        stats.estimates += s.estimates;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Some(tell) = &mut self.progress {
+                            self.at.nodes = shared.nodes.load(Ordering::Relaxed);
+                            self.at.working = shared
+                                .working
+                                .lock()
+                                .map(|w| w.iter().flatten().copied().collect())
+                                .unwrap_or_default();
+                            if let Some(&(v, c)) = self.at.working.first() {
+                                self.at.vertex = v;
+                                self.at.colour = c;
+                            }
+                            tell(&self.at);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+        });
+        self.at.working.clear();
+        self.stats.nodes += stats.nodes;
+        self.stats.hits += stats.hits;
+        self.stats.static_results += stats.static_results;
+        self.stats.entries = stats.entries;
+        self.stats.estimates = stats.estimates;
+        if let Some(e) = failure {
+            // the budget is the classification's: a thread stopped by another's failure
+            // reports the first failure
+            return Err(e);
+        }
+        Ok(out)
+    }
+
+    fn settings(&self) -> Settings {
+        Settings {
+            sg: self.sg.clone(),
+            syms: self.syms.clone(),
+            table: self.table,
+            proof_numbers: self.proof_numbers,
+            static_knowledge: self.static_knowledge,
+            track: self.track,
+            node_limit: self.node_limit,
+            max_resident_bytes: self.max_resident_bytes,
+            estimate_bytes: self.pn.estimate.max_bytes(),
+        }
+    }
+
+    fn from_settings(s: &Settings) -> Classifier {
+        let mut cl = Classifier::with_graph(s.sg.clone(), s.syms.clone(), s.table);
+        cl.proof_numbers = s.proof_numbers;
+        cl.static_knowledge = s.static_knowledge;
+        cl.track = s.track;
+        cl.node_limit = s.node_limit;
+        cl.max_resident_bytes = s.max_resident_bytes;
+        cl.set_estimate_bytes(s.estimate_bytes);
+        cl
+    }
+}
+
+/// The last board of a checked sequence.
+fn cl_last(seq: &[Board]) -> crate::go::small::SmallBoard {
+    SmallGraph::from_board(seq.last().expect("checked by path_of"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::graph::Graph;
+    use crate::go::life::sequence_from_moves;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[test]
+    fn threads_tell_how_far_they_have_come() {
+        let g = Graph::parse("grid:3x4").unwrap();
+        let seq = sequence_from_moves(&g, "").unwrap();
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        let seen: Rc<RefCell<Vec<LifeProgress>>> = Rc::default();
+        let told = seen.clone();
+        cl.progress = Some(Box::new(move |p: &LifeProgress| {
+            told.borrow_mut().push(p.clone())
+        }));
+        let all: Vec<usize> = (0..g.n).collect();
+        let ks = cl.classes_at_parallel(&seq, &all, 2).unwrap();
+        assert!(ks.iter().all(|k| *k == Some(Class::N)), "{ks:?}");
+        let seen = seen.borrow();
+        // a tell every tenth of a second, over a search of more than a million visits
+        assert!(
+            seen.iter().any(|p| !p.working.is_empty() && p.nodes > 0),
+            "{seen:?}"
+        );
+        for p in seen.iter() {
+            assert_eq!(p.vertices, 12);
+            assert!(p.working.len() <= 2 && p.working.iter().all(|&(v, _)| v < 12));
+            assert!(p.nodes <= cl.stats.nodes);
+        }
+    }
+}
