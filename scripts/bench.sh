@@ -151,6 +151,10 @@ if [ "$quick" != "--quick" ]; then
     gn=$(secs $okite go classes --graph grid:$grid)
     row "go classes grid:$grid empty, native" "$gn" "-" "-"
   done
+  # a thread a vertex (--threads 2) against one thread, the empty 3 x 5 board
+  g2=$(secs $okite go classes --graph grid:3x5 --threads 2)
+  g1=$(secs $okite go classes --graph grid:3x5)
+  row "go classes grid:3x5, 2 threads vs 1" "$g2" "$g1" "$(ratio "$g2" "$g1")"
   # The empty 4 x 4 board (825 s and 1.5 GB when measured, docs/PERFORMANCE.md) when LIFE_4X4=1.
   if [ "${LIFE_4X4:-}" = 1 ]; then
     g4=$(secs $okite go classes --graph grid:4x4 --nodes 100000000000 --max-resident-mb 18000)

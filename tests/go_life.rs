@@ -389,6 +389,27 @@ fn threads_classify_as_one_thread_does() {
             }
         }
     }
+    // the other tables and searches: the depth-first search, the readings `cautious` and
+    // `p-to-chooser`, and a graph past the tracked size (keyed by the whole set of boards)
+    let others = [
+        ("grid:2x2", "", Table::Reconstruction, false),
+        ("path:5", "B 3", Table::Cautious, true),
+        ("cycle:5", "", Table::Chooser, true),
+        ("path:4", "W 2", Table::Chooser, false),
+        ("star:17", "B 1, W 2", Table::Reconstruction, true),
+    ];
+    for (spec, moves, table, pn) in others {
+        let g = Graph::parse(spec).unwrap();
+        let seq = sequence_from_moves(&g, moves).unwrap();
+        let all: Vec<usize> = (0..g.n).collect();
+        let mut one = Classifier::new(&g, table).unwrap();
+        one.set_proof_numbers(pn);
+        let want = one.classes_at(&seq, &all).unwrap();
+        let mut cl = Classifier::new(&g, table).unwrap();
+        cl.set_proof_numbers(pn);
+        let got = cl.classes_at_parallel(&seq, &all, 2).unwrap();
+        assert_eq!(got, want, "{spec} after {moves:?} under {table:?}");
+    }
     // one budget for the threads together: the empty 3 x 4 board takes 1.3 million visits
     let g = Graph::parse("grid:3x4").unwrap();
     let seq = sequence_from_moves(&g, "").unwrap();
