@@ -163,6 +163,8 @@ impl Classifier {
                             break;
                         }
                     }
+                    // visits drawn and not spent go back, for the threads still searching
+                    shared.pool.fetch_add(budget, Ordering::Relaxed);
                     shared.tell(w, cl.stats.nodes & 0xFFFF, (0, None));
                     if let Ok(mut working) = shared.working.lock() {
                         working[w] = None;
