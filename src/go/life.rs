@@ -18,10 +18,10 @@
 //! Two searches use the recorded questions. Under the reconstruction's table the default is a
 //! proof-number search ([`pn`]): "Black (White) moving first gets v" is then a game of two
 //! players, and df-pn finds its proofs without first settling every poor option. Under the
-//! default table it classifies the empty 2 x 3 board after 649 visits, the empty 3 x 3 board
-//! after 27,445, the empty 3 x 4 board after 1.3 million (4 s) and the empty 4 x 4 board after
-//! 216 million (14 minutes), taking as known that a player never gets what Benson's rule keeps
-//! for the opponent. Under other tables (and for comparison) a depth-first search decides the
+//! default table it classifies the empty 2 x 3 board after 319 visits, the empty 3 x 3 board
+//! after 20,522, the empty 3 x 4 board after 653,267 (1 s) and the empty 4 x 4 board after 175
+//! million (5.5 minutes on two threads), taking as known that a player never gets what Benson's
+//! rule keeps for the opponent, and on the empty board that White's question has Black's answer. Under other tables (and for comparison) a depth-first search decides the
 //! options one after another: 1,312 sequences for the empty 2 x 2 board (34,650 keyed by the
 //! whole set with the graph's symmetries), and more than 40 million for the empty 2 x 3 board.
 
@@ -263,6 +263,9 @@ pub struct Classifier {
     /// Whether the proof-number search takes as known that a player never gets a vertex that
     /// Benson's rule keeps for the opponent.
     static_knowledge: bool,
+    /// Whether the proof-number search takes White's question on the empty board as Black's
+    /// (see [`Classifier::set_colour_symmetry`]).
+    colour_symmetry: bool,
     /// Words of the set of boards of a sequence (a bit per board) on a tracked graph.
     words: usize,
     /// Board index -> 3^vertex, for the base-3 index of a board.
@@ -622,7 +625,7 @@ impl<T: Copy> TrackedMemo<T> {
 }
 
 /// Default bound on the sequences one classification may visit: enough for the empty 3 x 5
-/// board (37 million visits, 84 s, 505 MB resident: the tables keep about 14 bytes a visit,
+/// board (23.8 million visits, 51 s, 370 MB resident: the tables keep about 16 bytes a visit,
 /// the estimates' table being bounded), a few minutes of search.
 pub const DEFAULT_NODE_LIMIT: u64 = 100_000_000;
 
@@ -726,6 +729,7 @@ impl Classifier {
             words,
             proof_numbers: true,
             static_knowledge: true,
+            colour_symmetry: true,
             pow3: (0..sg.n)
                 .scan(1u32, |p, _| {
                     let v = *p;
@@ -866,6 +870,15 @@ impl Classifier {
         self.static_knowledge = on;
     }
 
+    /// Turns off (or back on) the colour symmetry of the empty board: the proof-number search
+    /// then asks White's question there too, where by default it takes Black's answer (the
+    /// swap of the colours maps the empty board onto itself, and every rule onto itself). The
+    /// classes are the same either way (tests/go_life.rs compares them); the empty 3 x 4 board
+    /// takes half the visits with it.
+    pub fn set_colour_symmetry(&mut self, on: bool) {
+        self.colour_symmetry = on;
+    }
+
     /// Turns the recording of asked boards off (the search then uses the graph's symmetries
     /// and keys every result by its whole set of boards), or back on where the graph allows.
     pub fn set_tracking(&mut self, on: bool) {
@@ -892,8 +905,16 @@ impl Classifier {
         if self.track && self.proof_numbers && self.table.proof_numbers() {
             self.at.colour = Some(Color::Black);
             let black = self.gets_pn(last, v, Color::Black, path, budget)?;
-            self.at.colour = Some(Color::White);
-            let white = self.gets_pn(last, v, Color::White, path, budget)?;
+            // The empty board alone is its own image under the swap of the colours, which maps
+            // regular sequences, ultimate boards, eyes and every table's gains onto those of
+            // the other colour: so White moving first gets v there exactly when Black does.
+            let empty = last == (0, 0) && path.boards.len() == 1;
+            let white = if self.colour_symmetry && empty {
+                black
+            } else {
+                self.at.colour = Some(Color::White);
+                self.gets_pn(last, v, Color::White, path, budget)?
+            };
             self.at.colour = None;
             Ok(self.table.apply(black, white))
         } else if self.track {

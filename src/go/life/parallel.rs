@@ -78,6 +78,7 @@ struct Settings {
     table: Table,
     proof_numbers: bool,
     static_knowledge: bool,
+    colour_symmetry: bool,
     track: bool,
     node_limit: u64,
     max_resident_bytes: Option<usize>,
@@ -235,6 +236,7 @@ impl Classifier {
             table: self.table,
             proof_numbers: self.proof_numbers,
             static_knowledge: self.static_knowledge,
+            colour_symmetry: self.colour_symmetry,
             track: self.track,
             node_limit: self.node_limit,
             max_resident_bytes: self.max_resident_bytes,
@@ -246,6 +248,7 @@ impl Classifier {
         let mut cl = Classifier::with_graph(s.sg.clone(), s.syms.clone(), s.table);
         cl.proof_numbers = s.proof_numbers;
         cl.static_knowledge = s.static_knowledge;
+        cl.colour_symmetry = s.colour_symmetry;
         cl.track = s.track;
         cl.node_limit = s.node_limit;
         cl.max_resident_bytes = s.max_resident_bytes;
