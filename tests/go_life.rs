@@ -428,6 +428,63 @@ fn threads_classify_as_one_thread_does() {
     assert!(e.message.contains("not a vertex"), "{}", e.message);
 }
 
+/// A bound on each vertex's visits leaves the vertices that pass it unclassified (and says
+/// which) and classifies the others as an unbounded classification does, on one thread or two.
+/// On the empty 9-path the end vertex, searched first, takes more than twice the visits of any
+/// other searched alone; the others' visits depend a little on what the classifier searched
+/// before (their estimates share one bounded table), so only the end vertices are sure to pass.
+#[test]
+fn a_vertex_past_its_bound_is_left_and_the_others_classified() {
+    use okite::go::life::sequence_from_moves;
+    let g = Graph::parse("path:9").unwrap();
+    let seq = sequence_from_moves(&g, "").unwrap();
+    let all: Vec<usize> = (0..g.n).collect();
+    let mut whole = Classifier::new(&g, Table::Reconstruction).unwrap();
+    let want = whole.classes_at(&seq, &all).unwrap();
+    assert!(whole.unfinished().is_empty());
+    // each vertex's visits alone (the path's mirror maps vertex v to 8 - v)
+    let cost = |v: usize| {
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.class_of(&seq, v).unwrap();
+        cl.stats.nodes
+    };
+    let end = cost(0);
+    let inner = (1..=4).map(cost).max().unwrap();
+    assert!(
+        end > 2 * inner,
+        "end vertex {end} visits, others up to {inner}"
+    );
+    let bound = ((end as f64) * (inner as f64)).sqrt() as u64;
+    for threads in [1, 2] {
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.vertex_node_limit = Some(bound);
+        let got = cl.classes_at_parallel(&seq, &all, threads).unwrap();
+        let left = cl.unfinished().to_vec();
+        assert!(
+            left.contains(&0) && left.contains(&8) && left.len() < g.n,
+            "{threads} threads, bound {bound}: {left:?}"
+        );
+        for v in 0..g.n {
+            let expect = if left.contains(&v) { None } else { want[v] };
+            assert_eq!(got[v], expect, "vertex {v}, {threads} threads");
+        }
+        // the same classifier, unbounded again, finishes them (its tables serve on)
+        cl.vertex_node_limit = None;
+        assert_eq!(cl.classes_at_parallel(&seq, &all, threads).unwrap(), want);
+        assert!(cl.unfinished().is_empty());
+        // a bound no vertex passes changes nothing
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.vertex_node_limit = Some(whole.stats.nodes);
+        assert_eq!(cl.classes_at_parallel(&seq, &all, threads).unwrap(), want);
+        assert!(cl.unfinished().is_empty());
+    }
+    // one vertex asked, past its bound: an error, not a class
+    let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+    cl.vertex_node_limit = Some(bound);
+    let e = cl.class_of(&seq, 0).unwrap_err();
+    assert!(e.message.contains("more than"), "{}", e.message);
+}
+
 #[test]
 fn the_native_searches_agree_on_the_small_graphs() {
     for (spec, moves) in [

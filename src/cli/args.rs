@@ -147,6 +147,12 @@ pub enum GoCommand {
         /// Bound on the sequences the native search visits
         #[arg(long, default_value_t = crate::go::life::DEFAULT_NODE_LIMIT)]
         nodes: u64,
+        /// Bound on the sequences the native search visits for each vertex: a vertex that
+        /// passes it is left unclassified (`?`; null in the JSON, and named in its
+        /// "unfinished", a field present only then) and the others are classified; the command
+        /// then prints them and ends with E0605
+        #[arg(long)]
+        vertex_nodes: Option<u64>,
         /// The native search: proof-numbers (the default where it applies: the reconstruction's
         /// table, graphs of up to 16 vertices) or depth-first (one option after another)
         #[arg(long, value_enum, default_value = "proof-numbers")]

@@ -342,6 +342,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             rules,
             engine,
             nodes,
+            vertex_nodes,
             search,
             max_resident_mb,
             vertices,
@@ -421,6 +422,13 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     "okite: the rules classify on one thread (--threads {threads} asked): one evaluator answers them"
                 );
             }
+            if vertex_nodes.is_some() && !(engine == Engine::Native && table.is_some()) {
+                eprintln!(
+                    "okite: --vertex-nodes bounds the native search: the rules evaluate every asked vertex to its end"
+                );
+            }
+            // the asked vertices whose searches passed --vertex-nodes
+            let mut unfinished: Vec<usize> = Vec::new();
             let letters: Vec<char> = match (engine, table) {
                 (Engine::Native, Some(table)) => {
                     let mut cl = match crate::go::life::Classifier::new(&g, table) {
@@ -428,6 +436,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         Err(e) => return go_error(&graph, "--graph", &e),
                     };
                     cl.node_limit = nodes;
+                    cl.vertex_node_limit = vertex_nodes;
                     cl.set_max_resident_bytes(Some(max_resident_mb << 20));
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
@@ -475,7 +484,14 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                 cl.stats.entries,
                                 cl.stats.estimates
                             );
-                            ks.iter().map(|k| k.map_or('-', |k| k.letter())).collect()
+                            unfinished = cl.unfinished().to_vec();
+                            (0..g.n)
+                                .map(|v| match ks[v] {
+                                    Some(k) => k.letter(),
+                                    None if unfinished.contains(&v) => '?',
+                                    None => '-',
+                                })
+                                .collect()
                         }
                         Err(e) => {
                             return Printer::auto()
@@ -536,16 +552,45 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 let items: Vec<String> = letters
                     .iter()
                     .map(|&n| match n {
-                        '-' => "null".to_string(),
+                        '-' | '?' => "null".to_string(),
                         n => format!("\"{n}\""),
                     })
                     .collect();
-                println!("{{\"classes\": [{}], \"engine\": {ej}}}", items.join(", "));
+                // the vertices --vertex-nodes left, when there are any (the field is absent
+                // from a classification that finished)
+                let left: Vec<String> = unfinished
+                    .iter()
+                    .map(|&v| crate::json::string(&g.names[v]))
+                    .collect();
+                let left = if left.is_empty() {
+                    String::new()
+                } else {
+                    format!(", \"unfinished\": [{}]", left.join(", "))
+                };
+                println!(
+                    "{{\"classes\": [{}]{left}, \"engine\": {ej}}}",
+                    items.join(", ")
+                );
             } else {
                 let last = seq.last().copied().unwrap_or_default();
                 print!(
                     "{}",
                     crate::go::render::classes_diagram(&g, &last, &letters)
+                );
+            }
+            if let (false, Some(max)) = (unfinished.is_empty(), vertex_nodes) {
+                let names: Vec<&str> = unfinished.iter().map(|&v| g.names[v].as_str()).collect();
+                let what = if names.len() == 1 {
+                    format!("the search of vertex {} visited", names[0])
+                } else {
+                    format!("the searches of vertices {} each visited", names.join(", "))
+                };
+                return Printer::auto().fail(
+                    Diag::error(
+                        "E0605",
+                        format!("{what} more than {max} sequences (--vertex-nodes): left `?`"),
+                    )
+                    .help("raise --vertex-nodes, or classify a later position"),
                 );
             }
             0

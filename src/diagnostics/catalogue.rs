@@ -845,6 +845,9 @@ pub static CODES: &[Code] = &[
         "`okite go solve --nodes N` and `okite go classes --nodes N` bound the positions a \
          search visits, and `okite go solve --time-ms T` its time; the search stopped without a \
          proven value (`go solve` says what it proved: the value lies between two bounds). \
+         `okite go classes --vertex-nodes N` bounds each vertex's search: the vertices past it \
+         are printed `?` (null, and named in \"unfinished\", in the JSON), the others with \
+         their classes, and then the command stops on this error. \
          `okite go sequences --limit N` stops counting past N sequences the same way. `okite go \
          solve --hash-mb M` is the memory of its table: when the system cannot give it, the solve \
          does not start. Raise the budget, or ask of a smaller graph or a later position.",

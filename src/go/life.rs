@@ -272,6 +272,16 @@ pub struct Classifier {
     pow3: Vec<u32>,
     /// The search stops with an error after this many memo misses in one call.
     pub node_limit: u64,
+    /// Each vertex's search stops after this many visits: the vertex is then left
+    /// unclassified (listed by [`Classifier::unfinished`]) and the classification goes on with
+    /// the next one, within [`Classifier::node_limit`] for all.
+    pub vertex_node_limit: Option<u64>,
+    /// The visits of the vertex being classified, and whether they passed
+    /// [`Classifier::vertex_node_limit`].
+    vertex_nodes: u64,
+    vertex_ran_out: bool,
+    /// The asked vertices the last classification left unclassified.
+    unfinished: Vec<usize>,
     /// Told how far the classification has come, every 65,536 sequences.
     pub progress: Option<Tell>,
     /// Where the classification is (for [`Classifier::progress`]).
@@ -738,6 +748,10 @@ impl Classifier {
                 })
                 .collect(),
             node_limit: DEFAULT_NODE_LIMIT,
+            vertex_node_limit: None,
+            vertex_nodes: 0,
+            vertex_ran_out: false,
+            unfinished: Vec::new(),
             progress: None,
             at: LifeProgress::default(),
             max_resident_bytes: None,
@@ -786,8 +800,11 @@ impl Classifier {
     }
 
     /// The classes of the vertices `asked` after `seq` (the others are `None`), within one
-    /// budget of [`Classifier::node_limit`] sequences.
+    /// budget of [`Classifier::node_limit`] sequences. Under a
+    /// [`Classifier::vertex_node_limit`] the vertices it stops are `None` too, and listed by
+    /// [`Classifier::unfinished`].
     pub fn classes_at(&mut self, seq: &[Board], asked: &[usize]) -> GoResult<Vec<Option<Class>>> {
+        self.unfinished.clear();
         let (reps, keeping) = self.orbits(seq, asked)?;
         let mut path = self.path_of(seq)?;
         let last = SmallGraph::from_board(seq.last().expect("checked"));
@@ -799,7 +816,9 @@ impl Classifier {
         };
         for v in reps {
             self.at.vertex = v;
-            let k = self.outcome_of(last, v, &mut path, &mut budget)?;
+            let Some(k) = self.outcome_within(last, v, &mut path, &mut budget)? else {
+                continue;
+            };
             for perm in &keeping {
                 out[perm[v]] = Some(k);
             }
@@ -807,7 +826,43 @@ impl Classifier {
             self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
         }
         self.tally();
+        self.unfinished = asked
+            .iter()
+            .copied()
+            .filter(|&w| out[w].is_none())
+            .collect();
         Ok(out)
+    }
+
+    /// The asked vertices that the last classification left unclassified, their searches
+    /// stopped by [`Classifier::vertex_node_limit`] (none without it).
+    pub fn unfinished(&self) -> &[usize] {
+        &self.unfinished
+    }
+
+    /// The class of `v` after `path` (ending on `last`), or `None` when its search passes
+    /// [`Classifier::vertex_node_limit`]. Why a stopped search may be left: every result kept
+    /// is exact for the histories it is kept for, and the estimates only steer, so the tables
+    /// serve the next vertex as they are; the path is given back as it came (each step leaves
+    /// the boards it entered before it passes an error on).
+    fn outcome_within(
+        &mut self,
+        last: SmallBoard,
+        v: usize,
+        path: &mut Path,
+        budget: &mut u64,
+    ) -> GoResult<Option<Class>> {
+        self.vertex_nodes = 0;
+        self.vertex_ran_out = false;
+        match self.outcome_of(last, v, path, budget) {
+            Ok(k) => Ok(Some(k)),
+            Err(_) if self.vertex_ran_out => {
+                self.vertex_ran_out = false;
+                self.at.colour = None;
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The vertices of `asked` to search after `seq` (checked), one of each orbit of the
@@ -846,7 +901,15 @@ impl Classifier {
     /// The class of one vertex after `seq`.
     pub fn class_of(&mut self, seq: &[Board], v: usize) -> GoResult<Class> {
         let ks = self.classes_at(seq, &[v])?;
-        Ok(ks[v].expect("asked"))
+        ks[v].ok_or_else(|| {
+            GoError::new(
+                format!(
+                    "the search of the vertex visited more than {} sequences",
+                    self.vertex_node_limit.unwrap_or(self.node_limit)
+                ),
+                "raise the vertex's bound on visits",
+            )
+        })
     }
 
     /// Whether the search records the boards it asks about (graphs of at most
@@ -1068,6 +1131,16 @@ impl Classifier {
 
     /// One more sequence searched: an error past the node budget or the memory bound.
     fn spend(&mut self, budget: &mut u64) -> GoResult<()> {
+        if let Some(max) = self.vertex_node_limit {
+            if self.vertex_nodes >= max {
+                self.vertex_ran_out = true;
+                return Err(GoError::new(
+                    format!("the search of one vertex visited more than {max} sequences"),
+                    "the vertex is left unclassified",
+                ));
+            }
+            self.vertex_nodes += 1;
+        }
         if *budget == 0 {
             // a thread of a parallel classification draws from the shared budget
             *budget = self.link.as_ref().map_or(0, |l| l.shared.take());

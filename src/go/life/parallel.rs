@@ -81,13 +81,14 @@ struct Settings {
     colour_symmetry: bool,
     track: bool,
     node_limit: u64,
+    vertex_node_limit: Option<u64>,
     max_resident_bytes: Option<usize>,
     estimate_bytes: usize,
 }
 
 /// What a thread reports: a vertex classified (or the failure), or its end with its counters.
 enum Report {
-    Class(usize, GoResult<Class>),
+    Class(usize, GoResult<Option<Class>>),
     Done(LifeStats),
 }
 
@@ -104,6 +105,7 @@ impl Classifier {
         asked: &[usize],
         threads: usize,
     ) -> GoResult<Vec<Option<Class>>> {
+        self.unfinished.clear();
         let (reps, keeping) = self.orbits(seq, asked)?;
         if threads <= 1 || reps.len() < 2 {
             return self.classes_at(seq, asked);
@@ -146,11 +148,11 @@ impl Classifier {
                         let v = reps[i];
                         cl.at.vertex = v;
                         let r = match &mut path {
-                            Some(p) => cl.outcome_of(cl_last(seq), v, p, &mut budget),
+                            Some(p) => cl.outcome_within(cl_last(seq), v, p, &mut budget),
                             None => match cl.path_of(seq) {
                                 Ok(p) => {
                                     let p = path.insert(p);
-                                    cl.outcome_of(cl_last(seq), v, p, &mut budget)
+                                    cl.outcome_within(cl_last(seq), v, p, &mut budget)
                                 }
                                 Err(e) => Err(e),
                             },
@@ -178,7 +180,8 @@ impl Classifier {
             let mut running = threads;
             while running > 0 {
                 match rx.recv_timeout(Duration::from_millis(100)) {
-                    Ok(Report::Class(v, Ok(k))) => {
+                    Ok(Report::Class(_, Ok(None))) => {}
+                    Ok(Report::Class(v, Ok(Some(k)))) => {
                         for perm in &keeping {
                             out[perm[v]] = Some(k);
                         }
@@ -226,6 +229,11 @@ impl Classifier {
             // reports the first failure
             return Err(e);
         }
+        self.unfinished = asked
+            .iter()
+            .copied()
+            .filter(|&w| out[w].is_none())
+            .collect();
         Ok(out)
     }
 
@@ -239,6 +247,7 @@ impl Classifier {
             colour_symmetry: self.colour_symmetry,
             track: self.track,
             node_limit: self.node_limit,
+            vertex_node_limit: self.vertex_node_limit,
             max_resident_bytes: self.max_resident_bytes,
             estimate_bytes: self.pn.estimate.max_bytes(),
         }
@@ -251,6 +260,7 @@ impl Classifier {
         cl.colour_symmetry = s.colour_symmetry;
         cl.track = s.track;
         cl.node_limit = s.node_limit;
+        cl.vertex_node_limit = s.vertex_node_limit;
         cl.max_resident_bytes = s.max_resident_bytes;
         cl.set_estimate_bytes(s.estimate_bytes);
         cl
