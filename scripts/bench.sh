@@ -161,6 +161,12 @@ if [ "$quick" != "--quick" ]; then
     g4=$(secs $okite go classes --graph grid:4x4 --nodes 100000000000 --max-resident-mb 18000 --threads 2)
     row "go classes grid:4x4 empty, native, 2 threads" "$g4" "-" "-"
   fi
+  # The empty 12-path but its end vertices (every one 𝓝, their mirror images by symmetry; 56 s
+  # and 509 MB when measured, docs/PERFORMANCE.md) when LIFE_PATH12=1.
+  if [ "${LIFE_PATH12:-}" = 1 ]; then
+    p12=$(secs $okite go classes --graph path:12 --vertex 2,3,4,5,6 --nodes 1000000000)
+    row "go classes path:12 empty, vertices 2-11" "$p12" "-" "-"
+  fi
 fi
 # Go: a random 19 x 19 game legal under positional superko (made with sgfmill), parsed and
 # replayed: okite's whole process (SGF, captures, superko, the final diagram) against sgfmill's
