@@ -1125,12 +1125,10 @@ fn go_classes_leaves_a_vertex_past_its_bound() {
         r#""classes": \[null, ((null|"N"), ){7}null\], "unfinished": \["1", ("[2-8]", )*"9"\]"#,
     )
     .unwrap();
+    let path9 =
+        |extra: &[&str]| okite(&[&["go", "classes", "--graph", "path:9"][..], extra].concat());
     for threads in ["1", "2"] {
-        let o = okite(&[
-            "go",
-            "classes",
-            "--graph",
-            "path:9",
+        let o = path9(&[
             "--vertex-nodes",
             "35000",
             "--nodes",
@@ -1159,26 +1157,11 @@ fn go_classes_leaves_a_vertex_past_its_bound() {
         );
     }
     // the diagram shows `?`; a bound every vertex keeps changes nothing
-    let o = okite(&[
-        "go",
-        "classes",
-        "--graph",
-        "path:9",
-        "--vertex-nodes",
-        "35000",
-    ]);
+    let o = path9(&["--vertex-nodes", "35000"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.starts_with("1 . ? : 2\n2 . "), "{out}");
-    let o = okite(&[
-        "go",
-        "classes",
-        "--graph",
-        "path:9",
-        "--vertex-nodes",
-        "100000",
-        "--json",
-    ]);
+    let o = path9(&["--vertex-nodes", "100000", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(
         String::from_utf8_lossy(&o.stdout).starts_with(
@@ -1188,22 +1171,23 @@ fn go_classes_leaves_a_vertex_past_its_bound() {
         text(&o)
     );
     // the rules have no such bound, and say so
-    let o = okite(&[
-        "go",
-        "classes",
-        "--graph",
-        "path:3",
-        "--engine",
-        "rules",
-        "--vertex-nodes",
-        "5",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(
-        text(&o).contains("--vertex-nodes bounds the native search"),
-        "{}",
-        text(&o)
+    rules_classify_and_say(
+        &["--vertex-nodes", "5"],
+        "--vertex-nodes bounds the native search",
     );
+}
+
+/// `go classes --engine rules` on the 3-path with `extra` options: the classes, and `says` on
+/// stderr about an option the rules do not follow.
+fn rules_classify_and_say(extra: &[&str], says: &str) {
+    let args = [
+        &["go", "classes", "--graph", "path:3", "--engine", "rules"][..],
+        extra,
+    ]
+    .concat();
+    let o = okite(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains(says), "{}", text(&o));
 }
 
 #[test]
@@ -1229,22 +1213,7 @@ fn go_classes_on_threads() {
         assert!(text(&o).contains("E0602"), "{}", text(&o));
     }
     // the rules classify on one thread, and say so
-    let o = okite(&[
-        "go",
-        "classes",
-        "--graph",
-        "path:3",
-        "--engine",
-        "rules",
-        "--threads",
-        "2",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(
-        text(&o).contains("the rules classify on one thread"),
-        "{}",
-        text(&o)
-    );
+    rules_classify_and_say(&["--threads", "2"], "the rules classify on one thread");
     // the node bound holds for the threads together
     let o = okite(&[
         "go",
