@@ -819,19 +819,37 @@ impl Classifier {
             let Some(k) = self.outcome_within(last, v, &mut path, &mut budget)? else {
                 continue;
             };
-            for perm in &keeping {
-                out[perm[v]] = Some(k);
-            }
-            out[v] = Some(k);
-            self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
+            self.found(asked, &keeping, &mut out, v, k);
         }
         self.tally();
+        self.left(asked, &out);
+        Ok(out)
+    }
+
+    /// Records the class `k` of the searched vertex `v` in `out`, for its images under the
+    /// symmetries `keeping` too, and counts the asked vertices known.
+    fn found(
+        &mut self,
+        asked: &[usize],
+        keeping: &[Vec<usize>],
+        out: &mut [Option<Class>],
+        v: usize,
+        k: Class,
+    ) {
+        for perm in keeping {
+            out[perm[v]] = Some(k);
+        }
+        out[v] = Some(k);
+        self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
+    }
+
+    /// Records the asked vertices a classification that ended left without a class.
+    fn left(&mut self, asked: &[usize], out: &[Option<Class>]) {
         self.unfinished = asked
             .iter()
             .copied()
             .filter(|&w| out[w].is_none())
             .collect();
-        Ok(out)
     }
 
     /// The asked vertices that the last classification left unclassified, their searches

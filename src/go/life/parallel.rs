@@ -182,11 +182,7 @@ impl Classifier {
                 match rx.recv_timeout(Duration::from_millis(100)) {
                     Ok(Report::Class(_, Ok(None))) => {}
                     Ok(Report::Class(v, Ok(Some(k)))) => {
-                        for perm in &keeping {
-                            out[perm[v]] = Some(k);
-                        }
-                        out[v] = Some(k);
-                        self.at.classified = asked.iter().filter(|&&w| out[w].is_some()).count();
+                        self.found(asked, &keeping, &mut out, v, k);
                     }
                     Ok(Report::Class(_, Err(e))) => {
                         failure.get_or_insert(e);
@@ -229,11 +225,7 @@ impl Classifier {
             // reports the first failure
             return Err(e);
         }
-        self.unfinished = asked
-            .iter()
-            .copied()
-            .filter(|&w| out[w].is_none())
-            .collect();
+        self.left(asked, &out);
         Ok(out)
     }
 
