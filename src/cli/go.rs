@@ -417,12 +417,14 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Plan::Native(n) => crate::go::life::Table::for_reading(Some(n)),
                 Plan::Rules(_) => None,
             };
-            if threads > 1 && !(engine == Engine::Native && table.is_some()) {
+            // the native search answers (else the rules: one thread, no bound on a vertex)
+            let native = engine == Engine::Native && table.is_some();
+            if threads > 1 && !native {
                 eprintln!(
                     "okite: the rules classify on one thread (--threads {threads} asked): one evaluator answers them"
                 );
             }
-            if vertex_nodes.is_some() && !(engine == Engine::Native && table.is_some()) {
+            if vertex_nodes.is_some() && !native {
                 eprintln!(
                     "okite: --vertex-nodes bounds the native search: the rules evaluate every asked vertex to its end"
                 );

@@ -21,9 +21,10 @@
 //! default table it classifies the empty 2 x 3 board after 319 visits, the empty 3 x 3 board
 //! after 20,522, the empty 3 x 4 board after 653,267 (1 s) and the empty 4 x 4 board after 175
 //! million (5.5 minutes on two threads), taking as known that a player never gets what Benson's
-//! rule keeps for the opponent, and on the empty board that White's question has Black's answer. Under other tables (and for comparison) a depth-first search decides the
-//! options one after another: 1,312 sequences for the empty 2 x 2 board (34,650 keyed by the
-//! whole set with the graph's symmetries), and more than 40 million for the empty 2 x 3 board.
+//! rule keeps for the opponent, and on the empty board that White's question has Black's
+//! answer. Under other tables (and for comparison) a depth-first search decides the options one
+//! after another: 1,312 sequences for the empty 2 x 2 board (34,650 keyed by the whole set with
+//! the graph's symmetries), and more than 40 million for the empty 2 x 3 board.
 
 use super::board::{Board, Color};
 use super::error::{GoError, GoResult};
