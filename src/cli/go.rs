@@ -468,8 +468,15 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             };
                             format!("vertex {}{asking}", name_of(p.vertex))
                         };
+                        // the question's proof and disproof numbers (one thread)
+                        let numbers = match p.numbers {
+                            Some((pn, dn)) if p.working.len() <= 1 && p.colour.is_some() => {
+                                format!("; proof number {pn}, disproof number {dn}")
+                            }
+                            _ => String::new(),
+                        };
                         told.set(format!(
-                            "classifying the vertices of {name}: {} of {} known, {at} ({} sequences)",
+                            "classifying the vertices of {name}: {} of {} known, {at} ({} sequences{numbers})",
                             p.classified, p.vertices, p.nodes
                         ));
                     }));

@@ -196,6 +196,11 @@ pub struct LifeProgress {
     /// On several threads ([`Classifier::classes_at_parallel`]): each busy thread's vertex and
     /// question (the first is also in `vertex` and `colour`); empty on one thread.
     pub working: Vec<(usize, Option<Color>)>,
+    /// The proof and disproof numbers of the question asked now (for the player of `colour`),
+    /// as the search last summed them over the options of the sequence asked about: a proof
+    /// number near 0 or a disproof number near 0 says which answer is near. `None` until the
+    /// search first returns to that sequence, and on several threads.
+    pub numbers: Option<(u32, u32)>,
 }
 
 /// What is told how far a classification has come.
@@ -287,6 +292,9 @@ pub struct Classifier {
     pub progress: Option<Tell>,
     /// Where the classification is (for [`Classifier::progress`]).
     at: LifeProgress,
+    /// The boards of the sequence the proof-number search was asked about (its numbers are
+    /// told in [`LifeProgress::numbers`]).
+    root_len: usize,
     /// The search stops with an error once the process occupies more than this many bytes
     /// (checked every 65,536 sequences, where the system tells it). Set it with
     /// [`Classifier::set_max_resident_bytes`], which also bounds the estimates by it.
@@ -755,6 +763,7 @@ impl Classifier {
             unfinished: Vec::new(),
             progress: None,
             at: LifeProgress::default(),
+            root_len: 0,
             max_resident_bytes: None,
             link: None,
             stats: LifeStats::default(),
@@ -986,6 +995,7 @@ impl Classifier {
     ) -> GoResult<Class> {
         if self.track && self.proof_numbers && self.table.proof_numbers() {
             self.at.colour = Some(Color::Black);
+            self.at.numbers = None;
             let black = self.gets_pn(last, v, Color::Black, path, budget)?;
             // The empty board alone is its own image under the swap of the colours, which maps
             // regular sequences, ultimate boards, eyes and every table's gains onto those of
@@ -995,9 +1005,11 @@ impl Classifier {
                 black
             } else {
                 self.at.colour = Some(Color::White);
+                self.at.numbers = None;
                 self.gets_pn(last, v, Color::White, path, budget)?
             };
             self.at.colour = None;
+            self.at.numbers = None;
             Ok(self.table.apply(black, white))
         } else if self.track {
             Ok(self.outcome_tracked(last, v, path, budget)?.0)
@@ -1497,7 +1509,7 @@ mod tests {
     }
 
     /// A long classification tells how far it has come: every 65,536 sequences, with the
-    /// vertex and the question it is on.
+    /// vertex, the question it is on and that question's proof and disproof numbers.
     #[test]
     fn a_long_classification_tells_how_far_it_has_come() {
         // (the empty 2 x 6 board: about half a million sequences)
@@ -1520,7 +1532,17 @@ mod tests {
                 p.classified < 12 && p.vertex < 12 && p.colour.is_some(),
                 "{p:?}"
             );
+            // the question's numbers, open both ways while it is asked
+            let (pn, dn) = p.numbers.expect("the numbers of the question asked");
+            assert!(
+                pn > 0 && dn > 0 && pn < u32::MAX / 4 && dn < u32::MAX / 4,
+                "{p:?}"
+            );
         }
+        assert!(
+            told.iter().any(|p| p.numbers != told[0].numbers),
+            "the numbers follow the search: {told:?}"
+        );
     }
 
     fn classes(spec: &str, moves: &str, table: Table) -> String {

@@ -204,6 +204,7 @@ impl Classifier {
         if let Some((w, _)) = self.pn_known(last, v, c, path, None) {
             return Ok(w);
         }
+        self.root_len = path.boards.len();
         loop {
             // With infinite thresholds a call returns only once the question is resolved (each
             // call spends budget, so this ends with a limit error at worst).
@@ -371,6 +372,9 @@ impl Classifier {
                 return Ok(self.pn_done(last, v, c, path, false, asked));
             };
             let delta = delta.min(INF as u64 - 1) as u32;
+            if path.boards.len() == self.root_len {
+                self.at.numbers = Some((phi, delta));
+            }
             if phi >= th_phi || delta >= th_delta {
                 let key = estimate_key((last, v as u8, tag(c)), path.set_key(None));
                 self.pn.estimate.insert(key, phi, delta);
