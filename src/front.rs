@@ -261,7 +261,7 @@ impl RunOpts {
         ev.budget = Budget {
             max_steps: self.max_steps,
             max_depth: self.max_depth,
-            max_memo_bytes: self.max_memory_mb << 20,
+            max_memo_bytes: self.max_memory_mb.saturating_mul(1 << 20),
             max_resident_bytes: self.max_resident_mb.saturating_mul(1 << 20),
             timeout: Some(Duration::from_millis(self.timeout_ms)),
         };

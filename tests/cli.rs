@@ -1190,6 +1190,35 @@ fn rules_classify_and_say(extra: &[&str], says: &str) {
     assert!(text(&o).contains(says), "{}", text(&o));
 }
 
+/// A memory bound larger than any machine's is no bound, not a bound of its lowest bits (2^44
+/// MiB once wrapped to 0 bytes and stopped the search at its first check).
+#[test]
+fn go_classes_takes_a_memory_bound_past_the_machine() {
+    // (path:9 visits more than 65,536 sequences: the memory is checked)
+    let o = okite(&[
+        "go",
+        "classes",
+        "--graph",
+        "path:9",
+        "--max-resident-mb",
+        "17592186044416",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(r#""classes": ["N", "N", "N""#),
+        "{}",
+        text(&o)
+    );
+    // and a vertex far below the first is refused, not wrapped around
+    let o = okite(&[
+        "eval",
+        "outcome(path(3), from_empty(path(3)), 0 - 9223372036854775807 - 1)",
+    ]);
+    assert_ne!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("is not a vertex"), "{}", text(&o));
+}
+
 #[test]
 fn go_classes_on_threads() {
     let json = |args: &[&str]| -> String {

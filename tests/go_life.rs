@@ -483,6 +483,12 @@ fn a_vertex_past_its_bound_is_left_and_the_others_classified() {
     cl.vertex_node_limit = Some(bound);
     let e = cl.class_of(&seq, 0).unwrap_err();
     assert!(e.message.contains("more than"), "{}", e.message);
+    // every vertex asked for classes alone: an error too, never a class for a vertex left
+    let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+    cl.vertex_node_limit = Some(bound);
+    let e = cl.classes(&seq).unwrap_err();
+    assert!(e.message.contains("more than"), "{}", e.message);
+    assert!(cl.unfinished().contains(&0));
 }
 
 #[test]

@@ -439,7 +439,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     };
                     cl.node_limit = nodes;
                     cl.vertex_node_limit = vertex_nodes;
-                    cl.set_max_resident_bytes(Some(max_resident_mb << 20));
+                    cl.set_max_resident_bytes(Some(max_resident_mb.saturating_mul(1 << 20)));
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     let start = std::time::Instant::now();
                     let spinner = std::rc::Rc::new(Spinner::new(format!(

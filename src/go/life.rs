@@ -197,9 +197,11 @@ pub struct LifeProgress {
     /// question (the first is also in `vertex` and `colour`); empty on one thread.
     pub working: Vec<(usize, Option<Color>)>,
     /// The proof and disproof numbers of the question asked now (for the player of `colour`),
-    /// as the search last summed them over the options of the sequence asked about: a proof
-    /// number near 0 or a disproof number near 0 says which answer is near. `None` until the
-    /// search first returns to that sequence, and on several threads.
+    /// as the search last summed them over the options of the sequence asked about (its first
+    /// estimate before that). They change only when the search comes back to that sequence,
+    /// which on a long question may take many minutes, and a proof may come while they are
+    /// far from 0. `None` when no question of the proof-number search is asked, and on
+    /// several threads.
     pub numbers: Option<(u32, u32)>,
 }
 
@@ -749,10 +751,11 @@ impl Classifier {
             proof_numbers: true,
             static_knowledge: true,
             colour_symmetry: true,
+            // (read on tracked graphs alone, whose powers fit; the others' saturate)
             pow3: (0..sg.n)
                 .scan(1u32, |p, _| {
                     let v = *p;
-                    *p *= 3;
+                    *p = p.saturating_mul(3);
                     Some(v)
                 })
                 .collect(),
@@ -802,11 +805,14 @@ impl Classifier {
 
     /// The classes of every vertex after the regular sequence `seq` (its boards, the first one
     /// included; passes are implicit). The boards must be boards of the graph, pairwise
-    /// distinct.
+    /// distinct. A vertex left by [`Classifier::vertex_node_limit`] makes it an error (as
+    /// [`Classifier::class_of`]); [`Classifier::classes_at`] gives the others' classes then.
     pub fn classes(&mut self, seq: &[Board]) -> GoResult<Vec<Class>> {
         let all: Vec<usize> = (0..self.sg.n).collect();
         let ks = self.classes_at(seq, &all)?;
-        Ok(ks.into_iter().map(|k| k.unwrap_or(Class::P)).collect())
+        ks.into_iter()
+            .map(|k| k.ok_or_else(|| self.left_error()))
+            .collect()
     }
 
     /// The classes of the vertices `asked` after `seq` (the others are `None`), within one
@@ -929,15 +935,18 @@ impl Classifier {
     /// The class of one vertex after `seq`.
     pub fn class_of(&mut self, seq: &[Board], v: usize) -> GoResult<Class> {
         let ks = self.classes_at(seq, &[v])?;
-        ks[v].ok_or_else(|| {
-            GoError::new(
-                format!(
-                    "the search of the vertex visited more than {} sequences",
-                    self.vertex_node_limit.unwrap_or(self.node_limit)
-                ),
-                "raise the vertex's bound on visits",
-            )
-        })
+        ks[v].ok_or_else(|| self.left_error())
+    }
+
+    /// The error of a vertex the search left (past [`Classifier::vertex_node_limit`]).
+    fn left_error(&self) -> GoError {
+        GoError::new(
+            format!(
+                "the search of a vertex visited more than {} sequences",
+                self.vertex_node_limit.unwrap_or(self.node_limit)
+            ),
+            "raise the vertex's bound on visits",
+        )
     }
 
     /// Whether the search records the boards it asks about (graphs of at most

@@ -250,7 +250,10 @@ pub fn register_life(h: &mut Natives) {
             let Value::Int(v) = a[2] else {
                 return Err(format!("a vertex is a number, not {}", a[2].type_desc()));
             };
-            let i = usize::try_from(v - 1).map_err(|_| format!("{v} is not a vertex"))?;
+            let i = v
+                .checked_sub(1)
+                .and_then(|i| usize::try_from(i).ok())
+                .ok_or_else(|| format!("{v} is not a vertex"))?;
             let mut one = native_classes(ctx, &a[0], &a[1], Some(i))?;
             Ok(one.pop().expect("one class"))
         },

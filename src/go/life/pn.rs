@@ -205,6 +205,14 @@ impl Classifier {
             return Ok(w);
         }
         self.root_len = path.boards.len();
+        // told until the search first sums them there: the numbers last kept, or the first
+        let key = estimate_key((last, v as u8, tag(c)), path.set_key(None));
+        self.at.numbers = Some(
+            self.pn
+                .estimate
+                .get(key)
+                .unwrap_or_else(|| self.first_estimate(last, v, c)),
+        );
         loop {
             // With infinite thresholds a call returns only once the question is resolved (each
             // call spends budget, so this ends with a limit error at worst).
