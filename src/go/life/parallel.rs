@@ -118,7 +118,7 @@ impl Classifier {
             working: Mutex::new(vec![None; threads]),
         });
         let next = AtomicUsize::new(0);
-        let settings = self.settings();
+        let settings = self.settings(threads);
         let mut out: Vec<Option<Class>> = vec![None; self.sg.n];
         let mut failure: Option<GoError> = None;
         let mut stats = LifeStats::default();
@@ -229,7 +229,13 @@ impl Classifier {
         Ok(out)
     }
 
-    fn settings(&self) -> Settings {
+    /// The settings of each of `threads` threads: under a memory bound, the quarter of it that
+    /// one classifier's estimates may take is shared among them.
+    fn settings(&self, threads: usize) -> Settings {
+        let estimate_bytes = match self.max_resident_bytes {
+            Some(b) => self.pn.estimate.max_bytes().min(b / 4 / threads.max(1)),
+            None => self.pn.estimate.max_bytes(),
+        };
         Settings {
             sg: self.sg.clone(),
             syms: self.syms.clone(),
@@ -241,7 +247,7 @@ impl Classifier {
             node_limit: self.node_limit,
             vertex_node_limit: self.vertex_node_limit,
             max_resident_bytes: self.max_resident_bytes,
-            estimate_bytes: self.pn.estimate.max_bytes(),
+            estimate_bytes,
         }
     }
 
@@ -271,6 +277,30 @@ mod tests {
     use crate::go::life::sequence_from_moves;
     use std::cell::RefCell;
     use std::rc::Rc;
+
+    /// The threads' estimates together stay within the quarter of the memory bound that one
+    /// classifier's take, and without a bound each thread has the default.
+    #[test]
+    fn the_threads_share_the_estimates_bound() {
+        let g = Graph::parse("grid:3x3").unwrap();
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        let one = cl.settings(1).estimate_bytes;
+        assert_eq!(cl.settings(32).estimate_bytes, one);
+        let gib = 1usize << 30;
+        cl.set_max_resident_bytes(Some(gib));
+        for threads in [1, 2, 4, 32] {
+            let each = cl.settings(threads).estimate_bytes;
+            assert!(
+                each * threads <= gib / 4,
+                "{threads} threads: {each} bytes each"
+            );
+            assert!(each <= one);
+        }
+        // from the smallest table up, a thread's table is the same: its bound is rounded down
+        let mut t = Classifier::new(&g, Table::Reconstruction).unwrap();
+        t.set_estimate_bytes(cl.settings(32).estimate_bytes);
+        assert!(t.pn.estimate.max_bytes() <= gib / 4 / 32);
+    }
 
     #[test]
     fn threads_tell_how_far_they_have_come() {
