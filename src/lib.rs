@@ -47,6 +47,7 @@ pub mod ir;
 pub mod json;
 pub mod lines;
 pub mod lsp;
+pub mod memory;
 pub mod natives;
 pub mod repl;
 pub mod shipped;

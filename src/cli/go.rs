@@ -950,7 +950,7 @@ fn count_within_bound(
     use crate::go::count::{Limits, Progress};
     use crate::go::error::GoError;
     let bound = max_resident_mb.saturating_mul(1 << 20);
-    let resident = crate::eval::resident_bytes().unwrap_or(0);
+    let resident = crate::memory::resident_bytes().unwrap_or(0);
     let mut last = std::time::Instant::now();
     let mut progress = |p: Progress| -> crate::go::error::GoResult<()> {
         if last.elapsed() < std::time::Duration::from_millis(100) {
@@ -961,7 +961,7 @@ fn count_within_bound(
             "counting on {spec}: {} of {} done, {} states",
             p.done, p.total, p.states
         ));
-        match crate::eval::resident_bytes() {
+        match crate::memory::resident_bytes() {
             Some(rss) if rss > bound => Err(GoError::out_of_memory(
                 format!("the count occupied more than {max_resident_mb} MiB"),
                 "raise --max-resident-mb, or count a smaller graph",

@@ -456,7 +456,7 @@ pub(super) fn threads_in_range(n: usize) -> Result<(), Diag> {
 /// search may occupy (`max_resident_mb`), or larger than three quarters of the machine's memory:
 /// the table is made resident as the search fills it, and would grow past what the machine has.
 pub(super) fn hash_in_bound(hash_mb: usize, max_resident_mb: usize) -> Result<(), Diag> {
-    let machine_mb = crate::eval::physical_memory_bytes().map(|b| (b >> 20) / 4 * 3);
+    let machine_mb = crate::memory::physical_memory_bytes().map(|b| (b >> 20) / 4 * 3);
     let cap = machine_mb.map_or(max_resident_mb, |m| m.min(max_resident_mb));
     if hash_mb == 0 {
         return Err(Diag::error("E0602", "--hash-mb 0 is out of range")

@@ -81,20 +81,7 @@ const GROWTH_CHECK_BYTES: usize = 8 << 20;
 /// its slot in a B-tree node or a vector.
 const ELEMENT_BYTES: usize = 24;
 
-/// The resident memory of this process in bytes, where the system tells it (Linux).
-pub fn resident_bytes() -> Option<usize> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
-/// The physical memory of the machine in bytes, where the system tells it (Linux).
-pub fn physical_memory_bytes() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
-}
+use crate::memory::resident_bytes;
 
 /// The default budget, written once: `Budget::default` and the command line's options use these.
 pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;

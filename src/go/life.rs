@@ -318,13 +318,6 @@ fn growth<K, V>(m: &FxHashMap<K, V>, inserts: usize) -> usize {
     2 * buckets * (std::mem::size_of::<(K, V)>() + 1)
 }
 
-/// The memory this process occupies in bytes, where the system tells it (Linux).
-fn resident_bytes() -> Option<usize> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
 /// Graphs with at most this many vertices have their searches' asked boards recorded (the
 /// search's own set of boards takes a bit per board: 3^16 bits, 5.4 MB, on sixteen vertices;
 /// the asked boards are lists).
@@ -1204,7 +1197,7 @@ impl Classifier {
         let Some(max) = self.max_resident_bytes else {
             return Ok(());
         };
-        let Some(r) = resident_bytes() else {
+        let Some(r) = crate::memory::resident_bytes() else {
             return Ok(());
         };
         if r > max {
