@@ -296,7 +296,7 @@ mod tests {
             );
             assert!(each <= one);
         }
-        // from the smallest table up, a thread's table is the same: its bound is rounded down
+        // the table a thread makes of its share rounds it down, so it stays within it too
         let mut t = Classifier::new(&g, Table::Reconstruction).unwrap();
         t.set_estimate_bytes(cl.settings(32).estimate_bytes);
         assert!(t.pn.estimate.max_bytes() <= gib / 4 / 32);
