@@ -414,15 +414,20 @@ fn threads_classify_as_one_thread_does() {
     let g = Graph::parse("grid:3x4").unwrap();
     let seq = sequence_from_moves(&g, "").unwrap();
     let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
-    cl.node_limit = 100_000;
     let all: Vec<usize> = (0..g.n).collect();
-    let e = cl.classes_at_parallel(&seq, &all, 2).unwrap_err();
-    assert!(
-        e.message.contains("more than 100000 sequences"),
-        "{}",
-        e.message
-    );
-    assert!(cl.stats.nodes <= 100_000, "{} visits", cl.stats.nodes);
+    for threads in [2, 3] {
+        cl.node_limit = 100_000;
+        cl.stats = Default::default();
+        let e = cl.classes_at_parallel(&seq, &all, threads).unwrap_err();
+        assert!(
+            e.message.contains("more than 100000 sequences"),
+            "{}",
+            e.message
+        );
+        // a thread that finds the budget spent waits for the visits the others still hold:
+        // the classification stops after exactly the budget, on any number of threads
+        assert_eq!(cl.stats.nodes, 100_000, "{threads} threads");
+    }
     // a vertex that is not one is refused before any thread starts
     let e = cl.classes_at_parallel(&seq, &[0, 12], 2).unwrap_err();
     assert!(e.message.contains("not a vertex"), "{}", e.message);

@@ -29,6 +29,10 @@ pub(super) struct Shared {
     pool: AtomicU64,
     /// Set when a thread fails: the others stop at their next draw.
     stop: AtomicBool,
+    /// Threads still searching, and those of them waiting on an empty pool: when all are,
+    /// every visit of the budget is spent.
+    live: AtomicUsize,
+    waiting: AtomicUsize,
     /// Visits so far, all threads (told every 65,536 visits of a thread).
     nodes: AtomicU64,
     /// Each thread's vertex and question.
@@ -36,20 +40,51 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    /// Visits for a thread whose own are spent: none once the budget is spent or a thread
-    /// failed.
+    fn new(pool: u64, threads: usize) -> Shared {
+        Shared {
+            pool: AtomicU64::new(pool),
+            stop: AtomicBool::new(false),
+            live: AtomicUsize::new(threads),
+            waiting: AtomicUsize::new(0),
+            nodes: AtomicU64::new(0),
+            working: Mutex::new(vec![None; threads]),
+        }
+    }
+
+    /// Visits for a thread whose own are spent: none once a thread failed, or once the budget
+    /// is spent. A thread that finds the pool empty waits while another still holds visits
+    /// drawn before (it may end its vertex and give them back), so that the classification
+    /// stops after exactly the visits of its budget, not up to a chunk a thread before.
     pub(super) fn take(&self) -> u64 {
-        if self.stop.load(Ordering::Relaxed) {
-            return 0;
+        let mut waiting = false;
+        let got = loop {
+            if self.stop.load(Ordering::Relaxed) {
+                break 0;
+            }
+            let drawn = self
+                .pool
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |p| {
+                    (p > 0).then(|| p - p.min(CHUNK))
+                });
+            if let Ok(p) = drawn {
+                break p.min(CHUNK);
+            }
+            if !waiting {
+                waiting = true;
+                self.waiting.fetch_add(1, Ordering::AcqRel);
+            }
+            // every thread still searching waits too: none holds a visit, the budget is spent
+            // (and this thread fails: the others stop)
+            if self.waiting.load(Ordering::Acquire) >= self.live.load(Ordering::Acquire) {
+                self.stop.store(true, Ordering::Relaxed);
+                break 0;
+            }
+            std::thread::sleep(Duration::from_micros(100));
+        };
+        if waiting {
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
         }
-        match self
-            .pool
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |p| {
-                (p > 0).then(|| p - p.min(CHUNK))
-            }) {
-            Ok(p) => p.min(CHUNK),
-            Err(_) => 0,
-        }
+        got
     }
 
     pub(super) fn stopped(&self) -> bool {
@@ -111,12 +146,7 @@ impl Classifier {
             return self.classes_at(seq, asked);
         }
         let threads = threads.min(reps.len());
-        let shared = Arc::new(Shared {
-            pool: AtomicU64::new(self.node_limit),
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            working: Mutex::new(vec![None; threads]),
-        });
+        let shared = Arc::new(Shared::new(self.node_limit, threads));
         let next = AtomicUsize::new(0);
         let settings = self.settings(threads);
         let mut out: Vec<Option<Class>> = vec![None; self.sg.n];
@@ -167,7 +197,10 @@ impl Classifier {
                         }
                     }
                     // visits drawn and not spent go back, for the threads still searching
-                    shared.pool.fetch_add(budget, Ordering::Relaxed);
+                    // (before this thread leaves their count, so that none of them finds the
+                    // pool empty and every other thread waiting while these are held)
+                    shared.pool.fetch_add(budget, Ordering::AcqRel);
+                    shared.live.fetch_sub(1, Ordering::AcqRel);
                     shared.tell(w, cl.stats.nodes & 0xFFFF, (0, None));
                     if let Ok(mut working) = shared.working.lock() {
                         working[w] = None;
@@ -277,6 +310,46 @@ mod tests {
     use crate::go::life::sequence_from_moves;
     use std::cell::RefCell;
     use std::rc::Rc;
+
+    /// A thread that finds the budget spent waits while another holds visits it drew, and takes
+    /// those it gives back; it is refused only when every thread still searching waits too, or
+    /// once a thread has failed.
+    #[test]
+    fn a_thread_waits_for_the_visits_another_holds() {
+        let shared = Arc::new(Shared::new(CHUNK + 10, 2));
+        assert_eq!(shared.take(), CHUNK);
+        assert_eq!(shared.take(), 10);
+        // the pool is empty and the other thread (this one) still holds visits
+        let waiter = {
+            let shared = shared.clone();
+            std::thread::spawn(move || shared.take())
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            !waiter.is_finished(),
+            "a thread was refused while visits were held"
+        );
+        // the other thread ends its vertices and gives back the 300 it did not spend
+        shared.pool.fetch_add(300, Ordering::AcqRel);
+        shared.live.fetch_sub(1, Ordering::AcqRel);
+        assert_eq!(waiter.join().unwrap(), 300);
+        // alone and the pool empty: refused at once
+        assert_eq!(shared.take(), 0);
+        assert_eq!(shared.waiting.load(Ordering::Acquire), 0);
+        // two threads both waiting on an empty pool: both refused
+        let both = Arc::new(Shared::new(0, 2));
+        let ts: Vec<_> = (0..2)
+            .map(|_| {
+                let s = both.clone();
+                std::thread::spawn(move || s.take())
+            })
+            .collect();
+        assert!(ts.into_iter().all(|t| t.join().unwrap() == 0));
+        // after a failure, refused whatever the pool holds
+        let failed = Shared::new(5000, 2);
+        failed.stop.store(true, Ordering::Relaxed);
+        assert_eq!(failed.take(), 0);
+    }
 
     /// The threads' estimates together stay within the quarter of the memory bound that one
     /// classifier's take, and without a bound each thread has the default.
