@@ -49,6 +49,14 @@ pub fn shogi_variant(prog: &Program, reading: ReadingId) -> Result<ShogiVariant,
             ));
         }
     }
+    // the native parts are assembled as `legal` states it: the successors not forbidden
+    if !same_own(prog, reading, "legal", "base") {
+        return Err(
+            "`legal` itself changed, and the native parts are assembled as the shipped `legal` \
+             assembles them (the successors that are not forbidden)"
+                .into(),
+        );
+    }
     let rname = prog.readings[reading as usize].name.as_str();
     let mut candidates: Vec<&'static str> = ["narrow-check", "narrow"]
         .into_iter()

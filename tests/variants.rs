@@ -866,3 +866,76 @@ fn variant_any_mates_claim_shortest_only_when_proved() {
         "{claimed} mates under any were proved shortest"
     );
 }
+
+/// `legal` itself edited (a checking move is no longer legal): the native parts are assembled
+/// as the shipped `legal` assembles them, so no command keeps them; each follows the edit by the
+/// rules or refuses with the reason, never the standard answer.
+#[test]
+fn an_edited_legal_is_followed_or_refused_by_every_command() {
+    const LEGAL: &str = "not forbidden(g[1..i] ++ [s], i + 1) }";
+    let dir = edited_copy(
+        "legal",
+        "shogi_mate.rule",
+        LEGAL,
+        "not forbidden(g[1..i] ++ [s], i + 1), not in_check(s, turn(s)) }",
+    );
+    let d = dir.to_str().unwrap();
+    // the rook's checks along the first rank are gone: 17 moves where the shipped rules have 19
+    const ROOK: &str = "4k4/9/9/9/9/9/9/9/4K3R b - 1";
+    let shipped = okite(&["perft", "--depth", "1", "--sfen", ROOK]);
+    assert_eq!(out(&shipped), "19", "{}", err(&shipped));
+    let by_rules = okite(&[
+        "perft", "--depth", "1", "--sfen", ROOK, "--rules", d, "--engine", "rules",
+    ]);
+    assert_eq!(out(&by_rules), "17", "{}", err(&by_rules));
+    let o = okite(&["perft", "--depth", "1", "--sfen", ROOK, "--rules", d]);
+    assert_eq!(out(&o), "17", "{}", err(&o));
+    assert!(err(&o).contains("`legal` itself changed"), "{}", err(&o));
+    let o = okite(&["legal", "--sfen", ROOK, "--rules", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = out(&o);
+    let moves: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(moves.len(), 17, "{moves:?}");
+    assert!(
+        !moves.contains(&"1i1a+") && !moves.contains(&"1i1a"),
+        "{moves:?}"
+    );
+    // no mate can be given when a check is not a move: the search refuses, it does not
+    // answer the standard mate in one
+    const MATE1: &str = "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1";
+    let shipped = okite(&["mate", "--sfen", MATE1]);
+    assert!(out(&shipped).contains("1c1b+"), "{}", out(&shipped));
+    let o = okite(&["mate", "--sfen", MATE1, "--rules", d]);
+    assert!(!out(&o).contains("1c1b+"), "{}", out(&o));
+    assert_eq!(o.status.code(), Some(2), "{}{}", out(&o), err(&o));
+    assert!(
+        err(&o).contains("E0607") && err(&o).contains("`legal` itself"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// A variant whose pawns also step back: `legal` lists the variant's own moves, named from the
+/// successors the rules give, as perft counts them.
+#[test]
+fn legal_names_the_moves_of_a_variant() {
+    let dir = edited_copy(
+        "pawnback",
+        "shogi.rule",
+        "(歩, 不成) => steps({(0, d)}),",
+        "(歩, 不成) => steps({(0, d), (0, -d)}),",
+    );
+    let d = dir.to_str().unwrap();
+    let perft = okite(&["perft", "--depth", "1", "--rules", d]);
+    assert_eq!(out(&perft), "37", "{}", err(&perft));
+    for engine in ["native", "rules"] {
+        let o = okite(&["legal", "--rules", d, "--engine", engine]);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        let text = out(&o);
+        let moves: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(moves.len(), 37, "{engine}: {moves:?}");
+        for back in ["1g1h", "5g5h", "7g7h", "9g9h"] {
+            assert!(moves.contains(&back), "{engine}: {back} missing: {moves:?}");
+        }
+    }
+}

@@ -85,12 +85,36 @@ pub(super) fn legal_by_rules(
         return Err(printer.fail(unexpected("legal(g, i)", &v, "a set of states")));
     };
     let last = history.last().expect("a game has a position");
-    Ok(last
-        .pseudo_legal_moves()
-        .into_iter()
-        .filter(|m| legal.contains(&names.state(&last.after(*m))))
-        .map(|m| m.to_usi())
-        .collect())
+    // each successor the rules give, named by the move that makes it: the standard moves in
+    // the generator's order, then those of a variant's own (a pawn stepping back)
+    let standard = last.pseudo_legal_moves();
+    let mut moves = vec![];
+    for s in legal.iter() {
+        let named = names
+            .position(s)
+            .ok()
+            .and_then(|p| crate::shogi::naming::move_between(last, &p).map(|m| (m, p)));
+        match named {
+            Some((m, p)) if names.state(&p) == *s => moves.push(m),
+            _ => {
+                let shown = names
+                    .position(s)
+                    .map_or_else(|_| s.to_string(), |p| p.to_sfen());
+                return Err(printer.fail(
+                    Diag::error(
+                        "E0606",
+                        format!("`legal(g, i)` gave a successor that no one move makes: {shown}"),
+                    )
+                    .help("`okite legal` lists moves in USI; `okite eval --sfen ... 'legal(g, i)'` shows the rules' successors as states"),
+                ));
+            }
+        }
+    }
+    let rank =
+        |m: &crate::shogi::types::Move| standard.iter().position(|x| x == m).unwrap_or(usize::MAX);
+    moves.sort_by_key(|m| (rank(m), m.to_usi()));
+    moves.dedup();
+    Ok(moves.into_iter().map(|m| m.to_usi()).collect())
 }
 
 pub(super) fn perft_hybrid(

@@ -51,6 +51,7 @@ pub mod mate1;
 pub mod mate3;
 mod memory;
 pub mod movegen;
+pub mod naming;
 pub mod notation;
 pub mod perft;
 pub mod position;
