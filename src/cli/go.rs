@@ -159,11 +159,13 @@ pub(super) fn go_plan(
     Ok((prog, plan))
 }
 
-/// An SGF record read and replayed from its setup under the seed's rules: the graph's spec
+/// An SGF record read and replayed from its setup under the seed's rules (with suicide when
+/// `suicide`): the graph's spec
 /// (the record's grid when `graph` is absent), the graph, the record and the game.
 fn sgf_game(
     graph: Option<&str>,
     path: &std::path::Path,
+    suicide: bool,
 ) -> Result<
     (
         String,
@@ -181,7 +183,10 @@ fn sgf_game(
         None => format!("grid:{}x{}", record.rows, record.cols),
     };
     let g = go_graph(&spec)?;
-    let rules = crate::go::rules::Rules::seed();
+    let mut rules = crate::go::rules::Rules::seed();
+    if suicide {
+        rules.suicide = crate::go::rules::Suicide::Allowed;
+    }
     let game = record
         .replay(&text, rules)
         .map_err(|e| go_error(&text, &name, &e))?;
@@ -216,18 +221,65 @@ pub(super) struct GoPosition {
     pub(super) to_move: crate::go::board::Color,
 }
 
-/// The position of a Go command's `--graph`, `--moves` and `--sgf`.
+/// How a Go command's moves are played under the rules loaded and the reading: natively when
+/// `place` and `is_board` are the shipped ones (of the base, or of the reading `suicide`), by
+/// the rules' `play_stones` otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Replay {
+    Native { suicide: bool },
+    Rules,
+}
+
+fn replay_of(prog: &Program, reading: Option<&str>) -> Replay {
+    use crate::bindings::same_cone;
+    let Some(r) = prog.reading_id(reading.unwrap_or("base")) else {
+        // an unknown reading is refused where the command reads it
+        return Replay::Native { suicide: false };
+    };
+    let same = |as_: &str| {
+        ["place", "is_board"]
+            .iter()
+            .all(|d| same_cone(prog, r, d, as_))
+    };
+    // rules that do not say how a stone is placed (a file of a few definitions) leave the
+    // moves to the shipped rules
+    let states = ["place", "is_board", "play_stones", "regular"]
+        .iter()
+        .all(|d| prog.key_of(d).is_some());
+    if !states || same("base") {
+        Replay::Native { suicide: false }
+    } else if same("suicide") {
+        Replay::Native { suicide: true }
+    } else {
+        Replay::Rules
+    }
+}
+
+/// The position of a Go command's `--graph`, `--moves` and `--sgf`, its moves played under
+/// `rules` (the program loaded and the reading; the shipped rules' base when `None`).
 pub(super) fn go_position(
     graph: Option<&str>,
     moves: &str,
     sgf: Option<&std::path::Path>,
+    rules: Option<(&mut Program, Option<&str>)>,
 ) -> Result<GoPosition, i32> {
     use crate::go::board::Color;
+    let replay = rules
+        .as_ref()
+        .map_or(Replay::Native { suicide: false }, |(p, r)| replay_of(p, *r));
     let Some(path) = sgf else {
         let spec = graph.unwrap_or_default().to_string();
         let g = go_graph(&spec)?;
-        let seq = crate::go::life::sequence_from_moves(&g, moves)
-            .map_err(|e| go_error(moves, "--moves", &e))?;
+        let seq = match (replay, rules) {
+            (Replay::Rules, Some((prog, reading))) if !moves.trim().is_empty() => {
+                replay_by_rules(prog, reading, &g, moves)?
+            }
+            (replay, _) => {
+                let suicide = replay == Replay::Native { suicide: true };
+                crate::go::life::sequence_from_moves_with(&g, moves, suicide)
+                    .map_err(|e| go_error(moves, "--moves", &e))?
+            }
+        };
         let last = moves
             .split(',')
             .map(str::trim)
@@ -244,7 +296,19 @@ pub(super) fn go_position(
             to_move,
         });
     };
-    let (spec, g, record, game) = sgf_game(graph, path)?;
+    let suicide = match replay {
+        Replay::Native { suicide } => suicide,
+        Replay::Rules => {
+            return Err(Printer::auto().fail(
+                Diag::error(
+                    "E0607",
+                    "an SGF record is replayed natively, and the rules loaded change how a stone is placed (`place` or `is_board`)",
+                )
+                .help("give the record's moves with --moves: the rules then play them"),
+            ))
+        }
+    };
+    let (spec, g, record, game) = sgf_game(graph, path, suicide)?;
     let mut seq: Vec<crate::go::board::Board> = vec![];
     for b in game.boards {
         if seq.last() != Some(&b) {
@@ -261,6 +325,49 @@ pub(super) fn go_position(
         seq,
         to_move,
     })
+}
+
+/// The boards of `moves` played by the rules loaded (`play_stones` from the empty board), which
+/// must form a regular sequence (no board repeated).
+fn replay_by_rules(
+    prog: &mut Program,
+    reading: Option<&str>,
+    g: &crate::go::graph::Graph,
+    moves: &str,
+) -> Result<Vec<crate::go::board::Board>, i32> {
+    use crate::go::board::{Board, Color};
+    let listed =
+        crate::go::life::parse_moves(g, moves).map_err(|e| go_error(moves, "--moves", &e))?;
+    let stones: Vec<String> = listed
+        .iter()
+        .map(|m| {
+            let s = if m.color == Color::Black { -1 } else { 1 };
+            format!("({s}, {})", m.vertex + 1)
+        })
+        .collect();
+    let q = format!(
+        "let x = play_stones(G, r, [{}]) in if regular(G, x) then x else error(\"the moves repeat a board: they are not a regular sequence\")",
+        stones.join(", ")
+    );
+    let v = eval_on_sequence(
+        prog,
+        g,
+        &[Board::empty()],
+        &q,
+        reading,
+        Engine::Native,
+        None,
+    )?;
+    let wanted = "a sequence of configurations";
+    let Value::Seq(cs) = &v else {
+        return Err(Printer::auto().fail(unexpected("play_stones", &v, wanted)));
+    };
+    cs.iter()
+        .map(|c| {
+            crate::natives::go::board(g, c)
+                .map_err(|_| Printer::auto().fail(unexpected("play_stones", &v, wanted)))
+        })
+        .collect()
 }
 
 /// A sequence of boards as the rules' `Seq<Config>`.
@@ -352,12 +459,28 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             if let Err(d) = super::mate::threads_in_range(threads) {
                 return Printer::auto().fail(d);
             }
+            let (mut cprog, plan) = match go_plan(
+                &rules,
+                reading.as_deref(),
+                &["classes"],
+                &crate::front::GO_CLASS_READINGS,
+                "the native search of outcome classes",
+                engine,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
             let GoPosition {
                 spec: graph,
                 graph: g,
                 seq,
                 ..
-            } = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
+            } = match go_position(
+                graph.as_deref(),
+                &moves,
+                sgf.as_deref(),
+                Some((&mut cprog, reading.as_deref())),
+            ) {
                 Ok(x) => x,
                 Err(c) => return c,
             };
@@ -379,17 +502,6 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             if asked.is_empty() {
                 asked = (0..g.n).collect();
             }
-            let (mut cprog, plan) = match go_plan(
-                &rules,
-                reading.as_deref(),
-                &["classes"],
-                &crate::front::GO_CLASS_READINGS,
-                "the native search of outcome classes",
-                engine,
-            ) {
-                Ok(x) => x,
-                Err(c) => return c,
-            };
             let ej = {
                 let r =
                     crate::front::reading(&cprog, reading.as_deref()).unwrap_or(crate::check::BASE);
@@ -655,12 +767,26 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             limit,
             json,
         } => {
+            // moves are played under the rules loaded and the reading (loaded again below by
+            // the count, only when there are moves to play)
+            let mut played = None;
+            if !moves.trim().is_empty() || sgf.is_some() {
+                match load_or_report(&variant.rules, &Printer::auto()) {
+                    Ok((p, _)) => played = Some(p),
+                    Err(c) => return c,
+                }
+            }
             let GoPosition {
                 spec,
                 graph: g,
                 seq,
                 ..
-            } = match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
+            } = match go_position(
+                graph.as_deref(),
+                &moves,
+                sgf.as_deref(),
+                played.as_mut().map(|p| (p, variant.reading.as_deref())),
+            ) {
                 Ok(x) => x,
                 Err(c) => return c,
             };
@@ -703,11 +829,26 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             hash_mb,
             json,
         } => {
-            let (graph, g, history, to_move) =
-                match go_position(graph.as_deref(), &moves, sgf.as_deref()) {
-                    Ok(p) => (p.spec, p.graph, p.seq, p.to_move),
-                    Err(c) => return c,
-                };
+            let (mut prog, plan) = match go_plan(
+                &rule_paths,
+                Some(&reading),
+                &["solve"],
+                &crate::front::GO_SOLVE_READINGS,
+                "the native solver",
+                Engine::Native,
+            ) {
+                Ok(x) => x,
+                Err(c) => return c,
+            };
+            let (graph, g, history, to_move) = match go_position(
+                graph.as_deref(),
+                &moves,
+                sgf.as_deref(),
+                Some((&mut prog, Some(&reading))),
+            ) {
+                Ok(p) => (p.spec, p.graph, p.seq, p.to_move),
+                Err(c) => return c,
+            };
             let from_empty = history.len() == 1 && history[0] == go::board::Board::empty();
             if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
                 return Printer::auto().fail(
@@ -721,17 +862,6 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
                 );
             }
-            let (mut prog, plan) = match go_plan(
-                &rule_paths,
-                Some(&reading),
-                &["solve"],
-                &crate::front::GO_SOLVE_READINGS,
-                "the native solver",
-                Engine::Native,
-            ) {
-                Ok(x) => x,
-                Err(c) => return c,
-            };
             let r = match prog.reading_or_error(&reading) {
                 Ok(r) => r,
                 Err(d) => return Printer::auto().fail_in(d, &prog.sources),
@@ -844,7 +974,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             json,
         } => {
             let (graph, g, mut b) = match &sgf {
-                Some(path) => match sgf_game(graph.as_deref(), path) {
+                Some(path) => match sgf_game(graph.as_deref(), path, false) {
                     Ok((spec, g, _, game)) => (spec, g, game.board),
                     Err(c) => return c,
                 },
@@ -1159,14 +1289,15 @@ fn go_score(
         Ok(h) => h,
         Err(c) => return c,
     };
-    let GoPosition { graph: g, seq, .. } = match go_position(graph, moves, sgf) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
     let mut prog = match load_or_report(rules, &Printer::auto()) {
         Ok((p, _)) => p,
         Err(c) => return c,
     };
+    let GoPosition { graph: g, seq, .. } =
+        match go_position(graph, moves, sgf, Some((&mut prog, None))) {
+            Ok(x) => x,
+            Err(c) => return c,
+        };
     let q = format!("(score(last(r)), winner(G, last(r), {h2}), terminable(G, r))");
     let (pure, pure_winner, terminable) =
         match eval_on_sequence(&mut prog, &g, &seq, &q, None, engine, None) {

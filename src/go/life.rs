@@ -1434,8 +1434,22 @@ pub fn outcome_classes(g: &Graph, seq: &[Board], table: Table) -> GoResult<Vec<C
 /// The boards of a move list "B v, W w, ..." (vertex names as the graph prints them) played from
 /// the empty board as a regular sequence: suicide forbidden, no board repeated.
 pub fn sequence_from_moves(g: &Graph, moves: &str) -> GoResult<Vec<Board>> {
-    let mut b = Board::empty();
-    let mut seq = vec![b];
+    sequence_from_moves_with(g, moves, false)
+}
+
+/// A move of a move list: its colour, its vertex, and where it is written in the list.
+pub struct ListedMove {
+    pub color: Color,
+    pub vertex: usize,
+    /// The byte offset of the move in the list, and the move as written.
+    pub at: usize,
+    pub text: String,
+}
+
+/// The moves of a move list "B v, W w, ..." (vertex names as the graph prints them), read but
+/// not played.
+pub fn parse_moves(g: &Graph, moves: &str) -> GoResult<Vec<ListedMove>> {
+    let mut out = vec![];
     let mut offset = 0usize;
     for raw in moves.split(',') {
         let start = offset + (raw.len() - raw.trim_start().len());
@@ -1468,7 +1482,25 @@ pub fn sequence_from_moves(g: &Graph, moves: &str) -> GoResult<Vec<Board>> {
                 "`okite go show --graph G` lists the vertex names",
             ));
         };
-        match b.play(g, v, color, false) {
+        out.push(ListedMove {
+            color,
+            vertex: v,
+            at: start,
+            text: part.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// [`sequence_from_moves`], with suicide allowed or not (the reading `suicide` of go.rule: the
+/// mover's own chains left without liberties are removed).
+pub fn sequence_from_moves_with(g: &Graph, moves: &str, suicide: bool) -> GoResult<Vec<Board>> {
+    let mut b = Board::empty();
+    let mut seq = vec![b];
+    for m in parse_moves(g, moves)? {
+        let part = &m.text;
+        let err = |msg: String, help: &str| GoError::at(moves, m.at, msg, help.to_string());
+        match b.play(g, m.vertex, m.color, suicide) {
             Ok((nb, _)) if seq.contains(&nb) => {
                 return Err(err(
                     format!("illegal move `{part}`: it repeats an earlier board"),

@@ -76,7 +76,8 @@ pub fn native_graph(v: &Value) -> Result<Graph, String> {
     }
 }
 
-fn board(g: &Graph, c: &Value) -> Result<Board, String> {
+/// The board of a rule-level configuration (a map from the vertices 1..n to -1, 0, 1).
+pub fn board(g: &Graph, c: &Value) -> Result<Board, String> {
     let Value::Map(m) = c else {
         return Err(format!(
             "a configuration is a map from vertices to -1, 0, 1, not {}",
