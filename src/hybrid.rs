@@ -154,6 +154,17 @@ impl<'p> RulesOracle<'p> {
         })
     }
 
+    /// Ends a rule evaluation that runs when `stop` is set or `deadline` passes, so that a
+    /// search's stop and time limit bind while the rules answer for it.
+    pub fn watch(
+        &mut self,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+        deadline: Option<std::time::Instant>,
+    ) {
+        self.ev.cancel = stop;
+        self.ev.deadline = deadline;
+    }
+
     fn state(&mut self, p: &Position) -> Value {
         let names = &self.names;
         self.states

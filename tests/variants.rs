@@ -939,3 +939,153 @@ fn legal_names_the_moves_of_a_variant() {
         }
     }
 }
+
+/// The moves of a Go command are played under the rules loaded and the reading: a variant that
+/// captures nothing makes `B 4` of `W 3, B 2, B 4` on the 5-path a stone without liberties, which
+/// the shipped rules would have played as a capture; the reading `suicide` plays the suicide that
+/// the base forbids.
+#[test]
+fn go_moves_are_played_under_the_variant_and_the_reading() {
+    let dir = edited_copy(
+        "nocapture",
+        "go.rule",
+        "    c with { v: s } with { u: 0 | u in V(G), c(u) == -s, liberties(G, c, u) == {v} }\n",
+        "    c with { v: s }\n",
+    );
+    let d = dir.to_str().unwrap();
+    let shipped = okite(&[
+        "go",
+        "score",
+        "--graph",
+        "path:5",
+        "--moves",
+        "W 3, B 2, B 4",
+    ]);
+    assert_eq!(shipped.status.code(), Some(0), "{}", err(&shipped));
+    for command in ["sequences", "score"] {
+        let o = okite(&[
+            "go",
+            command,
+            "--graph",
+            "path:5",
+            "--moves",
+            "W 3, B 2, B 4",
+            "--rules",
+            d,
+        ]);
+        assert_ne!(o.status.code(), Some(0), "{command}: {}", out(&o));
+        assert!(
+            err(&o).contains("not a legal move"),
+            "{command}: {}",
+            err(&o)
+        );
+    }
+    // a prefix the variant allows: the count follows it, as the rules alone count it
+    let o = okite(&[
+        "go",
+        "sequences",
+        "--graph",
+        "path:5",
+        "--moves",
+        "W 3, B 2",
+        "--rules",
+        d,
+    ]);
+    let by_rules = okite(&[
+        "go",
+        "sequences",
+        "--graph",
+        "path:5",
+        "--moves",
+        "W 3, B 2",
+        "--rules",
+        d,
+        "--engine",
+        "rules",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), out(&by_rules));
+    // a suicide of two stones, legal under the reading `suicide` alone
+    let moves = ["--graph", "path:4", "--moves", "B 1, W 3, B 2"];
+    let base = okite(&[&["go", "solve"][..], &moves[..]].concat());
+    assert_ne!(base.status.code(), Some(0), "{}", out(&base));
+    assert!(err(&base).contains("suicide"), "{}", err(&base));
+    for command in ["solve", "classes"] {
+        let o = okite(
+            &[
+                &["go", command][..],
+                &moves[..],
+                &["--reading", "suicide"][..],
+            ]
+            .concat(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", err(&o));
+    }
+    // the two black stones are gone: White's stone stands alone on 3
+    let o = okite(
+        &[
+            &["go", "classes"][..],
+            &moves[..],
+            &["--reading", "suicide"][..],
+        ]
+        .concat(),
+    );
+    let points: Vec<String> = out(&o)
+        .lines()
+        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(points, ["1 .", "2 .", "3 O", "4 ."], "{}", out(&o));
+}
+
+/// A search's stop and time limit bind while the rules answer for it: a changed `nifu` that
+/// counts to five billion before it answers (minutes of evaluation, past the evaluator's own
+/// step budget) is ended by `stop` in the USI engine and by `--time-ms` in `okite mate`, which
+/// report the limit, not a failure of the rules.
+#[test]
+fn stop_and_time_limits_end_a_rule_evaluation_of_a_search() {
+    use std::io::Write;
+    const MATE_IN_ONE: &str = "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1";
+    let dir = edited_copy(
+        "slownifu",
+        "shogi_mate.rule",
+        "def nifu(s: State, o: Turn) -> Bool =\n",
+        "def nifu(s: State, o: Turn) -> Bool =\n    (count x in 1..5000000000: x < 0) == 0 and\n",
+    );
+    let d = dir.to_str().unwrap();
+    let o = okite(&[
+        "mate",
+        "--rules",
+        d,
+        "--sfen",
+        MATE_IN_ONE,
+        "--time-ms",
+        "500",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        out(&o).starts_with("unknown (limits reached"),
+        "{}",
+        out(&o)
+    );
+    assert!(!err(&o).contains("E0608"), "{}", err(&o));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["usi", "--rules", d])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run okite usi");
+    let mut input = child.stdin.take().expect("its input");
+    write!(
+        input,
+        "usi\nisready\nposition sfen {MATE_IN_ONE}\ngo mate infinite\n"
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    write!(input, "stop\nisready\nquit\n").unwrap();
+    drop(input);
+    let o = child.wait_with_output().expect("its output");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("checkmate timeout"), "{text}");
+    assert!(!text.contains("budget"), "{text}");
+    assert_eq!(text.matches("readyok").count(), 2, "{text}");
+}

@@ -215,6 +215,11 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     })
 }
 
+/// The moment `ms` milliseconds from now (none for 0, no limit).
+fn deadline_after(ms: u64) -> Option<std::time::Instant> {
+    (ms > 0).then(|| std::time::Instant::now() + std::time::Duration::from_millis(ms))
+}
+
 /// The USI engine's search under a variant: the rules are loaded on the search thread (the
 /// evaluator stays on one thread), legality assembled, and the df-pn search run.
 pub(super) fn variant_search(
@@ -234,6 +239,7 @@ pub(super) fn variant_search(
             let v = crate::hybrid::shogi_variant(&prog, r)?;
             let binder = crate::bindings::Sound::standard();
             let mut oracle = crate::hybrid::RulesOracle::new(&prog, &binder, r)?;
+            oracle.watch(Some(stop.clone()), deadline_after(ms));
             let mut hy = crate::shogi::legality::Hybrid {
                 mate_needs_check: v.mate_needs_check,
                 asked: v.asked,
@@ -284,6 +290,8 @@ pub(super) fn run_mate_hybrid(
             code = bad_problem(a, p, Default::default(), &[d], printer);
             continue;
         }
+        // each problem's time limit binds the rules' answers too
+        oracle.watch(None, deadline_after(a.time_ms));
         let mut hy = crate::shogi::legality::Hybrid {
             mate_needs_check: v.mate_needs_check,
             asked: v.asked,

@@ -242,6 +242,11 @@ pub struct Evaluator<'p> {
     /// Turn tabling off (for testing that it changes nothing but speed).
     pub memoize: bool,
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// A search's stop flag and deadline, for an evaluator a native search asks (read, never
+    /// reset, unlike `interrupt`): the search's own `stop` or time limit ends a query that is
+    /// running at the time.
+    pub cancel: Option<Arc<AtomicBool>>,
+    pub deadline: Option<Instant>,
     reading: ReadingId,
     memo: HashMap<MemoKey, Value>,
     explain_memo: HashMap<MemoKey, Rc<Node>>,
@@ -276,6 +281,8 @@ impl<'p> Evaluator<'p> {
             budget: Budget::default(),
             memoize: true,
             interrupt: None,
+            cancel: None,
+            deadline: None,
             reading: BASE,
             memo: HashMap::default(),
             explain_memo: HashMap::default(),
@@ -412,6 +419,24 @@ impl<'p> Evaluator<'p> {
             ));
         }
         if self.steps & 0x3FF == 0 {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(EvalError::new(
+                    ErrKind::Interrupted,
+                    Diag::error("E0305", "interrupted: the search was stopped")
+                        .label(span, "evaluating this when the search was stopped"),
+                ));
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(EvalError::new(
+                    ErrKind::Budget,
+                    Diag::error("E0302", "the search ran out of time")
+                        .label(span, "evaluating this when the search's time ran out"),
+                ));
+            }
             if let Some(t) = self.budget.timeout {
                 if self.start.elapsed() > t {
                     return Err(EvalError::new(

@@ -109,12 +109,24 @@ impl Search<'_, '_> {
         match r {
             Ok(v) => v,
             Err(e) => {
-                if self.err.is_none() {
+                // a rule evaluation ended by the search's stop or time limit is the limit's,
+                // not a failure of the rules
+                if self.stopped_or_late() {
+                    self.out_of_budget = true;
+                } else if self.err.is_none() {
                     self.err = Some(e);
                 }
                 T::default()
             }
         }
+    }
+
+    fn stopped_or_late(&self) -> bool {
+        self.opts
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+            || (self.opts.max_ms > 0 && self.start.elapsed().as_millis() as u64 >= self.opts.max_ms)
     }
 
     /// The attacker's legal moves that give check, or the defender's legal moves.
