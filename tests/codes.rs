@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Codes no short command line produces; each is produced below through the library.
-const BY_LIBRARY: &[&str] = &["E0005", "E0013", "E0305", "E0330", "E0608"];
+const BY_LIBRARY: &[&str] = &["E0005", "E0013", "E0115", "E0305", "E0330", "E0608"];
 /// Codes no input produces: guards against states the checker rules out, a bug of an engine, a
 /// failure of the system.
 const GUARDS: &[&str] = &["E0002", "E0312", "E0609", "E0610"];
@@ -226,6 +226,24 @@ fn library_e0005_source_too_large() {
     };
     assert!(code_of(&diags, "E0005"));
     insta::assert_snapshot!("library_E0005", render(&diags, &sources, 80, false));
+}
+
+/// E0115: a chain of `extends` longer than the bound; the readings past it are refused, the
+/// others are not, and none is taken for a cycle.
+#[test]
+fn library_e0115_too_many_ancestors() {
+    use okite::check::load::load_str;
+    use okite::natives::Natives;
+    let mut text = String::from("def a = 1\nreading r0 {}\n");
+    for i in 1..=10_001 {
+        text.push_str(&format!("reading r{i} extends r{} {{}}\n", i - 1));
+    }
+    let Err((sources, diags)) = load_str("chain.rule", &text, &Natives::standard()) else {
+        panic!("a chain of 10,002 readings loads");
+    };
+    assert!(code_of(&diags, "E0115") && !code_of(&diags, "E0109"));
+    assert_eq!(diags.len(), 1, "only r10001 extends more than 10,000");
+    insta::assert_snapshot!("library_E0115", render(&diags, &sources, 80, false));
 }
 
 /// E0013: a line of more than 16 MiB piped to the REPL is skipped, read to its end without

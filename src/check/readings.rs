@@ -4,59 +4,122 @@
 
 use super::*;
 
+/// The most readings a reading may extend, directly or through others.
+pub const MAX_ANCESTORS: usize = 10_000;
+
 impl Program {
     pub(super) fn linearize(&mut self, errs: &mut Vec<Diag>) {
         let n = self.readings.len();
-        for r in 0..n {
-            // depth-first list of ancestors, each kept at its last occurrence
-            let mut order = vec![];
-            let mut stack = vec![(r as ReadingId, 0usize)];
-            let mut on_path = vec![r as ReadingId];
-            let mut cyclic = false;
-            order.push(r as ReadingId);
-            while let Some((cur, i)) = stack.pop() {
-                let parents = if cur == BASE {
-                    vec![]
-                } else {
-                    self.readings[cur as usize].parents.clone()
-                };
-                if i < parents.len() {
-                    stack.push((cur, i + 1));
-                    let p = parents[i];
-                    if on_path.contains(&p) {
-                        cyclic = true;
-                        continue;
-                    }
-                    order.push(p);
-                    on_path.push(p);
-                    stack.push((p, 0));
-                } else {
-                    on_path.pop();
-                }
-                if order.len() > 10_000 {
-                    cyclic = true;
-                    break;
-                }
+        let parents_of = |r: usize| -> &[ReadingId] {
+            if r == BASE as usize {
+                &[]
+            } else {
+                &self.readings[r].parents
             }
-            if cyclic {
-                let span = self.readings[r].span.unwrap_or_default();
-                errs.push(
-                    Diag::error(
-                        "E0109",
-                        format!("reading `{}` extends itself", self.readings[r].name),
-                    )
-                    .label(span, "part of a cycle of `extends`")
-                    .help("a reading extends readings declared without it"),
-                );
-                self.readings[r].mro = vec![r as ReadingId, BASE];
+        };
+        // The order of r is its depth-first list of ancestors ([r], then each parent's list in
+        // turn), each kept at its last occurrence. Keeping the last occurrences of the parents'
+        // own orders, concatenated, gives the same list, so each reading's order is built once
+        // from its parents' (a reading reached along many paths is not walked again along each).
+        // A reading on a cycle of `extends`, or extending one, has none.
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            New,
+            OnPath,
+            Done,
+        }
+        let mut state = vec![State::New; n];
+        let mut order: Vec<Option<Vec<ReadingId>>> = vec![None; n];
+        let mut refused: Vec<Option<Diag>> = vec![None; n];
+        const CYCLE: &str = "E0109";
+        const TOO_MANY: &str = "E0115";
+        let mut refused_for: Vec<Option<&str>> = vec![None; n];
+        // the readings met while one order is built, marked with the build's number
+        let mut seen = vec![0u32; n];
+        let mut generation = 0u32;
+        for root in 0..n {
+            if state[root] != State::New {
                 continue;
             }
-            let mut mro = vec![];
-            for (i, x) in order.iter().enumerate() {
-                if !order[i + 1..].contains(x) {
-                    mro.push(*x);
+            state[root] = State::OnPath;
+            let mut stack = vec![(root, 0usize)];
+            while let Some((cur, i)) = stack.last().copied() {
+                let parents = parents_of(cur);
+                if i < parents.len() {
+                    stack.last_mut().expect("on the stack").1 += 1;
+                    let p = parents[i] as usize;
+                    if state[p] == State::New {
+                        state[p] = State::OnPath;
+                        stack.push((p, 0));
+                    }
+                    continue;
                 }
+                stack.pop();
+                let span = self.readings[cur].span.unwrap_or_default();
+                let name = &self.readings[cur].name;
+                // a parent still on the path is on a cycle with this reading; a parent
+                // refused for a cycle is on one or extends one
+                let cyclic = parents.iter().any(|&p| {
+                    state[p as usize] == State::OnPath || refused_for[p as usize] == Some(CYCLE)
+                });
+                state[cur] = State::Done;
+                if cyclic {
+                    refused_for[cur] = Some(CYCLE);
+                    refused[cur] = Some(
+                        Diag::error(CYCLE, format!("reading `{name}` extends itself"))
+                            .label(span, "part of a cycle of `extends`")
+                            .help("a reading extends readings declared without it"),
+                    );
+                    continue;
+                }
+                let mut all = vec![cur as ReadingId];
+                for &p in parents {
+                    all.extend(order[p as usize].as_deref().unwrap_or_default());
+                }
+                generation += 1;
+                let mut kept: Vec<ReadingId> = all
+                    .iter()
+                    .rev()
+                    .filter(|&&x| {
+                        std::mem::replace(&mut seen[x as usize], generation) != generation
+                    })
+                    .copied()
+                    .collect();
+                kept.reverse();
+                let too_many = parents
+                    .iter()
+                    .any(|&p| refused_for[p as usize] == Some(TOO_MANY));
+                // its ancestors: all but itself and base
+                let ancestors = kept
+                    .iter()
+                    .filter(|&&x| x != cur as ReadingId && x != BASE)
+                    .count();
+                if too_many || ancestors > MAX_ANCESTORS {
+                    refused_for[cur] = Some(TOO_MANY);
+                    refused[cur] = Some(
+                        Diag::error(
+                            TOO_MANY,
+                            format!(
+                                "reading `{name}` extends more than {MAX_ANCESTORS} readings, directly or through others"
+                            ),
+                        )
+                        .label(span, "declared here")
+                        .help("readings are checked against every reading they extend: group the overrides into fewer readings"),
+                    );
+                    continue;
+                }
+                order[cur] = Some(kept);
             }
+        }
+        for (r, refusal) in refused.into_iter().enumerate() {
+            let mut mro = match (refusal, order[r].take()) {
+                (Some(d), _) => {
+                    errs.push(d);
+                    vec![r as ReadingId, BASE]
+                }
+                (None, Some(o)) => o,
+                (None, None) => vec![r as ReadingId, BASE],
+            };
             if mro.last() != Some(&BASE) {
                 mro.retain(|x| *x != BASE);
                 mro.push(BASE);
@@ -141,5 +204,62 @@ mod tests {
     fn a_reading_cannot_extend_itself() {
         let codes = errors("def a = 1\nreading r extends r {}");
         assert!(codes.contains(&"E0109".to_string()), "{codes:?}");
+        // nor through others; a reading that extends a cycle has no order either
+        let codes = errors(
+            "def a = 1\nreading r extends s {}\nreading s extends r {}\nreading t extends s {}",
+        );
+        assert_eq!(
+            codes.iter().filter(|c| *c == "E0109").count(),
+            3,
+            "{codes:?}"
+        );
+    }
+
+    /// Readings that each extend all the ones before (2^n paths to base, no cycle) are
+    /// ordered as the depth-first list keeps them: each reading after every reading that
+    /// extends it.
+    #[test]
+    fn many_paths_to_one_ancestor_are_no_cycle() {
+        let mut text = String::from("def a = 1\nreading r0 {}\n");
+        for i in 1..40 {
+            let parents: Vec<String> = (0..i).rev().map(|j| format!("r{j}")).collect();
+            text.push_str(&format!(
+                "reading r{i} extends {} {{}}\n",
+                parents.join(", ")
+            ));
+        }
+        let p = build(&text).unwrap();
+        let r = |i: usize| p.reading_id(&format!("r{i}")).unwrap();
+        let want: Vec<ReadingId> = (0..40).rev().map(r).chain([BASE]).collect();
+        assert_eq!(p.readings[r(39) as usize].mro, want);
+        // a chain: each reading extends the one before
+        let mut text = String::from("def a = 1\nreading r0 {}\n");
+        for i in 1..2000 {
+            text.push_str(&format!("reading r{i} extends r{} {{}}\n", i - 1));
+        }
+        let p = build(&text).unwrap();
+        assert_eq!(
+            p.readings[p.reading_id("r1999").unwrap() as usize]
+                .mro
+                .len(),
+            2001
+        );
+    }
+
+    /// Past the bound of ancestors, a reading is refused with its own code, not as a cycle.
+    #[test]
+    fn a_chain_past_the_bound_is_refused_as_too_long() {
+        let mut text = String::from("def a = 1\nreading r0 {}\n");
+        for i in 1..=MAX_ANCESTORS + 2 {
+            text.push_str(&format!("reading r{i} extends r{} {{}}\n", i - 1));
+        }
+        let codes = errors(&text);
+        assert!(!codes.contains(&"E0109".to_string()), "{codes:?}");
+        // the last two readings extend more than the bound
+        assert_eq!(
+            codes.iter().filter(|c| *c == "E0115").count(),
+            2,
+            "{codes:?}"
+        );
     }
 }

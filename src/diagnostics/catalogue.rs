@@ -424,6 +424,20 @@ pub static CODES: &[Code] = &[
         check("def f(x: Int) -> Int = match x { 1 | y => 0 }\n"),
     ),
     error(
+        "E0115",
+        "too-many-ancestors",
+        Check,
+        "a reading extends more than 10,000 readings, directly or through others",
+        "Each reading is checked against every reading it extends, and its definitions are \
+         resolved through them in order; past 10,000 of them (a chain of `extends` that long) \
+         the reading is refused, and so are the readings that extend it. Group the overrides \
+         into fewer readings.",
+        Trigger::Library(
+            "a rule file of 10,002 readings, each extending the one before (tests/codes.rs \
+             builds it)",
+        ),
+    ),
+    error(
         "E0200",
         "type-mismatch",
         Types,
