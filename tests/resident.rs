@@ -25,7 +25,18 @@ fn children_peak_rss() -> usize {
 #[test]
 fn growth_is_bounded_as_it_happens() {
     let bound = BOUND_MB.to_string();
+    // a recursion without end, let nest as deep as memory allows
+    let dir = std::env::temp_dir().join(format!("okite-resident-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let deep = dir.join("deep.rule");
+    std::fs::write(&deep, "def f(n: Int) -> Int = f(n + 1)\n").unwrap();
+    let deep = deep.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
+        // refused as the calls nest (each level's frame and stack)
+        (
+            vec!["eval", "--rules", deep, "--max-depth", "100000000", "f(0)"],
+            "E0306",
+        ),
         // refused before they are built: the estimate alone passes the bound
         (vec!["eval", "size(powerset(1..20))"], "E0306"),
         (vec!["eval", "size(product(1..4000, 1..4000))"], "E0306"),

@@ -193,6 +193,12 @@ impl Evaluator<'_> {
                 .help("the recursion may not end; raise the limit with --max-depth if it does"),
             ));
         }
+        // deep recursion takes memory faster than the steps between two reads of the resident
+        // memory tell (a level's frame, its entries and its share of a new stack segment): the
+        // bound is read again every 1,024 levels
+        if self.stack.len() % 1024 == 1023 {
+            self.check_resident(0, span)?;
+        }
         let mut frame = args;
         frame.resize(
             d.nlocals.max(key.args.len() as u32) as usize,

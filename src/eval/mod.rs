@@ -468,7 +468,7 @@ impl<'p> Evaluator<'p> {
 
     /// Ends the query when the process's resident memory, with `extra` bytes more that are
     /// about to be built, passes the bound.
-    fn check_resident(&mut self, extra: usize, span: Span) -> R<()> {
+    pub(super) fn check_resident(&mut self, extra: usize, span: Span) -> R<()> {
         self.grown = 0;
         let Some(rss) = resident_bytes() else {
             return Ok(());
