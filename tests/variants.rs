@@ -55,6 +55,8 @@ const UCHIFUZUME: &str = "def uchifuzume(g: Game, i: Int) -> Bool = i >= 2 and d
 const NEVER: &str = "def uchifuzume(g: Game, i: Int) -> Bool = false";
 /// 先手 can mate only by dropping the pawn on 1b.
 const P0: &str = "7nk/9/7G1/9/9/9/9/9/4K4 b P 1";
+/// 先手 mates in one, the pawn promoting with check: 1c1b+.
+const MATE_IN_ONE: &str = "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1";
 
 fn no_uchifuzume() -> PathBuf {
     edited_copy("nouchi", "shogi_mate.rule", UCHIFUZUME, NEVER)
@@ -902,10 +904,9 @@ fn an_edited_legal_is_followed_or_refused_by_every_command() {
     );
     // no mate can be given when a check is not a move: the search refuses, it does not
     // answer the standard mate in one
-    const MATE1: &str = "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1";
-    let shipped = okite(&["mate", "--sfen", MATE1]);
+    let shipped = okite(&["mate", "--sfen", MATE_IN_ONE]);
     assert!(out(&shipped).contains("1c1b+"), "{}", out(&shipped));
-    let o = okite(&["mate", "--sfen", MATE1, "--rules", d]);
+    let o = okite(&["mate", "--sfen", MATE_IN_ONE, "--rules", d]);
     assert!(!out(&o).contains("1c1b+"), "{}", out(&o));
     assert_eq!(o.status.code(), Some(2), "{}{}", out(&o), err(&o));
     assert!(
@@ -1044,7 +1045,6 @@ fn go_moves_are_played_under_the_variant_and_the_reading() {
 #[test]
 fn stop_and_time_limits_end_a_rule_evaluation_of_a_search() {
     use std::io::Write;
-    const MATE_IN_ONE: &str = "7nk/9/6B1P/8L/9/9/9/9/4K4 b - 1";
     let dir = edited_copy(
         "slownifu",
         "shogi_mate.rule",
