@@ -160,8 +160,8 @@ pub(super) fn go_plan(
 }
 
 /// An SGF record read and replayed from its setup under the seed's rules (with suicide when
-/// `suicide`): the graph's spec
-/// (the record's grid when `graph` is absent), the graph, the record and the game.
+/// `suicide`): the graph's spec (the record's grid when `graph` is absent), the graph, the
+/// record and the game.
 fn sgf_game(
     graph: Option<&str>,
     path: &std::path::Path,
