@@ -252,6 +252,15 @@ fn explanations_take_a_depth_and_errors_in_command_arguments_point_into_the_line
     assert_eq!(code, 1);
 }
 
+/// `:compare` without a reading before the expression says so, and prints no table.
+#[test]
+fn compare_without_readings_is_refused() {
+    let (out, err, code) = run_script(":compare , 1\n");
+    assert_eq!(out, "");
+    assert!(err.contains(":compare needs at least one reading"), "{err}");
+    assert_eq!(code, 1);
+}
+
 #[test]
 fn examples_and_theorems_typed_at_the_prompt_run_at_once() {
     let (out, err, code) = run_script(

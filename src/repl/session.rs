@@ -954,6 +954,13 @@ impl Session {
                 }
             }
         }
+        if readings.is_empty() {
+            fail!(
+                self,
+                "error: :compare needs at least one reading before the expression: :compare narrow,broad EXPR"
+            );
+            return;
+        }
         let Some(q) = self.compile_text(line, eoff, expr) else {
             return;
         };
