@@ -261,6 +261,25 @@ fn compare_without_readings_is_refused() {
     assert_eq!(code, 1);
 }
 
+/// A depth that is not a number of levels is refused as such, not read as a reading's name
+/// or an expression.
+#[test]
+fn a_depth_that_is_not_a_number_is_refused() {
+    for line in [
+        ":compare --depth -1 narrow 1\n",
+        ":explain --depth 99999999999999999999999 1 + 1\n",
+        ":explain -d\n",
+    ] {
+        let (out, err, code) = run_script(line);
+        assert_eq!(out, "", "{line}");
+        assert!(
+            err.contains("--depth takes a number of levels"),
+            "{line}: {err}"
+        );
+        assert_eq!(code, 1, "{line}");
+    }
+}
+
 #[test]
 fn examples_and_theorems_typed_at_the_prompt_run_at_once() {
     let (out, err, code) = run_script(

@@ -809,7 +809,13 @@ impl Session {
                 Flow::Continue
             }
             "explain" => {
-                let (depth, arg, off) = depth_option(arg, off);
+                let (depth, arg, off) = match depth_option(arg, off) {
+                    Ok(x) => x,
+                    Err(m) => {
+                        fail!(self, "{m}");
+                        return Flow::Continue;
+                    }
+                };
                 if let Some(q) = self.compile_text(line, off, arg) {
                     let (r, tree) = interruptible(ev, |ev| ev.explain_query(&q));
                     match r {
@@ -930,7 +936,13 @@ impl Session {
     }
 
     fn compare(&mut self, arg: &str, line: &str, off: usize, ev: &mut Evaluator) {
-        let (depth, arg, off) = depth_option(arg, off);
+        let (depth, arg, off) = match depth_option(arg, off) {
+            Ok(x) => x,
+            Err(m) => {
+                fail!(self, "{m}");
+                return;
+            }
+        };
         let (rs, expr, eoff) = match arg.find(char::is_whitespace) {
             Some(i) => {
                 let e = arg[i..].trim_start();
@@ -1002,15 +1014,22 @@ impl Session {
 
 /// `--depth N` (or `-d N`) before the argument of :explain and :compare: how many levels of
 /// explanation to print (4 without it); the rest of the argument and its offset.
-fn depth_option(arg: &str, off: usize) -> (usize, &str, usize) {
+fn depth_option(arg: &str, off: usize) -> Result<(usize, &str, usize), String> {
     let toks = tokens(arg, 0);
-    if let [(_, "--depth" | "-d"), (at, n), ..] = toks.as_slice() {
-        if let Ok(d) = n.parse::<usize>() {
-            let rest = arg[at + n.len()..].trim_start();
-            return (d, rest, off + arg.len() - rest.len());
-        }
+    match toks.as_slice() {
+        [(_, "--depth" | "-d"), (at, n), ..] => match n.parse::<usize>() {
+            Ok(d) => {
+                let rest = arg[at + n.len()..].trim_start();
+                Ok((d, rest, off + arg.len() - rest.len()))
+            }
+            Err(_) => Err(format!(
+                "error: --depth takes a number of levels from 0 to {}, not `{n}`",
+                usize::MAX
+            )),
+        },
+        [(_, "--depth" | "-d")] => Err("error: --depth takes a number of levels".into()),
+        _ => Ok((4, arg, off)),
     }
-    (4, arg, off)
 }
 
 /// `1 move`, `2 moves`.
