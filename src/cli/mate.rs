@@ -239,7 +239,8 @@ pub(super) fn variant_search(
             let v = crate::hybrid::shogi_variant(&prog, r)?;
             let binder = crate::bindings::Sound::standard();
             let mut oracle = crate::hybrid::RulesOracle::new(&prog, &binder, r)?;
-            oracle.watch(Some(stop.clone()), deadline_after(ms));
+            let deadline = deadline_after(ms);
+            oracle.watch(Some(stop.clone()), deadline);
             let mut hy = crate::shogi::legality::Hybrid {
                 mate_needs_check: v.mate_needs_check,
                 asked: v.asked,
@@ -250,6 +251,7 @@ pub(super) fn variant_search(
                 max_ms: ms,
                 any,
                 stop: Some(stop),
+                deadline,
                 ..Default::default()
             };
             crate::shogi::hybrid_mate::solve(h, &mut hy, &opts)
@@ -291,7 +293,8 @@ pub(super) fn run_mate_hybrid(
             continue;
         }
         // each problem's time limit binds the rules' answers too
-        oracle.watch(None, deadline_after(a.time_ms));
+        let deadline = deadline_after(a.time_ms);
+        oracle.watch(None, deadline);
         let mut hy = crate::shogi::legality::Hybrid {
             mate_needs_check: v.mate_needs_check,
             asked: v.asked,
@@ -304,6 +307,7 @@ pub(super) fn run_mate_hybrid(
             max_plies: a.max_plies,
             any: a.length == "any",
             stop: None,
+            deadline,
         };
         let r = match crate::shogi::hybrid_mate::solve(&history, &mut hy, &opts) {
             Ok(r) => r,

@@ -55,6 +55,9 @@ pub struct HybridOptions {
     /// Stop at the first mate found (no length bound, not proved shortest).
     pub any: bool,
     pub stop: Option<Arc<AtomicBool>>,
+    /// The moment the rules' evaluations end (the one their evaluator watches): an evaluation
+    /// ended at it is the time limit's, however the search's own clock reads `max_ms`.
+    pub deadline: Option<Instant>,
 }
 
 #[derive(Clone, Copy)]
@@ -82,7 +85,18 @@ struct Search<'a, 'o> {
     opts: &'a HybridOptions,
     err: Option<String>,
     out_of_budget: bool,
+    /// A rule evaluation was ended by the stop or the time limit: the answer it gave is no
+    /// answer, and nothing built on it may be kept or concluded.
+    interrupted: bool,
 }
+
+/// The numbers of a node whose search the stop or the time limit ended before its moves or its
+/// mate were known: open, and kept nowhere.
+const OPEN: Entry = Entry {
+    pn: 1,
+    dn: 1,
+    len: 0,
+};
 
 impl Search<'_, '_> {
     fn budget_gone(&mut self) -> bool {
@@ -113,6 +127,7 @@ impl Search<'_, '_> {
                 // not a failure of the rules
                 if self.stopped_or_late() {
                     self.out_of_budget = true;
+                    self.interrupted = true;
                 } else if self.err.is_none() {
                     self.err = Some(e);
                 }
@@ -127,6 +142,7 @@ impl Search<'_, '_> {
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
             || (self.opts.max_ms > 0 && self.start.elapsed().as_millis() as u64 >= self.opts.max_ms)
+            || self.opts.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The attacker's legal moves that give check, or the defender's legal moves.
@@ -160,7 +176,7 @@ impl Search<'_, '_> {
             }
         }
         self.listed += kids.len() + 1;
-        if self.err.is_none() {
+        if self.err.is_none() && !self.interrupted {
             if or {
                 self.checks.insert(key, kids.clone());
             } else {
@@ -187,7 +203,7 @@ impl Search<'_, '_> {
         }
         let r = self.hy.mate(&mut self.history);
         let m = self.fail(r);
-        if self.err.is_none() {
+        if self.err.is_none() && !self.interrupted {
             self.mated.insert(key, m);
         }
         m
@@ -217,13 +233,17 @@ impl Search<'_, '_> {
             len: 0,
         };
         // mate_in(n): n >= 1 and a checking move s with mate(s), or n >= 3 and every reply ...
+        let mated = !or && self.is_mate();
+        if self.interrupted {
+            return OPEN;
+        }
         let leaf = if or {
             if rem == 0 {
                 Some(disproof)
             } else {
                 None
             }
-        } else if self.is_mate() {
+        } else if mated {
             Some(proof(0))
         } else if rem < 2 {
             Some(disproof)
@@ -235,6 +255,9 @@ impl Search<'_, '_> {
             return e;
         }
         let kids = self.children(or);
+        if self.interrupted {
+            return OPEN;
+        }
         let crem = if rem == UNBOUNDED { rem } else { rem - 1 };
         if rem == UNBOUNDED {
             *self.path.entry(key).or_insert(0) += 1;
@@ -330,7 +353,7 @@ impl Search<'_, '_> {
             self.history.push(child);
             self.mid(crem, c_pn, c_dn);
             self.history.pop();
-            if self.err.is_some() {
+            if self.err.is_some() || self.interrupted {
                 return e;
             }
         }
@@ -403,6 +426,7 @@ pub fn solve(
         opts,
         err: None,
         out_of_budget: false,
+        interrupted: false,
     };
     let cap = if opts.max_plies == 0 {
         u32::MAX - 2
@@ -506,4 +530,95 @@ pub fn solve(
         max_depth: n.min(cap),
         lower_bound: 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::legality::{nifu, Asked, Oracle};
+
+    /// An oracle that answers `nifu` as the shipped rules do until it has answered `left` times,
+    /// and then sets the search's stop flag and fails, as an evaluation that the stop ended.
+    struct Stopping {
+        left: usize,
+        stop: Arc<AtomicBool>,
+    }
+
+    impl Oracle for Stopping {
+        fn nifu(&mut self, h: &[Position], o: Color) -> Result<bool, String> {
+            if self.left == 0 {
+                self.stop.store(true, Ordering::Relaxed);
+                return Err("interrupted: the search was stopped".into());
+            }
+            self.left -= 1;
+            Ok(nifu(h.last().expect("a position"), o))
+        }
+        fn dead_piece(&mut self, _: &[Position], _: Color) -> Result<bool, String> {
+            Err("not asked".into())
+        }
+        fn dying(&mut self, _: &[Position]) -> Result<bool, String> {
+            Err("not asked".into())
+        }
+        fn uchifuzume(&mut self, _: &[Position]) -> Result<bool, String> {
+            Err("not asked".into())
+        }
+        fn mate(&mut self, _: &[Position]) -> Result<bool, String> {
+            Err("not asked".into())
+        }
+        fn forbidden(&mut self, _: &[Position]) -> Result<bool, String> {
+            Err("not asked".into())
+        }
+    }
+
+    /// A stop that ends the rules' answer anywhere in the search (while the attacker's checks,
+    /// a defender's mate or a defender's replies are listed) leaves the result unknown: never a
+    /// mate where there is none, never "no mate".
+    #[test]
+    fn a_stop_inside_the_rules_never_makes_a_result() {
+        // a gold in hand against a bare king: checks, and no mate
+        let root = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b G 1").expect("sfen");
+        let mut statuses = vec![];
+        for left in (0..300).chain([usize::MAX]) {
+            for any in [false, true] {
+                let stop = Arc::new(AtomicBool::new(false));
+                let mut o = Stopping {
+                    left,
+                    stop: stop.clone(),
+                };
+                let mut hy = Hybrid {
+                    mate_needs_check: false,
+                    asked: Asked {
+                        nifu: true,
+                        ..Asked::default()
+                    },
+                    oracle: &mut o,
+                    oracle_calls: 0,
+                };
+                let opts = HybridOptions {
+                    max_plies: 5,
+                    any,
+                    stop: Some(stop.clone()),
+                    ..Default::default()
+                };
+                let r = solve(std::slice::from_ref(&root), &mut hy, &opts)
+                    .expect("the stop is no failure");
+                assert!(
+                    matches!(r.result, MateStatus::Unknown | MateStatus::NoMate),
+                    "after {left} answers: {:?}",
+                    r.result
+                );
+                if r.result == MateStatus::NoMate {
+                    assert!(
+                        !stop.load(Ordering::Relaxed),
+                        "{left}: no mate after a stop"
+                    );
+                }
+                statuses.push(r.result);
+            }
+        }
+        // the stop came at every stage, and the search ran to its end once the oracle had
+        // answered enough
+        assert!(statuses.contains(&MateStatus::Unknown));
+        assert!(statuses.contains(&MateStatus::NoMate));
+    }
 }
