@@ -61,21 +61,21 @@ impl Shared {
             if self.stop.load(Ordering::Relaxed) {
                 break 0;
             }
-            let drawn = self
-                .pool
-                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |p| {
-                    (p > 0).then(|| p - p.min(CHUNK))
-                });
-            if let Ok(p) = drawn {
-                break p.min(CHUNK);
+            if let Some(p) = self.draw() {
+                break p;
             }
             if !waiting {
                 waiting = true;
                 self.waiting.fetch_add(1, Ordering::AcqRel);
             }
             // every thread still searching waits too: none holds a visit, the budget is spent
-            // (and this thread fails: the others stop)
+            // (and this thread fails: the others stop). A thread that left gave its visits back
+            // before it left the count, so the pool is read once more after the count: the
+            // visits it gave back between this thread's draw and its count are drawn, not lost.
             if self.waiting.load(Ordering::Acquire) >= self.live.load(Ordering::Acquire) {
+                if let Some(p) = self.draw() {
+                    break p;
+                }
                 self.stop.store(true, Ordering::Relaxed);
                 break 0;
             }
@@ -85,6 +85,16 @@ impl Shared {
             self.waiting.fetch_sub(1, Ordering::AcqRel);
         }
         got
+    }
+
+    /// A chunk of the pool's visits, if it holds any.
+    fn draw(&self) -> Option<u64> {
+        self.pool
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |p| {
+                (p > 0).then(|| p - p.min(CHUNK))
+            })
+            .ok()
+            .map(|p| p.min(CHUNK))
     }
 
     pub(super) fn stopped(&self) -> bool {
@@ -349,6 +359,29 @@ mod tests {
         let failed = Shared::new(5000, 2);
         failed.stop.store(true, Ordering::Relaxed);
         assert_eq!(failed.take(), 0);
+    }
+
+    /// Visits given back by the last other thread as it leaves are drawn by a waiting thread
+    /// at whatever moment of its wait they come (also between its draw and its reading of the
+    /// counts), never lost to a refusal.
+    #[test]
+    fn visits_given_back_at_any_moment_are_drawn() {
+        for i in 0..2000u32 {
+            let shared = Arc::new(Shared::new(0, 2));
+            let waiter = {
+                let shared = shared.clone();
+                std::thread::spawn(move || shared.take())
+            };
+            // a different moment of the waiter's loop each time
+            let until = std::time::Instant::now() + Duration::from_nanos(u64::from(i % 97) * 1500);
+            while std::time::Instant::now() < until {
+                std::hint::spin_loop();
+            }
+            shared.pool.fetch_add(7, Ordering::AcqRel);
+            shared.live.fetch_sub(1, Ordering::AcqRel);
+            assert_eq!(waiter.join().unwrap(), 7, "iteration {i}");
+            assert!(!shared.stopped(), "iteration {i}");
+        }
     }
 
     /// The threads' estimates together stay within the quarter of the memory bound that one
