@@ -3,13 +3,28 @@
 //! it, from the two positions alone.
 
 use super::position::Position;
-use super::types::{Move, PieceKind, Square};
+use super::types::{Color, Move, PieceKind, Square};
 
 /// The move that takes `before` to `after`: one piece of the side to move leaves its square for
-/// another (capturing what stood there, promoting or not), or comes from the hand to an empty
-/// square; and the turn passes. `None` for any other change (two pieces moved, a piece changed
-/// without moving, the turn kept).
+/// another (capturing what stood there, promoting or not, the captured piece going to the
+/// mover's hand), or comes from the hand to an empty square; and the turn passes. `None` for any
+/// other change (two pieces moved, a piece changed without moving, the turn kept, a hand changed
+/// otherwise than the move changes it): the move named makes exactly `after` from `before`.
 pub fn move_between(before: &Position, after: &Position) -> Option<Move> {
+    let m = candidate(before, after)?;
+    let made = before.after(m);
+    let same = (0..81)
+        .filter_map(Square::from_index)
+        .all(|sq| made.piece_at(sq) == after.piece_at(sq))
+        && made.side_to_move() == after.side_to_move()
+        && [Color::Black, Color::White]
+            .into_iter()
+            .all(|c| made.hand(c) == after.hand(c));
+    same.then_some(m)
+}
+
+/// The move that the changed squares of `before` and `after` name, before the hands are read.
+fn candidate(before: &Position, after: &Position) -> Option<Move> {
     let mover = before.side_to_move();
     if after.side_to_move() != mover.flip() {
         return None;
@@ -97,5 +112,33 @@ mod tests {
         assert_eq!(move_between(&before, &two), None);
         let kept = pos("4k4/9/9/9/9/9/9/4P4/4K4 b - 2");
         assert_eq!(move_between(&before, &kept), None);
+    }
+
+    /// A change of a hand that the move does not make is no move: a step that also gives a
+    /// pawn to a hand, a capture whose piece does not go to the mover's hand, a drop that also
+    /// takes another piece from the hand.
+    #[test]
+    fn a_hand_the_move_does_not_make_is_no_move() {
+        let before = pos("4k4/9/9/9/9/9/4P4/9/4K4 b - 1");
+        for after in [
+            "4k4/9/9/9/9/9/9/4P4/4K4 w P 2",
+            "4k4/9/9/9/9/9/9/4P4/4K4 w p 2",
+        ] {
+            assert_eq!(move_between(&before, &pos(after)), None, "{after}");
+        }
+        // the pawn takes the silver in front of it: the silver goes to Black's hand
+        let taking = pos("4k4/9/9/9/9/4s4/4P4/9/4K4 b - 1");
+        let taken = pos("4k4/9/9/9/9/4P4/9/9/4K4 w S 2");
+        assert_eq!(move_between(&taking, &taken).unwrap().to_usi(), "5g5f");
+        let lost = pos("4k4/9/9/9/9/4P4/9/9/4K4 w - 2");
+        assert_eq!(move_between(&taking, &lost), None);
+        let to_white = pos("4k4/9/9/9/9/4P4/9/9/4K4 w s 2");
+        assert_eq!(move_between(&taking, &to_white), None);
+        // a drop of a gold that also spends a silver
+        let hand = pos("4k4/9/9/9/9/9/9/9/4K4 b GS 1");
+        let both = pos("4k4/9/9/9/4G4/9/9/9/4K4 w - 2");
+        assert_eq!(move_between(&hand, &both), None);
+        let gold = pos("4k4/9/9/9/4G4/9/9/9/4K4 w S 2");
+        assert_eq!(move_between(&hand, &gold).unwrap().to_usi(), "G*5e");
     }
 }
