@@ -72,6 +72,7 @@ fn growth_is_bounded_as_it_happens() {
             peak >> 20
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A transposition table larger than the memory the search may occupy is refused before it is

@@ -194,9 +194,10 @@ impl Evaluator<'_> {
             ));
         }
         // deep recursion takes memory faster than the steps between two reads of the resident
-        // memory tell (a level's frame, its entries and its share of a new stack segment): the
-        // bound is read again every 1,024 levels
-        if self.stack.len() % 1024 == 1023 {
+        // memory tell: the bound is read again every DEEP_READ_LEVELS new levels (once, not at
+        // every call made at that depth)
+        if self.stack.len() >= self.deep_read {
+            self.deep_read = self.stack.len() + super::DEEP_READ_LEVELS;
             self.check_resident(0, span)?;
         }
         let mut frame = args;
@@ -218,6 +219,9 @@ impl Evaluator<'_> {
         }
         let children = self.pop_trace();
         self.stack.pop();
+        self.deep_read = self
+            .deep_read
+            .min(self.stack.len() + super::DEEP_READ_LEVELS);
         self.active.remove(&key);
         let v = r?;
         if self.tracing() {

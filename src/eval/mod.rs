@@ -77,6 +77,11 @@ pub const DEFAULT_MAX_RESIDENT_MB: usize = 4096;
 /// reads of the resident memory: the bound is checked as a set grows, not once it is built.
 const GROWTH_CHECK_BYTES: usize = 8 << 20;
 
+/// Nested calls take memory faster than the steps between two reads of the resident memory
+/// tell (a level's frame, its entries and its share of a new stack segment): the bound is read
+/// again each time the calls nest this many levels deeper.
+const DEEP_READ_LEVELS: usize = 1024;
+
 /// Bytes (estimated) one more element costs a set, sequence or map beyond the element itself:
 /// its slot in a B-tree node or a vector.
 const ELEMENT_BYTES: usize = 24;
@@ -256,6 +261,10 @@ pub struct Evaluator<'p> {
     table_use: Vec<TableUse>,
     /// Bytes (estimated) built since the resident memory was last read.
     grown: usize,
+    /// The depth of nested calls at which the resident memory is next read (see
+    /// `Evaluator::call`): 1,024 levels past the last read, or past the lowest depth returned
+    /// to since.
+    deep_read: usize,
     active: HashMap<MemoKey, usize>,
     stack: Vec<CallInfo>,
     steps: u64,
@@ -289,6 +298,7 @@ impl<'p> Evaluator<'p> {
             memo_bytes: 0,
             table_use: vec![TableUse::default(); prog.defs.len()],
             grown: 0,
+            deep_read: DEEP_READ_LEVELS - 1,
             active: HashMap::default(),
             stack: vec![],
             steps: 0,
@@ -322,6 +332,7 @@ impl<'p> Evaluator<'p> {
         self.steps = 0;
         self.start = Instant::now();
         self.stack.clear();
+        self.deep_read = DEEP_READ_LEVELS - 1;
         self.active.clear();
     }
 
