@@ -268,7 +268,7 @@ fn a_depth_that_is_not_a_number_is_refused() {
     for line in [
         ":compare --depth -1 narrow 1\n",
         ":explain --depth 99999999999999999999999 1 + 1\n",
-        ":explain -d\n",
+        ":explain --depth\n",
     ] {
         let (out, err, code) = run_script(line);
         assert_eq!(out, "", "{line}");
@@ -276,8 +276,14 @@ fn a_depth_that_is_not_a_number_is_refused() {
             err.contains("--depth takes a number of levels"),
             "{line}: {err}"
         );
+        assert!(!err.contains(&usize::MAX.to_string()), "{line}: {err}");
         assert_eq!(code, 1, "{line}");
     }
+    // `-d` before a number is the option; before anything else it begins the expression
+    let (out, err, code) = run_script("def d -> Int = 3\n:explain -d * 2\n:explain -d 0 d\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("-6"), "{out}");
+    assert!(out.lines().any(|l| l.trim() == "d = 3"), "{out}");
 }
 
 #[test]

@@ -1016,18 +1016,19 @@ impl Session {
 /// explanation to print (4 without it); the rest of the argument and its offset.
 fn depth_option(arg: &str, off: usize) -> Result<(usize, &str, usize), String> {
     let toks = tokens(arg, 0);
+    let level = |at: usize, n: &str| {
+        n.parse::<usize>().ok().map(|d| {
+            let rest = arg[at + n.len()..].trim_start();
+            (d, rest, off + arg.len() - rest.len())
+        })
+    };
     match toks.as_slice() {
-        [(_, "--depth" | "-d"), (at, n), ..] => match n.parse::<usize>() {
-            Ok(d) => {
-                let rest = arg[at + n.len()..].trim_start();
-                Ok((d, rest, off + arg.len() - rest.len()))
-            }
-            Err(_) => Err(format!(
-                "error: --depth takes a number of levels from 0 to {}, not `{n}`",
-                usize::MAX
-            )),
-        },
-        [(_, "--depth" | "-d")] => Err("error: --depth takes a number of levels".into()),
+        // `-d` is the option only before a number: `-d * 2` is an expression (a negation)
+        [(_, "-d"), (at, n), ..] if level(*at, n).is_some() => Ok(level(*at, n).expect("a level")),
+        [(_, "--depth"), (at, n), ..] => level(*at, n).ok_or_else(|| {
+            format!("error: --depth takes a number of levels (0, 1, 2, ...), not `{n}`")
+        }),
+        [(_, "--depth")] => Err("error: --depth takes a number of levels".into()),
         _ => Ok((4, arg, off)),
     }
 }
