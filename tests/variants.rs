@@ -914,6 +914,16 @@ fn an_edited_legal_is_followed_or_refused_by_every_command() {
         "{}",
         err(&o)
     );
+    // nor does the USI engine answer the standard mate under the edited rules
+    let text = usi_session(&format!(
+        "usi\nsetoption name Rules value {d}\nposition sfen {MATE_IN_ONE}\ngo mate 1000\nquit\n"
+    ));
+    let answers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(answers.len(), 1, "{text}");
+    assert!(!answers[0].contains("1c1b"), "{text}");
 }
 
 /// A variant whose pawns also step back: `legal` lists the variant's own moves, named from the
@@ -980,7 +990,38 @@ fn go_moves_are_played_under_the_variant_and_the_reading() {
             "{command}: {}",
             err(&o)
         );
+        // the move refused is pointed at, after the rules' reason
+        assert!(
+            err(&o).contains("the rules loaded refuse the move `B 4`"),
+            "{command}: {}",
+            err(&o)
+        );
+        // the moves are played one at a time: the notice of the natives off is said once
+        let notices = err(&o)
+            .lines()
+            .filter(|l| l.contains("natives are off"))
+            .count();
+        assert_eq!(notices, 1, "{command}: {}", err(&o));
     }
+    // an SGF record is replayed natively: refused where the variant places stones otherwise
+    let sgf = dir.join("two.sgf");
+    std::fs::write(&sgf, "(;GM[1]FF[4]SZ[3];B[aa];W[bb])").unwrap();
+    let o = okite(&[
+        "go",
+        "classes",
+        "--sgf",
+        sgf.to_str().unwrap(),
+        "--rules",
+        d,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    assert!(
+        err(&o).contains("E0607") && err(&o).contains("--moves"),
+        "{}",
+        err(&o)
+    );
+    let shipped = okite(&["go", "classes", "--sgf", sgf.to_str().unwrap()]);
+    assert_eq!(shipped.status.code(), Some(0), "{}", err(&shipped));
     // a prefix the variant allows: the count follows it, as the rules alone count it
     let o = okite(&[
         "go",

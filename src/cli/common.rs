@@ -91,8 +91,10 @@ pub(super) fn load_or_report(
 }
 
 /// One line on stderr naming the native bindings the evaluation found off, with why; nothing
-/// when every binding it met was on.
+/// when every binding it met was on, or when the command said the same line already (a
+/// command that evaluates once a move says it once).
 pub(super) fn say_off_bindings(ev: &Evaluator) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     if ev.off_bindings.is_empty() {
         return;
     }
@@ -101,10 +103,17 @@ pub(super) fn say_off_bindings(ev: &Evaluator) {
         .iter()
         .map(|(what, why)| format!("{what} off ({why})"))
         .collect();
-    eprintln!(
+    let line = format!(
         "okite: by the rules where natives are off: {}",
         parts.join("; ")
     );
+    if let Ok(mut said) = SAID.lock() {
+        if said.contains(&line) {
+            return;
+        }
+        said.push(line.clone());
+    }
+    eprintln!("{line}");
 }
 
 /// The error of a command under a variant when the rules fail on a position the native engine

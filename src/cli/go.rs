@@ -328,7 +328,8 @@ pub(super) fn go_position(
 }
 
 /// The boards of `moves` played by the rules loaded (`play_stones` from the empty board), which
-/// must form a regular sequence (no board repeated).
+/// must form a regular sequence (no board repeated). The moves are played one at a time, so
+/// that a move the rules refuse is pointed at in the list, after the rules' own error.
 fn replay_by_rules(
     prog: &mut Program,
     reading: Option<&str>,
@@ -336,38 +337,32 @@ fn replay_by_rules(
     moves: &str,
 ) -> Result<Vec<crate::go::board::Board>, i32> {
     use crate::go::board::{Board, Color};
+    use crate::go::error::GoError;
     let listed =
         crate::go::life::parse_moves(g, moves).map_err(|e| go_error(moves, "--moves", &e))?;
-    let stones: Vec<String> = listed
-        .iter()
-        .map(|m| {
-            let s = if m.color == Color::Black { -1 } else { 1 };
-            format!("({s}, {})", m.vertex + 1)
-        })
-        .collect();
-    let q = format!(
-        "let x = play_stones(G, r, [{}]) in if regular(G, x) then x else error(\"the moves repeat a board: they are not a regular sequence\")",
-        stones.join(", ")
-    );
-    let v = eval_on_sequence(
-        prog,
-        g,
-        &[Board::empty()],
-        &q,
-        reading,
-        Engine::Native,
-        None,
-    )?;
-    let wanted = "a sequence of configurations";
-    let Value::Seq(cs) = &v else {
-        return Err(Printer::auto().fail(unexpected("play_stones", &v, wanted)));
-    };
-    cs.iter()
-        .map(|c| {
-            crate::natives::go::board(g, c)
-                .map_err(|_| Printer::auto().fail(unexpected("play_stones", &v, wanted)))
-        })
-        .collect()
+    let mut seq = vec![Board::empty()];
+    for m in &listed {
+        let s = if m.color == Color::Black { -1 } else { 1 };
+        let q = format!(
+            "let x = play_stones(G, r, [({s}, {})]) in if regular(G, x) then last(x) else error(\"the move repeats a board: the moves are not a regular sequence\")",
+            m.vertex + 1
+        );
+        let v =
+            eval_on_sequence(prog, g, &seq, &q, reading, Engine::Native, None).map_err(|code| {
+                // the rules' error is printed; this says which move it was
+                let e = GoError::at(
+                    moves,
+                    m.at,
+                    format!("the rules loaded refuse the move `{}`", m.text),
+                    "the error above is the rules' reason".to_string(),
+                );
+                go_error(moves, "--moves", &e).max(code)
+            })?;
+        let board = crate::natives::go::board(g, &v)
+            .map_err(|_| Printer::auto().fail(unexpected("play_stones", &v, "a configuration")))?;
+        seq.push(board);
+    }
+    Ok(seq)
 }
 
 /// A sequence of boards as the rules' `Seq<Config>`.

@@ -895,7 +895,10 @@ pub static CODES: &[Code] = &[
         "`okite mate` and `okite usi` run the df-pn search, natively where `mate_in` is the \
          shipped definition of a native reading, or under a variant that keeps the native move \
          generation. Where `mate_in` itself or the moves changed, no search stands for the \
-         rules: they answer themselves, without a line, by `okite eval ... 'mate_in(g, i, N)'`.",
+         rules: they answer themselves, without a line, by `okite eval ... 'mate_in(g, i, N)'`. \
+         The Go commands refuse under the same code an SGF record where the rules loaded change \
+         how a stone is placed (`place` or `is_board`): a record is replayed natively, and its \
+         moves given with --moves are played by the rules.",
         cli(
             Some("def f = 1\n"),
             &[

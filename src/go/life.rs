@@ -1512,10 +1512,12 @@ pub fn sequence_from_moves_with(g: &Graph, moves: &str, suicide: bool) -> GoResu
                 seq.push(b);
             }
             Err(e) => {
-                return Err(err(
-                    format!("illegal move `{part}`: {e}"),
-                    "play on an empty point where the stone keeps a liberty",
-                ))
+                let help = if suicide {
+                    "play on an empty point; a lone stone without a liberty is no move even where suicide is allowed"
+                } else {
+                    "play on an empty point where the stone keeps a liberty"
+                };
+                return Err(err(format!("illegal move `{part}`: {e}"), help));
             }
         }
     }
