@@ -359,6 +359,20 @@ impl Search<'_, '_> {
         }
     }
 
+    /// The result of a search that a limit ended before it knew the answer and its line.
+    fn unknown(&self) -> MateResult {
+        MateResult {
+            result: MateStatus::Unknown,
+            plies: 0,
+            pv: vec![],
+            nodes: self.nodes,
+            ms: self.start.elapsed().as_millis() as u64,
+            shortest: false,
+            max_depth: 0,
+            lower_bound: 0,
+        }
+    }
+
     /// The proven line from the current position with `rem` plies left: the attacker's shortest
     /// mate, the defender's longest resistance.
     fn line(&mut self, rem: u32, out: &mut Vec<Move>) {
@@ -453,6 +467,9 @@ pub fn solve(
         if e.pn == 0 {
             let mut pv = vec![];
             s.line(n, &mut pv);
+            if s.interrupted {
+                return Ok(s.unknown());
+            }
             let plies = pv.len() as u32;
             let shortest = plies <= disproved + 2;
             return Ok(MateResult {
@@ -488,6 +505,9 @@ pub fn solve(
         if e.pn == 0 {
             let mut pv = vec![];
             s.line(UNBOUNDED, &mut pv);
+            if s.interrupted {
+                return Ok(s.unknown());
+            }
             let plies = pv.len() as u32;
             return Ok(MateResult {
                 result: MateStatus::Mate,
@@ -501,18 +521,8 @@ pub fn solve(
             });
         }
         // a disproof here may rest on repetitions: "no mate" is left to the bounded search
-        let (nodes, ms) = (s.nodes, s.start.elapsed().as_millis() as u64);
         if s.out_of_budget {
-            return Ok(MateResult {
-                result: MateStatus::Unknown,
-                plies: 0,
-                pv: vec![],
-                nodes,
-                ms,
-                shortest: false,
-                max_depth: 0,
-                lower_bound: 0,
-            });
+            return Ok(s.unknown());
         }
     }
     let complete = !s.out_of_budget && (opts.max_plies > 0 || n >= cap);
@@ -620,5 +630,60 @@ mod tests {
         // answered enough
         assert!(statuses.contains(&MateStatus::Unknown));
         assert!(statuses.contains(&MateStatus::NoMate));
+    }
+
+    /// A stop anywhere in the search of a position with a mate leaves either the whole line of
+    /// the shortest mate or an unknown result: never a line cut short. (Where the line is read
+    /// out the lists it needs are kept from the search; were they emptied, being full, and the
+    /// stop came while they were listed again, the result is unknown.)
+    #[test]
+    fn a_stop_never_cuts_a_mate_short() {
+        let root = Position::from_sfen(
+            "ln1gkg1nl/6+P2/2sppps1p/2p3p2/p8/P1P1P3P/2NP1PP2/3s1KSR1/L1+b2G1NL w R2Pbgp 42",
+        )
+        .expect("sfen");
+        let mut mates = 0;
+        for left in (0..400).chain([usize::MAX]) {
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut o = Stopping {
+                left,
+                stop: stop.clone(),
+            };
+            let mut hy = Hybrid {
+                mate_needs_check: false,
+                asked: Asked {
+                    nifu: true,
+                    ..Asked::default()
+                },
+                oracle: &mut o,
+                oracle_calls: 0,
+            };
+            let opts = HybridOptions {
+                max_plies: 3,
+                stop: Some(stop.clone()),
+                ..Default::default()
+            };
+            let r =
+                solve(std::slice::from_ref(&root), &mut hy, &opts).expect("the stop is no failure");
+            match r.result {
+                MateStatus::Mate => {
+                    mates += 1;
+                    assert_eq!(r.plies, 3, "after {left} answers");
+                    assert_eq!(r.pv.len(), 3, "after {left} answers");
+                    let mut p = root.clone();
+                    for &m in &r.pv {
+                        assert!(p.legal_moves().contains(m), "after {left} answers");
+                        p = p.after(m);
+                    }
+                    assert!(
+                        p.in_check() && p.legal_moves().is_empty(),
+                        "after {left} answers"
+                    );
+                }
+                MateStatus::Unknown => {}
+                other => panic!("after {left} answers: {other:?}"),
+            }
+        }
+        assert!(mates > 0);
     }
 }
