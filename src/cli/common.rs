@@ -329,6 +329,16 @@ impl Spinner {
     }
 }
 
+impl Spinner {
+    /// Says a line on stderr above the spinner, when progress is shown (a result found on the
+    /// way, kept on the terminal when the spinner is cleared).
+    pub(super) fn say(&self, line: &str) {
+        if let Some(b) = &self.0 {
+            b.suspend(|| eprintln!("{line}"));
+        }
+    }
+}
+
 impl Drop for Spinner {
     fn drop(&mut self) {
         if let Some(b) = &self.0 {

@@ -555,8 +555,24 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     let told = spinner.clone();
                     let name = graph.clone();
                     let names = g.names.clone();
+                    let mut said = 0;
                     cl.progress = Some(Box::new(move |p: &crate::go::life::LifeProgress| {
                         let name_of = |v: usize| names.get(v).map_or("?", |n| n.as_str());
+                        // each question answered, at once: on a long classification it is
+                        // known long before the vertex's class
+                        if p.answers.len() < said {
+                            said = 0;
+                        }
+                        for a in p.answers.iter().skip(said) {
+                            told.say(&format!(
+                                "vertex {}: {:?} moving first {} it ({} sequences)",
+                                name_of(a.vertex),
+                                a.colour,
+                                if a.gets { "gets" } else { "does not get" },
+                                a.nodes
+                            ));
+                        }
+                        said = p.answers.len();
                         let at = if p.working.len() > 1 {
                             // several threads: each one's vertex and question
                             let each: Vec<String> = p

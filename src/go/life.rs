@@ -203,6 +203,21 @@ pub struct LifeProgress {
     /// far from 0. `None` when no question of the proof-number search is asked, and on
     /// several threads.
     pub numbers: Option<(u32, u32)>,
+    /// The questions of the proof-number search answered so far, in order, each told at once
+    /// when it is answered (on one thread; a question the colour symmetry of the empty board
+    /// answers is not searched and not listed): on a long classification a question answered is
+    /// known before the vertex's class.
+    pub answers: Vec<Answer>,
+}
+
+/// A question of the proof-number search answered: whether `colour` moving first gets
+/// `vertex`, after how many sequences of the classification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub vertex: usize,
+    pub colour: Color,
+    pub gets: bool,
+    pub nodes: u64,
 }
 
 /// What is told how far a classification has come.
@@ -999,6 +1014,7 @@ impl Classifier {
             self.at.colour = Some(Color::Black);
             self.at.numbers = None;
             let black = self.gets_pn(last, v, Color::Black, path, budget)?;
+            self.answered(v, Color::Black, black);
             // The empty board alone is its own image under the swap of the colours, which maps
             // regular sequences, ultimate boards, eyes and every table's gains onto those of
             // the other colour: so White moving first gets v there exactly when Black does.
@@ -1008,7 +1024,9 @@ impl Classifier {
             } else {
                 self.at.colour = Some(Color::White);
                 self.at.numbers = None;
-                self.gets_pn(last, v, Color::White, path, budget)?
+                let white = self.gets_pn(last, v, Color::White, path, budget)?;
+                self.answered(v, Color::White, white);
+                white
             };
             self.at.colour = None;
             self.at.numbers = None;
@@ -1017,6 +1035,20 @@ impl Classifier {
             Ok(self.outcome_tracked(last, v, path, budget)?.0)
         } else {
             self.outcome(last, v, path, budget)
+        }
+    }
+
+    /// Records a question answered and tells it at once.
+    fn answered(&mut self, vertex: usize, colour: Color, gets: bool) {
+        self.at.answers.push(Answer {
+            vertex,
+            colour,
+            gets,
+            nodes: self.stats.nodes,
+        });
+        if let Some(tell) = &mut self.progress {
+            self.at.nodes = self.stats.nodes;
+            tell(&self.at);
         }
     }
 
@@ -1559,10 +1591,24 @@ mod tests {
         let ks = cl.classes(&[Board::empty()]).unwrap();
         assert_eq!(ks.len(), 12);
         let told = told.borrow();
-        assert_eq!(told.len() as u64, cl.stats.nodes >> 16);
-        assert!(!told.is_empty(), "{} sequences", cl.stats.nodes);
-        for (i, p) in told.iter().enumerate() {
-            assert_eq!(p.nodes, (i as u64 + 1) << 16);
+        // every 65,536 sequences; and a question answered, at once (the only tells that
+        // bring an answer)
+        let mut periodic = 0u64;
+        let mut answers = 0;
+        for p in told.iter() {
+            if p.answers.len() > answers {
+                assert_eq!(p.answers.len(), answers + 1, "{p:?}");
+                answers += 1;
+                let a = p.answers[answers - 1];
+                assert_eq!(a.nodes, p.nodes, "{p:?}");
+                assert_eq!((a.vertex, Some(a.colour)), (p.vertex, p.colour), "{p:?}");
+                // on the empty board White's answer is Black's: only Black's is searched
+                assert_eq!(a.colour, Color::Black);
+                assert_eq!(ks[a.vertex], if a.gets { Class::N } else { Class::P });
+                continue;
+            }
+            periodic += 1;
+            assert_eq!(p.nodes, periodic << 16);
             assert_eq!(p.vertices, 12);
             assert!(
                 p.classified < 12 && p.vertex < 12 && p.colour.is_some(),
@@ -1575,9 +1621,33 @@ mod tests {
                 "{p:?}"
             );
         }
+        assert_eq!(periodic, cl.stats.nodes >> 16);
+        assert!(periodic > 0, "{} sequences", cl.stats.nodes);
+        // one question a vertex searched: one of each orbit of the board's symmetries
+        assert!((3..12).contains(&answers), "{answers} answers");
         assert!(
             told.iter().any(|p| p.numbers != told[0].numbers),
             "the numbers follow the search: {told:?}"
+        );
+        // after a move both questions are searched, and the class is the table's of the two
+        let g = Graph::parse("path:6").unwrap();
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        let told = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let seen = told.clone();
+        cl.progress = Some(Box::new(move |p: &LifeProgress| {
+            seen.borrow_mut().push(p.answers.clone())
+        }));
+        let seq = sequence_from_moves(&g, "B 3").unwrap();
+        let ks = cl.classes_at(&seq, &[0]).unwrap();
+        let answers = told.borrow().last().cloned().expect("told");
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        assert_eq!(
+            (answers[0].colour, answers[1].colour),
+            (Color::Black, Color::White)
+        );
+        assert_eq!(
+            ks[0],
+            Some(Table::Reconstruction.apply(answers[0].gets, answers[1].gets))
         );
     }
 
