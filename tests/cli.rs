@@ -1353,3 +1353,102 @@ fn mate_where_the_side_not_to_move_is_in_check_follows_the_rules() {
         );
     }
 }
+
+/// `go classes --results FILE`: a classification stopped by its bound keeps what it found, and
+/// the next run reads it and goes on; a run whose questions were answered before searches
+/// nothing; `--read-results` reads a file without writing it; a file that does not fit, or a
+/// search that keeps no such results, is refused (E0615).
+#[test]
+fn go_classes_keeps_its_results_in_a_file() {
+    let dir = std::env::temp_dir().join(format!("okite-results-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("path10.res");
+    let f = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        okite(
+            &[
+                &[
+                    "go", "classes", "--graph", "path:10", "--vertex", "1", "--json",
+                ][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    let visits = |o: &std::process::Output| -> u64 {
+        let t = text(o);
+        let at = t
+            .find(" sequences searched")
+            .expect("the count of sequences");
+        let digits: String = t[..at]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        digits.chars().rev().collect::<String>().parse().unwrap()
+    };
+    let fresh = run(&[]);
+    assert_eq!(fresh.status.code(), Some(0), "{}", text(&fresh));
+    // stopped by its bound near its end (the fresh run takes about 400,000): the results
+    // found are kept
+    let stopped = run(&["--results", f, "--nodes", "300000"]);
+    assert_eq!(stopped.status.code(), Some(2), "{}", text(&stopped));
+    assert!(text(&stopped).contains("E0605"), "{}", text(&stopped));
+    assert!(
+        text(&stopped).contains("results kept in"),
+        "{}",
+        text(&stopped)
+    );
+    // resumed: the same classes as a fresh run, fewer sequences
+    let resumed = run(&["--results", f]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
+    assert!(
+        text(&resumed).contains("results read from"),
+        "{}",
+        text(&resumed)
+    );
+    assert_eq!(resumed.stdout, fresh.stdout);
+    assert!(visits(&resumed) < visits(&fresh));
+    // answered before: nothing searched
+    let again = run(&["--read-results", f]);
+    assert_eq!(again.stdout, fresh.stdout);
+    assert_eq!(visits(&again), 0, "{}", text(&again));
+    assert!(!text(&again).contains("results kept"), "{}", text(&again));
+    // refused: another graph, a file that is no results file, no proof-number search here
+    let other = okite(&["go", "classes", "--graph", "path:9", "--results", f]);
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
+    assert!(text(&other).contains("E0615") && text(&other).contains("another graph"));
+    let rule = dir.join("ex.rule");
+    std::fs::write(&rule, "def f = 1\n").unwrap();
+    let o = okite(&[
+        "go",
+        "classes",
+        "--graph",
+        "path:10",
+        "--results",
+        rule.to_str().unwrap(),
+    ]);
+    assert!(text(&o).contains("E0615"), "{}", text(&o));
+    assert_eq!(
+        std::fs::read(&rule).unwrap(),
+        b"def f = 1\n",
+        "a refused file was written"
+    );
+    for extra in [
+        &["--threads", "2"][..],
+        &["--engine", "rules"],
+        &["--search", "depth-first"],
+        &["--reading", "cautious"],
+    ] {
+        let o = okite(
+            &[
+                &["go", "classes", "--graph", "path:3", "--results", f][..],
+                extra,
+            ]
+            .concat(),
+        );
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o));
+        assert!(text(&o).contains("E0615"), "{extra:?}: {}", text(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -171,6 +171,17 @@ pub enum GoCommand {
         /// of all together. The rules classify on one thread, and say so
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// A file of results of the proof-number search: read first when it exists, and
+        /// written with this run's results (at the end, and every ten minutes while it
+        /// searches), so that a long classification can be resumed or split over runs (e.g. a
+        /// position after each first move, then the position before them). Only questions
+        /// answered exactly are kept; a search resumed from few of them may take another path
+        /// and is not always shorter
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// More files of results to read (not written)
+        #[arg(long = "read-results")]
+        read_results: Vec<PathBuf>,
         #[arg(long)]
         json: bool,
     },

@@ -405,6 +405,11 @@ pub(super) fn eval_on_sequence(
     v
 }
 
+/// A results file of `go classes` that cannot be read or written.
+fn results_error(e: &crate::go::error::GoError) -> i32 {
+    Printer::auto().fail(Diag::error("E0615", e.message.clone()).help(e.help.clone()))
+}
+
 /// The letter of a class value of the rules, if it is one.
 fn class_letter(c: &Value) -> Option<char> {
     crate::go::life::Class::of_rule_name(&c.to_string()).map(crate::go::life::Class::letter)
@@ -449,6 +454,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             max_resident_mb,
             vertices,
             threads,
+            results,
+            read_results,
             json,
         } => {
             if let Err(d) = super::mate::threads_in_range(threads) {
@@ -536,6 +543,28 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     "okite: --vertex-nodes bounds the native search: the rules evaluate every asked vertex to its end"
                 );
             }
+            // results kept in files: those of the proof-number search, on one thread
+            let files = results.is_some() || !read_results.is_empty();
+            if files {
+                let why = if !native {
+                    Some("the rules answer here, not the native search")
+                } else if search != LifeSearch::ProofNumbers
+                    || table == Some(crate::go::life::Table::Cautious)
+                    || g.n > crate::go::life::TRACK_MAX_VERTICES
+                {
+                    Some("they are the proof-number search's (the default table or p-to-chooser, graphs of up to 16 vertices)")
+                } else if threads > 1 {
+                    Some("they are kept by one thread's search: give --threads 1")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    return Printer::auto().fail(
+                        Diag::error("E0615", format!("no results file here: {why}"))
+                            .help("leave out --results and --read-results"),
+                    );
+                }
+            }
             // the asked vertices whose searches passed --vertex-nodes
             let mut unfinished: Vec<usize> = Vec::new();
             let letters: Vec<char> = match (engine, table) {
@@ -548,6 +577,16 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     cl.vertex_node_limit = vertex_nodes;
                     cl.set_max_resident_bytes(Some(max_resident_mb.saturating_mul(1 << 20)));
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
+                    let existing = results.iter().filter(|p| p.exists());
+                    for file in read_results.iter().chain(existing) {
+                        match cl.load_results(file) {
+                            Ok(n) => eprintln!("okite: {n} results read from {}", file.display()),
+                            Err(e) => return results_error(&e),
+                        }
+                    }
+                    if let Some(file) = &results {
+                        cl.keep_results(file.clone(), std::time::Duration::from_secs(600));
+                    }
                     let start = std::time::Instant::now();
                     let spinner = std::rc::Rc::new(Spinner::new(format!(
                         "classifying the vertices of {graph}"
@@ -606,6 +645,13 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     let classes = cl.classes_at_parallel(&seq, &asked, threads);
                     cl.progress = None;
                     drop(spinner);
+                    // what was found is kept, whether the classification ended or not
+                    if let Some(file) = &results {
+                        match cl.save_results(file) {
+                            Ok(n) => eprintln!("okite: {n} results kept in {}", file.display()),
+                            Err(e) => return results_error(&e),
+                        }
+                    }
                     match classes {
                         Ok(ks) => {
                             eprintln!(

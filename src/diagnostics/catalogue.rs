@@ -1007,6 +1007,24 @@ pub static CODES: &[Code] = &[
             ],
         ),
     ),
+    error(
+        "E0615",
+        "results-file",
+        Cli,
+        "the results file of `okite go classes --results` cannot be read or written",
+        "`okite go classes --results FILE` reads the results a run of the proof-number search \
+         kept in FILE (when it exists), and keeps this run's there: at the end, and every ten \
+         minutes while it searches. A file is bound to its graph and to the table of classes (the \
+         reading), and carries a checksum: a file of another graph or reading, a file damaged or \
+         cut short, or a file that is no results file is refused whole, and left as it is. \
+         `--read-results FILE` reads more files without writing them. The results are only \
+         those of the proof-number search (graphs of up to 16 vertices, the default table or \
+         `p-to-chooser`), on one thread.",
+        cli(
+            Some("def f = 1\n"),
+            &["go", "classes", "--graph", "path:3", "--results", "ex.rule"],
+        ),
+    ),
     Code {
         code: "I0001",
         name: "recursion",

@@ -39,6 +39,7 @@ mod chinese;
 mod estimates;
 mod parallel;
 mod pn;
+mod store;
 
 pub use cached::cached_classes;
 pub use chinese::{chinese_score, terminable};
@@ -318,6 +319,9 @@ pub struct Classifier {
     max_resident_bytes: Option<usize>,
     /// On a thread of a parallel classification: the budget and progress it shares.
     link: Option<parallel::Link>,
+    /// Where the results are kept during a long search, how often, and when they last were
+    /// (see [`Classifier::keep_results`]).
+    keeping: Option<Keeping>,
     pub stats: LifeStats,
 }
 
@@ -331,6 +335,13 @@ fn growth<K, V>(m: &FxHashMap<K, V>, inserts: usize) -> usize {
     // hashbrown fills its tables to seven eighths of their buckets
     let buckets = (m.capacity() * 8 / 7).next_power_of_two();
     2 * buckets * (std::mem::size_of::<(K, V)>() + 1)
+}
+
+/// Results kept in a file as a search goes (see [`Classifier::keep_results`]).
+struct Keeping {
+    path: std::path::PathBuf,
+    every: std::time::Duration,
+    last: std::time::Instant,
 }
 
 /// Graphs with at most this many vertices have their searches' asked boards recorded (the
@@ -777,6 +788,7 @@ impl Classifier {
             root_len: 0,
             max_resident_bytes: None,
             link: None,
+            keeping: None,
             stats: LifeStats::default(),
             sg,
         }
@@ -1226,6 +1238,15 @@ impl Classifier {
             l.shared
                 .tell(l.worker, 0x10000, (self.at.vertex, self.at.colour));
         }
+        if let Some(k) = &self.keeping {
+            if k.last.elapsed() >= k.every {
+                let path = k.path.clone();
+                self.save_results(&path)?;
+                if let Some(k) = &mut self.keeping {
+                    k.last = std::time::Instant::now();
+                }
+            }
+        }
         let Some(max) = self.max_resident_bytes else {
             return Ok(());
         };
@@ -1432,6 +1453,18 @@ impl Classifier {
         } else {
             Class::P
         }
+    }
+
+    /// Keeps the resolved results of the proof-number search in the file `path` as the search
+    /// goes: written again each time `every` has passed (checked every 65,536 sequences), so
+    /// that a search stopped in its course leaves what it found (see
+    /// [`Classifier::save_results`], [`Classifier::load_results`]).
+    pub fn keep_results(&mut self, path: std::path::PathBuf, every: std::time::Duration) {
+        self.keeping = Some(Keeping {
+            path,
+            every,
+            last: std::time::Instant::now(),
+        });
     }
 
     /// Stops the search with an error once the process occupies more than `bytes` (none: no

@@ -53,7 +53,7 @@ const INF: u32 = u32::MAX / 4;
 pub(super) struct Tables {
     /// Resolved: whether the colour (the tag of the key: 0 Black, 1 White) moving first gets
     /// the vertex.
-    exact: TrackedMemo<bool>,
+    pub(super) exact: TrackedMemo<bool>,
     /// Unresolved: the last (proof, disproof) numbers of a sequence (keyed by a hash of its last
     /// board, the vertex, the colour to move and the set key of its boards), in a bounded table.
     pub(super) estimate: Estimates,
