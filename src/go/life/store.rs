@@ -114,6 +114,14 @@ impl<R: Read> In<R> {
         self.bytes(&mut b)?;
         Ok(u64::from_le_bytes(b))
     }
+    /// A result's value: 0 false, 1 true.
+    fn value(&mut self) -> GoResult<bool> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(damaged("a result is neither true nor false")),
+        }
+    }
     /// A count of items of at least `each` bytes, which the rest of the file can hold.
     fn count(&mut self, each: u64) -> GoResult<usize> {
         let c = self.u64()?;
@@ -336,11 +344,7 @@ impl Classifier {
                         }
                         held.push(i);
                     }
-                    let value = match input.u8()? {
-                        0 => false,
-                        1 => true,
-                        _ => return Err(damaged("a result is neither true nor false")),
-                    };
+                    let value = input.value()?;
                     g.known.push((held.into_boxed_slice(), value));
                 }
                 groups.push(g);
@@ -351,11 +355,7 @@ impl Classifier {
         for _ in 0..input.count(18 + 16 + 1)? {
             let k = key(input)?;
             let (k1, k2) = (input.u64()?, input.u64()?);
-            let value = match input.u8()? {
-                0 => false,
-                1 => true,
-                _ => return Err(damaged("a result is neither true nor false")),
-            };
+            let value = input.value()?;
             particular.push(((k, k1, k2), value));
         }
         Ok((general, particular))
