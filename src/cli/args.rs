@@ -172,8 +172,8 @@ pub enum GoCommand {
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// A file of results of the proof-number search: read first when it exists, and
-        /// written with this run's results (at the end, and every ten minutes while it
-        /// searches), so that a long classification can be resumed or split over runs (e.g. a
+        /// written with this run's results (at the end, every ten minutes while it searches,
+        /// and as soon as a question that took a search is answered), so that a long classification can be resumed or split over runs (e.g. a
         /// position after each first move, then the position before them). Only questions
         /// answered exactly are kept; a search resumed from few of them may take another path
         /// and is not always shorter

@@ -342,7 +342,14 @@ struct Keeping {
     path: std::path::PathBuf,
     every: std::time::Duration,
     last: std::time::Instant,
+    /// The visits counted when the results were last written.
+    nodes: u64,
 }
+
+/// A question answered after at least this many visits since the results were last written
+/// has them written at once (a run stopped after an answer then keeps it; the quick answers
+/// of a classification are not worth a write each).
+const KEEP_ANSWER_NODES: u64 = 1 << 16;
 
 /// Graphs with at most this many vertices have their searches' asked boards recorded (the
 /// search's own set of boards takes a bit per board: 3^16 bits, 5.4 MB, on sixteen vertices;
@@ -1026,7 +1033,7 @@ impl Classifier {
             self.at.colour = Some(Color::Black);
             self.at.numbers = None;
             let black = self.gets_pn(last, v, Color::Black, path, budget)?;
-            self.answered(v, Color::Black, black);
+            self.answered(v, Color::Black, black)?;
             // The empty board alone is its own image under the swap of the colours, which maps
             // regular sequences, ultimate boards, eyes and every table's gains onto those of
             // the other colour: so White moving first gets v there exactly when Black does.
@@ -1037,7 +1044,7 @@ impl Classifier {
                 self.at.colour = Some(Color::White);
                 self.at.numbers = None;
                 let white = self.gets_pn(last, v, Color::White, path, budget)?;
-                self.answered(v, Color::White, white);
+                self.answered(v, Color::White, white)?;
                 white
             };
             self.at.colour = None;
@@ -1050,8 +1057,9 @@ impl Classifier {
         }
     }
 
-    /// Records a question answered and tells it at once.
-    fn answered(&mut self, vertex: usize, colour: Color, gets: bool) {
+    /// Records a question answered and tells it at once; where the results are kept in a file
+    /// and the answer took a search, the file is written at once.
+    fn answered(&mut self, vertex: usize, colour: Color, gets: bool) -> GoResult<()> {
         self.at.answers.push(Answer {
             vertex,
             colour,
@@ -1062,6 +1070,27 @@ impl Classifier {
             self.at.nodes = self.stats.nodes;
             tell(&self.at);
         }
+        if self
+            .keeping
+            .as_ref()
+            .is_some_and(|k| self.stats.nodes - k.nodes >= KEEP_ANSWER_NODES)
+        {
+            self.keep_now()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the kept results now (see [`Classifier::keep_results`]).
+    fn keep_now(&mut self) -> GoResult<()> {
+        if let Some(k) = &self.keeping {
+            let path = k.path.clone();
+            self.save_results(&path)?;
+            if let Some(k) = &mut self.keeping {
+                k.last = std::time::Instant::now();
+                k.nodes = self.stats.nodes;
+            }
+        }
+        Ok(())
     }
 
     /// The empty set of boards.
@@ -1238,14 +1267,12 @@ impl Classifier {
             l.shared
                 .tell(l.worker, 0x10000, (self.at.vertex, self.at.colour));
         }
-        if let Some(k) = &self.keeping {
-            if k.last.elapsed() >= k.every {
-                let path = k.path.clone();
-                self.save_results(&path)?;
-                if let Some(k) = &mut self.keeping {
-                    k.last = std::time::Instant::now();
-                }
-            }
+        if self
+            .keeping
+            .as_ref()
+            .is_some_and(|k| k.last.elapsed() >= k.every)
+        {
+            self.keep_now()?;
         }
         let Some(max) = self.max_resident_bytes else {
             return Ok(());
@@ -1456,14 +1483,16 @@ impl Classifier {
     }
 
     /// Keeps the resolved results of the proof-number search in the file `path` as the search
-    /// goes: written again each time `every` has passed (checked every 65,536 sequences), so
-    /// that a search stopped in its course leaves what it found (see
+    /// goes: written again each time `every` has passed (checked every 65,536 sequences) and
+    /// when a question is answered after a search of 65,536 sequences or more since the last
+    /// write, so that a search stopped in its course leaves what it found (see
     /// [`Classifier::save_results`], [`Classifier::load_results`]).
     pub fn keep_results(&mut self, path: std::path::PathBuf, every: std::time::Duration) {
         self.keeping = Some(Keeping {
             path,
             every,
             last: std::time::Instant::now(),
+            nodes: self.stats.nodes,
         });
     }
 

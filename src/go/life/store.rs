@@ -562,4 +562,47 @@ mod tests {
         );
         let _ = std::fs::remove_file(&path);
     }
+
+    /// A question answered after a search has the results written at once, so that a run
+    /// stopped after it keeps the answer; a quick answer does not.
+    #[test]
+    fn an_answer_is_kept_at_once() {
+        // path:10 after `B 3`: Black moving first gets vertex 1 after 97,850 sequences; White's
+        // question takes more than a million
+        let g = Graph::parse("path:10").unwrap();
+        let seq = sequence_from_moves(&g, "B 3").unwrap();
+        let path = file("answer.res");
+        let _ = std::fs::remove_file(&path);
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.keep_results(path.clone(), std::time::Duration::from_secs(3600));
+        cl.node_limit = 300_000;
+        assert!(cl.classes_at(&seq, &[0]).is_err(), "the bound stops it");
+        assert!(path.exists(), "written at the answer");
+        let mut next = Classifier::new(&g, Table::Reconstruction).unwrap();
+        assert!(next.load_results(&path).unwrap() > 0);
+        let told = Rc::new(std::cell::RefCell::new(Vec::new()));
+        let seen = told.clone();
+        next.progress = Some(Box::new(move |p: &crate::go::life::LifeProgress| {
+            seen.borrow_mut().push(p.answers.clone())
+        }));
+        next.node_limit = 1_000;
+        assert!(
+            next.classes_at(&seq, &[0]).is_err(),
+            "White's question is left"
+        );
+        let answers = told.borrow().last().cloned().expect("told");
+        assert_eq!(answers.len(), 1, "{answers:?}");
+        assert_eq!((answers[0].colour, answers[0].gets), (Color::Black, true));
+        assert_eq!(answers[0].nodes, 0, "read, not searched");
+        // path:6 after `B 3`: both questions within a hundred sequences, no write
+        let g = Graph::parse("path:6").unwrap();
+        let seq = sequence_from_moves(&g, "B 3").unwrap();
+        let quick = file("quick.res");
+        let _ = std::fs::remove_file(&quick);
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.keep_results(quick.clone(), std::time::Duration::from_secs(3600));
+        assert!(cl.classes_at(&seq, &[0]).is_ok());
+        assert!(!quick.exists(), "a quick answer is not worth a write");
+        let _ = std::fs::remove_file(&path);
+    }
 }
