@@ -1073,7 +1073,7 @@ impl Classifier {
         if self
             .keeping
             .as_ref()
-            .is_some_and(|k| self.stats.nodes - k.nodes >= KEEP_ANSWER_NODES)
+            .is_some_and(|k| self.stats.nodes.saturating_sub(k.nodes) >= KEEP_ANSWER_NODES)
         {
             self.keep_now()?;
         }
