@@ -647,8 +647,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     drop(spinner);
                     // what was found is kept, whether the classification ended or not
                     if let Some(file) = &results {
-                        match cl.save_results(file) {
-                            Ok(n) => eprintln!("okite: {n} results kept in {}", file.display()),
+                        match cl.keep_final() {
+                            Ok(Some(n)) => {
+                                eprintln!("okite: {n} results kept in {}", file.display())
+                            }
+                            Ok(None) => {}
                             Err(e) => return results_error(&e),
                         }
                     }

@@ -344,6 +344,8 @@ struct Keeping {
     last: std::time::Instant,
     /// The visits counted when the results were last written.
     nodes: u64,
+    /// How many results the last write kept (none: not written yet).
+    kept: Option<usize>,
 }
 
 /// A question answered after at least this many visits since the results were last written
@@ -1080,17 +1082,29 @@ impl Classifier {
         Ok(())
     }
 
-    /// Writes the kept results now (see [`Classifier::keep_results`]).
-    fn keep_now(&mut self) -> GoResult<()> {
-        if let Some(k) = &self.keeping {
-            let path = k.path.clone();
-            self.save_results(&path)?;
-            if let Some(k) = &mut self.keeping {
-                k.last = std::time::Instant::now();
-                k.nodes = self.stats.nodes;
-            }
+    /// Writes the kept results now (see [`Classifier::keep_results`]); returns how many.
+    fn keep_now(&mut self) -> GoResult<usize> {
+        let Some(path) = self.keeping.as_ref().map(|k| k.path.clone()) else {
+            return Ok(0);
+        };
+        let n = self.save_results(&path)?;
+        if let Some(k) = &mut self.keeping {
+            k.last = std::time::Instant::now();
+            k.nodes = self.stats.nodes;
+            k.kept = Some(n);
         }
-        Ok(())
+        Ok(n)
+    }
+
+    /// Writes the kept results at the end of a classification, whether it ended or not, unless
+    /// the file already holds them all (written since the last visit, e.g. at the last answer);
+    /// returns how many the file keeps (none when no results are kept).
+    pub fn keep_final(&mut self) -> GoResult<Option<usize>> {
+        match &self.keeping {
+            None => Ok(None),
+            Some(k) if k.kept.is_some() && k.nodes == self.stats.nodes => Ok(k.kept),
+            Some(_) => self.keep_now().map(Some),
+        }
     }
 
     /// The empty set of boards.
@@ -1493,6 +1507,7 @@ impl Classifier {
             every,
             last: std::time::Instant::now(),
             nodes: self.stats.nodes,
+            kept: None,
         });
     }
 

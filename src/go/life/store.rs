@@ -564,7 +564,8 @@ mod tests {
     }
 
     /// A question answered after a search has the results written at once, so that a run
-    /// stopped after it keeps the answer; a quick answer does not.
+    /// stopped after it keeps the answer; a quick answer does not, and the end of a run writes
+    /// only what is not written yet.
     #[test]
     fn an_answer_is_kept_at_once() {
         // path:10 after `B 3`: Black moving first gets vertex 1 after 97,850 sequences; White's
@@ -578,8 +579,15 @@ mod tests {
         cl.node_limit = 300_000;
         assert!(cl.classes_at(&seq, &[0]).is_err(), "the bound stops it");
         assert!(path.exists(), "written at the answer");
+        let at_answer = Classifier::new(&g, Table::Reconstruction)
+            .unwrap()
+            .load_results(&path)
+            .unwrap();
+        // the visits after the answer found more: written again at the end
+        let at_end = cl.keep_final().unwrap().expect("kept");
+        assert!(at_end > at_answer, "{at_end} after {at_answer}");
         let mut next = Classifier::new(&g, Table::Reconstruction).unwrap();
-        assert!(next.load_results(&path).unwrap() > 0);
+        assert_eq!(next.load_results(&path).unwrap(), at_end);
         let told = Rc::new(std::cell::RefCell::new(Vec::new()));
         let seen = told.clone();
         next.progress = Some(Box::new(move |p: &crate::go::life::LifeProgress| {
@@ -603,6 +611,21 @@ mod tests {
         cl.keep_results(quick.clone(), std::time::Duration::from_secs(3600));
         assert!(cl.classes_at(&seq, &[0]).is_ok());
         assert!(!quick.exists(), "a quick answer is not worth a write");
+        // path:10 after `B 2`: White's answer, the last step of the classification, comes
+        // after 224,105 sequences and is written; the end has nothing more to write
+        let g = Graph::parse("path:10").unwrap();
+        let seq = sequence_from_moves(&g, "B 2").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.keep_results(path.clone(), std::time::Duration::from_secs(3600));
+        assert!(cl.classes_at(&seq, &[0]).is_ok());
+        let kept = Classifier::new(&g, Table::Reconstruction)
+            .unwrap()
+            .load_results(&path)
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(cl.keep_final().unwrap(), Some(kept));
+        assert!(!path.exists(), "not written twice");
         let _ = std::fs::remove_file(&path);
     }
 }
