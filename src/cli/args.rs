@@ -173,10 +173,10 @@ pub enum GoCommand {
         threads: usize,
         /// A file of results of the proof-number search: read first when it exists, and
         /// written with this run's results (at the end, every ten minutes while it searches,
-        /// and as soon as a question that took a search is answered), so that a long classification can be resumed or split over runs (e.g. a
-        /// position after each first move, then the position before them). Only questions
-        /// answered exactly are kept; a search resumed from few of them may take another path
-        /// and is not always shorter
+        /// and as soon as a question that took a search is answered), so that a long
+        /// classification can be resumed or split over runs (e.g. a position after each first
+        /// move, then the position before them). Only questions answered exactly are kept; a
+        /// search resumed from few of them may take another path and is not always shorter
         #[arg(long)]
         results: Option<PathBuf>,
         /// More files of results to read (not written)
