@@ -82,9 +82,7 @@ impl Tables {
 
     /// The bytes the tables may take when they next grow, within `inserts` insertions each.
     pub(super) fn growth(&self, inserts: usize) -> usize {
-        self.estimate.growth(inserts)
-            + super::growth(&self.exact.particular, inserts)
-            + super::growth(&self.exact.general, inserts)
+        self.estimate.growth(inserts) + self.exact.growth(inserts)
     }
 
     pub(super) fn clear(&mut self) {

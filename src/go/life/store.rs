@@ -28,6 +28,20 @@ use std::rc::Rc;
 const MAGIC: &[u8] = b"okite outcome-class results\n";
 const VERSION: u32 = 1;
 
+/// The asked boards `asked` (sorted) as the file keeps them: the nonzero words of a bit set
+/// over the boards' base-3 indices, (word index, bits), sorted by word index.
+fn words_of(asked: &[u32]) -> Vec<(u32, u64)> {
+    let mut words: Vec<(u32, u64)> = Vec::new();
+    for &i in asked {
+        let (w, bit) = (i / 64, 1u64 << (i % 64));
+        match words.last_mut() {
+            Some((last, bits)) if *last == w => *bits |= bit,
+            _ => words.push((w, bit)),
+        }
+    }
+    words
+}
+
 /// FNV-1a over bytes, 64 bits.
 struct Fnv(u64);
 
@@ -191,8 +205,9 @@ impl Classifier {
             out.key(key)?;
             out.u64(groups.len() as u64)?;
             for g in groups {
-                out.u64(g.asked.len() as u64)?;
-                for &(w, bits) in g.asked.iter() {
+                let words = words_of(&g.asked);
+                out.u64(words.len() as u64)?;
+                for (w, bits) in words {
                     out.u32(w)?;
                     out.u64(bits)?;
                 }
@@ -324,13 +339,24 @@ impl Classifier {
             let k = key(input)?;
             let mut groups = Vec::new();
             for _ in 0..input.count(16)? {
-                let mut asked: Vec<(u32, u64)> = Vec::new();
+                let mut asked: Vec<u32> = Vec::new();
+                let mut last = None;
                 for _ in 0..input.count(12)? {
                     let (w, bits) = (input.u32()?, input.u64()?);
-                    if w >= words || asked.last().is_some_and(|&(p, _)| p >= w) || bits == 0 {
+                    if w >= words || last.is_some_and(|p| p >= w) || bits == 0 {
                         return Err(damaged("a result's asked boards are out of order"));
                     }
-                    asked.push((w, bits));
+                    last = Some(w);
+                    let mut x = bits;
+                    while x != 0 {
+                        asked.push(w * 64 + x.trailing_zeros());
+                        x &= x - 1;
+                    }
+                }
+                if asked.last().is_some_and(|&i| i as u64 >= boards) {
+                    return Err(damaged(
+                        "a result's asked boards are no boards of the graph",
+                    ));
                 }
                 let mut g = Group::new(Rc::from(asked));
                 for _ in 0..input.count(9)? {
@@ -370,8 +396,8 @@ impl Classifier {
         let mut added = 0;
         let memo = &mut self.pn.exact;
         for (k, groups) in general {
-            let list = memo.general.entry(k).or_default();
-            for g in groups {
+            for mut g in groups {
+                let list = memo.general.entry(k).or_default();
                 match list.iter_mut().find(|h| h.asked[..] == g.asked[..]) {
                     Some(h) => {
                         for (held, value) in g.known {
@@ -383,7 +409,8 @@ impl Classifier {
                     }
                     None => {
                         added += g.known.len();
-                        list.push(g);
+                        g.asked = memo.intern(g.asked);
+                        memo.general.entry(k).or_default().push(g);
                     }
                 }
             }
@@ -401,6 +428,15 @@ mod tests {
     use crate::go::board::{splitmix64, Board, Color};
     use crate::go::graph::Graph;
     use crate::go::life::{sequence_from_moves, Class};
+
+    #[test]
+    fn asked_boards_are_kept_as_the_words_of_a_bit_set() {
+        assert_eq!(words_of(&[]), vec![]);
+        assert_eq!(
+            words_of(&[1, 5, 64, 200, 255]),
+            vec![(0, 1 << 1 | 1 << 5), (1, 1), (3, 1 << 8 | 1 << 63)]
+        );
+    }
 
     fn file(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("okite-store-{}", std::process::id()));
