@@ -335,6 +335,7 @@ impl Classifier {
             Ok(((b, w), v, c))
         };
         let mut general = Vec::new();
+        let mut decoded = 0usize;
         for _ in 0..input.count(18 + 8)? {
             let k = key(input)?;
             let mut groups = Vec::new();
@@ -356,6 +357,15 @@ impl Classifier {
                 if asked.last().is_some_and(|&i| i as u64 >= boards) {
                     return Err(damaged(
                         "a result's asked boards are no boards of the graph",
+                    ));
+                }
+                // A word of the file (12 bytes) holds up to 64 boards (256 bytes as indices):
+                // what the boards take is counted against the bound, not only the file's size.
+                decoded += asked.len() * 4;
+                if self.max_resident_bytes.is_some_and(|max| decoded > max) {
+                    return Err(GoError::out_of_memory(
+                        "the asked boards of the results file take more than the classification may occupy",
+                        "raise --max-resident-mb",
                     ));
                 }
                 let mut g = Group::new(Rc::from(asked));
@@ -569,6 +579,53 @@ mod tests {
         assert_eq!(fresh.load_results(&path).unwrap(), kept);
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_file(file("bad.res"));
+    }
+
+    /// A file whose asked boards, dense, take more as indices than the bound lets the
+    /// classification occupy is refused, although the file itself is smaller than the bound.
+    #[test]
+    fn dense_asked_boards_are_counted_against_the_bound() {
+        let g = Graph::parse("path:8").unwrap();
+        let cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        let mut out = Out {
+            w: Vec::new(),
+            sum: Fnv::new(),
+        };
+        out.bytes(MAGIC).unwrap();
+        out.u32(VERSION).unwrap();
+        out.u32(8).unwrap();
+        for &a in &cl.sg.adj {
+            out.u64(a).unwrap();
+        }
+        out.u8(table_tag(Table::Reconstruction)).unwrap();
+        out.u64(1).unwrap();
+        out.key(&((1, 0), 0, 0)).unwrap();
+        out.u64(1).unwrap();
+        // 100 words of 64 boards each (3^8 = 6,561 boards), no result held
+        out.u64(100).unwrap();
+        for w in 0..100 {
+            out.u32(w).unwrap();
+            out.u64(u64::MAX).unwrap();
+        }
+        out.u64(0).unwrap();
+        out.u64(0).unwrap();
+        let sum = out.sum.0;
+        let mut bytes = out.w;
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        let p = file("dense.res");
+        std::fs::write(&p, &bytes).unwrap();
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.set_max_resident_bytes(Some(bytes.len() + 1000));
+        let e = cl.load_results(&p).expect_err("refused");
+        assert!(
+            e.message
+                .contains("asked boards of the results file take more"),
+            "{}",
+            e.message
+        );
+        cl.set_max_resident_bytes(Some(6400 * 4 + 1000));
+        assert_eq!(cl.load_results(&p).unwrap(), 0);
+        let _ = std::fs::remove_file(&p);
     }
 
     /// A search that keeps its results writes them as it goes: a search stopped by its bound
