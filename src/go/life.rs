@@ -449,7 +449,7 @@ impl Tested {
                 }
             }
         }
-        if out.len() + (a.len() - i) == a.len() && j == b.len() {
+        if out.len() == i && j == b.len() {
             // nothing of `other` is new: keep the shared list
             return;
         }
