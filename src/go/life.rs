@@ -649,13 +649,13 @@ impl<T: Copy> TrackedMemo<T> {
             self.particular.insert((key, k1, k2), k);
             return;
         }
-        let found = self
-            .general
-            .get(&key)
-            .and_then(|list| list.iter().position(|g| g.asked[..] == *asked.boards()));
+        let (found, groups) = self.general.get(&key).map_or((None, 0), |list| {
+            let at = list.iter().position(|g| g.asked[..] == *asked.boards());
+            (at, list.len())
+        });
         let at = match found {
             Some(i) => Some(i),
-            None if self.general.get(&key).map_or(0, Vec::len) < GENERAL_PER_KEY => {
+            None if groups < GENERAL_PER_KEY => {
                 let boards = asked.boards.clone().unwrap_or_else(|| Rc::from([]));
                 let boards = self.intern(boards);
                 let list = self.general.entry(key).or_default();
