@@ -1262,6 +1262,33 @@ fn go_classes_on_threads() {
     );
 }
 
+/// `go classes --length-step K` steers the proof-number search: the same classes, another
+/// count of visits; the rules, which evaluate every option, say they take no step.
+#[test]
+fn go_classes_with_a_length_step() {
+    let run = |args: &[&str]| -> (String, String) {
+        let o = okite(&[&["go", "classes", "--graph", "path:8"][..], args].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let visits = text(&o)
+            .lines()
+            .find(|l| l.contains("sequences searched"))
+            .unwrap_or_default()
+            .to_string();
+        (out, visits)
+    };
+    let (plain, plain_visits) = run(&[]);
+    let (stepped, stepped_visits) = run(&["--length-step", "2"]);
+    assert!(plain.contains(". N"), "{plain}");
+    // the classes (stdout) are the same; the counts (stderr) differ
+    assert_eq!(plain, stepped);
+    assert_ne!(plain_visits, stepped_visits);
+    rules_classify_and_say(
+        &["--length-step", "4"],
+        "--length-step steers the native search",
+    );
+}
+
 #[test]
 fn go_classes_keeps_its_memory_bound() {
     let o = okite(&[

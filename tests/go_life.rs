@@ -686,6 +686,48 @@ fn bensons_rule_as_knowledge_changes_no_class() {
     assert!(used > 0);
 }
 
+/// A length step (the first disproof numbers raised with the length of the sequence) steers
+/// the proof-number search and changes no class: every regular sequence of path:5 up to four
+/// moves and of 2 x 2 up to three, and the empty boards of larger graphs, under both tables of
+/// the proof-number search and three steps, against the search without one; and the steps do
+/// change the search (the visits differ).
+#[test]
+fn a_length_step_changes_no_class() {
+    let mut differ = false;
+    for (spec, moves) in [
+        ("path:5", 4),
+        ("grid:2x2", 3),
+        ("grid:2x3", 0),
+        ("cycle:6", 0),
+        ("grid:3x3", 0),
+        ("path:8", 0),
+    ] {
+        let g = Graph::parse(spec).unwrap();
+        let mut all = vec![];
+        regular_sequences(&g, moves, &mut all, &mut vec![Board::empty()]);
+        for table in [Table::Reconstruction, Table::Chooser] {
+            let mut plain = Classifier::new(&g, table).unwrap();
+            let want: Vec<String> = all
+                .iter()
+                .map(|seq| letters(&plain.classes(seq).unwrap()))
+                .collect();
+            for step in [1, 4, 8] {
+                let mut stepped = Classifier::new(&g, table).unwrap();
+                stepped.set_length_step(step);
+                for (seq, want) in all.iter().zip(&want) {
+                    assert_eq!(
+                        &letters(&stepped.classes(seq).unwrap()),
+                        want,
+                        "{spec} {table:?}, step {step}: sequence {seq:?}"
+                    );
+                }
+                differ |= stepped.stats.nodes != plain.stats.nodes;
+            }
+        }
+    }
+    assert!(differ, "a length step changed no visit count");
+}
+
 /// The empty board is its own image under the swap of the colours: White's question there has
 /// Black's answer. Asked afresh (`set_colour_symmetry(false)`), White's search finds it so on
 /// the empty boards of the small graphs under both tables of the proof-number search (every

@@ -157,6 +157,12 @@ pub enum GoCommand {
         /// table, graphs of up to 16 vertices) or depth-first (one option after another)
         #[arg(long, value_enum, default_value = "proof-numbers")]
         search: LifeSearch,
+        /// The proof-number search's first disproof number of a sequence of L boards is
+        /// 1 + L / K (0, the default: 1 whatever the length). It steers the search away from
+        /// long capture and recapture fights; the classes are the same, the visits fewer on
+        /// some positions and more on others
+        #[arg(long, default_value_t = 0)]
+        length_step: u32,
         /// Memory the process may occupy, in MiB, by the rules or the native search: past it
         /// the classification ends with a diagnostic
         #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]

@@ -451,6 +451,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             nodes,
             vertex_nodes,
             search,
+            length_step,
             max_resident_mb,
             vertices,
             threads,
@@ -543,6 +544,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     "okite: --vertex-nodes bounds the native search: the rules evaluate every asked vertex to its end"
                 );
             }
+            if length_step > 0 && !native {
+                eprintln!(
+                    "okite: --length-step steers the native search: the rules evaluate every option"
+                );
+            }
             // results kept in files: those of the proof-number search, on one thread
             let files = results.is_some() || !read_results.is_empty();
             if files {
@@ -577,6 +583,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     cl.vertex_node_limit = vertex_nodes;
                     cl.set_max_resident_bytes(Some(max_resident_mb.saturating_mul(1 << 20)));
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
+                    cl.set_length_step(length_step);
                     let existing = results.iter().filter(|p| p.exists());
                     for file in read_results.iter().chain(existing) {
                         match cl.load_results(file) {

@@ -290,6 +290,9 @@ pub struct Classifier {
     /// Whether the proof-number search takes White's question on the empty board as Black's
     /// (see [`Classifier::set_colour_symmetry`]).
     colour_symmetry: bool,
+    /// The proof-number search's first disproof number of a sequence of L boards not searched
+    /// yet is 1 + L / k for this k (see [`Classifier::set_length_step`]); 0 for 1 everywhere.
+    length_step: u32,
     /// Words of the set of boards of a sequence (a bit per board) on a tracked graph.
     words: usize,
     /// Board index -> 3^vertex, for the base-3 index of a board.
@@ -803,6 +806,7 @@ impl Classifier {
             proof_numbers: true,
             static_knowledge: true,
             colour_symmetry: true,
+            length_step: 0,
             // (read on tracked graphs alone, whose powers fit; the others' saturate)
             pow3: (0..sg.n)
                 .scan(1u32, |p, _| {
@@ -1030,6 +1034,17 @@ impl Classifier {
     /// takes half the visits with it.
     pub fn set_colour_symmetry(&mut self, on: bool) {
         self.colour_symmetry = on;
+    }
+
+    /// Raises the first disproof number of a sequence the proof-number search has not searched
+    /// yet with its length: 1 + L / k for a sequence of L boards (k = `step`; 0, the default,
+    /// for 1 whatever the length). In long capture and recapture fights every new history is
+    /// a new sequence whose first numbers are those of a fresh one, so the search can follow a
+    /// fight ever further while a shorter proof lies beside it; with a step the numbers of a
+    /// long line grow with it. The classes are the same (tests/go_life.rs compares them); the
+    /// visits change, fewer on some positions and more on others (docs/PERFORMANCE.md).
+    pub fn set_length_step(&mut self, step: u32) {
+        self.length_step = step;
     }
 
     /// Turns the recording of asked boards off (the search then uses the graph's symmetries

@@ -124,6 +124,7 @@ struct Settings {
     proof_numbers: bool,
     static_knowledge: bool,
     colour_symmetry: bool,
+    length_step: u32,
     track: bool,
     node_limit: u64,
     vertex_node_limit: Option<u64>,
@@ -286,6 +287,7 @@ impl Classifier {
             proof_numbers: self.proof_numbers,
             static_knowledge: self.static_knowledge,
             colour_symmetry: self.colour_symmetry,
+            length_step: self.length_step,
             track: self.track,
             node_limit: self.node_limit,
             vertex_node_limit: self.vertex_node_limit,
@@ -299,6 +301,7 @@ impl Classifier {
         cl.proof_numbers = s.proof_numbers;
         cl.static_knowledge = s.static_knowledge;
         cl.colour_symmetry = s.colour_symmetry;
+        cl.length_step = s.length_step;
         cl.track = s.track;
         cl.node_limit = s.node_limit;
         cl.vertex_node_limit = s.vertex_node_limit;

@@ -209,7 +209,7 @@ impl Classifier {
             self.pn
                 .estimate
                 .get(key)
-                .unwrap_or_else(|| self.first_estimate(last, v, c)),
+                .unwrap_or_else(|| self.first_estimate(last, v, c, path.boards.len())),
         );
         loop {
             // With infinite thresholds a call returns only once the question is resolved (each
@@ -430,11 +430,23 @@ impl Classifier {
         }
     }
 
-    /// The numbers of a sequence not searched yet, ending on `d` with `c` to move: to get an
-    /// opponent's stone on v, c must take its chain's liberties (as many proofs to find);
-    /// otherwise one each. (The empty 3 x 3 board: 27,445 visits, 54,371 with one each
-    /// everywhere; 2 x 5 131,037 and 156,032; path:11 8.5 and 8.9 million.)
-    fn first_estimate(&self, d: SmallBoard, v: usize, c: Color) -> (u32, u32) {
+    /// The numbers of a sequence of `len` boards not searched yet, ending on `d` with `c` to
+    /// move: to get an opponent's stone on v, c must take its chain's liberties (as many proofs
+    /// to find); otherwise one each. (The empty 3 x 3 board: 27,445 visits, 54,371 with one
+    /// each everywhere; 2 x 5 131,037 and 156,032; path:11 8.5 and 8.9 million.) With a length
+    /// step k ([`Classifier::set_length_step`]) the disproof number is raised by len / k.
+    fn first_estimate(&self, d: SmallBoard, v: usize, c: Color, len: usize) -> (u32, u32) {
+        let (phi, delta) = self.first_numbers(d, v, c);
+        match self.length_step {
+            0 => (phi, delta),
+            k => (
+                phi,
+                delta.saturating_add((len / k as usize).min(INF as usize / 2) as u32),
+            ),
+        }
+    }
+
+    fn first_numbers(&self, d: SmallBoard, v: usize, c: Color) -> (u32, u32) {
         let bit = 1u64 << v;
         let opp = match c {
             Color::Black => d.1,
@@ -458,7 +470,7 @@ impl Classifier {
             .pn
             .estimate
             .get(key)
-            .unwrap_or_else(|| self.first_estimate(d, v, c));
+            .unwrap_or_else(|| self.first_estimate(d, v, c, path.boards.len() + 1));
         Part {
             phi,
             delta,
