@@ -106,10 +106,17 @@ fn regular_sequences(g: &Graph, max_moves: usize, out: &mut Vec<Vec<Board>>, seq
     }
 }
 
-fn agree_on_all(spec: &str, max_moves: usize, readings: &[(&str, Table)]) -> usize {
+/// The graph of `spec` and its regular sequences from the empty board of up to `max_moves`
+/// moves.
+fn graph_and_sequences(spec: &str, max_moves: usize) -> (Graph, Vec<Vec<Board>>) {
     let g = Graph::parse(spec).unwrap();
     let mut all = vec![];
     regular_sequences(&g, max_moves, &mut all, &mut vec![Board::empty()]);
+    (g, all)
+}
+
+fn agree_on_all(spec: &str, max_moves: usize, readings: &[(&str, Table)]) -> usize {
+    let (g, all) = graph_and_sequences(spec, max_moves);
     let mut prog = rules();
     let queries: Vec<_> = readings
         .iter()
@@ -504,9 +511,7 @@ fn the_native_searches_agree_on_the_small_graphs() {
         ("path:3", usize::MAX),
         ("cycle:3", usize::MAX),
     ] {
-        let g = Graph::parse(spec).unwrap();
-        let mut all = vec![];
-        regular_sequences(&g, moves, &mut all, &mut vec![Board::empty()]);
+        let (_, all) = graph_and_sequences(spec, moves);
         for table in PN_TABLES {
             assert_eq!(searches_agree(spec, table, &all), all.len(), "{spec}");
         }
@@ -625,9 +630,7 @@ proptest! {
 #[test]
 fn sequences_without_options_leave_every_vertex_alone() {
     for (spec, want, total) in [("path:3", 116, 907), ("cycle:3", 1176, 3439)] {
-        let g = Graph::parse(spec).unwrap();
-        let mut all = vec![];
-        regular_sequences(&g, usize::MAX, &mut all, &mut vec![Board::empty()]);
+        let (g, all) = graph_and_sequences(spec, usize::MAX);
         assert_eq!(all.len(), total);
         let cl = Classifier::new(&g, Table::Reconstruction).unwrap();
         let mut stuck = 0;
@@ -667,9 +670,7 @@ fn bensons_rule_as_knowledge_changes_no_class() {
         ("cycle:6", 0),
         ("grid:3x3", 0),
     ] {
-        let g = Graph::parse(spec).unwrap();
-        let mut all = vec![];
-        regular_sequences(&g, moves, &mut all, &mut vec![Board::empty()]);
+        let (g, all) = graph_and_sequences(spec, moves);
         let mut with = Classifier::new(&g, Table::Reconstruction).unwrap();
         let mut without = Classifier::new(&g, Table::Reconstruction).unwrap();
         without.set_static_knowledge(false);
@@ -702,9 +703,7 @@ fn a_length_step_changes_no_class() {
         ("grid:3x3", 0),
         ("path:8", 0),
     ] {
-        let g = Graph::parse(spec).unwrap();
-        let mut all = vec![];
-        regular_sequences(&g, moves, &mut all, &mut vec![Board::empty()]);
+        let (g, all) = graph_and_sequences(spec, moves);
         for table in [Table::Reconstruction, Table::Chooser] {
             let mut plain = Classifier::new(&g, table).unwrap();
             let want: Vec<String> = all
