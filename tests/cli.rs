@@ -1381,6 +1381,67 @@ fn mate_where_the_side_not_to_move_is_in_check_follows_the_rules() {
     }
 }
 
+/// Ctrl-C during `go classes --results FILE` stops the search at its next check and keeps what
+/// it found (a second Ctrl-C would end it at once): the status is 130, and the file is read by
+/// the next run.
+#[cfg(unix)]
+#[test]
+fn go_classes_keeps_its_results_when_interrupted() {
+    let dir = std::env::temp_dir().join(format!("okite-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("path11.res");
+    let f = file.to_str().unwrap();
+    // path:11's end vertex takes about 14 seconds: the wait is a fifth of it
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args([
+            "go",
+            "classes",
+            "--graph",
+            "path:11",
+            "--vertex",
+            "1",
+            "--results",
+            f,
+        ])
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run okite");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    // SAFETY: a signal to the child just spawned, which has not been waited for
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    assert!(text(&o).contains("interrupted"), "{}", text(&o));
+    assert!(text(&o).contains("results kept in"), "{}", text(&o));
+    let again = okite(&[
+        "go",
+        "classes",
+        "--graph",
+        "path:11",
+        "--vertex",
+        "1",
+        "--read-results",
+        f,
+        "--nodes",
+        "1000",
+    ]);
+    let t = text(&again);
+    let read: usize = t
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("okite: ")?
+                .split(" results read")
+                .next()?
+                .parse()
+                .ok()
+        })
+        .expect("the results read");
+    assert!(read > 0, "{t}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `go classes --results FILE`: a classification stopped by its bound keeps what it found, and
 /// the next run reads it and goes on; a run whose questions were answered before searches
 /// nothing; `--read-results` reads a file without writing it; a file that does not fit, or a

@@ -181,7 +181,8 @@ pub enum GoCommand {
         /// written with this run's results (at the end, every ten minutes while it searches,
         /// and as soon as a question that took a search is answered), so that a long
         /// classification can be resumed or split over runs (e.g. a position after each first
-        /// move, then the position before them). Only questions answered exactly are kept; a
+        /// move, then the position before them). Ctrl-C stops the search and keeps them too
+        /// (exit status 130; a second Ctrl-C ends at once). Only questions answered exactly are kept; a
         /// search resumed from few of them may take another path and is not always shorter
         #[arg(long)]
         results: Option<PathBuf>,

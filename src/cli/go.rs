@@ -406,6 +406,25 @@ pub(super) fn eval_on_sequence(
 }
 
 /// A results file of `go classes` that cannot be read or written.
+/// Ctrl-C during a classification that keeps its results: the first raises the returned flag,
+/// so that the search stops at its next check and the results found so far are written; a
+/// second ends the program at once. None where no handler can be set (one is already).
+fn keep_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
+    let raised = flag.clone();
+    ctrlc::set_handler(move || {
+        if raised.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\nokite: interrupted: keeping the results found so far (Ctrl-C again to end now)"
+        );
+    })
+    .ok()?;
+    Some(flag)
+}
+
 fn results_error(e: &crate::go::error::GoError) -> i32 {
     Printer::auto().fail(Diag::error("E0615", e.message.clone()).help(e.help.clone()))
 }
@@ -593,6 +612,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     }
                     if let Some(file) = &results {
                         cl.keep_results(file.clone(), std::time::Duration::from_secs(600));
+                        cl.interrupt = keep_on_interrupt();
                     }
                     let start = std::time::Instant::now();
                     let spinner = std::rc::Rc::new(Spinner::new(format!(
@@ -661,6 +681,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             Ok(None) => {}
                             Err(e) => return results_error(&e),
                         }
+                    }
+                    if matches!(&classes, Err(e) if e.message == crate::go::life::INTERRUPTED) {
+                        eprintln!("okite: interrupted");
+                        return 130;
                     }
                     match classes {
                         Ok(ks) => {

@@ -1015,7 +1015,8 @@ pub static CODES: &[Code] = &[
         "`okite go classes --results FILE` reads the results a run of the proof-number search \
          kept in FILE (when it exists), and keeps this run's there: at the end, every ten \
          minutes while it searches, and as soon as a question that took a search (65,536 \
-         sequences or more since the last write) is answered. A file is bound to its graph and \
+         sequences or more since the last write) is answered, and when Ctrl-C stops the search \
+         (exit status 130). A file is bound to its graph and \
          to the table of classes (the reading), and carries a checksum: a file of another graph \
          or reading, a file damaged or cut short, or a file that is no results file is refused \
          whole, and left as it is. \

@@ -125,6 +125,7 @@ struct Settings {
     static_knowledge: bool,
     colour_symmetry: bool,
     length_step: u32,
+    interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     track: bool,
     node_limit: u64,
     vertex_node_limit: Option<u64>,
@@ -288,6 +289,7 @@ impl Classifier {
             static_knowledge: self.static_knowledge,
             colour_symmetry: self.colour_symmetry,
             length_step: self.length_step,
+            interrupt: self.interrupt.clone(),
             track: self.track,
             node_limit: self.node_limit,
             vertex_node_limit: self.vertex_node_limit,
@@ -302,6 +304,7 @@ impl Classifier {
         cl.static_knowledge = s.static_knowledge;
         cl.colour_symmetry = s.colour_symmetry;
         cl.length_step = s.length_step;
+        cl.interrupt = s.interrupt.clone();
         cl.track = s.track;
         cl.node_limit = s.node_limit;
         cl.vertex_node_limit = s.vertex_node_limit;
