@@ -182,8 +182,9 @@ pub enum GoCommand {
         /// and as soon as a question that took a search is answered), so that a long
         /// classification can be resumed or split over runs (e.g. a position after each first
         /// move, then the position before them). Ctrl-C stops the search and keeps them too
-        /// (exit status 130; a second Ctrl-C ends at once). Only questions answered exactly are kept; a
-        /// search resumed from few of them may take another path and is not always shorter
+        /// (exit status 130; a second Ctrl-C ends at once). Only questions answered exactly are
+        /// kept; a search resumed from few of them may take another path and is not always
+        /// shorter
         #[arg(long)]
         results: Option<PathBuf>,
         /// More files of results to read (not written)

@@ -405,7 +405,6 @@ pub(super) fn eval_on_sequence(
     v
 }
 
-/// A results file of `go classes` that cannot be read or written.
 /// Ctrl-C during a classification that keeps its results: the first raises the returned flag,
 /// so that the search stops at its next check and the results found so far are written; a
 /// second ends the program at once. None where no handler can be set (one is already).
@@ -425,6 +424,7 @@ fn keep_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> 
     Some(flag)
 }
 
+/// A results file of `go classes` that cannot be read or written.
 fn results_error(e: &crate::go::error::GoError) -> i32 {
     Printer::auto().fail(Diag::error("E0615", e.message.clone()).help(e.help.clone()))
 }
