@@ -365,6 +365,12 @@ pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
     crate::go::graph::Graph::parse(spec).map_err(|e| go_error(spec, "--graph", &e))
 }
 
+/// A Go computation stopped by Ctrl-C: said, with the conventional exit status.
+pub(super) fn interrupted() -> i32 {
+    eprintln!("okite: interrupted");
+    130
+}
+
 pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
     use crate::go::error::ErrorKind;
     match e.kind {
@@ -376,6 +382,7 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
             return Printer::auto()
                 .fail(Diag::error("E0605", e.message.clone()).help(e.help.clone()))
         }
+        ErrorKind::Interrupted => return interrupted(),
         ErrorKind::Input => {}
     }
     let mut sources = SourceMap::default();

@@ -682,10 +682,6 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             Err(e) => return results_error(&e),
                         }
                     }
-                    if matches!(&classes, Err(e) if e.message == crate::go::life::INTERRUPTED) {
-                        eprintln!("okite: interrupted");
-                        return 130;
-                    }
                     match classes {
                         Ok(ks) => {
                             eprintln!(
@@ -704,6 +700,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                     None => '-',
                                 })
                                 .collect()
+                        }
+                        Err(e) if e.kind == crate::go::error::ErrorKind::Interrupted => {
+                            return interrupted();
                         }
                         Err(e) => {
                             return Printer::auto()

@@ -60,6 +60,8 @@ pub enum ErrorKind {
     Memory,
     /// The computation passed a limit it was given (a count's `--limit`).
     Limit,
+    /// The computation was stopped from outside (Ctrl-C) before it ended.
+    Interrupted,
 }
 
 impl GoError {
@@ -70,6 +72,14 @@ impl GoError {
             help: help.into(),
             span: None,
             kind: ErrorKind::Input,
+        }
+    }
+
+    /// A computation stopped from outside (Ctrl-C) before it ended.
+    pub fn interrupted(message: impl Into<String>, help: impl Into<String>) -> GoError {
+        GoError {
+            kind: ErrorKind::Interrupted,
+            ..GoError::new(message, help)
         }
     }
 

@@ -323,18 +323,15 @@ pub struct Classifier {
     /// On a thread of a parallel classification: the budget and progress it shares.
     link: Option<parallel::Link>,
     /// Raised (e.g. by Ctrl-C) to stop the search where it is checked, every 65,536
-    /// sequences: the classification then ends with an error whose message is
-    /// [`INTERRUPTED`], and the results found so far can still be kept
-    /// ([`Classifier::keep_final`]).
+    /// sequences: the classification then ends with an error of the kind
+    /// [`ErrorKind::Interrupted`](super::error::ErrorKind::Interrupted), and the results found
+    /// so far can still be kept ([`Classifier::keep_final`]).
     pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Where the results are kept during a long search, how often, and when they last were
     /// (see [`Classifier::keep_results`]).
     keeping: Option<Keeping>,
     pub stats: LifeStats,
 }
-
-/// The message of the error that ends a classification stopped by its interrupt flag.
-pub const INTERRUPTED: &str = "the classification was interrupted";
 
 /// The bytes a hash map may take when it next grows, if that can happen within the next
 /// `inserts` insertions: a table of twice its buckets (a key, a value and a control byte each),
@@ -1334,8 +1331,8 @@ impl Classifier {
             .as_ref()
             .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
         {
-            return Err(GoError::limit(
-                INTERRUPTED,
+            return Err(GoError::interrupted(
+                "the classification was interrupted",
                 "resume it from its results (--results)",
             ));
         }
