@@ -786,3 +786,33 @@ fn the_empty_4x4_board_is_n_everywhere() {
     let ks = cl.classes(&[Board::empty()]).unwrap();
     assert_eq!(letters(&ks), "N".repeat(16));
 }
+
+/// The search's errors say what stopped it: a budget of visits (of the whole classification or
+/// of one vertex) is a limit, the resident memory bound is memory, a results file that cannot
+/// be read is a file (the CLI tells them apart by their kind: E0605, E0611, E0615).
+#[test]
+fn the_search_tells_what_stopped_it() {
+    use okite::go::error::ErrorKind;
+    let g = Graph::parse("grid:3x4").unwrap();
+    let empty = [Board::empty()];
+    let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+    cl.node_limit = 1000;
+    assert_eq!(cl.classes(&empty).unwrap_err().kind, ErrorKind::Limit);
+    let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+    cl.vertex_node_limit = Some(1000);
+    assert_eq!(cl.class_of(&empty, 0).unwrap_err().kind, ErrorKind::Limit);
+    // (where the system tells the resident memory: elsewhere the bound does not bind)
+    if okite::memory::resident_bytes().is_some() {
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        cl.set_max_resident_bytes(Some(1 << 20));
+        let e = cl.classes(&empty).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Memory, "{}", e.message);
+    }
+    let dir = std::env::temp_dir().join(format!("okite-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("not-results");
+    std::fs::write(&file, "not a results file").unwrap();
+    let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+    assert_eq!(cl.load_results(&file).unwrap_err().kind, ErrorKind::File);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -383,6 +383,10 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
                 .fail(Diag::error("E0605", e.message.clone()).help(e.help.clone()))
         }
         ErrorKind::Interrupted => return interrupted(),
+        ErrorKind::File => {
+            return Printer::auto()
+                .fail(Diag::error("E0615", e.message.clone()).help(e.help.clone()))
+        }
         ErrorKind::Input => {}
     }
     let mut sources = SourceMap::default();

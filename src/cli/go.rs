@@ -426,7 +426,7 @@ fn keep_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> 
 
 /// A results file of `go classes` that cannot be read or written.
 fn results_error(e: &crate::go::error::GoError) -> i32 {
-    Printer::auto().fail(Diag::error("E0615", e.message.clone()).help(e.help.clone()))
+    go_error("", "--results", e)
 }
 
 /// The letter of a class value of the rules, if it is one.
@@ -701,13 +701,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                 })
                                 .collect()
                         }
-                        Err(e) if e.kind == crate::go::error::ErrorKind::Interrupted => {
-                            return interrupted();
-                        }
-                        Err(e) => {
-                            return Printer::auto()
-                                .fail(Diag::error("E0605", e.message).help(e.help));
-                        }
+                        // by its kind: a budget passed (E0605), the memory bound (E0611), the
+                        // results file (E0615), Ctrl-C
+                        Err(e) => return go_error(&graph, "--graph", &e),
                     }
                 }
                 (engine, _) if asked.len() == g.n => {

@@ -947,13 +947,17 @@ pub static CODES: &[Code] = &[
         "E0611",
         "engine-memory",
         Cli,
-        "a native count would occupy more memory than allowed",
+        "a native count or search would occupy more memory than allowed",
         "The native board count of a grid keeps the states of its border in memory; they grow \
          about threefold with each cell of the grid's width. `okite go count` estimates them as \
          they grow and reads the process's resident memory as it goes: past `--max-resident-mb` \
          (or when the system refuses the memory) it ends with this diagnostic instead of being \
          killed. A count of regular sequences whose path of boards would pass four million \
-         boards ends the same way. Raise the bound, or count a smaller graph.",
+         boards ends the same way, and so does the native search of `okite go classes`, whose \
+         tables grow with the sequences it has searched: it reads the resident memory as it \
+         goes and counts a table's next growth in advance (with `--results`, what it found is \
+         kept first). Raise the bound, or count or classify on a smaller graph or a later \
+         position.",
         cli(
             None,
             &["go", "count", "--graph", "grid:5x5", "--max-resident-mb", "1"],

@@ -62,6 +62,8 @@ pub enum ErrorKind {
     Limit,
     /// The computation was stopped from outside (Ctrl-C) before it ended.
     Interrupted,
+    /// A file the computation keeps its results in cannot be read or written, or is not one.
+    File,
 }
 
 impl GoError {
@@ -87,6 +89,14 @@ impl GoError {
     pub fn out_of_memory(message: impl Into<String>, help: impl Into<String>) -> GoError {
         GoError {
             kind: ErrorKind::Memory,
+            ..GoError::new(message, help)
+        }
+    }
+
+    /// An error of a file a computation keeps its results in.
+    pub fn file(message: impl Into<String>, help: impl Into<String>) -> GoError {
+        GoError {
+            kind: ErrorKind::File,
             ..GoError::new(message, help)
         }
     }

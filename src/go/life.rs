@@ -1003,7 +1003,7 @@ impl Classifier {
 
     /// The error of a vertex the search left (past [`Classifier::vertex_node_limit`]).
     fn left_error(&self) -> GoError {
-        GoError::new(
+        GoError::limit(
             format!(
                 "the search of a vertex visited more than {} sequences",
                 self.vertex_node_limit.unwrap_or(self.node_limit)
@@ -1299,7 +1299,7 @@ impl Classifier {
         if let Some(max) = self.vertex_node_limit {
             if self.vertex_nodes >= max {
                 self.vertex_ran_out = true;
-                return Err(GoError::new(
+                return Err(GoError::limit(
                     format!("the search of one vertex visited more than {max} sequences"),
                     "the vertex is left unclassified",
                 ));
@@ -1350,7 +1350,7 @@ impl Classifier {
             return Ok(());
         };
         if r > max {
-            return Err(GoError::new(
+            return Err(GoError::out_of_memory(
                 format!(
                     "the classification occupied more than {} MiB after {} sequences",
                     max >> 20,
@@ -1363,7 +1363,7 @@ impl Classifier {
         // is counted in advance
         let next = self.growth(0x40000);
         if r + next > max {
-            return Err(GoError::new(
+            return Err(GoError::out_of_memory(
                 format!(
                     "the classification would occupy more than {} MiB after {} sequences ({} MiB, and its tables would grow by {} MiB at once)",
                     max >> 20,
@@ -1384,7 +1384,7 @@ impl Classifier {
     }
 
     fn limit_error(&self) -> GoError {
-        GoError::new(
+        GoError::limit(
             format!(
                 "the classification visited more than {} sequences",
                 self.node_limit

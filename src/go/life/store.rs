@@ -95,7 +95,7 @@ struct In<R: Read> {
 }
 
 fn damaged(what: &str) -> GoError {
-    GoError::new(
+    GoError::file(
         format!("the results file is damaged or not a results file: {what}"),
         "give a file written by `okite go classes --results`, or a new name to start one",
     )
@@ -155,7 +155,7 @@ fn table_tag(t: Table) -> u8 {
 }
 
 fn io_error(path: &Path, e: std::io::Error) -> GoError {
-    GoError::new(
+    GoError::file(
         format!("the results file {} cannot be written: {e}", path.display()),
         "give a place where a file can be written",
     )
@@ -238,7 +238,7 @@ impl Classifier {
     /// damaged, or larger than the memory the classifier may occupy, is refused whole.
     pub fn load_results(&mut self, path: &Path) -> GoResult<usize> {
         let refuse = |e: std::io::Error| {
-            GoError::new(
+            GoError::file(
                 format!("the results file {} cannot be read: {e}", path.display()),
                 "give a file written by `okite go classes --results`",
             )
@@ -296,7 +296,7 @@ impl Classifier {
         }
         let version = input.u32()?;
         if version != VERSION {
-            return Err(GoError::new(
+            return Err(GoError::file(
                 format!(
                     "the results file has version {version}; this okite reads version {VERSION}"
                 ),
@@ -310,13 +310,13 @@ impl Classifier {
         }
         let tag = input.u8()?;
         if n != self.sg.n || adj != self.sg.adj {
-            return Err(GoError::new(
+            return Err(GoError::file(
                 "the results file was written for another graph",
                 "give the file of this graph, or a new name to start one",
             ));
         }
         if tag != table_tag(self.table) {
-            return Err(GoError::new(
+            return Err(GoError::file(
                 "the results file was written under another table of classes (another reading)",
                 "give the file of this reading, or a new name to start one",
             ));
