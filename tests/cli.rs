@@ -1289,6 +1289,38 @@ fn go_classes_with_a_length_step() {
     );
 }
 
+/// `go classes --json` lists the questions the native search answered, each "yes" with the
+/// move that gets the vertex; played, that move leaves the vertex the mover's (its class asked
+/// again through the command). The rules engine answers no such questions: no field.
+#[test]
+fn go_classes_names_the_move_of_each_yes() {
+    let v = json_ok(&[
+        "go", "classes", "--graph", "path:9", "--moves", "B 2", "--vertex", "1", "--json",
+    ]);
+    assert_eq!(v["classes"][0], "B", "{v}");
+    let answers = v["answers"].as_array().expect("answers");
+    assert_eq!(answers.len(), 2, "{v}");
+    let (black, white) = (&answers[0], &answers[1]);
+    assert_eq!(black["vertex"], "1");
+    assert_eq!(black["colour"], "Black");
+    assert_eq!(black["gets"], true);
+    assert!(black["sequences"].as_u64().is_some(), "{v}");
+    assert_eq!(white["colour"], "White");
+    assert_eq!(white["gets"], false);
+    assert!(white["by"].is_null(), "{v}");
+    let by = black["by"].as_str().expect("a move");
+    let moves = format!("B 2, B {by}");
+    let after = json_ok(&[
+        "go", "classes", "--graph", "path:9", "--moves", &moves, "--vertex", "1", "--json",
+    ]);
+    let k = after["classes"][0].as_str().expect("a class");
+    assert!(k == "B" || (k == "P" && by == "1"), "{moves}: {after}");
+    let rules = json_ok(&[
+        "go", "classes", "--graph", "path:3", "--engine", "rules", "--json",
+    ]);
+    assert!(rules.get("answers").is_none(), "{rules}");
+}
+
 #[test]
 fn go_classes_keeps_its_memory_bound() {
     let o = okite(&[

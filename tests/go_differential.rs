@@ -267,10 +267,14 @@ fn outcome_classes_from_the_command_line() {
             "{}",
             String::from_utf8_lossy(&o.stderr)
         );
-        // the classes, without the `engine` field that says which engine answered
+        // the classes, without the fields that say which engine answered and how (`answers`,
+        // the questions the native search answered; `engine`)
         let out = String::from_utf8_lossy(&o.stdout).trim().to_string();
-        match out.split_once(", \"engine\": ") {
-            Some((classes, _)) => format!("{classes}}}"),
+        let end = out
+            .find(", \"answers\": ")
+            .or_else(|| out.find(", \"engine\": "));
+        match end {
+            Some(k) => format!("{}}}", &out[..k]),
             None => out,
         }
     };

@@ -592,6 +592,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             }
             // the asked vertices whose searches passed --vertex-nodes
             let mut unfinished: Vec<usize> = Vec::new();
+            // the questions the native search answered, with the first move of each "yes"
+            let mut answers: Vec<crate::go::life::Answer> = Vec::new();
             let letters: Vec<char> = match (engine, table) {
                 (Engine::Native, Some(table)) => {
                     let mut cl = match crate::go::life::Classifier::new(&g, table) {
@@ -630,8 +632,20 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             said = 0;
                         }
                         for a in p.answers.iter().skip(said) {
+                            let by = match a.by {
+                                Some(w) => format!(
+                                    " by {} {}",
+                                    if a.colour == crate::go::board::Color::Black {
+                                        "B"
+                                    } else {
+                                        "W"
+                                    },
+                                    name_of(w)
+                                ),
+                                None => String::new(),
+                            };
                             told.say(&format!(
-                                "vertex {}: {:?} moving first {} it ({} sequences)",
+                                "vertex {}: {:?} moving first {} it{by} ({} sequences)",
                                 name_of(a.vertex),
                                 a.colour,
                                 if a.gets { "gets" } else { "does not get" },
@@ -693,6 +707,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                 cl.stats.estimates
                             );
                             unfinished = cl.unfinished().to_vec();
+                            answers = cl.answers().to_vec();
                             (0..g.n)
                                 .map(|v| match ks[v] {
                                     Some(k) => k.letter(),
@@ -774,8 +789,29 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 } else {
                     format!(", \"unfinished\": [{}]", left.join(", "))
                 };
+                // the questions the native proof-number search answered (absent where it
+                // answered none): whether the colour moving first gets the vertex, and by
+                // which move
+                let answered: Vec<String> = answers
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{{\"vertex\": {}, \"colour\": \"{:?}\", \"gets\": {}, \"by\": {}, \"sequences\": {}}}",
+                            crate::json::string(&g.names[a.vertex]),
+                            a.colour,
+                            a.gets,
+                            a.by.map_or("null".to_string(), |w| crate::json::string(&g.names[w])),
+                            a.nodes
+                        )
+                    })
+                    .collect();
+                let answered = if answered.is_empty() {
+                    String::new()
+                } else {
+                    format!(", \"answers\": [{}]", answered.join(", "))
+                };
                 println!(
-                    "{{\"classes\": [{}]{left}, \"engine\": {ej}}}",
+                    "{{\"classes\": [{}]{left}{answered}, \"engine\": {ej}}}",
                     items.join(", ")
                 );
             } else {

@@ -212,13 +212,19 @@ pub struct LifeProgress {
 }
 
 /// A question of the proof-number search answered: whether `colour` moving first gets
-/// `vertex`, after how many sequences of the classification.
+/// `vertex`, after how many sequences of the classification (of its thread's, on several
+/// threads), and for a "yes" the vertex `colour` plays to get it: the first move of the proof,
+/// an option whose class is `colour`'s own (or, under the reconstruction's table, 𝓟 with its
+/// stone on the vertex). `by` is `None` for a "no", on an ultimate board (the board gives the
+/// vertex), and where the results of the proof are no longer at hand (they are, unless the
+/// classification let its tables go).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {
     pub vertex: usize,
     pub colour: Color,
     pub gets: bool,
     pub nodes: u64,
+    pub by: Option<usize>,
 }
 
 /// What is told how far a classification has come.
@@ -882,6 +888,12 @@ impl Classifier {
     /// budget of [`Classifier::node_limit`] sequences. Under a
     /// [`Classifier::vertex_node_limit`] the vertices it stops are `None` too, and listed by
     /// [`Classifier::unfinished`].
+    /// The questions of the proof-number search the last classification answered, in order (on
+    /// several threads, each thread's in its order), with the first move of each "yes".
+    pub fn answers(&self) -> &[Answer] {
+        &self.at.answers
+    }
+
     pub fn classes_at(&mut self, seq: &[Board], asked: &[usize]) -> GoResult<Vec<Option<Class>>> {
         self.unfinished.clear();
         let (reps, keeping) = self.orbits(seq, asked)?;
@@ -1080,7 +1092,10 @@ impl Classifier {
             self.at.colour = Some(Color::Black);
             self.at.numbers = None;
             let black = self.gets_pn(last, v, Color::Black, path, budget)?;
-            self.answered(v, Color::Black, black)?;
+            let by = black
+                .then(|| self.winning_play(last, v, Color::Black, path))
+                .flatten();
+            self.answered(v, Color::Black, black, by)?;
             // The empty board alone is its own image under the swap of the colours, which maps
             // regular sequences, ultimate boards, eyes and every table's gains onto those of
             // the other colour: so White moving first gets v there exactly when Black does.
@@ -1091,7 +1106,10 @@ impl Classifier {
                 self.at.colour = Some(Color::White);
                 self.at.numbers = None;
                 let white = self.gets_pn(last, v, Color::White, path, budget)?;
-                self.answered(v, Color::White, white)?;
+                let by = white
+                    .then(|| self.winning_play(last, v, Color::White, path))
+                    .flatten();
+                self.answered(v, Color::White, white, by)?;
                 white
             };
             self.at.colour = None;
@@ -1106,12 +1124,19 @@ impl Classifier {
 
     /// Records a question answered and tells it at once; where the results are kept in a file
     /// and the answer took a search, the file is written at once.
-    fn answered(&mut self, vertex: usize, colour: Color, gets: bool) -> GoResult<()> {
+    fn answered(
+        &mut self,
+        vertex: usize,
+        colour: Color,
+        gets: bool,
+        by: Option<usize>,
+    ) -> GoResult<()> {
         self.at.answers.push(Answer {
             vertex,
             colour,
             gets,
             nodes: self.stats.nodes,
+            by,
         });
         if let Some(tell) = &mut self.progress {
             self.at.nodes = self.stats.nodes;

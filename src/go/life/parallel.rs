@@ -8,7 +8,7 @@
 //! Black's results. The threads draw their visits from one budget, so that the bound on
 //! sequences is the classification's, not a thread's.
 
-use super::{Class, Classifier, LifeProgress, LifeStats, Table};
+use super::{Answer, Class, Classifier, LifeProgress, LifeStats, Table};
 use crate::go::board::{Board, Color};
 use crate::go::error::{GoError, GoResult};
 use crate::go::small::SmallGraph;
@@ -136,7 +136,7 @@ struct Settings {
 /// What a thread reports: a vertex classified (or the failure), or its end with its counters.
 enum Report {
     Class(usize, GoResult<Option<Class>>),
-    Done(LifeStats),
+    Done(LifeStats, Vec<Answer>),
 }
 
 impl Classifier {
@@ -218,7 +218,7 @@ impl Classifier {
                         working[w] = None;
                     }
                     cl.tally();
-                    let _ = tx.send(Report::Done(cl.stats));
+                    let _ = tx.send(Report::Done(cl.stats, std::mem::take(&mut cl.at.answers)));
                 });
             }
             drop(tx);
@@ -232,8 +232,9 @@ impl Classifier {
                     Ok(Report::Class(_, Err(e))) => {
                         failure.get_or_insert(e);
                     }
-                    Ok(Report::Done(s)) => {
+                    Ok(Report::Done(s, answers)) => {
                         running -= 1;
+                        self.at.answers.extend(answers);
                         stats.nodes += s.nodes;
                         stats.hits += s.hits;
                         stats.entries += s.entries;

@@ -220,6 +220,41 @@ impl Classifier {
         }
     }
 
+    /// A play of `c` after `path` (ending on `last`) that gets `v` for `c` by the results at
+    /// hand, once the search has found that `c` moving first gets it: the first move of the
+    /// proof (the vertex played). The opponent moving first there must not get `v` and, under
+    /// the reconstruction's table unless the play is on `v`, `c` moving first again must.
+    pub(super) fn winning_play(
+        &mut self,
+        last: SmallBoard,
+        v: usize,
+        c: Color,
+        path: &Path,
+    ) -> Option<usize> {
+        // asked of the tables only: the counters stay those of the search
+        let stats = self.stats;
+        let opp = c.opponent();
+        let mut by = None;
+        for (d, _) in self.new_plays(last, v, c, path).0 {
+            if !matches!(self.pn_known(d, v, opp, path, Some(d)), Some((false, _))) {
+                continue;
+            }
+            let again = self.table != Table::Reconstruction
+                || stone_of(d, v, c)
+                || matches!(self.pn_known(d, v, c, path, Some(d)), Some((true, _)));
+            if again {
+                let (now, before) = match c {
+                    Color::Black => (d.0, last.0),
+                    Color::White => (d.1, last.1),
+                };
+                by = Some((now & !before).trailing_zeros() as usize);
+                break;
+            }
+        }
+        self.stats = stats;
+        by
+    }
+
     /// A result known for `c` moving first after `path` (+ `extra`) ending on `d`: an ultimate
     /// board, or a resolved entry.
     fn pn_known(
