@@ -884,16 +884,16 @@ impl Classifier {
             .collect()
     }
 
-    /// The classes of the vertices `asked` after `seq` (the others are `None`), within one
-    /// budget of [`Classifier::node_limit`] sequences. Under a
-    /// [`Classifier::vertex_node_limit`] the vertices it stops are `None` too, and listed by
-    /// [`Classifier::unfinished`].
     /// The questions of the proof-number search the last classification answered, in order (on
     /// several threads, each thread's in its order), with the first move of each "yes".
     pub fn answers(&self) -> &[Answer] {
         &self.at.answers
     }
 
+    /// The classes of the vertices `asked` after `seq` (the others are `None`), within one
+    /// budget of [`Classifier::node_limit`] sequences. Under a
+    /// [`Classifier::vertex_node_limit`] the vertices it stops are `None` too, and listed by
+    /// [`Classifier::unfinished`].
     pub fn classes_at(&mut self, seq: &[Board], asked: &[usize]) -> GoResult<Vec<Option<Class>>> {
         self.unfinished.clear();
         let (reps, keeping) = self.orbits(seq, asked)?;
