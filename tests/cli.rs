@@ -1338,6 +1338,29 @@ fn go_classes_names_the_move_of_each_yes() {
     assert!(rules.get("answers").is_none(), "{rules}");
 }
 
+/// Where stderr is no terminal (a log), `go classes` says each answer on a line of its own as
+/// it comes, with its move; `--quiet` says none.
+#[test]
+fn go_classes_says_its_answers_in_a_log() {
+    let args = [
+        "go", "classes", "--graph", "path:9", "--moves", "B 2", "--vertex", "1",
+    ];
+    let o = okite(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let black = err
+        .lines()
+        .find(|l| l.starts_with("okite: vertex 1: Black moving first gets it by B "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(black.ends_with(" sequences)"), "{black}");
+    assert!(
+        err.contains("okite: vertex 1: White moving first does not get it ("),
+        "{err}"
+    );
+    let quiet = okite(&[&args[..], &["--quiet"]].concat());
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("moving first"));
+}
+
 #[test]
 fn go_classes_keeps_its_memory_bound() {
     let o = okite(&[

@@ -17,7 +17,8 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// No progress on the terminal (it is never drawn when stderr is not a terminal)
+    /// No progress on the terminal (it is never drawn when stderr is not a terminal), and no
+    /// answers of `go classes` in a log
     #[arg(long, global = true)]
     pub quiet: bool,
 }

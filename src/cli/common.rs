@@ -330,11 +330,16 @@ impl Spinner {
 }
 
 impl Spinner {
-    /// Says a line on stderr above the spinner, when progress is shown (a result found on the
-    /// way, kept on the terminal when the spinner is cleared).
-    pub(super) fn say(&self, line: &str) {
-        if let Some(b) = &self.0 {
-            b.suspend(|| eprintln!("{line}"));
+    /// Says a line found on the way that a log keeps too: above the spinner on a terminal (kept
+    /// there when the spinner is cleared), and where progress is not drawn (stderr is a file or
+    /// a pipe) as a line of its own, unless `--quiet`.
+    pub(super) fn tell(&self, line: &str) {
+        match &self.0 {
+            Some(b) => b.suspend(|| eprintln!("{line}")),
+            None if !QUIET.load(std::sync::atomic::Ordering::Relaxed) => {
+                eprintln!("okite: {line}")
+            }
+            None => {}
         }
     }
 }

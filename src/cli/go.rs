@@ -644,7 +644,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                                 ),
                                 None => String::new(),
                             };
-                            told.say(&format!(
+                            // kept in a log as well: on a long run the first answer is known
+                            // long before the class
+                            told.tell(&format!(
                                 "vertex {}: {:?} moving first {} it{by} ({} sequences)",
                                 name_of(a.vertex),
                                 a.colour,
