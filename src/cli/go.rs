@@ -633,15 +633,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         }
                         for a in p.answers.iter().skip(said) {
                             let by = match a.by {
-                                Some(w) => format!(
-                                    " by {} {}",
-                                    if a.colour == crate::go::board::Color::Black {
-                                        "B"
-                                    } else {
-                                        "W"
-                                    },
-                                    name_of(w)
-                                ),
+                                Some(w) => format!(" by {} {}", a.colour.initial(), name_of(w)),
                                 None => String::new(),
                             };
                             // kept in a log as well: on a long run the first answer is known

@@ -37,6 +37,14 @@ impl Color {
         }
     }
 
+    /// The colour's initial, as moves are written (`--moves "B 1"`, SGF's `;B[aa]`).
+    pub fn initial(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+
     /// Diagram letter: `X` for Black, `O` for White.
     pub fn letter(self) -> char {
         match self {

@@ -457,7 +457,7 @@ pub fn write_sgf(
         }
     }
     for &(c, m) in moves {
-        let tag = if c == Color::Black { "B" } else { "W" };
+        let tag = c.initial();
         match m {
             Move::Pass => s.push_str(&format!(";{tag}[]")),
             Move::Place(v) => s.push_str(&format!(";{tag}[{}]", pt(v)?)),
