@@ -376,27 +376,23 @@ pub(super) fn interrupted() -> i32 {
     130
 }
 
+/// A Go error by its kind: a bound passed or a file (a code of its own, no source to show),
+/// Ctrl-C, or an input error shown in `text`, the value of the option `name`.
 pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
     use crate::go::error::ErrorKind;
-    match e.kind {
-        ErrorKind::Memory => {
-            return Printer::auto()
-                .fail(Diag::error("E0611", e.message.clone()).help(e.help.clone()))
-        }
-        ErrorKind::Limit => {
-            return Printer::auto()
-                .fail(Diag::error("E0605", e.message.clone()).help(e.help.clone()))
-        }
+    let code = match e.kind {
+        ErrorKind::Memory => "E0611",
+        ErrorKind::Limit => "E0605",
+        ErrorKind::File => "E0615",
         ErrorKind::Interrupted => return interrupted(),
-        ErrorKind::File => {
-            return Printer::auto()
-                .fail(Diag::error("E0615", e.message.clone()).help(e.help.clone()))
-        }
-        ErrorKind::Input => {}
+        ErrorKind::Input => "E0501",
+    };
+    if e.kind != ErrorKind::Input {
+        return Printer::auto().fail(Diag::error(code, e.message.clone()).help(e.help.clone()));
     }
     let mut sources = SourceMap::default();
     let id = sources.add(name, None, text.to_string());
-    let mut d = Diag::error("E0501", e.message.clone()).help(e.help.clone());
+    let mut d = Diag::error(code, e.message.clone()).help(e.help.clone());
     if let Some(sp) = e.span.as_ref().filter(|sp| sp.offset < text.len()) {
         d = d.label(Span::new(id, sp.offset, sp.offset + 1), "here");
     } else {

@@ -220,6 +220,13 @@ impl Classifier {
         }
     }
 
+    /// Whether the option `d` of `c` gets `v` only if `c` moving first again there gets it too:
+    /// under the reconstruction's table, unless `d` holds `c`'s stone on `v` (an option of
+    /// class 𝓟 gets it then).
+    fn needs_again(&self, d: SmallBoard, v: usize, c: Color) -> bool {
+        self.table == Table::Reconstruction && !stone_of(d, v, c)
+    }
+
     /// A play of `c` after `path` (ending on `last`) that gets `v` for `c` by the results at
     /// hand, once the search has found that `c` moving first gets it: the first move of the
     /// proof (the vertex played). The opponent moving first there must not get `v` and, under
@@ -239,8 +246,7 @@ impl Classifier {
             if !matches!(self.pn_known(d, v, opp, path, Some(d)), Some((false, _))) {
                 continue;
             }
-            let again = self.table != Table::Reconstruction
-                || stone_of(d, v, c)
+            let again = !self.needs_again(d, v, c)
                 || matches!(self.pn_known(d, v, c, path, Some(d)), Some((true, _)));
             if again {
                 let (now, before) = match c {
@@ -370,10 +376,8 @@ impl Classifier {
         for ((d, di), [opp_key, again_key]) in new.into_iter().zip(keys) {
             let opp_part = self.part(d, v, opp, path, opp_key);
             // (an option the opponent gets is lost whatever c would get there)
-            let again = (self.table == Table::Reconstruction
-                && !stone_of(d, v, c)
-                && !matches!(opp_part.done, Some((true, _))))
-            .then(|| self.part(d, v, c, path, again_key));
+            let again = (self.needs_again(d, v, c) && !matches!(opp_part.done, Some((true, _))))
+                .then(|| self.part(d, v, c, path, again_key));
             let b = Branch {
                 d,
                 di,
