@@ -1089,13 +1089,7 @@ impl Classifier {
         budget: &mut u64,
     ) -> GoResult<Class> {
         if self.track && self.proof_numbers && self.table.proof_numbers() {
-            self.at.colour = Some(Color::Black);
-            self.at.numbers = None;
-            let black = self.gets_pn(last, v, Color::Black, path, budget)?;
-            let by = black
-                .then(|| self.winning_play(last, v, Color::Black, path))
-                .flatten();
-            self.answered(v, Color::Black, black, by)?;
+            let black = self.ask(last, v, Color::Black, path, budget)?;
             // The empty board alone is its own image under the swap of the colours, which maps
             // regular sequences, ultimate boards, eyes and every table's gains onto those of
             // the other colour: so White moving first gets v there exactly when Black does.
@@ -1103,14 +1097,7 @@ impl Classifier {
             let white = if self.colour_symmetry && empty {
                 black
             } else {
-                self.at.colour = Some(Color::White);
-                self.at.numbers = None;
-                let white = self.gets_pn(last, v, Color::White, path, budget)?;
-                let by = white
-                    .then(|| self.winning_play(last, v, Color::White, path))
-                    .flatten();
-                self.answered(v, Color::White, white, by)?;
-                white
+                self.ask(last, v, Color::White, path, budget)?
             };
             self.at.colour = None;
             self.at.numbers = None;
@@ -1120,6 +1107,24 @@ impl Classifier {
         } else {
             self.outcome(last, v, path, budget)
         }
+    }
+
+    /// Asks the proof-number search whether `c` moving first after `path` (ending on `last`)
+    /// gets `v`, and records the answer with the first move of a "yes" ([`Classifier::answered`]).
+    fn ask(
+        &mut self,
+        last: SmallBoard,
+        v: usize,
+        c: Color,
+        path: &mut Path,
+        budget: &mut u64,
+    ) -> GoResult<bool> {
+        self.at.colour = Some(c);
+        self.at.numbers = None;
+        let gets = self.gets_pn(last, v, c, path, budget)?;
+        let by = gets.then(|| self.winning_play(last, v, c, path)).flatten();
+        self.answered(v, c, gets, by)?;
+        Ok(gets)
     }
 
     /// Records a question answered and tells it at once; where the results are kept in a file
