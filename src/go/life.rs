@@ -29,7 +29,7 @@
 use super::board::{Board, Color};
 use super::error::{GoError, GoResult};
 use super::graph::Graph;
-use super::small::{SmallBoard, SmallGraph};
+use super::small::{sides, SmallBoard, SmallGraph};
 use super::symmetry::{symmetries, Symmetry};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
@@ -155,11 +155,7 @@ impl Table {
 
 /// Whether `b` holds a stone of colour `c` on `v`.
 fn stone_of(b: SmallBoard, v: usize, c: Color) -> bool {
-    let stones = match c {
-        Color::Black => b.0,
-        Color::White => b.1,
-    };
-    stones >> v & 1 != 0
+    sides(b, c).0 >> v & 1 != 0
 }
 
 /// Counters of a classification.

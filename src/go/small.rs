@@ -22,6 +22,16 @@ pub struct SmallGraph {
 /// A board as masks `(black, white)`.
 pub type SmallBoard = (u64, u64);
 
+/// The stones of colour `c` on `b` and those of its opponent, in that order. The exchange is
+/// its own inverse: `sides(sides(b, c), c) == b` puts a pair so taken back as a board.
+#[inline]
+pub fn sides(b: SmallBoard, c: Color) -> (u64, u64) {
+    match c {
+        Color::Black => b,
+        Color::White => (b.1, b.0),
+    }
+}
+
 impl SmallGraph {
     /// Converts a graph with at most 64 vertices.
     pub fn new(g: &Graph) -> GoResult<SmallGraph> {
@@ -114,10 +124,7 @@ impl SmallGraph {
         if (b.0 | b.1) & bit != 0 || v >= self.n {
             return None;
         }
-        let (mut own, mut opp) = match c {
-            Color::Black => (b.0, b.1),
-            Color::White => (b.1, b.0),
-        };
+        let (mut own, mut opp) = sides(b, c);
         own |= bit;
         let mut empty = self.full & !(own | opp);
         let mut touching = self.adj[v] & opp;
@@ -138,10 +145,7 @@ impl SmallGraph {
                 return None;
             }
         }
-        Some(match c {
-            Color::Black => (own, opp),
-            Color::White => (opp, own),
-        })
+        Some(sides((own, opp), c))
     }
 
     /// Converts to a [`Board`].
@@ -182,6 +186,16 @@ impl SmallGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sides_put_the_colour_first_and_undo_themselves() {
+        let b: SmallBoard = (0b0011, 0b1100);
+        assert_eq!(sides(b, Color::Black), (0b0011, 0b1100));
+        assert_eq!(sides(b, Color::White), (0b1100, 0b0011));
+        for c in [Color::Black, Color::White] {
+            assert_eq!(sides(sides(b, c), c), b);
+        }
+    }
 
     #[test]
     fn agrees_with_board_play() {

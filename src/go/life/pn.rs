@@ -36,7 +36,7 @@ use super::{board_keys, stone_of, Class, Classifier, Path, Table, Tested, TrackK
 use crate::go::benson::safe;
 use crate::go::board::Color;
 use crate::go::error::GoResult;
-use crate::go::small::SmallBoard;
+use crate::go::small::{sides, SmallBoard};
 
 /// The bound of the estimates' table unless the classifier is given one (its slots take 16
 /// bytes each): 64 MiB. A larger table is not better: the empty 3 x 5 board took 40.0 million
@@ -249,10 +249,7 @@ impl Classifier {
             let again = !self.needs_again(d, v, c)
                 || matches!(self.pn_known(d, v, c, path, Some(d)), Some((true, _)));
             if again {
-                let (now, before) = match c {
-                    Color::Black => (d.0, last.0),
-                    Color::White => (d.1, last.1),
-                };
+                let (now, before) = (sides(d, c).0, sides(last, c).0);
                 by = Some((now & !before).trailing_zeros() as usize);
                 break;
             }
@@ -301,10 +298,7 @@ impl Classifier {
             return false;
         }
         let bit = 1u64 << v;
-        let (own, opp) = match c {
-            Color::Black => (d.0, d.1),
-            Color::White => (d.1, d.0),
-        };
+        let (own, opp) = sides(d, c);
         // only a stone of the opponent's, or an empty point all of whose neighbours are
         // the opponent's stones, can be safe for it
         let empty = (d.0 | d.1) & bit == 0;
@@ -487,10 +481,7 @@ impl Classifier {
 
     fn first_numbers(&self, d: SmallBoard, v: usize, c: Color) -> (u32, u32) {
         let bit = 1u64 << v;
-        let opp = match c {
-            Color::Black => d.1,
-            Color::White => d.0,
-        };
+        let opp = sides(d, c).1;
         if opp & bit == 0 {
             return (1, 1);
         }
