@@ -421,16 +421,7 @@ pub(super) fn gives_check_fast(p: &Position, m: Move, theirk: usize, disc: u128)
 mod tests {
     use super::*;
     use crate::shogi::movegen::MoveList;
-
-    fn lines(name: &str) -> Vec<Position> {
-        let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| Position::from_sfen(l.trim()).unwrap())
-            .collect()
-    }
+    use crate::shogi::test_data::positions;
 
     fn sorted(ms: &[Move]) -> Vec<String> {
         let mut v: Vec<String> = ms.iter().map(|m| m.to_usi()).collect();
@@ -449,7 +440,7 @@ mod tests {
             "mate-3-ply.sfen",
             "mate-9-ply.sfen",
         ] {
-            for p in lines(name) {
+            for p in positions(name) {
                 let mut ps = vec![p.clone()];
                 for &m in p.legal_moves().iter().take(6) {
                     ps.push(p.after(m));

@@ -246,22 +246,13 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
 mod tests {
     use super::*;
     use crate::shogi::checks::{discoverers, gives_check_fast};
-
-    fn lines(name: &str) -> Vec<Position> {
-        let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| Position::from_sfen(l.trim()).unwrap())
-            .collect()
-    }
+    use crate::shogi::test_data::positions;
 
     #[test]
     fn evasion_test_matches_generator() {
-        for p in lines("no-mate-1-ply.sfen")
+        for p in positions("no-mate-1-ply.sfen")
             .into_iter()
-            .chain(lines("mate-1-ply.sfen"))
+            .chain(positions("mate-1-ply.sfen"))
         {
             if p.in_check() {
                 assert_eq!(has_evasion(&p), p.has_legal_move(), "{p}");
@@ -277,7 +268,7 @@ mod tests {
 
     #[test]
     fn mate_1_ply_set() {
-        for p in lines("mate-1-ply.sfen") {
+        for p in positions("mate-1-ply.sfen") {
             let m = mate_in_1(&p).unwrap_or_else(|| panic!("no mate found: {p}"));
             assert!(p.is_legal(m), "{p} {m}");
             let q = p.after(m);
@@ -287,7 +278,7 @@ mod tests {
 
     #[test]
     fn no_mate_1_ply_set() {
-        for p in lines("no-mate-1-ply.sfen") {
+        for p in positions("no-mate-1-ply.sfen") {
             assert_eq!(mate_in_1(&p), None, "{p}");
             // The filter in mate_in_1 must not hide a mate: compare with the plain search.
             assert!(mate_in_n_exhaustive(&p, 1).is_none(), "{p}");
@@ -296,7 +287,7 @@ mod tests {
 
     #[test]
     fn filter_agrees_with_plain_search() {
-        for p in lines("mate-1-ply.sfen").into_iter().take(200) {
+        for p in positions("mate-1-ply.sfen").into_iter().take(200) {
             let a = mate_in_1(&p).is_some();
             let b = mate_in_n_exhaustive(&p, 1).is_some();
             assert_eq!(a, b, "{p}");
@@ -326,9 +317,9 @@ mod tests {
 
     #[test]
     fn fast_check_test_is_exact() {
-        for p in lines("mate-1-ply.sfen")
+        for p in positions("mate-1-ply.sfen")
             .into_iter()
-            .chain(lines("no-mate-1-ply.sfen"))
+            .chain(positions("no-mate-1-ply.sfen"))
         {
             let Some(k) = p.king_square(p.side_to_move().flip()) else {
                 continue;
@@ -346,9 +337,9 @@ mod tests {
 
     #[test]
     fn check_generator_matches() {
-        for p in lines("mate-1-ply.sfen")
+        for p in positions("mate-1-ply.sfen")
             .into_iter()
-            .chain(lines("no-mate-1-ply.sfen"))
+            .chain(positions("no-mate-1-ply.sfen"))
         {
             let mut a: Vec<String> = checks(&p).iter().map(|m| m.to_usi()).collect();
             let mut b: Vec<String> = p.legal_checks().iter().map(|m| m.to_usi()).collect();
@@ -370,6 +361,7 @@ mod tests {
 #[cfg(test)]
 mod bench {
     use super::*;
+    use crate::shogi::test_data::positions;
 
     /// Time per position of [`mate_in_1`] over both nshogi sets
     /// (`cargo test --release bench_mate1 -- --ignored --nocapture`).
@@ -381,12 +373,7 @@ mod bench {
             if only.as_deref().is_some_and(|o| o != name) {
                 continue;
             }
-            let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
-            let ps: Vec<Position> = std::fs::read_to_string(path)
-                .unwrap()
-                .lines()
-                .map(|l| Position::from_sfen(l.trim()).unwrap())
-                .collect();
+            let ps = positions(name);
             let rounds = std::env::var("MATE1_ROUNDS")
                 .ok()
                 .and_then(|r| r.parse().ok())

@@ -342,16 +342,7 @@ pub(crate) mod tests {
     use super::super::mate1::{is_mating_line, mate_in_n_exhaustive};
     use super::super::types::Color;
     use super::*;
-
-    fn lines(name: &str) -> Vec<Position> {
-        let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| Position::from_sfen(l.trim()).unwrap())
-            .collect()
-    }
+    use crate::shogi::test_data::positions;
 
     fn check_agree(p: &Position) {
         let ex = mate_in_n_exhaustive(p, 3);
@@ -446,7 +437,7 @@ pub(crate) mod tests {
     #[test]
     #[cfg_attr(debug_assertions, ignore)]
     fn mate_3_ply_set_agrees() {
-        for p in lines("mate-3-ply.sfen") {
+        for p in positions("mate-3-ply.sfen") {
             let r = mate_in_3(&p).unwrap_or_else(|| panic!("{p}"));
             assert!(is_mating_line(&p, &r));
             check_agree(&p);
@@ -455,7 +446,7 @@ pub(crate) mod tests {
 
     #[test]
     fn some_3_ply() {
-        for p in lines("mate-3-ply.sfen").into_iter().take(20) {
+        for p in positions("mate-3-ply.sfen").into_iter().take(20) {
             check_agree(&p);
         }
     }
@@ -469,9 +460,9 @@ pub(crate) mod tests {
             s ^= s << 17;
             s
         };
-        let mut base = lines("mate-3-ply.sfen");
-        base.extend(lines("mate-5-ply.sfen"));
-        base.extend(lines("no-mate-1-ply.sfen"));
+        let mut base = positions("mate-3-ply.sfen");
+        base.extend(positions("mate-5-ply.sfen"));
+        base.extend(positions("no-mate-1-ply.sfen"));
         let mut out = Vec::new();
         let mut i = 0;
         while out.len() < n && i < n * 20 {

@@ -67,6 +67,8 @@ pub mod usi_engine;
 mod fuzz_tests;
 #[cfg(test)]
 mod oracle_tests;
+#[cfg(test)]
+mod test_data;
 
 pub use bitboard::Bitboard;
 pub use dfpn::{solve, MateLength, MateOptions, MateResult, MateStatus};

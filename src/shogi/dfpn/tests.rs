@@ -4,18 +4,9 @@
 use super::*;
 use crate::shogi::mate1::{is_mating_line, mate_in_n_exhaustive};
 use crate::shogi::position::Position;
+use crate::shogi::test_data::sfens;
 use crate::shogi::types::Move;
 use std::time::Instant;
-
-fn sfens(name: &str) -> Vec<String> {
-    let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.trim().to_string())
-        .collect()
-}
 
 fn run_set(name: &str, expect: u32, take: usize) -> Vec<(String, u32)> {
     let mut odd = Vec::new();
@@ -365,12 +356,10 @@ mod bench {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(2_000_000);
-        let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).unwrap();
         let t0 = Instant::now();
         let mut total = 0u64;
-        for (i, l) in text.lines().enumerate() {
-            let p = Position::from_sfen(l.trim()).unwrap();
+        for (i, l) in sfens(&name).iter().enumerate() {
+            let p = Position::from_sfen(l).unwrap();
             let opts = MateOptions {
                 hash_mb: 16,
                 max_nodes: limit,
