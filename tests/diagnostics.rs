@@ -72,6 +72,32 @@ fn unknown_reading() {
     ));
 }
 
+/// An example and a theorem that name a reading the files lack are each refused at the name.
+#[test]
+fn unknown_reading_of_an_example_and_a_theorem() {
+    let out = check(
+        "def f = 1\nreading broad { override def f = 2 }\n\
+         example \"e\" reading brod { assert f == 2 }\n\
+         theorem \"t\" reading bruad: f == 2\n",
+    );
+    for name in ["brod", "bruad"] {
+        assert!(
+            out.contains(&format!("there is no reading named `{name}`")),
+            "{out}"
+        );
+    }
+    assert_eq!(out.matches("unknown reading").count(), 2, "{out}");
+    // the readings that exist load as before
+    assert_eq!(
+        check(
+            "def f = 1\nreading broad { override def f = 2 }\n\
+             example \"e\" reading broad { assert f == 2 }\n\
+             theorem \"t\" reading broad: f == 2\n"
+        ),
+        "OK"
+    );
+}
+
 #[test]
 fn override_of_missing_definition() {
     insta::assert_snapshot!(check(

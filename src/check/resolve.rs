@@ -35,16 +35,7 @@ impl Program {
             for it in &f.items {
                 match it {
                     Item::Example(x) => {
-                        let reading =
-                            x.reading
-                                .as_ref()
-                                .and_then(|n| match self.reading_or_error(&n.text) {
-                                    Ok(r) => Some(r),
-                                    Err(d) => {
-                                        errs.push(d.label(n.span, "unknown reading"));
-                                        None
-                                    }
-                                });
+                        let reading = self.named_reading(x.reading.as_ref(), errs);
                         let mut r = Resolver::new(self, Owner::Other);
                         let mut stmts = vec![];
                         for s in &x.stmts {
@@ -73,16 +64,7 @@ impl Program {
                         });
                     }
                     Item::Theorem(t) => {
-                        let reading =
-                            t.reading
-                                .as_ref()
-                                .and_then(|n| match self.reading_or_error(&n.text) {
-                                    Ok(r) => Some(r),
-                                    Err(d) => {
-                                        errs.push(d.label(n.span, "unknown reading"));
-                                        None
-                                    }
-                                });
+                        let reading = self.named_reading(t.reading.as_ref(), errs);
                         let mut r = Resolver::new(self, Owner::Other);
                         let binders = r.binders(&t.binders);
                         let body = r.expr(&t.body);
@@ -103,6 +85,14 @@ impl Program {
                 }
             }
         }
+    }
+
+    /// The reading an example or a theorem names, if any; an unknown one is reported.
+    fn named_reading(&self, name: Option<&ast::Name>, errs: &mut Vec<Diag>) -> Option<ReadingId> {
+        let n = name?;
+        self.reading_or_error(&n.text)
+            .map_err(|d| errs.push(d.label(n.span, "unknown reading")))
+            .ok()
     }
 
     /// Adds the uses of keys found in one body (`caller`'s, or an example's or theorem's) to the
