@@ -51,13 +51,19 @@ pub(super) fn go_by_rules(
     drop(spinner);
     match v {
         Ok(v) => {
-            match json {
-                Some(e) => println!("{{\"count\": {v}, \"engine\": {e}}}"),
-                None => println!("{v}"),
-            }
+            print_count(v, json);
             0
         }
         Err(c) => c,
+    }
+}
+
+/// Prints a count: the number alone, or with `--json` (the engine that answered given) an
+/// object `{"count": n, "engine": ...}`.
+fn print_count(n: impl std::fmt::Display, engine: Option<&str>) {
+    match engine {
+        Some(e) => println!("{{\"count\": {n}, \"engine\": {e}}}"),
+        None => println!("{n}"),
     }
 }
 
@@ -126,10 +132,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
     drop(spinner);
     match n {
         Ok(n) => {
-            match engine_field {
-                Some(e) => println!("{{\"count\": {n}, \"engine\": {e}}}"),
-                None => println!("{n}"),
-            }
+            print_count(n, engine_field.as_deref());
             0
         }
         Err(c) => c,
