@@ -241,12 +241,8 @@ pub(super) fn variant_search(
             let mut oracle = crate::hybrid::RulesOracle::new(&prog, &binder, r)?;
             let deadline = deadline_after(ms);
             oracle.watch(Some(stop.clone()), deadline);
-            let mut hy = crate::shogi::legality::Hybrid {
-                mate_needs_check: v.mate_needs_check,
-                asked: v.asked,
-                oracle: &mut oracle,
-                oracle_calls: 0,
-            };
+            let mut hy =
+                crate::shogi::legality::Hybrid::new(v.mate_needs_check, v.asked, &mut oracle);
             let opts = crate::shogi::hybrid_mate::HybridOptions {
                 max_ms: ms,
                 any,
@@ -295,12 +291,7 @@ pub(super) fn run_mate_hybrid(
         // each problem's time limit binds the rules' answers too
         let deadline = deadline_after(a.time_ms);
         oracle.watch(None, deadline);
-        let mut hy = crate::shogi::legality::Hybrid {
-            mate_needs_check: v.mate_needs_check,
-            asked: v.asked,
-            oracle: &mut oracle,
-            oracle_calls: 0,
-        };
+        let mut hy = crate::shogi::legality::Hybrid::new(v.mate_needs_check, v.asked, &mut oracle);
         let opts = crate::shogi::hybrid_mate::HybridOptions {
             max_nodes: a.nodes,
             max_ms: a.time_ms,

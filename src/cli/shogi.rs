@@ -147,12 +147,7 @@ pub(super) fn perft_hybrid(
     }
     let binder = crate::bindings::Sound::standard();
     let mut oracle = crate::hybrid::RulesOracle::new(prog, &binder, reading)?;
-    let mut hy = crate::shogi::legality::Hybrid {
-        mate_needs_check: v.mate_needs_check,
-        asked: v.asked,
-        oracle: &mut oracle,
-        oracle_calls: 0,
-    };
+    let mut hy = crate::shogi::legality::Hybrid::new(v.mate_needs_check, v.asked, &mut oracle);
     rec(&mut hy, history, depth)
 }
 
@@ -164,12 +159,7 @@ pub(super) fn legal_hybrid(
 ) -> Result<Vec<String>, String> {
     let binder = crate::bindings::Sound::standard();
     let mut oracle = crate::hybrid::RulesOracle::new(prog, &binder, reading)?;
-    let mut hy = crate::shogi::legality::Hybrid {
-        mate_needs_check: v.mate_needs_check,
-        asked: v.asked,
-        oracle: &mut oracle,
-        oracle_calls: 0,
-    };
+    let mut hy = crate::shogi::legality::Hybrid::new(v.mate_needs_check, v.asked, &mut oracle);
     Ok(hy
         .legal_moves(&mut history.to_vec())?
         .iter()

@@ -595,15 +595,14 @@ mod tests {
                     left,
                     stop: stop.clone(),
                 };
-                let mut hy = Hybrid {
-                    mate_needs_check: false,
-                    asked: Asked {
+                let mut hy = Hybrid::new(
+                    false,
+                    Asked {
                         nifu: true,
                         ..Asked::default()
                     },
-                    oracle: &mut o,
-                    oracle_calls: 0,
-                };
+                    &mut o,
+                );
                 let opts = HybridOptions {
                     max_plies: 5,
                     any,
@@ -649,15 +648,14 @@ mod tests {
                 left,
                 stop: stop.clone(),
             };
-            let mut hy = Hybrid {
-                mate_needs_check: false,
-                asked: Asked {
+            let mut hy = Hybrid::new(
+                false,
+                Asked {
                     nifu: true,
                     ..Asked::default()
                 },
-                oracle: &mut o,
-                oracle_calls: 0,
-            };
+                &mut o,
+            );
             let opts = HybridOptions {
                 max_plies: 3,
                 stop: Some(stop.clone()),

@@ -110,7 +110,17 @@ pub fn dead_piece(p: &Position, o: Color) -> bool {
 /// against an oracle that says otherwise).
 const MAX_NESTING: usize = 40;
 
-impl Hybrid<'_> {
+impl<'o> Hybrid<'o> {
+    /// An assembly that asks `oracle` the parts `asked` names, none asked yet.
+    pub fn new(mate_needs_check: bool, asked: Asked, oracle: &'o mut dyn Oracle) -> Hybrid<'o> {
+        Hybrid {
+            mate_needs_check,
+            asked,
+            oracle,
+            oracle_calls: 0,
+        }
+    }
+
     fn ask(&mut self, r: Result<bool, String>) -> Result<bool, String> {
         self.oracle_calls += 1;
         r
@@ -372,12 +382,7 @@ mod tests {
     /// `f` on an assembly whose every part is native.
     fn native<T>(needs_check: bool, f: impl FnOnce(&mut Hybrid) -> T) -> T {
         let mut o = Shipped { needs_check };
-        let mut hy = Hybrid {
-            mate_needs_check: needs_check,
-            asked: Asked::default(),
-            oracle: &mut o,
-            oracle_calls: 0,
-        };
+        let mut hy = Hybrid::new(needs_check, Asked::default(), &mut o);
         f(&mut hy)
     }
 
@@ -456,12 +461,7 @@ mod tests {
                     },
                 ] {
                     let mut o = Shipped { needs_check };
-                    let mut hy = Hybrid {
-                        mate_needs_check: needs_check,
-                        asked,
-                        oracle: &mut o,
-                        oracle_calls: 0,
-                    };
+                    let mut hy = Hybrid::new(needs_check, asked, &mut o);
                     let mut got: Vec<String> = hy
                         .legal_moves(&mut vec![p.clone()])
                         .unwrap()
