@@ -773,6 +773,24 @@ fn go_solve_follows_every_reading() {
         "solve(path(2))",
     ]);
     assert_eq!(out(&o), out(&e));
+    // by the rules, a graph past their bound is refused with the bound and the native readings
+    let o = okite(&[
+        "go",
+        "solve",
+        "--graph",
+        "path:7",
+        "--rules",
+        path,
+        "--reading",
+        "situational-too",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("E0604"), "{}", err(&o));
+    assert!(
+        err(&o).contains("the rules solve graphs of at most 6 vertices; this graph has 7"),
+        "{}",
+        err(&o)
+    );
     // restated area scoring in a user's file runs natively
     let o = okite(&[
         "go",

@@ -7,11 +7,20 @@ use super::query::*;
 use crate::check::Program;
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diag, SourceMap};
+use crate::front::json_str;
 use crate::front::Plan;
-use crate::front::{json_str, OutOpts};
 use crate::ir::Value;
 use crate::natives::Engine;
 use std::path::PathBuf;
+
+/// E0604: the rules, `doing` what the command asks, take graphs of at most `limit` vertices,
+/// and this one has `n`.
+fn beyond_the_rules(doing: &str, limit: usize, n: usize) -> Diag {
+    Diag::error(
+        "E0604",
+        format!("the rules {doing} graphs of at most {limit} vertices; this graph has {n}"),
+    )
+}
 
 /// Evaluate a Go query of the rules with `G` bound to the graph.
 pub(super) fn go_by_rules(
@@ -23,19 +32,10 @@ pub(super) fn go_by_rules(
     json: Option<&str>,
     r: Option<Value>,
 ) -> i32 {
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
+    let printer = Printer::auto();
     if g.n > 16 {
         return printer.fail(
-            Diag::error(
-                "E0604",
-                format!(
-                    "the rules enumerate configurations of graphs of at most 16 vertices; this graph has {}",
-                    g.n
-                ),
-            )
-            .help("use --engine native"),
+            beyond_the_rules("enumerate configurations of", 16, g.n).help("use --engine native"),
         );
     }
     let mut bound = vec![(
@@ -149,9 +149,7 @@ pub(super) fn go_plan(
     engine_name: &str,
     engine: Engine,
 ) -> Result<(Program, Plan), i32> {
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
+    let printer = Printer::auto();
     let prog = load_or_report(rules, &printer)?.0;
     let r = crate::front::reading(&prog, reading).map_err(|d| printer.fail_in(d, &prog.sources))?;
     let plan = match engine {
@@ -387,9 +385,7 @@ pub(super) fn eval_on_sequence(
     engine: Engine,
     resident_mb: Option<usize>,
 ) -> Result<Value, i32> {
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
+    let printer = Printer::auto();
     let bound = vec![
         (
             "G".to_string(),
@@ -1002,23 +998,12 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             if !plan.is_native() {
                 // the seeds' komi h is the negative of the komi given to White
                 let text = format!("margin_half_points(G, {})", -((komi * 2.0) as i64));
-                let printer = Printer::new(&OutOpts {
-                    color: "auto".into(),
-                });
+                let printer = Printer::auto();
                 if g.n > 6 {
-                    return printer.fail(
-                        Diag::error(
-                            "E0604",
-                            format!(
-                                "the rules solve graphs of at most 6 vertices; this graph has {}",
-                                g.n
-                            ),
-                        )
-                        .help(format!(
-                            "the native solver follows the readings {}",
-                            crate::front::GO_SOLVE_READINGS.join(", ")
-                        )),
-                    );
+                    return printer.fail(beyond_the_rules("solve", 6, g.n).help(format!(
+                        "the native solver follows the readings {}",
+                        crate::front::GO_SOLVE_READINGS.join(", ")
+                    )));
                 }
                 let bound = vec![(
                     "G".to_string(),

@@ -5,16 +5,14 @@ use super::args::MateArgs;
 use super::common::*;
 use crate::check::Program;
 use crate::diagnostics::Diag;
-use crate::front::{json_str, pseudo_game, shogi_game, OutOpts};
+use crate::front::{json_str, pseudo_game, shogi_game};
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::natives::Engine;
 use std::path::PathBuf;
 
 pub(super) fn run_mate(a: MateArgs) -> i32 {
     use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
+    let printer = Printer::auto();
     let prog = match load_or_report(&a.rules, &printer) {
         Ok((p, _)) => p,
         Err(c) => return c,

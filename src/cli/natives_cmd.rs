@@ -3,16 +3,14 @@
 
 use super::args::*;
 use super::common::*;
+use crate::front::json_str;
 use crate::front::Plan;
-use crate::front::{json_str, OutOpts};
 use crate::natives::Natives;
 use std::path::PathBuf;
 
 /// `okite natives`: every binding of the loaded rules and every engine, on or off and why.
 pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json: bool) -> i32 {
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
+    let printer = Printer::auto();
     let prog = match load_or_report(rules, &printer) {
         Ok((p, _)) => p,
         Err(c) => return c,

@@ -8,7 +8,7 @@ use super::query::*;
 use crate::check::Program;
 use crate::diagnostics::Diag;
 use crate::front::{
-    json_str, positions_of, pseudo_game, record_of, shogi_game, OutOpts, QueryOpts, RunOpts,
+    json_str, positions_of, pseudo_game, record_of, shogi_game, QueryOpts, RunOpts,
 };
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::ir::Value;
@@ -345,9 +345,7 @@ pub(super) fn replay_by_rules(
     reading: crate::ir::ReadingId,
     positions: &[crate::shogi::position::Position],
 ) -> Result<crate::shogi::readings::Replay, i32> {
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
+    let printer = Printer::auto();
     let names = state_names(prog)?;
     let states: Vec<Value> = positions.iter().map(|p| names.state(p)).collect();
     let bound = vec![("g".to_string(), Value::seq(states), "Game".to_string())];
