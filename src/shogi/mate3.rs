@@ -123,37 +123,16 @@ fn refute_all(q: &Position, omissions: bool, st: &mut Mate3Stats) -> Option<(Mov
     }
     inter.sort_by_key(|d| dist(d.to().index(), ksq));
     if !omissions {
-        for &d in &inter {
-            let u = r.do_move(d);
-            st.mate1_calls += 1;
-            let a = mate_in_1(&r);
-            r.undo_move(d, u);
-            witness.get_or_insert((d, a?));
-        }
+        answer_each(&mut r, &inter, st, &mut witness)?;
         return witness;
     }
     // Interpositions next to the king change the king's surroundings directly: full search.
-    let mut rest = Vec::new();
-    for &d in &inter {
-        if dist(d.to().index(), ksq) > 1 {
-            rest.push(d);
-            continue;
-        }
-        let u = r.do_move(d);
-        st.mate1_calls += 1;
-        let a = mate_in_1(&r);
-        r.undo_move(d, u);
-        witness.get_or_insert((d, a?));
-    }
+    let (near, rest): (Vec<Move>, Vec<Move>) =
+        inter.iter().partition(|d| dist(d.to().index(), ksq) <= 1);
+    answer_each(&mut r, &near, st, &mut witness)?;
     if rest.len() < FAR_PHASE_MIN {
         // Too few to repay the extra mate-in-one search of the slider-removed position.
-        for &d in &rest {
-            let u = r.do_move(d);
-            st.mate1_calls += 1;
-            let a = mate_in_1(&r);
-            r.undo_move(d, u);
-            witness.get_or_insert((d, a?));
-        }
+        answer_each(&mut r, &rest, st, &mut witness)?;
         return witness;
     }
     st.far_phase += 1;
@@ -199,16 +178,29 @@ fn refute_all(q: &Position, omissions: bool, st: &mut Mate3Stats) -> Option<(Mov
                     return None;
                 }
             }
-            for &d in first.iter().chain(later.iter()) {
-                let u = r.do_move(d);
-                st.mate1_calls += 1;
-                let a = mate_in_1(&r);
-                r.undo_move(d, u);
-                witness.get_or_insert((d, a?));
-            }
+            answer_each(&mut r, &first, st, &mut witness)?;
+            answer_each(&mut r, &later, st, &mut witness)?;
         }
     }
     witness
+}
+
+/// Answers each defence of `ds` with a mate in one (played on `r` and taken back), keeping the
+/// first defence and its answer as the witness; `None` at the first defence without one.
+fn answer_each(
+    r: &mut Position,
+    ds: &[Move],
+    st: &mut Mate3Stats,
+    witness: &mut Option<(Move, Move)>,
+) -> Option<()> {
+    for &d in ds {
+        let u = r.do_move(d);
+        st.mate1_calls += 1;
+        let a = mate_in_1(r);
+        r.undo_move(d, u);
+        witness.get_or_insert((d, a?));
+    }
+    Some(())
 }
 
 /// True if dropping `d` empties the defender's hand of its kind (a later interposition
@@ -625,21 +617,14 @@ pub(crate) mod tests {
 mod bench {
     use super::tests::random_positions;
     use super::*;
+    use crate::shogi::test_data::positions;
 
     /// Speed of the routine with and without omissions, one run each over the same
     /// positions (`cargo test --release -- --ignored bench_mate3 --nocapture`).
     #[test]
     #[ignore]
     fn bench_mate3() {
-        let path = format!(
-            "{}/tests/data/shogi/mate-3-ply.sfen",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let mut ps: Vec<Position> = std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .map(|l| Position::from_sfen(l.trim()).unwrap())
-            .collect();
+        let mut ps = positions("mate-3-ply.sfen");
         ps.extend(random_positions(3000, 0x1234_5678_9abc_def1));
         let ps2 = super::tests::tsume_like_positions(3000, 0x0dd_ba11_cafe_f00d);
         let far = super::tests::far_interposition_positions();
