@@ -48,8 +48,9 @@ impl Reference {
         (0..self.n).all(|v| c[v] == 0 || !self.liberties(c, v).is_empty())
     }
 
-    /// The move of colour `col` (-1 or 1) at empty v; None if forbidden.
-    fn play(&self, c: &[i8], v: usize, col: i8) -> Option<Vec<i8>> {
+    /// A stone of colour `col` (-1 or 1) put at empty v and the opponent's stones whose one
+    /// liberty was v taken off, the mover's own chain as it stands; None if v is occupied.
+    fn place_and_capture(&self, c: &[i8], v: usize, col: i8) -> Option<Vec<i8>> {
         if c[v] != 0 {
             return None;
         }
@@ -60,26 +61,19 @@ impl Reference {
                 out[w] = 0;
             }
         }
-        if self.is_board(&out) {
-            Some(out)
-        } else {
-            None
-        }
+        Some(out)
+    }
+
+    /// The move of colour `col` (-1 or 1) at empty v; None if forbidden.
+    fn play(&self, c: &[i8], v: usize, col: i8) -> Option<Vec<i8>> {
+        self.place_and_capture(c, v, col)
+            .filter(|out| self.is_board(out))
     }
 
     /// The move with multi-stone suicide allowed: a chain of the mover without liberties
     /// after the captures is removed (a lone stone stays forbidden).
     fn play_suicide(&self, c: &[i8], v: usize, col: i8) -> Option<Vec<i8>> {
-        if c[v] != 0 {
-            return None;
-        }
-        let mut out = c.to_vec();
-        out[v] = col;
-        for w in 0..self.n {
-            if c[w] == -col && self.liberties(c, w) == BTreeSet::from([v]) {
-                out[w] = 0;
-            }
-        }
+        let mut out = self.place_and_capture(c, v, col)?;
         if self.liberties(&out, v).is_empty() {
             let ch = self.chain(&out, v);
             if ch.len() == 1 {
