@@ -361,7 +361,7 @@ mod tests {
         }
     }
 
-    /// The transfer-matrix count of each grid of up to 3 rows, `columns` columns and `points`
+    /// The border-state count of each grid of up to 3 rows, `columns` columns and `points`
     /// points equals the count by enumeration.
     fn grids_agree(columns: usize, points: usize) {
         for r in 1..=3 {
