@@ -549,7 +549,7 @@ impl Position {
             Color::Black => (pawns & !t.last1[0]) >> 1,
             Color::White => (pawns & !t.last1[1]) << 1,
         } & board_target;
-        n += pawn_to.count_ones() + (pawn_to & zone).count_ones() - (pawn_to & last1).count_ones();
+        n += forward_moves(pawn_to, zone, last1);
         // Pinned pieces (rare): any kind, moves restricted to the pin line.
         let mut pieces = own & pinned & !self.bb(PieceKind::King);
         while pieces != 0 {
@@ -558,16 +558,10 @@ impl Position {
             let kind = PieceKind::ALL[((self.board[from] & 15) - 1) as usize];
             let tg = t.attacks(kind, us, from, occ) & board_target & t.line(ksq, from);
             n += match kind {
-                PieceKind::Pawn | PieceKind::Lance => {
-                    tg.count_ones() + (tg & zone).count_ones() - (tg & last1).count_ones()
-                }
+                PieceKind::Pawn | PieceKind::Lance => forward_moves(tg, zone, last1),
                 PieceKind::Knight => 0,
                 PieceKind::Silver | PieceKind::Bishop | PieceKind::Rook => {
-                    if zone >> from & 1 != 0 {
-                        2 * tg.count_ones()
-                    } else {
-                        tg.count_ones() + (tg & zone).count_ones()
-                    }
+                    promotable_moves(tg, from, zone)
                 }
                 _ => tg.count_ones(),
             };
@@ -580,25 +574,21 @@ impl Position {
             let from = b.trailing_zeros() as usize;
             b &= b - 1;
             let tg = t.knight[ci][from] & board_target;
-            n += tg.count_ones() + (tg & zone).count_ones() - (tg & last2).count_ones();
+            n += forward_moves(tg, zone, last2);
         }
         let mut b = self.bb(PieceKind::Lance) & free;
         while b != 0 {
             let from = b.trailing_zeros() as usize;
             b &= b - 1;
             let tg = t.lance(us, from, occ) & board_target;
-            n += tg.count_ones() + (tg & zone).count_ones() - (tg & last1).count_ones();
+            n += forward_moves(tg, zone, last1);
         }
         let mut b = self.bb(PieceKind::Silver) & free;
         while b != 0 {
             let from = b.trailing_zeros() as usize;
             b &= b - 1;
             let tg = t.silver[ci][from] & board_target;
-            n += if zone >> from & 1 != 0 {
-                2 * tg.count_ones()
-            } else {
-                tg.count_ones() + (tg & zone).count_ones()
-            };
+            n += promotable_moves(tg, from, zone);
         }
         let mut b = self.golds() & free;
         while b != 0 {
@@ -611,22 +601,14 @@ impl Position {
             let from = b.trailing_zeros() as usize;
             b &= b - 1;
             let tg = t.bishop(from, occ) & board_target;
-            n += if zone >> from & 1 != 0 {
-                2 * tg.count_ones()
-            } else {
-                tg.count_ones() + (tg & zone).count_ones()
-            };
+            n += promotable_moves(tg, from, zone);
         }
         let mut b = self.bb(PieceKind::Rook) & free;
         while b != 0 {
             let from = b.trailing_zeros() as usize;
             b &= b - 1;
             let tg = t.rook(from, occ) & board_target;
-            n += if zone >> from & 1 != 0 {
-                2 * tg.count_ones()
-            } else {
-                tg.count_ones() + (tg & zone).count_ones()
-            };
+            n += promotable_moves(tg, from, zone);
         }
         let mut b = self.bb(PieceKind::Horse) & free;
         while b != 0 {
@@ -766,6 +748,25 @@ impl Position {
             b |= t.attacks(kind, color, from, occ);
         }
         Bitboard(b & MASK)
+    }
+}
+
+/// The moves to the squares `tg` of a pawn, lance or knight: each once, again promoting in the
+/// zone, and not unpromoted where the piece could not move on (`dead`: its last one or two
+/// ranks).
+#[inline(always)]
+fn forward_moves(tg: u128, zone: u128, dead: u128) -> u32 {
+    tg.count_ones() + (tg & zone).count_ones() - (tg & dead).count_ones()
+}
+
+/// The moves to the squares `tg` of a silver, bishop or rook on `from`: both ways from inside
+/// the zone, and otherwise both ways into it.
+#[inline(always)]
+fn promotable_moves(tg: u128, from: usize, zone: u128) -> u32 {
+    if zone >> from & 1 != 0 {
+        2 * tg.count_ones()
+    } else {
+        tg.count_ones() + (tg & zone).count_ones()
     }
 }
 
