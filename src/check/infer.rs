@@ -754,22 +754,22 @@ impl Infer<'_> {
         }
     }
 
+    /// Both operands of a binary operator are of type `want`, each reported at its own span.
+    fn expect_both(&mut self, (at, a): (&Ty, &Ir), (bt, b): (&Ty, &Ir), want: &Ty, why: &str) {
+        self.expect(at, want, a.span(), why);
+        self.expect(bt, want, b.span(), why);
+    }
+
     pub(super) fn binop(&mut self, op: BinOp, a: &Ir, b: &Ir) -> Ty {
         use BinOp::*;
         let at = self.infer(a);
         let bt = self.infer(b);
         match op {
             Implies | Iff | Or | And => {
-                self.expect(
-                    &at,
+                self.expect_both(
+                    (&at, a),
+                    (&bt, b),
                     &Ty::Bool,
-                    a.span(),
-                    "logical operators take truth values",
-                );
-                self.expect(
-                    &bt,
-                    &Ty::Bool,
-                    b.span(),
                     "logical operators take truth values",
                 );
                 Ty::Bool
@@ -790,76 +790,55 @@ impl Infer<'_> {
             }
             Subset => {
                 let el = self.u().fresh();
-                self.expect(
-                    &at,
-                    &Ty::Set(Box::new(el.clone())),
-                    a.span(),
-                    "`subset` compares sets",
-                );
-                self.expect(
-                    &bt,
+                self.expect_both(
+                    (&at, a),
+                    (&bt, b),
                     &Ty::Set(Box::new(el)),
-                    b.span(),
                     "`subset` compares sets",
                 );
                 Ty::Bool
             }
             Range => {
-                self.expect(&at, &Ty::Int, a.span(), "a range goes between integers");
-                self.expect(&bt, &Ty::Int, b.span(), "a range goes between integers");
+                self.expect_both(
+                    (&at, a),
+                    (&bt, b),
+                    &Ty::Int,
+                    "a range goes between integers",
+                );
                 Ty::Set(Box::new(Ty::Int))
             }
             Concat
                 if matches!(self.p.unifier.shallow(&at), Ty::Str)
                     || matches!(self.p.unifier.shallow(&bt), Ty::Str) =>
             {
-                self.expect(
-                    &at,
+                self.expect_both(
+                    (&at, a),
+                    (&bt, b),
                     &Ty::Str,
-                    a.span(),
-                    "`++` joins two strings or two sequences",
-                );
-                self.expect(
-                    &bt,
-                    &Ty::Str,
-                    b.span(),
                     "`++` joins two strings or two sequences",
                 );
                 Ty::Str
             }
             Concat => {
                 let el = self.u().fresh();
-                self.expect(
-                    &at,
-                    &Ty::Seq(Box::new(el.clone())),
-                    a.span(),
-                    "`++` joins sequences",
-                );
-                self.expect(
-                    &bt,
+                self.expect_both(
+                    (&at, a),
+                    (&bt, b),
                     &Ty::Seq(Box::new(el)),
-                    b.span(),
                     "`++` joins sequences",
                 );
                 at
             }
             Add | Sub | Mul | Div | Mod => {
-                self.expect(&at, &Ty::Int, a.span(), "arithmetic takes integers");
-                self.expect(&bt, &Ty::Int, b.span(), "arithmetic takes integers");
+                self.expect_both((&at, a), (&bt, b), &Ty::Int, "arithmetic takes integers");
                 Ty::Int
             }
             Union | Inter | Diff => {
                 let el = self.u().fresh();
-                self.expect(
-                    &at,
-                    &Ty::Set(Box::new(el.clone())),
-                    a.span(),
-                    "set operations take sets",
-                );
-                self.expect(
-                    &bt,
+                self.expect_both(
+                    (&at, a),
+                    (&bt, b),
                     &Ty::Set(Box::new(el)),
-                    b.span(),
                     "set operations take sets",
                 );
                 at
