@@ -72,6 +72,31 @@ fn unknown_reading() {
     ));
 }
 
+/// Each operator that wants one type of both operands says why, whichever side is wrong.
+#[test]
+fn operators_report_a_wrong_operand_on_either_side() {
+    for (src, why) in [
+        ("def f = true + 1", "arithmetic takes integers"),
+        ("def f = 1 + true", "arithmetic takes integers"),
+        ("def f = 1 and true", "logical operators take truth values"),
+        ("def f = true or 2", "logical operators take truth values"),
+        ("def f = 1 .. true", "a range goes between integers"),
+        ("def f = {1} union 2", "set operations take sets"),
+        ("def f = 2 inter {1}", "set operations take sets"),
+        ("def f = 1 subset {1}", "`subset` compares sets"),
+        ("def f = [1] ++ 2", "`++` joins sequences"),
+        (
+            "def f = \"a\" ++ 2",
+            "`++` joins two strings or two sequences",
+        ),
+    ] {
+        let out = check(&format!("{src}\n"));
+        assert!(out.contains("type mismatch"), "{src}: {out}");
+        assert!(out.contains(why), "{src}: {out}");
+    }
+    assert_eq!(check("def f = 1 + 2 * 3\ndef g = {1} union {2}\n"), "OK");
+}
+
 /// An example and a theorem that name a reading the files lack are each refused at the name.
 #[test]
 fn unknown_reading_of_an_example_and_a_theorem() {
