@@ -127,12 +127,12 @@ fn refute_all(q: &Position, omissions: bool, st: &mut Mate3Stats) -> Option<(Mov
         return witness;
     }
     // Interpositions next to the king change the king's surroundings directly: full search.
-    let (near, rest): (Vec<Move>, Vec<Move>) =
-        inter.iter().partition(|d| dist(d.to().index(), ksq) <= 1);
-    answer_each(&mut r, &near, st, &mut witness)?;
+    // (`inter` is sorted by the distance: the near ones come first)
+    let (near, rest) = inter.split_at(inter.partition_point(|d| dist(d.to().index(), ksq) <= 1));
+    answer_each(&mut r, near, st, &mut witness)?;
     if rest.len() < FAR_PHASE_MIN {
         // Too few to repay the extra mate-in-one search of the slider-removed position.
-        answer_each(&mut r, &rest, st, &mut witness)?;
+        answer_each(&mut r, rest, st, &mut witness)?;
         return witness;
     }
     st.far_phase += 1;
@@ -146,7 +146,7 @@ fn refute_all(q: &Position, omissions: bool, st: &mut Mate3Stats) -> Option<(Mov
     match m0 {
         Some(m0) => {
             // Case a: the mate without the slider usually survives the interposition.
-            for &d in &rest {
+            for &d in rest {
                 let u = r.do_move(d);
                 let a = if mates_quick(&r, m0) {
                     st.skipped += 1;
@@ -162,7 +162,7 @@ fn refute_all(q: &Position, omissions: bool, st: &mut Mate3Stats) -> Option<(Mov
         None => {
             // Case b: a drop on a square with support blocks for good; try those first.
             let (mut first, mut later): (Vec<Move>, Vec<Move>) = (Vec::new(), Vec::new());
-            for &d in &rest {
+            for &d in rest {
                 let u = r.do_move(d);
                 let sup = d.is_drop() && supported(&r, d.to().index());
                 r.undo_move(d, u);
