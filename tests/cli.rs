@@ -1338,6 +1338,63 @@ fn go_classes_names_the_move_of_each_yes() {
     assert!(rules.get("answers").is_none(), "{rules}");
 }
 
+/// `go classes --ask COLOUR` asks one question of each asked vertex, and gives the answers the
+/// whole classification gives for that colour: the class is the mover's own or 𝓝 exactly where
+/// the mover moving first gets the vertex. Its classes are null; on a terminal's stdout the
+/// answers are a line each. Where the proof-number search does not answer (the rules, the
+/// depth-first search, the cautious table), `--ask` is refused with E0602.
+#[test]
+fn go_classes_asks_one_question() {
+    for moves in ["B 2", "B 2, W 4", "W 3"] {
+        let whole = json_ok(&[
+            "go", "classes", "--graph", "path:7", "--moves", moves, "--json",
+        ]);
+        for (colour, own) in [("black", "B"), ("white", "W")] {
+            let v = json_ok(&[
+                "go", "classes", "--graph", "path:7", "--moves", moves, "--ask", colour, "--json",
+            ]);
+            let classes = v["classes"].as_array().expect("classes");
+            assert!(classes.iter().all(|k| k.is_null()), "{v}");
+            let answers = v["answers"].as_array().expect("answers");
+            assert_eq!(answers.len(), 7, "{moves} {colour}: {v}");
+            for (i, a) in answers.iter().enumerate() {
+                assert_eq!(a["vertex"], (i + 1).to_string(), "{v}");
+                assert_eq!(a["colour"].as_str().unwrap().to_lowercase(), colour, "{v}");
+                let k = whole["classes"][i].as_str().expect("a class");
+                let gets = k == own || k == "N";
+                assert_eq!(a["gets"], gets, "{moves} {colour} vertex {}: {k}", i + 1);
+            }
+        }
+    }
+    let o = okite(&[
+        "go", "classes", "--graph", "path:9", "--moves", "B 2", "--vertex", "1", "--ask", "white",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "vertex 1: White moving first does not get it\n"
+    );
+    for extra in [
+        &["--engine", "rules"][..],
+        &["--engine", "verify"],
+        &["--search", "depth-first"],
+        &["--reading", "cautious"],
+    ] {
+        let args = [
+            &["go", "classes", "--graph", "path:5", "--ask", "black"][..],
+            extra,
+        ]
+        .concat();
+        let o = okite(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o));
+        assert!(
+            text(&o).contains("E0602") && text(&o).contains("--ask"),
+            "{extra:?}: {}",
+            text(&o)
+        );
+    }
+}
+
 /// Where stderr is no terminal (a log), `go classes` says each answer on a line of its own as
 /// it comes, with its move; `--quiet` says none.
 #[test]

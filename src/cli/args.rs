@@ -108,6 +108,13 @@ pub enum LifeSearch {
     DepthFirst,
 }
 
+/// The colour whose question `okite go classes --ask` asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AskColour {
+    Black,
+    White,
+}
+
 #[derive(Subcommand)]
 pub enum GoCommand {
     /// The number of ultimate boards of a graph (seed 004), last line
@@ -191,6 +198,14 @@ pub enum GoCommand {
         /// More files of results to read (not written)
         #[arg(long = "read-results")]
         read_results: Vec<PathBuf>,
+        /// One question of each asked vertex instead of its class: whether this colour moving
+        /// first gets it. The proof-number search answers it (the default table or
+        /// p-to-chooser, graphs of up to 16 vertices); the answers are printed a line each
+        /// ("vertex 1: Black moving first gets it by B 2") and are the JSON's "answers" (its
+        /// "classes" null). Where a proof is split over runs one answer is often all that is
+        /// wanted, and the other question may take far longer
+        #[arg(long, value_enum)]
+        ask: Option<AskColour>,
         #[arg(long)]
         json: bool,
     },

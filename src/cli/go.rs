@@ -475,6 +475,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             threads,
             results,
             read_results,
+            ask,
             json,
         } => {
             if let Err(d) = super::mate::threads_in_range(threads) {
@@ -567,21 +568,34 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     "okite: --length-step steers the native search: the rules evaluate every option"
                 );
             }
+            // why the proof-number search, which answers the questions of a class one by one
+            // and keeps their results, does not search here (where it does not)
+            let no_pn = if engine == Engine::Verify {
+                Some("--engine verify compares the classes of the two engines")
+            } else if !native {
+                Some("the rules answer here, not the native search")
+            } else if search != LifeSearch::ProofNumbers
+                || table == Some(crate::go::life::Table::Cautious)
+                || g.n > crate::go::life::TRACK_MAX_VERTICES
+            {
+                Some("the proof-number search answers only under the default table or p-to-chooser, on graphs of up to 16 vertices")
+            } else {
+                None
+            };
+            if let (Some(_), Some(why)) = (ask, no_pn) {
+                return Printer::auto().fail(
+                    Diag::error(
+                        "E0602",
+                        format!("--ask asks one question of the proof-number search: {why}"),
+                    )
+                    .help("leave out --ask to classify the vertices"),
+                );
+            }
             // results kept in files: those of the proof-number search, on one thread
             let files = results.is_some() || !read_results.is_empty();
             if files {
-                let why = if !native {
-                    Some("the rules answer here, not the native search")
-                } else if search != LifeSearch::ProofNumbers
-                    || table == Some(crate::go::life::Table::Cautious)
-                    || g.n > crate::go::life::TRACK_MAX_VERTICES
-                {
-                    Some("they are the proof-number search's (the default table or p-to-chooser, graphs of up to 16 vertices)")
-                } else if threads > 1 {
-                    Some("they are kept by one thread's search: give --threads 1")
-                } else {
-                    None
-                };
+                let why = no_pn.or((threads > 1)
+                    .then_some("they are kept by one thread's search: give --threads 1"));
                 if let Some(why) = why {
                     return Printer::auto().fail(
                         Diag::error("E0615", format!("no results file here: {why}"))
@@ -604,6 +618,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     cl.set_max_resident_bytes(Some(max_resident_mb.saturating_mul(1 << 20)));
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     cl.set_length_step(length_step);
+                    cl.set_ask_only(ask.map(|c| match c {
+                        AskColour::Black => crate::go::board::Color::Black,
+                        AskColour::White => crate::go::board::Color::White,
+                    }));
                     let existing = results.iter().filter(|p| p.exists());
                     for file in read_results.iter().chain(existing) {
                         match cl.load_results(file) {
@@ -692,7 +710,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     match classes {
                         Ok(ks) => {
                             eprintln!(
-                                "classified in {:.2?}: {} sequences searched, {} memo hits, {} memo entries, {} estimates",
+                                "{} in {:.2?}: {} sequences searched, {} memo hits, {} memo entries, {} estimates",
+                                if ask.is_some() { "answered" } else { "classified" },
                                 start.elapsed(),
                                 cl.stats.nodes,
                                 cl.stats.hits,
@@ -807,6 +826,20 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     "{{\"classes\": [{}]{left}{answered}, \"engine\": {ej}}}",
                     items.join(", ")
                 );
+            } else if ask.is_some() {
+                // the answers are what was asked: a line each
+                for a in &answers {
+                    let by = match a.by {
+                        Some(w) => format!(" by {} {}", a.colour.initial(), g.names[w]),
+                        None => String::new(),
+                    };
+                    println!(
+                        "vertex {}: {:?} moving first {} it{by}",
+                        g.names[a.vertex],
+                        a.colour,
+                        if a.gets { "gets" } else { "does not get" },
+                    );
+                }
             } else {
                 let last = seq.last().copied().unwrap_or_default();
                 print!(

@@ -295,6 +295,8 @@ pub struct Classifier {
     /// The proof-number search's first disproof number of a sequence of L boards not searched
     /// yet is 1 + L / k for this k (see [`Classifier::set_length_step`]); 0 for 1 everywhere.
     length_step: u32,
+    /// One question asked of each vertex instead of its class (see [`Classifier::set_ask_only`]).
+    ask_only: Option<Color>,
     /// Words of the set of boards of a sequence (a bit per board) on a tracked graph.
     words: usize,
     /// Board index -> 3^vertex, for the base-3 index of a board.
@@ -814,6 +816,7 @@ impl Classifier {
             static_knowledge: true,
             colour_symmetry: true,
             length_step: 0,
+            ask_only: None,
             // (read on tracked graphs alone, whose powers fit; the others' saturate)
             pow3: (0..sg.n)
                 .scan(1u32, |p, _| {
@@ -901,6 +904,10 @@ impl Classifier {
             vertices: asked.len(),
             ..LifeProgress::default()
         };
+        if let Some(c) = self.ask_only {
+            self.ask_each(last, asked, c, &mut path, &mut budget)?;
+            return Ok(out);
+        }
         for v in reps {
             self.at.vertex = v;
             let Some(k) = self.outcome_within(last, v, &mut path, &mut budget)? else {
@@ -911,6 +918,43 @@ impl Classifier {
         self.tally();
         self.left(asked, &out);
         Ok(out)
+    }
+
+    /// Asks whether `c` moving first after `path` (ending on `last`) gets each vertex of
+    /// `asked` (every one: a symmetry that keeps the sequence gives the same answer, but the
+    /// answers are told vertex by vertex). A vertex whose search passes
+    /// [`Classifier::vertex_node_limit`] is listed by [`Classifier::unfinished`].
+    fn ask_each(
+        &mut self,
+        last: SmallBoard,
+        asked: &[usize],
+        c: Color,
+        path: &mut Path,
+        budget: &mut u64,
+    ) -> GoResult<()> {
+        if !self.asks_questions() {
+            return Err(GoError::new(
+                "one question of a vertex is asked of the proof-number search alone",
+                "classify with the proof-number search (the default table or p-to-chooser, graphs of up to 16 vertices)",
+            ));
+        }
+        for &v in asked {
+            self.at.vertex = v;
+            self.vertex_nodes = 0;
+            self.vertex_ran_out = false;
+            match self.ask(last, v, c, path, budget) {
+                Ok(_) => {}
+                Err(_) if self.vertex_ran_out => {
+                    self.vertex_ran_out = false;
+                    self.unfinished.push(v);
+                }
+                Err(e) => return Err(e),
+            }
+            self.at.colour = None;
+            self.at.numbers = None;
+        }
+        self.tally();
+        Ok(())
     }
 
     /// Records the class `k` of the searched vertex `v` in `out`, for its images under the
@@ -1061,6 +1105,25 @@ impl Classifier {
         self.length_step = step;
     }
 
+    /// Asks one question of each vertex instead of its class: whether `c` moving first gets it
+    /// (`None`, the default: both questions, and the class). A class needs both answers, and
+    /// where a proof is split over runs one of them is often all that is wanted (the position
+    /// after a reply is settled for the mover when the mover moving first gets the vertex). The
+    /// classifications then give no classes (every vertex `None`, none unfinished unless its
+    /// search passed [`Classifier::vertex_node_limit`]); the answers are in
+    /// [`Classifier::answers`]. Only the proof-number search asks the questions one by one
+    /// ([`Classifier::asks_questions`]); elsewhere a classification is refused.
+    pub fn set_ask_only(&mut self, c: Option<Color>) {
+        self.ask_only = c;
+    }
+
+    /// Whether the classifications ask the proof-number search's two questions of each vertex
+    /// (a tracked graph, the proof-number search on, a table it answers), so that
+    /// [`Classifier::set_ask_only`] applies.
+    pub fn asks_questions(&self) -> bool {
+        self.track && self.proof_numbers && self.table.proof_numbers()
+    }
+
     /// Turns the recording of asked boards off (the search then uses the graph's symmetries
     /// and keys every result by its whole set of boards), or back on where the graph allows.
     pub fn set_tracking(&mut self, on: bool) {
@@ -1084,7 +1147,7 @@ impl Classifier {
         path: &mut Path,
         budget: &mut u64,
     ) -> GoResult<Class> {
-        if self.track && self.proof_numbers && self.table.proof_numbers() {
+        if self.asks_questions() {
             let black = self.ask(last, v, Color::Black, path, budget)?;
             // The empty board alone is its own image under the swap of the colours, which maps
             // regular sequences, ultimate boards, eyes and every table's gains onto those of

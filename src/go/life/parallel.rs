@@ -154,7 +154,8 @@ impl Classifier {
     ) -> GoResult<Vec<Option<Class>>> {
         self.unfinished.clear();
         let (reps, keeping) = self.orbits(seq, asked)?;
-        if threads <= 1 || reps.len() < 2 {
+        // (one question of each vertex is asked on one thread, the answers in order)
+        if threads <= 1 || reps.len() < 2 || self.ask_only.is_some() {
             return self.classes_at(seq, asked);
         }
         let threads = threads.min(reps.len());
