@@ -864,6 +864,59 @@ fn one_question_asked_alone_agrees_with_the_class() {
     assert!(checked > 1000, "{checked} answers checked");
 }
 
+/// A board with one stone comes only from a move of that stone's colour, so a history that holds
+/// one of White's in place of one of Black's forbids White a board and leaves Black one: Black's
+/// question can only go from "no" to "yes" and White's from "yes" to "no" (an induction on the
+/// sequence: "c moving first gets v" grows with c's options and shrinks with the opponent's).
+/// Each question on the board of `B x, W y` after that sequence and after `W y, B x`, every
+/// vertex, on path:8 and 2 x 4: the answers keep that order.
+#[test]
+fn a_board_the_history_forbids_the_opponent_only_helps() {
+    let mut checked = 0;
+    for spec in ["path:8", "grid:2x4"] {
+        let g = Graph::parse(spec).unwrap();
+        let every: Vec<usize> = (0..g.n).collect();
+        let empty = Board::empty();
+        for (x, y) in (0..g.n).flat_map(|x| (0..g.n).map(move |y| (x, y))) {
+            let one = |v: usize, c: Color| empty.play(&g, v, c, false).ok().map(|(b, _)| b);
+            let (Some(bx), Some(wy)) = (one(x, Color::Black), one(y, Color::White)) else {
+                continue;
+            };
+            let Ok((both, _)) = bx.play(&g, y, Color::White, false) else {
+                continue;
+            };
+            if wy.play(&g, x, Color::Black, false).ok().map(|(b, _)| b) != Some(both) {
+                continue;
+            }
+            let answers = |seq: Vec<Board>, c: Color| -> Vec<bool> {
+                let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+                cl.set_ask_only(Some(c));
+                cl.classes_at(&seq, &every).unwrap();
+                cl.answers().iter().map(|a| a.gets).collect()
+            };
+            // Black's board in the history, then White's
+            let black_made = vec![empty, bx, both];
+            let white_made = vec![empty, wy, both];
+            for (c, helped) in [(Color::Black, &white_made), (Color::White, &black_made)] {
+                let other = if c == Color::Black {
+                    &black_made
+                } else {
+                    &white_made
+                };
+                let (less, more) = (answers(other.clone(), c), answers(helped.clone(), c));
+                for v in 0..g.n {
+                    assert!(
+                        !less[v] || more[v],
+                        "{spec} B {x} W {y}, vertex {v}: {c:?} gets it only with its own board forbidden"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} answers compared");
+}
+
 /// Each "yes" of the proof-number search names the move that gets the vertex, and the move does:
 /// played after the sequence, the vertex's class is the mover's own, or 𝓟 with the mover's
 /// stone on it (an option that gets it under the reconstruction's table; the class computed
