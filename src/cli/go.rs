@@ -58,6 +58,22 @@ pub(super) fn go_by_rules(
     }
 }
 
+/// An answer of the proof-number search in words, the vertices by their names: "vertex 1: Black
+/// moving first gets it by B 2".
+fn answer_line(a: &crate::go::life::Answer, names: &[String]) -> String {
+    let name_of = |v: usize| names.get(v).map_or("?", |n| n.as_str());
+    let by = match a.by {
+        Some(w) => format!(" by {} {}", a.colour.initial(), name_of(w)),
+        None => String::new(),
+    };
+    format!(
+        "vertex {}: {:?} moving first {} it{by}",
+        name_of(a.vertex),
+        a.colour,
+        if a.gets { "gets" } else { "does not get" },
+    )
+}
+
 /// Prints a count: the number alone, or with `--json` (the engine that answered given) an
 /// object `{"count": n, "engine": ...}`.
 fn print_count(n: impl std::fmt::Display, engine: Option<&str>) {
@@ -649,17 +665,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                             said = 0;
                         }
                         for a in p.answers.iter().skip(said) {
-                            let by = match a.by {
-                                Some(w) => format!(" by {} {}", a.colour.initial(), name_of(w)),
-                                None => String::new(),
-                            };
                             // kept in a log as well: on a long run the first answer is known
                             // long before the class
                             told.tell(&format!(
-                                "vertex {}: {:?} moving first {} it{by} ({} sequences)",
-                                name_of(a.vertex),
-                                a.colour,
-                                if a.gets { "gets" } else { "does not get" },
+                                "{} ({} sequences)",
+                                answer_line(a, &names),
                                 a.nodes
                             ));
                         }
@@ -829,16 +839,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             } else if ask.is_some() {
                 // the answers are what was asked: a line each
                 for a in &answers {
-                    let by = match a.by {
-                        Some(w) => format!(" by {} {}", a.colour.initial(), g.names[w]),
-                        None => String::new(),
-                    };
-                    println!(
-                        "vertex {}: {:?} moving first {} it{by}",
-                        g.names[a.vertex],
-                        a.colour,
-                        if a.gets { "gets" } else { "does not get" },
-                    );
+                    println!("{}", answer_line(a, &g.names));
                 }
             } else {
                 let last = seq.last().copied().unwrap_or_default();

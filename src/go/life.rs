@@ -940,15 +940,11 @@ impl Classifier {
         }
         for &v in asked {
             self.at.vertex = v;
-            self.vertex_nodes = 0;
-            self.vertex_ran_out = false;
-            match self.ask(last, v, c, path, budget) {
-                Ok(_) => {}
-                Err(_) if self.vertex_ran_out => {
-                    self.vertex_ran_out = false;
-                    self.unfinished.push(v);
-                }
-                Err(e) => return Err(e),
+            if self
+                .within_vertex_limit(|cl| cl.ask(last, v, c, path, budget))?
+                .is_none()
+            {
+                self.unfinished.push(v);
             }
             self.at.colour = None;
             self.at.numbers = None;
@@ -1001,9 +997,18 @@ impl Classifier {
         path: &mut Path,
         budget: &mut u64,
     ) -> GoResult<Option<Class>> {
+        self.within_vertex_limit(|cl| cl.outcome_of(last, v, path, budget))
+    }
+
+    /// The result of one vertex's search `search`, or `None` when it passes
+    /// [`Classifier::vertex_node_limit`] (which counts from its start).
+    fn within_vertex_limit<T>(
+        &mut self,
+        search: impl FnOnce(&mut Self) -> GoResult<T>,
+    ) -> GoResult<Option<T>> {
         self.vertex_nodes = 0;
         self.vertex_ran_out = false;
-        match self.outcome_of(last, v, path, budget) {
+        match search(self) {
             Ok(k) => Ok(Some(k)),
             Err(_) if self.vertex_ran_out => {
                 self.vertex_ran_out = false;
