@@ -1306,6 +1306,52 @@ fn go_classes_with_a_length_step() {
     );
 }
 
+/// `go classes --estimate-mb N` sizes the table of the proof-number search's estimates: the
+/// same classes from a table that forgets (1 MiB) as from the default one; a size of nothing or
+/// past half the memory bound is refused; the rules, which have no such table, say so.
+#[test]
+fn go_classes_with_a_table_of_estimates_of_its_size() {
+    let run = |args: &[&str]| -> (String, String) {
+        let o = okite(&[&["go", "classes", "--graph", "path:10"][..], args].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        let visits = text(&o)
+            .lines()
+            .find(|l| l.contains("sequences searched"))
+            .unwrap_or_default()
+            .to_string();
+        (out, visits)
+    };
+    let (plain, plain_visits) = run(&[]);
+    let (small, small_visits) = run(&["--estimate-mb", "1"]);
+    assert!(plain.contains(". N"), "{plain}");
+    assert_eq!(plain, small);
+    // a table of 65,536 slots forgets numbers the default one keeps: another count
+    assert_ne!(plain_visits, small_visits);
+    for (mb, bound) in [("0", "4096"), ("2049", "4096"), ("2", "3")] {
+        let o = okite(&[
+            "go",
+            "classes",
+            "--graph",
+            "path:5",
+            "--estimate-mb",
+            mb,
+            "--max-resident-mb",
+            bound,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{mb} {bound}: {}", text(&o));
+        assert!(
+            text(&o).contains("E0602") && text(&o).contains("--estimate-mb"),
+            "{}",
+            text(&o)
+        );
+    }
+    rules_classify_and_say(
+        &["--estimate-mb", "8"],
+        "--estimate-mb sizes a table of the native search",
+    );
+}
+
 /// `go classes --json` lists the questions the native search answered, each "yes" with the
 /// move that gets the vertex; played, that move leaves the vertex the mover's (its class asked
 /// again through the command). The rules engine answers no such questions: no field.

@@ -175,6 +175,14 @@ pub enum GoCommand {
         /// the classification ends with a diagnostic
         #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
         max_resident_mb: usize,
+        /// The table of the proof-number search's estimates (the numbers of the sequences it
+        /// leaves open, which only steer it), in MiB, at most half of --max-resident-mb: when full
+        /// it forgets the lightest, and a search of hundreds of millions of visits may then
+        /// search again what it forgot. The classes are the same. Each thread of --threads has a
+        /// table of its own, within a quarter of --max-resident-mb shared among them [default:
+        /// 64, or a quarter of --max-resident-mb when that is less]
+        #[arg(long)]
+        estimate_mb: Option<usize>,
         /// Only these vertices (names as `okite go show` prints them, comma-separated or the
         /// option repeated): the others are not searched, and shown `-` (null in the JSON)
         /// unless a symmetry of the sequence gives their class

@@ -487,6 +487,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             search,
             length_step,
             max_resident_mb,
+            estimate_mb,
             vertices,
             threads,
             results,
@@ -584,6 +585,23 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     "okite: --length-step steers the native search: the rules evaluate every option"
                 );
             }
+            if let Some(mb) = estimate_mb {
+                if mb == 0 || mb > max_resident_mb / 2 {
+                    return Printer::auto().fail(
+                        Diag::error("E0602", format!("--estimate-mb {mb} is out of range")).help(
+                            format!(
+                                "give from 1 MiB to half of --max-resident-mb ({} MiB)",
+                                max_resident_mb / 2
+                            ),
+                        ),
+                    );
+                }
+                if !native {
+                    eprintln!(
+                        "okite: --estimate-mb sizes a table of the native search: the rules have none"
+                    );
+                }
+            }
             // why the proof-number search, which answers the questions of a class one by one
             // and keeps their results, does not search here (where it does not)
             let no_pn = if engine == Engine::Verify {
@@ -632,6 +650,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     cl.node_limit = nodes;
                     cl.vertex_node_limit = vertex_nodes;
                     cl.set_max_resident_bytes(Some(max_resident_mb.saturating_mul(1 << 20)));
+                    if let Some(mb) = estimate_mb {
+                        cl.set_estimate_bytes(mb << 20);
+                    }
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     cl.set_length_step(length_step);
                     cl.set_ask_only(ask.map(|c| match c {
