@@ -1279,23 +1279,25 @@ fn go_classes_on_threads() {
     );
 }
 
+/// The classes `go classes` prints on `graph` with `args`, and its line of the count of visits.
+fn classes_and_visits(graph: &str, args: &[&str]) -> (String, String) {
+    let o = okite(&[&["go", "classes", "--graph", graph][..], args].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let visits = text(&o)
+        .lines()
+        .find(|l| l.contains("sequences searched"))
+        .unwrap_or_default()
+        .to_string();
+    (out, visits)
+}
+
 /// `go classes --length-step K` steers the proof-number search: the same classes, another
 /// count of visits; the rules, which evaluate every option, say they take no step.
 #[test]
 fn go_classes_with_a_length_step() {
-    let run = |args: &[&str]| -> (String, String) {
-        let o = okite(&[&["go", "classes", "--graph", "path:8"][..], args].concat());
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        let out = String::from_utf8_lossy(&o.stdout).to_string();
-        let visits = text(&o)
-            .lines()
-            .find(|l| l.contains("sequences searched"))
-            .unwrap_or_default()
-            .to_string();
-        (out, visits)
-    };
-    let (plain, plain_visits) = run(&[]);
-    let (stepped, stepped_visits) = run(&["--length-step", "2"]);
+    let (plain, plain_visits) = classes_and_visits("path:8", &[]);
+    let (stepped, stepped_visits) = classes_and_visits("path:8", &["--length-step", "2"]);
     assert!(plain.contains(". N"), "{plain}");
     // the classes (stdout) are the same; the counts (stderr) differ
     assert_eq!(plain, stepped);
@@ -1311,19 +1313,8 @@ fn go_classes_with_a_length_step() {
 /// past half the memory bound is refused; the rules, which have no such table, say so.
 #[test]
 fn go_classes_with_a_table_of_estimates_of_its_size() {
-    let run = |args: &[&str]| -> (String, String) {
-        let o = okite(&[&["go", "classes", "--graph", "path:10"][..], args].concat());
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        let out = String::from_utf8_lossy(&o.stdout).to_string();
-        let visits = text(&o)
-            .lines()
-            .find(|l| l.contains("sequences searched"))
-            .unwrap_or_default()
-            .to_string();
-        (out, visits)
-    };
-    let (plain, plain_visits) = run(&[]);
-    let (small, small_visits) = run(&["--estimate-mb", "1"]);
+    let (plain, plain_visits) = classes_and_visits("path:10", &[]);
+    let (small, small_visits) = classes_and_visits("path:10", &["--estimate-mb", "1"]);
     assert!(plain.contains(". N"), "{plain}");
     assert_eq!(plain, small);
     // a table of 65,536 slots forgets numbers the default one keeps: another count
