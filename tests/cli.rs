@@ -1319,7 +1319,13 @@ fn go_classes_with_a_table_of_estimates_of_its_size() {
     assert_eq!(plain, small);
     // a table of 65,536 slots forgets numbers the default one keeps: another count
     assert_ne!(plain_visits, small_visits);
-    for (mb, bound) in [("0", "4096"), ("2049", "4096"), ("2", "3")] {
+    // nothing, past half the bound, past three quarters of any machine's memory
+    for (mb, bound) in [
+        ("0", "4096"),
+        ("2049", "4096"),
+        ("2", "3"),
+        ("99999999999", "999999999999999"),
+    ] {
         let o = okite(&[
             "go",
             "classes",

@@ -495,7 +495,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             ask,
             json,
         } => {
-            if let Err(d) = super::mate::threads_in_range(threads) {
+            if let Err(d) = super::bounds::threads_in_range(threads) {
                 return Printer::auto().fail(d);
             }
             let (mut cprog, plan) = match go_plan(
@@ -586,15 +586,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 );
             }
             if let Some(mb) = estimate_mb {
-                if mb == 0 || mb > max_resident_mb / 2 {
-                    return Printer::auto().fail(
-                        Diag::error("E0602", format!("--estimate-mb {mb} is out of range")).help(
-                            format!(
-                                "give from 1 MiB to half of --max-resident-mb ({} MiB)",
-                                max_resident_mb / 2
-                            ),
-                        ),
-                    );
+                let half = "half the memory the classification may occupy";
+                if let Err(d) =
+                    super::bounds::table_in_bound("--estimate-mb", mb, max_resident_mb / 2, half)
+                {
+                    return Printer::auto().fail(d);
                 }
                 if !native {
                     eprintln!(
@@ -651,7 +647,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     cl.vertex_node_limit = vertex_nodes;
                     cl.set_max_resident_bytes(Some(max_resident_mb.saturating_mul(1 << 20)));
                     if let Some(mb) = estimate_mb {
-                        cl.set_estimate_bytes(mb << 20);
+                        cl.set_estimate_bytes(mb.saturating_mul(1 << 20));
                     }
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     cl.set_length_step(length_step);

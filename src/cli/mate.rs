@@ -2,6 +2,7 @@
 //! `okite mate`: the df-pn mate search, natively or under a variant.
 
 use super::args::MateArgs;
+use super::bounds::{hash_in_bound, threads_in_range};
 use super::common::*;
 use crate::check::Program;
 use crate::diagnostics::Diag;
@@ -439,49 +440,4 @@ fn bad_problem(
         );
     }
     code
-}
-
-/// `--threads N` of the mate search: from 1 to `MAX_THREADS`, else E0602.
-pub(super) fn threads_in_range(n: usize) -> Result<(), Diag> {
-    use crate::shogi::dfpn::MAX_THREADS;
-    if (1..=MAX_THREADS).contains(&n) {
-        return Ok(());
-    }
-    Err(
-        Diag::error("E0602", format!("--threads {n} is out of range"))
-            .help(format!("give from 1 to {MAX_THREADS} threads")),
-    )
-}
-
-/// A transposition table of `hash_mb` MiB is refused when it is empty, larger than the memory the
-/// search may occupy (`max_resident_mb`), or larger than three quarters of the machine's memory:
-/// the table is made resident as the search fills it, and would grow past what the machine has.
-pub(super) fn hash_in_bound(hash_mb: usize, max_resident_mb: usize) -> Result<(), Diag> {
-    let machine_mb = crate::memory::physical_memory_bytes().map(|b| (b >> 20) / 4 * 3);
-    let cap = machine_mb.map_or(max_resident_mb, |m| m.min(max_resident_mb));
-    if hash_mb == 0 {
-        return Err(Diag::error("E0602", "--hash-mb 0 is out of range")
-            .help(format!("give a table size from 1 to {cap} MiB")));
-    }
-    if hash_mb > max_resident_mb {
-        return Err(Diag::error(
-            "E0602",
-            format!(
-                "--hash-mb {hash_mb} is larger than the memory the search may occupy ({max_resident_mb} MiB)"
-            ),
-        )
-        .help(format!(
-            "give a table of at most {cap} MiB, or raise --max-resident-mb (the table is made resident as the search fills it)"
-        )));
-    }
-    if let Some(m) = machine_mb.filter(|m| hash_mb > *m) {
-        return Err(Diag::error(
-            "E0602",
-            format!(
-                "--hash-mb {hash_mb} is larger than three quarters of this machine's memory ({m} MiB)"
-            ),
-        )
-        .help(format!("give a table of at most {m} MiB")));
-    }
-    Ok(())
 }

@@ -2,6 +2,7 @@
 //! The command line. Each command is a thin layer over the library.
 
 mod args;
+mod bounds;
 mod check;
 mod codes;
 mod common;

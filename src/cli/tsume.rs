@@ -53,7 +53,7 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
             .collect(),
         None => CONVENTIONS.iter().map(|c| c.name.to_string()).collect(),
     };
-    if let Err(d) = super::mate::threads_in_range(a.threads) {
+    if let Err(d) = super::bounds::threads_in_range(a.threads) {
         return printer.fail(d);
     }
     if names.is_empty() {
