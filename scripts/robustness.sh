@@ -276,6 +276,7 @@ run "6 memory" "go count grid:16x16 (default bound, 4096 MiB)" "256 vertices" 2 
 run "6 memory" "go count grid:13x13 under 1024 MiB" "169 vertices" 2 300 /dev/null -- "$okite" go count --graph grid:13x13 --max-resident-mb 1024
 run "6 memory" "go count grid:7x7" "49 vertices" 0 120 /dev/null -- "$okite" go count --graph grid:7x7
 run "6 memory" "mate --hash-mb 1000000" "1 TB table" 2 60 /dev/null -- "$okite" mate --sfen startpos --hash-mb 1000000
+run "6 memory" "go classes --estimate-mb 1000000" "1 TB table" 2 60 /dev/null -- "$okite" go classes --graph path:5 --estimate-mb 1000000
 S=$(grep '^kh-microcosmos' tests/data/shogi/curated.tsv | cut -f2)
 run "6 memory" "mate, 1 GiB table, 5 s" "Microcosmos" 0 60 /dev/null -- "$okite" mate --sfen "$S" --hash-mb 1024 --time-ms 5000
 run "6 memory" "eval under --timeout-ms 2000" "4 x 10^8 steps" 2 60 /dev/null -- "$okite" eval --timeout-ms 2000 "sum i in 1..2000: sum j in 1..2000: sum k in 1..100: i * j * k"
