@@ -238,6 +238,16 @@ print('def d0 = 0')
 for i in range(1, 100000): print(f'def d{i} = d{i-1}')" >"$work/chain.rule"
 run "4 blow-up" "check of chained definitions" "100,000 definitions" 0 120 /dev/null -- "$okite" check "$work/chain.rule"
 python3 -c "
+for i in range(10000): print(f'def d{i} = {i}')
+print('def total = d0 + d5000 + d9999')
+print('reading r0 { override def d0 = 1 }')
+for i in range(1, 10000): print(f'reading r{i} extends r{i-1} {{ override def d{i} = 2 }}')" >"$work/extends.rule"
+run "4 blow-up" "a chain of readings, each overriding a name, evaluated under the last but one" "10,000 readings" 0 120 /dev/null -- "$okite" eval --rules "$work/extends.rule" --reading r9998 total
+python3 -c "
+for i in range(100000): print(f'def d{i} = {i}')
+for i in range(200000): print(f'reading r{i} {{}}')" >"$work/readings.rule"
+run "4 blow-up" "check of many readings beside many definitions" "200,000 readings, 100,000 definitions" 0 120 /dev/null -- "$okite" check "$work/readings.rule"
+python3 -c "
 n = 40000
 for i in range(n): print(f'def r{i}(x: Int) -> Int = if x == 0 then 0 else r{(i + 1) % n}(x - 1)')" >"$work/ring.rule"
 run "4 blow-up" "check of one recursive group" "40,000 definitions" 0 120 /dev/null -- "$okite" check "$work/ring.rule"

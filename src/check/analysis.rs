@@ -6,41 +6,65 @@
 use super::*;
 
 impl Program {
+    /// Prepares [`Program::shares_base`]: the names whose `base` definition calls each name.
     pub(super) fn compute_sharing(&mut self) {
-        let n = self.readings.len();
-        let ndefs = self.defs.len();
-        let nkeys = self.keys.len();
-        self.shares_base = vec![vec![true; ndefs]; n];
-        for r in 1..n {
-            // a key is affected under r if r uses another definition for it than base does, or
-            // if the definition r uses refers to an affected key
-            let mut affected: Vec<bool> = (0..nkeys)
-                .map(|k| self.table[r][k] != self.table[0][k])
-                .collect();
-            let mut progress = true;
-            while progress {
-                progress = false;
-                for k in 0..nkeys {
-                    if affected[k] {
-                        continue;
-                    }
-                    if let Some(d) = self.table[r][k] {
-                        if self.defs[d as usize]
-                            .deps
-                            .iter()
-                            .any(|x| affected[*x as usize])
-                        {
-                            affected[k] = true;
-                            progress = true;
-                        }
+        let mut users = vec![vec![]; self.keys.len()];
+        for (k, d) in self.base_table.iter().enumerate() {
+            if let Some(d) = d {
+                for &x in &self.defs[*d as usize].deps {
+                    users[x as usize].push(k as DefKey);
+                }
+            }
+        }
+        for u in &mut users {
+            u.sort_unstable();
+            u.dedup();
+        }
+        self.base_users = users;
+        self.sharing = (0..self.readings.len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
+    }
+
+    /// Whether definition `def` means the same under `reading` as under `base` (nothing it
+    /// depends on is overridden), so that its memo entries can be shared. Made for a reading
+    /// the first time it is asked, in time linear in the program: a name is affected under the
+    /// reading if the reading uses another definition for it than base does, or if the
+    /// definition it uses calls an affected name.
+    pub fn shares_base(&self, reading: ReadingId, def: DefId) -> bool {
+        if reading == BASE {
+            return true;
+        }
+        let Some(cell) = self.sharing.get(reading as usize) else {
+            return false;
+        };
+        let shares = cell.get_or_init(|| {
+            let table = self
+                .table_of(reading)
+                .map(|t| t.as_slice())
+                .unwrap_or_default();
+            let mut affected = vec![false; self.keys.len()];
+            let mut queue: Vec<DefKey> = vec![];
+            for (k, d) in table.iter().enumerate() {
+                if *d != self.base_table[k] {
+                    affected[k] = true;
+                    queue.push(k as DefKey);
+                }
+            }
+            // a name not affected yet uses base's definition: its callers are base's users
+            while let Some(x) = queue.pop() {
+                for &k in &self.base_users[x as usize] {
+                    if !std::mem::replace(&mut affected[k as usize], true) {
+                        queue.push(k);
                     }
                 }
             }
-            for (i, d) in self.defs.iter().enumerate() {
-                self.shares_base[r][i] =
-                    d.reading == BASE && !d.deps.iter().any(|k| affected[*k as usize]);
-            }
-        }
+            self.defs
+                .iter()
+                .map(|d| d.reading == BASE && !d.deps.iter().any(|k| affected[*k as usize]))
+                .collect()
+        });
+        shares.get(def as usize).copied().unwrap_or(false)
     }
 
     /// A group of keys (a strongly connected component) is recursive: several keys, or one
@@ -374,12 +398,34 @@ mod tests {
             "def a = 1\ndef b = a + 1\ndef c = 5\ndef d = c + 1\nreading r { override def c = 6 }",
         )
         .unwrap();
-        let r = p.reading_id("r").unwrap() as usize;
-        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
-        assert!(p.shares_base[r][def("a")]);
-        assert!(p.shares_base[r][def("b")]);
+        let r = p.reading_id("r").unwrap();
+        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap();
+        assert!(p.shares_base(r, def("a")));
+        assert!(p.shares_base(r, def("b")));
         // `d` calls `c`, which the reading overrides: its meaning differs
-        assert!(!p.shares_base[r][def("d")]);
+        assert!(!p.shares_base(r, def("d")));
+    }
+
+    #[test]
+    fn an_override_reaches_every_caller_whatever_their_order() {
+        // d0 calls d1, which calls d2, ...: each caller is declared before its callee
+        let n = 40;
+        let mut src = String::new();
+        for i in 0..n {
+            src += &format!("def d{i} = d{} + 1\n", i + 1);
+        }
+        src += &format!("def d{n} = 0\ndef other = 7\nreading r {{ override def d{n} = 1 }}\n");
+        let p = build(&src).unwrap();
+        let r = p.reading_id("r").unwrap();
+        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap();
+        for i in 0..n {
+            assert!(!p.shares_base(r, def(&format!("d{i}"))), "d{i}");
+            assert!(p.shares_base(BASE, def(&format!("d{i}"))), "d{i}");
+        }
+        assert!(p.shares_base(r, def("other")));
+        // the override itself is the reading's own
+        let over = p.resolve(r, p.key_of(&format!("d{n}")).unwrap()).unwrap();
+        assert!(!p.shares_base(r, over));
     }
 
     #[test]

@@ -138,11 +138,18 @@ pub struct Program {
     pub key_names: IndexMap<String, DefKey>,
     pub readings: Vec<ReadingInfo>,
     pub reading_names: IndexMap<String, ReadingId>,
-    /// table[reading][key]: the definition the reading uses for the name.
-    pub table: Vec<Vec<Option<DefId>>>,
-    /// shares_base[reading][def]: the definition means the same under the reading as under
-    /// `base` (nothing it depends on is overridden), so its memo entries can be shared.
-    pub shares_base: Vec<Vec<bool>>,
+    /// base_table[key]: the definition `base` uses for the name.
+    base_table: Vec<Option<DefId>>,
+    /// tables[reading][key]: the definition the reading uses for the name, made when the
+    /// reading is first asked (a program may declare hundreds of thousands of readings and of
+    /// names, and a query runs under a few of them: all of them at once would not fit).
+    tables: Vec<std::sync::OnceLock<Vec<Option<DefId>>>>,
+    /// base_users[key]: the names whose `base` definition calls the name.
+    base_users: Vec<Vec<DefKey>>,
+    /// sharing[reading][def]: the definition means the same under the reading as under `base`
+    /// (nothing it depends on is overridden), so its memo entries can be shared; made when the
+    /// reading is first asked, as `tables`.
+    sharing: Vec<std::sync::OnceLock<Vec<bool>>>,
     pub examples: Vec<Example>,
     pub theorems: Vec<Theorem>,
     /// Groups of mutually recursive definitions (keys), callees first.
@@ -218,8 +225,10 @@ impl Program {
                 span: None,
             }],
             reading_names: IndexMap::from([("base".to_string(), BASE)]),
-            table: vec![],
-            shares_base: vec![],
+            base_table: vec![],
+            tables: vec![],
+            base_users: vec![],
+            sharing: vec![],
             examples: vec![],
             theorems: vec![],
             sccs: vec![],
@@ -343,11 +352,10 @@ impl Program {
 
     /// The definition a reading uses for a key.
     pub fn resolve(&self, reading: ReadingId, key: DefKey) -> Option<DefId> {
-        self.table
-            .get(reading as usize)
-            .and_then(|t| t.get(key as usize))
-            .copied()
-            .flatten()
+        if reading == BASE {
+            return self.base_table.get(key as usize).copied().flatten();
+        }
+        self.table_of(reading)?.get(key as usize).copied().flatten()
     }
 
     /// `base.f` inside definition `from`, under `reading`.

@@ -1,6 +1,6 @@
 #![forbid(unsafe_code)]
-//! Readings: the resolution order of each reading (its parents linearised) and the table
-//! reading x key -> definition, with conflicts between parents reported.
+//! Readings: the resolution order of each reading (its parents linearised), conflicts between
+//! parents reported, and the definition a reading uses for each name (made when first asked).
 
 use super::*;
 
@@ -126,48 +126,82 @@ impl Program {
             }
             self.readings[r].mro = mro;
         }
-        // table and ambiguity
+        // the names each reading resolves otherwise than base, and their ambiguities: a later
+        // reading of the order that overrides a name too must be an ancestor of the first (only
+        // the overrides are walked, never every name under every reading)
         let nkeys = self.keys.len();
-        self.table = vec![vec![None; nkeys]; n];
+        self.base_table = vec![None; nkeys];
+        for (&key, &d) in &self.readings[BASE as usize].own {
+            self.base_table[key as usize] = Some(d);
+        }
+        let mut first: HashMap<DefKey, ReadingId> = HashMap::new();
         for r in 0..n {
-            let mro = self.readings[r].mro.clone();
-            for key in 0..nkeys as DefKey {
-                let mut found: Option<(ReadingId, DefId)> = None;
-                for &a in &mro {
-                    if let Some(&d) = self.readings[a as usize].own.get(&key) {
-                        match found {
-                            None => found = Some((a, d)),
-                            Some((fa, _)) => {
-                                // a later reading that overrides too must be an ancestor of the first
-                                if a != BASE && !self.readings[fa as usize].mro.contains(&a) {
-                                    let span = self.readings[r].span.unwrap_or_default();
-                                    errs.push(
-                                        Diag::error(
-                                            "E0107",
-                                            format!(
-                                                "reading `{}` inherits two overrides of `{}`: from `{}` and from `{}`",
-                                                self.readings[r].name,
-                                                self.keys[key as usize].name,
-                                                self.readings[fa as usize].name,
-                                                self.readings[a as usize].name
-                                            ),
-                                        )
-                                        .label(span, "ambiguous")
-                                        .help(format!(
-                                            "override `{}` in `{}` to say which one holds (it may call `base.{}`)",
-                                            self.keys[key as usize].name,
-                                            self.readings[r].name,
-                                            self.keys[key as usize].name
-                                        )),
-                                    );
-                                }
+            first.clear();
+            let mut ambiguous: Vec<(DefKey, usize, ReadingId, ReadingId)> = vec![];
+            let mro = &self.readings[r].mro;
+            for (at, &a) in mro.iter().enumerate() {
+                if a == BASE {
+                    continue;
+                }
+                for &key in self.readings[a as usize].own.keys() {
+                    match first.get(&key) {
+                        None => {
+                            first.insert(key, a);
+                        }
+                        Some(&fa) => {
+                            if !self.readings[fa as usize].mro.contains(&a) {
+                                ambiguous.push((key, at, fa, a));
                             }
                         }
                     }
                 }
-                self.table[r][key as usize] = found.map(|f| f.1);
+            }
+            ambiguous.sort_unstable_by_key(|&(key, at, _, _)| (key, at));
+            for (key, _, fa, a) in ambiguous {
+                let span = self.readings[r].span.unwrap_or_default();
+                errs.push(
+                    Diag::error(
+                        "E0107",
+                        format!(
+                            "reading `{}` inherits two overrides of `{}`: from `{}` and from `{}`",
+                            self.readings[r].name,
+                            self.keys[key as usize].name,
+                            self.readings[fa as usize].name,
+                            self.readings[a as usize].name
+                        ),
+                    )
+                    .label(span, "ambiguous")
+                    .help(format!(
+                        "override `{}` in `{}` to say which one holds (it may call `base.{}`)",
+                        self.keys[key as usize].name,
+                        self.readings[r].name,
+                        self.keys[key as usize].name
+                    )),
+                );
             }
         }
+        self.tables = (0..n).map(|_| std::sync::OnceLock::new()).collect();
+    }
+
+    /// The definition `reading` uses for each name (none for a reading not declared), made the
+    /// first time it is asked: base's, where no reading of its order before base overrides it.
+    pub(super) fn table_of(&self, reading: ReadingId) -> Option<&Vec<Option<DefId>>> {
+        let cell = self.tables.get(reading as usize)?;
+        Some(cell.get_or_init(|| {
+            let mut table = self.base_table.clone();
+            let mut set = vec![false; table.len()];
+            for &a in &self.readings[reading as usize].mro {
+                if a == BASE {
+                    continue;
+                }
+                for (&key, &d) in &self.readings[a as usize].own {
+                    if !std::mem::replace(&mut set[key as usize], true) {
+                        table[key as usize] = Some(d);
+                    }
+                }
+            }
+            table
+        }))
     }
 }
 
@@ -189,6 +223,62 @@ mod tests {
         let a = p.key_of("a").unwrap();
         assert_eq!(p.resolve(s, a), p.resolve(r, a));
         assert_ne!(p.resolve(s, a), p.resolve(BASE, a));
+    }
+
+    #[test]
+    fn a_long_chain_resolves_each_name_to_its_nearest_override() {
+        // r0 overrides d0, r1 (extending r0) d1, ...: under r_k the names d_0..d_k are the
+        // readings', the others base's
+        let n = 30;
+        let mut src = String::new();
+        for i in 0..n {
+            src += &format!("def d{i} = {i}\n");
+        }
+        src += "reading r0 { override def d0 = 100 }\n";
+        for i in 1..n {
+            src += &format!(
+                "reading r{i} extends r{} {{ override def d{i} = {} }}\n",
+                i - 1,
+                100 + i
+            );
+        }
+        let p = build(&src).unwrap();
+        for k in 0..n {
+            let r = p.reading_id(&format!("r{k}")).unwrap();
+            for i in 0..n {
+                let key = p.key_of(&format!("d{i}")).unwrap();
+                let d = p.resolve(r, key).unwrap();
+                let owner = p.defs[d as usize].reading;
+                if i <= k {
+                    assert_eq!(owner, p.reading_id(&format!("r{i}")).unwrap(), "r{k} d{i}");
+                } else {
+                    assert_eq!(owner, BASE, "r{k} d{i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ambiguities_are_told_in_the_order_of_the_names() {
+        let src = "def a = 1\ndef b = 2\n\
+                   reading r { override def b = 3\n override def a = 4 }\n\
+                   reading s { override def a = 5\n override def b = 6 }\n\
+                   reading t extends r, s {}";
+        let Err((_, ds)) = super::super::load::load_str("t.rule", src, &Natives::standard()) else {
+            panic!("checked without error");
+        };
+        let told: Vec<&str> = ds
+            .iter()
+            .filter(|d| d.code == "E0107")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            told,
+            [
+                "reading `t` inherits two overrides of `a`: from `r` and from `s`",
+                "reading `t` inherits two overrides of `b`: from `r` and from `s`",
+            ]
+        );
     }
 
     #[test]

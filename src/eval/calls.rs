@@ -157,7 +157,7 @@ impl Evaluator<'_> {
             );
             return self.eval(body, &mut frame);
         }
-        let reading = if self.prog.shares_base[self.reading as usize][def as usize] {
+        let reading = if self.prog.shares_base(self.reading, def) {
             BASE
         } else {
             self.reading
