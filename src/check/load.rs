@@ -31,6 +31,8 @@ use crate::syntax::parse_file;
 use crate::syntax::parser::MAX_SOURCE_BYTES;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The result of loading: a checked program, or every diagnostic found.
 pub struct Loaded {
@@ -329,6 +331,22 @@ pub fn read_all(
     sources: &mut SourceMap,
     known: &[RuleFile],
 ) -> (Vec<RuleFile>, Vec<Diag>) {
+    read_all_interruptible(fs, paths, sources, known, None)
+}
+
+/// Files of at least this many bytes are parsed on a thread of their own where an interrupt can
+/// stop the reading (a file of 6 MiB takes seconds).
+const PARSE_APART_BYTES: usize = 256 << 10;
+
+/// [`read_all`], stopped with E0305 once `interrupt` is raised: between files, and while a large
+/// file is parsed (the parse, which cannot be stopped, goes on to its end apart and is dropped).
+pub fn read_all_interruptible(
+    fs: &dyn Files,
+    paths: &[PathBuf],
+    sources: &mut SourceMap,
+    known: &[RuleFile],
+    interrupt: Option<&Arc<AtomicBool>>,
+) -> (Vec<RuleFile>, Vec<Diag>) {
     let mut errs: Vec<Diag> = vec![];
     let mut queue: Vec<(PathBuf, Option<Span>)> = vec![];
     for p in paths {
@@ -341,6 +359,10 @@ pub fn read_all(
     let mut out: Vec<RuleFile> = vec![];
     let mut i = 0;
     while i < queue.len() {
+        if interrupt.is_some_and(|f| f.load(Ordering::SeqCst)) {
+            errs.push(super::interrupted());
+            return (out, errs);
+        }
         let (path, from) = queue[i].clone();
         i += 1;
         if !seen.insert(fs.identity(&path)) {
@@ -375,11 +397,19 @@ pub fn read_all(
             Some(f) => f.clone(),
             None => {
                 let fid = sources.add(name, Some(path.clone()), text.clone());
-                match parse_file(&text, fid) {
-                    Ok(ast) => RuleFile { path, text, ast },
-                    Err(ds) => {
+                let parsed = match interrupt {
+                    Some(flag) if text.len() >= PARSE_APART_BYTES => parse_apart(&text, fid, flag),
+                    _ => Some(parse_file(&text, fid)),
+                };
+                match parsed {
+                    Some(Ok(ast)) => RuleFile { path, text, ast },
+                    Some(Err(ds)) => {
                         errs.extend(ds);
                         continue;
+                    }
+                    None => {
+                        errs.push(super::interrupted());
+                        return (out, errs);
                     }
                 }
             }
@@ -401,6 +431,40 @@ pub fn read_all(
         out.push(file);
     }
     (out, errs)
+}
+
+/// The parse of `text` on a thread of its own, waited for while `interrupt` is not raised: none
+/// once it is (the parse ends apart, unseen). Where no thread can be started, the parse is made
+/// here.
+fn parse_apart(
+    text: &str,
+    fid: crate::diagnostics::FileId,
+    interrupt: &AtomicBool,
+) -> Option<Result<ast::File, Vec<Diag>>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = text.to_string();
+    let spawned = std::thread::Builder::new()
+        .name("okite-parse".into())
+        .spawn(move || {
+            let _ = tx.send(parse_file(&owned, fid));
+        });
+    if spawned.is_err() {
+        return Some(parse_file(text, fid));
+    }
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(20)) {
+            Ok(parsed) => return Some(parsed),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if interrupt.load(Ordering::SeqCst) {
+                    return None;
+                }
+            }
+            // the thread ended without an answer (it cannot: the parse reports its errors)
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Some(parse_file(text, fid));
+            }
+        }
+    }
 }
 
 /// Load rule files read through `fs`, following `use` within it.
@@ -448,5 +512,53 @@ pub fn load_str(
     match parse_file(text, fid) {
         Ok(f) => Program::build(vec![f], sources, natives),
         Err(ds) => Err((sources, ds)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 100,000 definitions (about 1.6 MB): far more than a parse of 20 ms.
+    fn large() -> String {
+        (0..100_000).map(|i| format!("def d{i} = {i}\n")).collect()
+    }
+
+    #[test]
+    fn a_large_parse_is_left_once_interrupted() {
+        let text = large();
+        assert!(parse_apart(&text, 0, &AtomicBool::new(true)).is_none());
+        let parsed = parse_apart(&text, 0, &AtomicBool::new(false)).expect("not interrupted");
+        assert_eq!(parsed.expect("it parses").items.len(), 100_000);
+    }
+
+    #[test]
+    fn an_interrupted_reading_reads_nothing_and_says_so() {
+        let dir = std::env::temp_dir().join(format!("okite-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("large.rule");
+        std::fs::write(&path, large()).unwrap();
+        let mut sources = SourceMap::default();
+        let raised = Arc::new(AtomicBool::new(true));
+        let (files, errs) = read_all_interruptible(
+            &Disk,
+            std::slice::from_ref(&path),
+            &mut sources,
+            &[],
+            Some(&raised),
+        );
+        assert!(files.is_empty());
+        assert_eq!(errs.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0305"]);
+        let lowered = Arc::new(AtomicBool::new(false));
+        let (files, errs) = read_all_interruptible(
+            &Disk,
+            std::slice::from_ref(&path),
+            &mut sources,
+            &[],
+            Some(&lowered),
+        );
+        assert!(errs.is_empty(), "{errs:?}");
+        assert_eq!(files.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

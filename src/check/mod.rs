@@ -265,13 +265,7 @@ impl Program {
     ) -> Result<Program, (SourceMap, Vec<Diag>)> {
         let mut p = Program::empty(sources, natives);
         p.interrupt = interrupt;
-        let stopped = |p: &mut Program| {
-            (
-                std::mem::take(&mut p.sources),
-                vec![Diag::error("E0305", "interrupted while checking the rules")
-                    .help("the rules were not loaded")],
-            )
-        };
+        let stopped = |p: &mut Program| (std::mem::take(&mut p.sources), vec![interrupted()]);
         let mut errs = vec![];
         p.declare(&files, &mut errs);
         p.defs_of_key = vec![vec![]; p.keys.len()];
@@ -430,6 +424,11 @@ impl Program {
             (false, _) => format!("{}({}) : {}", k.name, params.join(", "), t),
         }
     }
+}
+
+/// The diagnostic of a reading or check of rule files stopped by an interrupt (Ctrl-C).
+pub(crate) fn interrupted() -> Diag {
+    Diag::error("E0305", "interrupted while checking the rules").help("the rules were not loaded")
 }
 
 #[cfg(test)]

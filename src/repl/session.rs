@@ -2,7 +2,7 @@
 
 use super::helper::Names;
 use super::{interruptible, interruptible_by, COMMANDS};
-use crate::check::load::{read_all, Disk, Files, RuleFile, ShippedAndDisk};
+use crate::check::load::{read_all_interruptible, Disk, Files, RuleFile, ShippedAndDisk};
 use crate::check::{Program, Query, BASE};
 use crate::diagnostics::{render, Diag, SourceMap};
 use crate::eval::{explain, ErrKind, EvalError, Evaluator};
@@ -348,7 +348,13 @@ impl Session {
     /// Read the rule files of `paths` (following `use`); files whose text did not change keep
     /// their parsed form.
     fn read_files(&mut self, paths: &[PathBuf]) -> Result<Vec<RuleFile>, Vec<Diag>> {
-        let (files, errs) = read_all(self.files_from(), paths, &mut self.sources, &self.files);
+        let (files, errs) = read_all_interruptible(
+            self.files_from(),
+            paths,
+            &mut self.sources,
+            &self.files,
+            self.interrupt.as_ref(),
+        );
         if errs.is_empty() {
             Ok(files)
         } else {
@@ -361,7 +367,8 @@ impl Session {
         let files = match self.read_files(paths) {
             Ok(f) => f,
             Err(ds) => {
-                self.diags(&ds, &self.sources);
+                // Ctrl-C while a large file is parsed: said as an interrupted check is
+                self.build_failed(&ds, &self.sources);
                 return false;
             }
         };
@@ -892,8 +899,9 @@ impl Session {
         let files = match self.read_files(&self.paths.clone()) {
             Ok(f) => f,
             Err(ds) => {
-                self.diags(&ds, &self.sources);
-                println!("the rules were kept as they were");
+                if !self.build_failed(&ds, &self.sources) {
+                    println!("the rules were kept as they were");
+                }
                 return Flow::Continue;
             }
         };
