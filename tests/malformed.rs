@@ -862,3 +862,64 @@ mod diagnostic_sizes {
         }
     }
 }
+
+/// Type aliases are lowered each after those it names, in any order of writing: a chain written
+/// backwards checks (its retries once took time in the cube of its length, and marked the types
+/// unknown, so that a mismatch beside it went unseen); thousands of aliases of nested types are
+/// not a nested expression (the nesting check once counted their brackets across lines); an
+/// alias that doubles what it names is refused with E0205 before it is built.
+#[test]
+fn type_aliases_in_any_order_and_of_any_size() {
+    let d = std::env::temp_dir().join(format!("okite-aliases-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let check = |name: &str, text: String| -> (Option<i32>, String) {
+        let f = d.join(format!("{name}.rule"));
+        std::fs::write(&f, text).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(["check", f.to_str().unwrap()])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let n = 3_000;
+    let mut backwards: String = (0..n)
+        .map(|i| format!("type T{i} = T{}\n", i + 1))
+        .collect();
+    backwards += &format!("type T{n} = Int\ndef f(x: T0) -> T0 = x + 1\n");
+    assert_eq!(check("backwards", backwards).0, Some(0));
+    let (code, err) = check(
+        "mismatch",
+        "type A = B\ntype B = Int\ndef f = 1 + true\n".to_string(),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("E0200"), "{err}");
+    let mut sets = String::from("type S0 = Int\n");
+    // (each a copy of the one before: 2,500 of them hold 3.1 million nodes, within the bound)
+    for i in 1..2_500 {
+        sets += &format!("type S{i} = Set<S{}>\n", i - 1);
+    }
+    let (code, err) = check("sets", sets);
+    assert_eq!(code, Some(0), "{err}");
+    let mut doubling = String::from("type T0 = Int\n");
+    for i in 1..40 {
+        doubling += &format!("type T{i} = (T{}, T{})\n", i - 1, i - 1);
+    }
+    doubling += "def f(x: T39) -> T39 = x\n";
+    let (code, err) = check("doubling", doubling);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("E0205") && err.contains("`T16` would have 131071 nodes"),
+        "{err}"
+    );
+    let (code, err) = check("cycle", "type A = B\ntype B = A\n".to_string());
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("unknown type `B`") && err.contains("unknown type `A`"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -90,29 +90,7 @@ impl Program {
                 _ => None,
             })
             .collect();
-        let mut pending: Vec<&TypeDecl> = aliases;
-        let mut progress = true;
-        while progress && !pending.is_empty() {
-            progress = false;
-            let mut next = vec![];
-            for t in pending {
-                let mut tmp = vec![];
-                let mut vars = vec![];
-                match self.lower_type(t.ty.as_ref().unwrap(), &mut vars, &mut tmp) {
-                    Some(ty) if tmp.is_empty() => {
-                        self.type_names
-                            .insert(t.name.text.clone(), TyDef::Alias(ty));
-                        progress = true;
-                    }
-                    _ => next.push(t),
-                }
-            }
-            pending = next;
-        }
-        for t in pending {
-            let mut vars = vec![];
-            self.lower_type(t.ty.as_ref().unwrap(), &mut vars, errs);
-        }
+        self.lower_aliases(&aliases, errs);
         // enum fields
         let mut e_index = 0;
         for f in files {
@@ -353,6 +331,95 @@ impl Program {
         // resolution orders and tables
         self.types_unknown |= claimed_twice.get();
         self.linearize(errs);
+    }
+
+    /// Lowers the type aliases, each after the aliases it names (a depth-first order, not a pass
+    /// over all of them for each one settled: a chain written backwards once took time in the
+    /// cube of its length, and its retries marked the types unknown). An alias on a cycle, or
+    /// naming one, is lowered last, and its names are unknown types; an alias larger than
+    /// [`MAX_TYPE_NODES`] is refused (E0205), and so are the aliases that name it.
+    fn lower_aliases(&mut self, aliases: &[&TypeDecl], errs: &mut Vec<Diag>) {
+        let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, t) in aliases.iter().enumerate() {
+            index.entry(t.name.text.as_str()).or_default().push(i);
+        }
+        let deps: Vec<Vec<usize>> = aliases
+            .iter()
+            .map(|t| {
+                let mut names = vec![];
+                alias_names(t.ty.as_ref().expect("an alias has a type"), &mut names);
+                let mut d: Vec<usize> = names
+                    .iter()
+                    .flat_map(|n| index.get(n).into_iter().flatten().copied())
+                    .collect();
+                d.sort_unstable();
+                d.dedup();
+                d
+            })
+            .collect();
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            New,
+            OnPath,
+            Done,
+            Cyclic,
+        }
+        let mut state = vec![State::New; aliases.len()];
+        let mut last = vec![];
+        let mut sizes: HashMap<&str, usize> = HashMap::new();
+        // the nodes of the aliases lowered so far: each is a copy of what it names
+        let mut total = 0usize;
+        for root in 0..aliases.len() {
+            if state[root] != State::New {
+                continue;
+            }
+            state[root] = State::OnPath;
+            let mut stack = vec![(root, 0usize)];
+            while let Some((cur, i)) = stack.last().copied() {
+                if let Some(&d) = deps[cur].get(i) {
+                    stack.last_mut().expect("on the stack").1 += 1;
+                    if state[d] == State::New {
+                        state[d] = State::OnPath;
+                        stack.push((d, 0));
+                    }
+                    continue;
+                }
+                stack.pop();
+                let cyclic = deps[cur]
+                    .iter()
+                    .any(|&d| matches!(state[d], State::OnPath | State::Cyclic));
+                if cyclic {
+                    state[cur] = State::Cyclic;
+                    last.push(cur);
+                    continue;
+                }
+                state[cur] = State::Done;
+                let t = aliases[cur];
+                let written = t.ty.as_ref().expect("an alias has a type");
+                // its size counted before it is built, from the sizes of the aliases it names
+                let n = type_nodes(written, &sizes);
+                if n > MAX_TYPE_NODES || total.saturating_add(n) > MAX_ALIAS_NODES {
+                    self.types_unknown = true;
+                    errs.push(too_large(n, total, &t.name));
+                    continue;
+                }
+                total += n;
+                let mut vars = vec![];
+                if let Some(ty) = self.lower_type(written, &mut vars, errs) {
+                    sizes.insert(t.name.text.as_str(), n);
+                    self.type_names
+                        .insert(t.name.text.clone(), TyDef::Alias(ty));
+                }
+            }
+        }
+        for i in last {
+            let mut vars = vec![];
+            self.lower_type(
+                aliases[i].ty.as_ref().expect("an alias has a type"),
+                &mut vars,
+                errs,
+            );
+        }
     }
 
     pub(super) fn check_native(&self, native: &Name, errs: &mut Vec<Diag>) -> bool {
@@ -641,6 +708,72 @@ impl Program {
             }
         })
     }
+}
+
+/// The most nodes a type alias may have: an alias that names another twice doubles it, and a few
+/// dozen such lines would make a type of billions of nodes.
+pub const MAX_TYPE_NODES: usize = 100_000;
+
+/// The most nodes of all the type aliases together (each is a copy of the types it names).
+pub const MAX_ALIAS_NODES: usize = 4_000_000;
+
+/// The names a written type refers to.
+fn alias_names<'t>(t: &'t TypeExpr, out: &mut Vec<&'t str>) {
+    match t {
+        TypeExpr::Name(n) => out.push(n.text.as_str()),
+        TypeExpr::App(n, args) => {
+            out.push(n.text.as_str());
+            for a in args {
+                alias_names(a, out);
+            }
+        }
+        TypeExpr::Tuple(items, _) => {
+            for a in items {
+                alias_names(a, out);
+            }
+        }
+        TypeExpr::Fun(a, b) => {
+            alias_names(a, out);
+            alias_names(b, out);
+        }
+    }
+}
+
+/// The nodes of a written type once its aliases are replaced (`sizes`: those of the aliases
+/// lowered so far; any other name is one node), counted without building it.
+fn type_nodes(t: &TypeExpr, sizes: &HashMap<&str, usize>) -> usize {
+    match t {
+        TypeExpr::Name(n) => sizes.get(n.text.as_str()).copied().unwrap_or(1),
+        TypeExpr::App(_, args) => args
+            .iter()
+            .fold(1usize, |a, x| a.saturating_add(type_nodes(x, sizes))),
+        TypeExpr::Tuple(items, _) => items
+            .iter()
+            .fold(1usize, |a, x| a.saturating_add(type_nodes(x, sizes))),
+        TypeExpr::Fun(a, b) => 1usize
+            .saturating_add(type_nodes(a, sizes))
+            .saturating_add(type_nodes(b, sizes)),
+    }
+}
+
+/// E0205: the alias `name` would have `n` nodes, more than [`MAX_TYPE_NODES`], or more than
+/// [`MAX_ALIAS_NODES`] with the `total` of those before it.
+fn too_large(n: usize, total: usize, name: &Name) -> Diag {
+    let message = if n > MAX_TYPE_NODES {
+        format!(
+            "the type `{}` would have {n} nodes, more than {MAX_TYPE_NODES}",
+            name.text
+        )
+    } else {
+        format!(
+            "the type `{}` would bring the type aliases to {} nodes, more than {MAX_ALIAS_NODES}",
+            name.text,
+            total.saturating_add(n)
+        )
+    };
+    Diag::error("E0205", message)
+        .label(name.span, "too large")
+        .help("a type that names another copies it: name smaller types, or declare an enum")
 }
 
 #[cfg(test)]

@@ -238,7 +238,15 @@ fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
                 if prev_ok
                     && matches!(
                         w,
-                        "def" | "example" | "theorem" | "reading" | "native" | "enum" | "assert"
+                        "def"
+                            | "example"
+                            | "theorem"
+                            | "reading"
+                            | "native"
+                            | "enum"
+                            | "type"
+                            | "use"
+                            | "assert"
                     )
                 {
                     // a new item or statement starts from the nesting of its bracket
