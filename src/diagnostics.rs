@@ -306,12 +306,25 @@ pub fn render_report(d: &dyn miette::Diagnostic, _width: usize, _color: bool) ->
     s
 }
 
-/// "did you mean" candidates: the closest names by edit distance.
+/// Names longer than this get no "did you mean": the edit distance takes time in the product of
+/// the two lengths.
+pub const MAX_SUGGEST_CHARS: usize = 64;
+
+/// "did you mean" candidates: the closest names by edit distance (at most a third of the longer
+/// name's length; candidates whose length alone differs by more are passed over).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let n = name.chars().count();
+    if n > MAX_SUGGEST_CHARS {
+        return None;
+    }
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
+        let m = c.chars().take(MAX_SUGGEST_CHARS + 1).count();
+        let limit = (n.max(m) / 3).max(1);
+        if m > MAX_SUGGEST_CHARS || n.abs_diff(m) > limit {
+            continue;
+        }
         let d = edit_distance(name, c);
-        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
         if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
             best = Some((d, c));
         }

@@ -639,7 +639,12 @@ impl Program {
                         names.extend(["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"]);
                         let mut d = Diag::error("E0111", format!("unknown type `{s}`"))
                             .label(n.span, "not a type");
-                        d = match suggest(s, names) {
+                        let near = if self.may_suggest() {
+                            suggest(s, names)
+                        } else {
+                            None
+                        };
+                        d = match near {
                             Some(x) => d.help(format!("did you mean `{x}`?")),
                             None => d.help("declare it with `enum`, `type Name = ...`, or `type Name` for a native type"),
                         };

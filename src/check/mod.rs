@@ -138,6 +138,9 @@ pub struct Program {
     pub key_names: IndexMap<String, DefKey>,
     pub readings: Vec<ReadingInfo>,
     pub reading_names: IndexMap<String, ReadingId>,
+    /// The "did you mean" searches still allowed (each runs over every name of the program: a
+    /// file of thousands of unknown names once took time in their product with the names).
+    suggestions_left: std::cell::Cell<usize>,
     /// base_table[key]: the definition `base` uses for the name.
     base_table: Vec<Option<DefId>>,
     /// tables[reading][key]: the definition the reading uses for the name, made when the
@@ -225,6 +228,7 @@ impl Program {
                 span: None,
             }],
             reading_names: IndexMap::from([("base".to_string(), BASE)]),
+            suggestions_left: std::cell::Cell::new(MAX_SUGGESTIONS),
             base_table: vec![],
             tables: vec![],
             base_users: vec![],
@@ -397,6 +401,14 @@ impl Program {
     }
 
     /// Every name a query can use, for completion and suggestions.
+    /// Whether one more "did you mean" search may be made (counting it): at most
+    /// [`MAX_SUGGESTIONS`] for a program.
+    pub(crate) fn may_suggest(&self) -> bool {
+        let left = self.suggestions_left.get();
+        self.suggestions_left.set(left.saturating_sub(1));
+        left > 0
+    }
+
     pub fn all_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.key_names.keys().cloned().collect();
         v.extend(self.ctors.keys().cloned());
@@ -425,6 +437,10 @@ impl Program {
         }
     }
 }
+
+/// The most "did you mean" searches over the names of a program: past them an unknown name is
+/// told without one.
+pub const MAX_SUGGESTIONS: usize = 200;
 
 /// The diagnostic of a reading or check of rule files stopped by an interrupt (Ctrl-C).
 pub(crate) fn interrupted() -> Diag {

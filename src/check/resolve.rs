@@ -209,11 +209,16 @@ impl<'p> Resolver<'p> {
     }
 
     pub(super) fn unknown(&mut self, name: &str, span: Span) -> Ir {
-        let mut cands: Vec<String> = self.scope.iter().map(|(n, _)| n.clone()).collect();
-        cands.extend(self.p.all_names());
         let mut d =
             Diag::error("E0100", format!("unknown name `{name}`")).label(span, "not defined");
-        d = match suggest(name, cands.iter().map(|s| s.as_str())) {
+        let near = if self.p.may_suggest() {
+            let mut cands: Vec<String> = self.scope.iter().map(|(n, _)| n.clone()).collect();
+            cands.extend(self.p.all_names());
+            suggest(name, cands.iter().map(|s| s.as_str()))
+        } else {
+            None
+        };
+        d = match near {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => {
                 d.help("define it with `def`, or bind it with `let`, a quantifier or a parameter")
@@ -688,6 +693,40 @@ impl<'p> Resolver<'p> {
 #[cfg(test)]
 mod tests {
     use super::super::test_util::errors;
+    use super::super::MAX_SUGGESTIONS;
+    use crate::diagnostics::{suggest, Diag};
+    use crate::natives::Natives;
+
+    #[test]
+    fn did_you_mean_is_searched_a_bounded_number_of_times() {
+        let n = MAX_SUGGESTIONS + 50;
+        let mut src = String::from("def alpha = 1\n");
+        for i in 0..n {
+            src += &format!("def f{i} = alpa + {i}\n");
+        }
+        let Err((_, ds)) = super::super::load::load_str("t.rule", &src, &Natives::standard())
+        else {
+            panic!("checked without error");
+        };
+        let unknown: Vec<&Diag> = ds.iter().filter(|d| d.code == "E0100").collect();
+        assert_eq!(unknown.len(), n);
+        let told = |d: &Diag| d.help.as_deref() == Some("did you mean `alpha`?");
+        assert!(unknown[..MAX_SUGGESTIONS].iter().all(|d| told(d)));
+        assert!(!unknown[MAX_SUGGESTIONS..].iter().any(|d| told(d)));
+    }
+
+    #[test]
+    fn a_name_too_long_to_compare_gets_no_suggestion() {
+        let long = "a".repeat(crate::diagnostics::MAX_SUGGEST_CHARS + 1);
+        let near = format!("{}b", &long[1..]);
+        assert_eq!(suggest(&near, [long.as_str()]), None);
+        assert_eq!(
+            suggest("alpa", ["alpha", "beta"]),
+            Some("alpha".to_string())
+        );
+        // a candidate whose length alone is too far is not compared
+        assert_eq!(suggest("ab", ["abcdefgh"]), None);
+    }
 
     #[test]
     fn unknown_names_and_wrong_arities_are_reported() {
