@@ -278,6 +278,21 @@ fn diagnostics_of_huge_inputs_stay_small() {
     assert!(err.len() < 200_000, "{} bytes", err.len());
 }
 
+/// `okite check` of `text` written to `name`.rule in `dir`: its exit status and its stderr.
+fn check_file(dir: &std::path::Path, name: &str, text: String) -> (Option<i32>, String) {
+    let f = dir.join(format!("{name}.rule"));
+    std::fs::write(&f, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["check", f.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
 /// Flat chains nest as deeply as brackets do: 50,000 operators, prefixes or postfixes in one
 /// expression are refused with E0007 (exit status 2) instead of overflowing the stack, and a
 /// chain within the limit checks.
@@ -307,15 +322,8 @@ fn long_chains_are_refused_not_aborted() {
         ),
     ];
     for (name, text) in cases {
-        let f = d.join(format!("{name}.rule"));
-        std::fs::write(&f, text).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(["check", f.to_str().unwrap()])
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        let (code, err) = check_file(&d, name, text);
+        assert_eq!(code, Some(2), "{name}: {err}");
         assert!(err.contains("E0007"), "{name}: {err}");
     }
     let ok = d.join("ok.rule");
@@ -872,19 +880,7 @@ mod diagnostic_sizes {
 fn type_aliases_in_any_order_and_of_any_size() {
     let d = std::env::temp_dir().join(format!("okite-aliases-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
-    let check = |name: &str, text: String| -> (Option<i32>, String) {
-        let f = d.join(format!("{name}.rule"));
-        std::fs::write(&f, text).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(["check", f.to_str().unwrap()])
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stderr).to_string(),
-        )
-    };
+    let check = |name: &str, text: String| check_file(&d, name, text);
     let n = 3_000;
     let mut backwards: String = (0..n)
         .map(|i| format!("type T{i} = T{}\n", i + 1))

@@ -539,24 +539,20 @@ mod tests {
         let path = dir.join("large.rule");
         std::fs::write(&path, large()).unwrap();
         let mut sources = SourceMap::default();
-        let raised = Arc::new(AtomicBool::new(true));
-        let (files, errs) = read_all_interruptible(
-            &Disk,
-            std::slice::from_ref(&path),
-            &mut sources,
-            &[],
-            Some(&raised),
-        );
+        let mut read = |raised: bool| {
+            let flag = Arc::new(AtomicBool::new(raised));
+            read_all_interruptible(
+                &Disk,
+                std::slice::from_ref(&path),
+                &mut sources,
+                &[],
+                Some(&flag),
+            )
+        };
+        let (files, errs) = read(true);
         assert!(files.is_empty());
         assert_eq!(errs.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0305"]);
-        let lowered = Arc::new(AtomicBool::new(false));
-        let (files, errs) = read_all_interruptible(
-            &Disk,
-            std::slice::from_ref(&path),
-            &mut sources,
-            &[],
-            Some(&lowered),
-        );
+        let (files, errs) = read(false);
         assert!(errs.is_empty(), "{errs:?}");
         assert_eq!(files.len(), 1);
         let _ = std::fs::remove_dir_all(&dir);
