@@ -22,6 +22,17 @@ impl<'t> LineIndex<'t> {
         LineIndex { text, starts }
     }
 
+    /// The editor's range of a span of this text (without the blanks a parsed item's span
+    /// takes up after it): [`span_range`] with the index made once for many spans.
+    pub fn span_range(&self, span: Span) -> Range {
+        let (s, e) = (span.start as usize, span.end as usize);
+        let e = match self.text.get(s..e) {
+            Some(t) => s + t.trim_end().len(),
+            None => e,
+        };
+        self.range(s, e)
+    }
+
     /// The position of a byte offset (clamped to the text, and to a char boundary).
     pub fn position(&self, offset: usize) -> Position {
         let offset = floor(self.text, offset);
@@ -83,12 +94,7 @@ pub fn path_uri(path: &Path) -> Option<Url> {
 /// parsed item's span takes up after it).
 pub fn span_range(sources: &SourceMap, span: Span) -> Option<Range> {
     let f = sources.get(span.file)?;
-    let (s, e) = (span.start as usize, span.end as usize);
-    let e = match f.text.get(s..e) {
-        Some(t) => s + t.trim_end().len(),
-        None => e,
-    };
-    Some(LineIndex::new(&f.text).range(s, e))
+    Some(LineIndex::new(&f.text).span_range(span))
 }
 
 /// Where a span lies, for an editor: a URI and a range (sources without a path have none).
