@@ -331,6 +331,47 @@ pub(super) fn light_ir(e: &Ir, depth: usize, light_key: &[bool]) -> bool {
     }
 }
 
+/// Visits the nodes `0..n`, each once, after the nodes it depends on (`dep(node, i)`: its i-th
+/// dependency), depth first without recursion: `visit(node, cyclic)`, with `cyclic` when the node
+/// is on a cycle of dependencies or depends on one (those are then not all visited before it).
+pub(super) fn postorder(
+    n: usize,
+    dep: impl Fn(usize, usize) -> Option<usize>,
+    mut visit: impl FnMut(usize, bool),
+) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        New,
+        OnPath,
+        Done,
+        Cyclic,
+    }
+    let mut state = vec![State::New; n];
+    for root in 0..n {
+        if state[root] != State::New {
+            continue;
+        }
+        state[root] = State::OnPath;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((cur, i)) = stack.last().copied() {
+            if let Some(d) = dep(cur, i) {
+                stack.last_mut().expect("on the stack").1 += 1;
+                if state[d] == State::New {
+                    state[d] = State::OnPath;
+                    stack.push((d, 0));
+                }
+                continue;
+            }
+            stack.pop();
+            let cyclic = (0..)
+                .map_while(|i| dep(cur, i))
+                .any(|d| matches!(state[d], State::OnPath | State::Cyclic));
+            state[cur] = if cyclic { State::Cyclic } else { State::Done };
+            visit(cur, cyclic);
+        }
+    }
+}
+
 pub(super) fn tarjan(edges: &[Vec<DefKey>]) -> Vec<Vec<DefKey>> {
     // iterative Tarjan: strongly connected components, callees first
     let n = edges.len();

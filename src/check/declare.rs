@@ -357,43 +357,18 @@ impl Program {
                 d
             })
             .collect();
-        #[derive(Clone, Copy, PartialEq)]
-        enum State {
-            New,
-            OnPath,
-            Done,
-            Cyclic,
-        }
-        let mut state = vec![State::New; aliases.len()];
         let mut last = vec![];
         let mut sizes: HashMap<&str, usize> = HashMap::new();
         // the nodes of the aliases lowered so far: each is a copy of what it names
         let mut total = 0usize;
-        for root in 0..aliases.len() {
-            if state[root] != State::New {
-                continue;
-            }
-            state[root] = State::OnPath;
-            let mut stack = vec![(root, 0usize)];
-            while let Some((cur, i)) = stack.last().copied() {
-                if let Some(&d) = deps[cur].get(i) {
-                    stack.last_mut().expect("on the stack").1 += 1;
-                    if state[d] == State::New {
-                        state[d] = State::OnPath;
-                        stack.push((d, 0));
-                    }
-                    continue;
-                }
-                stack.pop();
-                let cyclic = deps[cur]
-                    .iter()
-                    .any(|&d| matches!(state[d], State::OnPath | State::Cyclic));
+        super::analysis::postorder(
+            aliases.len(),
+            |a, i| deps[a].get(i).copied(),
+            |cur, cyclic| {
                 if cyclic {
-                    state[cur] = State::Cyclic;
                     last.push(cur);
-                    continue;
+                    return;
                 }
-                state[cur] = State::Done;
                 let t = aliases[cur];
                 let written = t.ty.as_ref().expect("an alias has a type");
                 // its size counted before it is built, from the sizes of the aliases it names
@@ -401,7 +376,7 @@ impl Program {
                 if n > MAX_TYPE_NODES || total.saturating_add(n) > MAX_ALIAS_NODES {
                     self.types_unknown = true;
                     errs.push(too_large(n, total, &t.name));
-                    continue;
+                    return;
                 }
                 total += n;
                 let mut vars = vec![];
@@ -410,8 +385,8 @@ impl Program {
                     self.type_names
                         .insert(t.name.text.clone(), TyDef::Alias(ty));
                 }
-            }
-        }
+            },
+        );
         for i in last {
             let mut vars = vec![];
             self.lower_type(

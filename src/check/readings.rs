@@ -22,13 +22,6 @@ impl Program {
         // own orders, concatenated, gives the same list, so each reading's order is built once
         // from its parents' (a reading reached along many paths is not walked again along each).
         // A reading on a cycle of `extends`, or extending one, has none.
-        #[derive(Clone, Copy, PartialEq)]
-        enum State {
-            New,
-            OnPath,
-            Done,
-        }
-        let mut state = vec![State::New; n];
         let mut order: Vec<Option<Vec<ReadingId>>> = vec![None; n];
         let mut refused: Vec<Option<Diag>> = vec![None; n];
         const CYCLE: &str = "E0109";
@@ -37,80 +30,57 @@ impl Program {
         // the readings met while one order is built, marked with the build's number
         let mut seen = vec![0u32; n];
         let mut generation = 0u32;
-        for root in 0..n {
-            if state[root] != State::New {
-                continue;
+        let parent = |r: usize, i: usize| parents_of(r).get(i).map(|&p| p as usize);
+        // a reading on a cycle of `extends`, or extending one, is refused
+        super::analysis::postorder(n, parent, |cur, cyclic| {
+            let parents = parents_of(cur);
+            let span = self.readings[cur].span.unwrap_or_default();
+            let name = &self.readings[cur].name;
+            if cyclic {
+                refused_for[cur] = Some(CYCLE);
+                refused[cur] = Some(
+                    Diag::error(CYCLE, format!("reading `{name}` extends itself"))
+                        .label(span, "part of a cycle of `extends`")
+                        .help("a reading extends readings declared without it"),
+                );
+                return;
             }
-            state[root] = State::OnPath;
-            let mut stack = vec![(root, 0usize)];
-            while let Some((cur, i)) = stack.last().copied() {
-                let parents = parents_of(cur);
-                if i < parents.len() {
-                    stack.last_mut().expect("on the stack").1 += 1;
-                    let p = parents[i] as usize;
-                    if state[p] == State::New {
-                        state[p] = State::OnPath;
-                        stack.push((p, 0));
-                    }
-                    continue;
-                }
-                stack.pop();
-                let span = self.readings[cur].span.unwrap_or_default();
-                let name = &self.readings[cur].name;
-                // a parent still on the path is on a cycle with this reading; a parent
-                // refused for a cycle is on one or extends one
-                let cyclic = parents.iter().any(|&p| {
-                    state[p as usize] == State::OnPath || refused_for[p as usize] == Some(CYCLE)
-                });
-                state[cur] = State::Done;
-                if cyclic {
-                    refused_for[cur] = Some(CYCLE);
-                    refused[cur] = Some(
-                        Diag::error(CYCLE, format!("reading `{name}` extends itself"))
-                            .label(span, "part of a cycle of `extends`")
-                            .help("a reading extends readings declared without it"),
-                    );
-                    continue;
-                }
-                let mut all = vec![cur as ReadingId];
-                for &p in parents {
-                    all.extend(order[p as usize].as_deref().unwrap_or_default());
-                }
-                generation += 1;
-                let mut kept: Vec<ReadingId> = all
-                    .iter()
-                    .rev()
-                    .filter(|&&x| {
-                        std::mem::replace(&mut seen[x as usize], generation) != generation
-                    })
-                    .copied()
-                    .collect();
-                kept.reverse();
-                let too_many = parents
-                    .iter()
-                    .any(|&p| refused_for[p as usize] == Some(TOO_MANY));
-                // its ancestors: all but itself and base
-                let ancestors = kept
-                    .iter()
-                    .filter(|&&x| x != cur as ReadingId && x != BASE)
-                    .count();
-                if too_many || ancestors > MAX_ANCESTORS {
-                    refused_for[cur] = Some(TOO_MANY);
-                    refused[cur] = Some(
-                        Diag::error(
-                            TOO_MANY,
-                            format!(
-                                "reading `{name}` extends more than {MAX_ANCESTORS} readings, directly or through others"
-                            ),
-                        )
-                        .label(span, "declared here")
-                        .help("readings are checked against every reading they extend: group the overrides into fewer readings"),
-                    );
-                    continue;
-                }
-                order[cur] = Some(kept);
+            let mut all = vec![cur as ReadingId];
+            for &p in parents {
+                all.extend(order[p as usize].as_deref().unwrap_or_default());
             }
-        }
+            generation += 1;
+            let mut kept: Vec<ReadingId> = all
+                .iter()
+                .rev()
+                .filter(|&&x| std::mem::replace(&mut seen[x as usize], generation) != generation)
+                .copied()
+                .collect();
+            kept.reverse();
+            let too_many = parents
+                .iter()
+                .any(|&p| refused_for[p as usize] == Some(TOO_MANY));
+            // its ancestors: all but itself and base
+            let ancestors = kept
+                .iter()
+                .filter(|&&x| x != cur as ReadingId && x != BASE)
+                .count();
+            if too_many || ancestors > MAX_ANCESTORS {
+                refused_for[cur] = Some(TOO_MANY);
+                refused[cur] = Some(
+                    Diag::error(
+                        TOO_MANY,
+                        format!(
+                            "reading `{name}` extends more than {MAX_ANCESTORS} readings, directly or through others"
+                        ),
+                    )
+                    .label(span, "declared here")
+                    .help("readings are checked against every reading they extend: group the overrides into fewer readings"),
+                );
+                return;
+            }
+            order[cur] = Some(kept);
+        });
         for (r, refusal) in refused.into_iter().enumerate() {
             let mut mro = match (refusal, order[r].take()) {
                 (Some(d), _) => {
