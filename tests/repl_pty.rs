@@ -185,6 +185,8 @@ fn ctrl_c_interrupts_a_load() {
         p.expect("interrupted; the rules were kept as they were")
             .unwrap();
         prompt(&mut p);
+        // the line editor reads the terminal again (input typed before may be dropped)
+        std::thread::sleep(Duration::from_millis(200));
     }
     p.send_line("d5 + 1").unwrap();
     p.expect("unknown name `d5`").unwrap();
@@ -192,9 +194,12 @@ fn ctrl_c_interrupts_a_load() {
     p.send_line("2 * 3").unwrap();
     p.expect("6").unwrap();
     prompt(&mut p);
-    // left alone, the load ends and its definitions answer
+    // left alone, the load ends and its definitions answer (its summary waited for: the
+    // redrawn line echoes a prompt before the load ends)
     p.send_line(format!(":load {}", big.display())).unwrap();
+    p.expect(expectrl::Regex("3[0-9]{5} definitions")).unwrap();
     prompt(&mut p);
+    std::thread::sleep(Duration::from_millis(200));
     p.send_line("d5 + 6 * 7").unwrap();
     p.expect("42").unwrap();
     prompt(&mut p);
