@@ -665,9 +665,9 @@ impl Program {
                 }
                 let mut it = a.into_iter();
                 match n.text.as_str() {
-                    "Set" => Ty::Set(Box::new(it.next()?)),
-                    "Seq" => Ty::Seq(Box::new(it.next()?)),
-                    _ => Ty::Map(Box::new(it.next()?), Box::new(it.next()?)),
+                    "Set" => Ty::set(it.next()?),
+                    "Seq" => Ty::seq(it.next()?),
+                    _ => Ty::map(it.next()?, it.next()?),
                 }
             }
             TypeExpr::Tuple(items, _) => {
@@ -675,16 +675,16 @@ impl Program {
                 for x in items {
                     a.push(self.lower_type(x, vars, errs)?);
                 }
-                Ty::Tuple(a)
+                Ty::tuple(a)
             }
             TypeExpr::Fun(a, b) => {
                 let pa = self.lower_type(a, vars, errs)?;
                 let r = self.lower_type(b, vars, errs)?;
                 let ps = match pa {
-                    Ty::Tuple(ts) => ts,
+                    Ty::Tuple(ts) => ts.to_vec(),
                     t => vec![t],
                 };
-                Ty::Fun(ps, Box::new(r))
+                Ty::fun(ps, r)
             }
         })
     }

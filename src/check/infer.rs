@@ -3,6 +3,7 @@
 //! component of the dependency graph, with mismatches reported at the place they arise.
 
 use super::analysis::tarjan;
+use super::types::{Spent, MAX_TYPE_DEPTH, MAX_TYPE_STEPS};
 use super::*;
 
 impl Program {
@@ -60,6 +61,7 @@ impl Program {
         }
         self.sccs = tarjan(&edges);
         let sccs = self.sccs.clone();
+        self.unifier.refuel();
         for (i, scc) in sccs.iter().enumerate() {
             if i & 0xFF == 0 && self.interrupted() {
                 return;
@@ -84,6 +86,17 @@ impl Program {
             for &k in scc {
                 let s = self.unifier.generalize(&mono[&k]);
                 self.keys[k as usize].scheme = Some(s);
+            }
+            if let Some(spent) = self.unifier.spent() {
+                // the types found from here on are not to be trusted: the first definition of
+                // the group is where the bound was passed, and checking stops there
+                let d = &self.defs[defs_of[0] as usize];
+                errs.push(type_budget_spent(
+                    spent,
+                    &format!("`{}`", d.name),
+                    d.name_span,
+                ));
+                return;
             }
         }
         // examples and theorems
@@ -120,7 +133,18 @@ impl Program {
                     }
                 }
             }
+            let spent = self.unifier.spent();
+            if let Some(spent) = spent {
+                errs.push(type_budget_spent(
+                    spent,
+                    &format!("example `{}`", ex.name),
+                    ex.span,
+                ));
+            }
             self.examples[i] = ex;
+            if spent.is_some() {
+                return;
+            }
         }
         for i in 0..self.theorems.len() {
             let th = std::mem::replace(
@@ -152,7 +176,18 @@ impl Program {
                     "a theorem states a truth value",
                 );
             }
+            let spent = self.unifier.spent();
+            if let Some(spent) = spent {
+                errs.push(type_budget_spent(
+                    spent,
+                    &format!("theorem `{}`", th.name),
+                    th.span,
+                ));
+            }
             self.theorems[i] = th;
+            if spent.is_some() {
+                return;
+            }
         }
     }
 
@@ -177,7 +212,7 @@ impl Program {
         if is_const {
             r
         } else {
-            Ty::Fun(ps, Box::new(r))
+            Ty::fun(ps, r)
         }
     }
 
@@ -212,7 +247,7 @@ impl Program {
         let own = if is_const {
             ret.clone()
         } else {
-            Ty::Fun(slots[..nparams].to_vec(), Box::new(ret.clone()))
+            Ty::fun(slots[..nparams].to_vec(), ret.clone())
         };
         if self.unifier.unify(&own, &key_ty).is_err() {
             errs.push(
@@ -247,6 +282,26 @@ impl Program {
         }
         self.defs[id as usize].body = body;
     }
+}
+
+/// E0205: checking the types of `what` (a definition's name in backquotes, or "the query"), at
+/// `span`, passed a bound of the unifier's walks.
+pub(super) fn type_budget_spent(spent: Spent, what: &str, span: Span) -> Diag {
+    let (message, help) = match spent {
+        Spent::Depth => (
+            format!("a type in {what} is nested more than {MAX_TYPE_DEPTH} levels deep"),
+            "each definition that puts another's value in a set, a sequence or a tuple nests its \
+             type one level deeper: declare an enum, or nest less",
+        ),
+        Spent::Steps => (
+            format!("checking the types of {what} takes more than {MAX_TYPE_STEPS} steps"),
+            "the types met are too large to compare: give the definitions signatures with \
+             smaller types, or declare an enum",
+        ),
+    };
+    Diag::error("E0205", message)
+        .label(span, "too large")
+        .help(help)
 }
 
 pub(super) struct Infer<'a> {
@@ -292,8 +347,8 @@ impl Infer<'_> {
     /// The element type of a collection, if the collection's type says.
     pub(super) fn elem_of(&mut self, t: &Ty, span: Span, what: &str) -> Ty {
         match self.p.unifier.shallow(t) {
-            Ty::Set(a) | Ty::Seq(a) => *a,
-            Ty::Map(k, _) => *k,
+            Ty::Set(a) | Ty::Seq(a) => (*a).clone(),
+            Ty::Map(k, _) => (*k).clone(),
             Ty::Var(_) => self.u().fresh(),
             Ty::Str => Ty::Str,
             other => {
@@ -327,7 +382,7 @@ impl Infer<'_> {
             }
             IrPat::Tuple(items) => {
                 let ts: Vec<Ty> = items.iter().map(|_| self.u().fresh()).collect();
-                self.expect(t, &Ty::Tuple(ts.clone()), span, "the pattern is a tuple");
+                self.expect(t, &Ty::tuple(ts.clone()), span, "the pattern is a tuple");
                 for (q, qt) in items.iter().zip(ts) {
                     self.pattern(q, &qt, span);
                 }
@@ -386,7 +441,7 @@ impl Infer<'_> {
             Ty::Fun(ps, r) => {
                 if ps.len() != args.len() {
                     if self.quiet_arity {
-                        return *r;
+                        return (*r).clone();
                     }
                     self.errs.push(
                         Diag::error(
@@ -400,16 +455,16 @@ impl Infer<'_> {
                         .label(span, "wrong number of arguments")
                         .help(format!("its type is {}", self.p.pretty(ft))),
                     );
-                    return *r;
+                    return (*r).clone();
                 }
-                for ((a, p), s) in args.iter().zip(&ps).zip(spans) {
+                for ((a, p), s) in args.iter().zip(ps.iter()).zip(spans) {
                     self.expect(a, p, *s, "the argument must have the parameter's type");
                 }
-                *r
+                (*r).clone()
             }
             Ty::Map(k, v) if args.len() == 1 => {
                 self.expect(&args[0], &k, spans[0], "a map is applied to a key");
-                *v
+                (*v).clone()
             }
             Ty::Seq(a) if args.len() == 1 => {
                 self.expect(
@@ -418,11 +473,11 @@ impl Infer<'_> {
                     spans[0],
                     "a sequence is applied to an index (from 1)",
                 );
-                *a
+                (*a).clone()
             }
             Ty::Var(_) => {
                 let r = self.u().fresh();
-                let f = Ty::Fun(args.to_vec(), Box::new(r.clone()));
+                let f = Ty::fun(args.to_vec(), r.clone());
                 let _ = self.u().unify(ft, &f);
                 r
             }
@@ -479,10 +534,10 @@ impl Infer<'_> {
                 }
                 Ty::Enum(*en, Rc::from(self.p.enums[*en as usize].name.as_str()))
             }
-            Ir::Domain(en, _) => Ty::Set(Box::new(Ty::Enum(
+            Ir::Domain(en, _) => Ty::set(Ty::Enum(
                 *en,
                 Rc::from(self.p.enums[*en as usize].name.as_str()),
-            ))),
+            )),
             Ir::Tuple(items, _) => Ty::Tuple(items.iter().map(|i| self.infer(i)).collect()),
             Ir::SetLit(items, _) | Ir::SeqLit(items, _) => {
                 let t = self.u().fresh();
@@ -496,9 +551,9 @@ impl Infer<'_> {
                     );
                 }
                 if matches!(e, Ir::SetLit(..)) {
-                    Ty::Set(Box::new(t))
+                    Ty::set(t)
                 } else {
-                    Ty::Seq(Box::new(t))
+                    Ty::seq(t)
                 }
             }
             Ir::MapLit(es, _) => {
@@ -510,17 +565,17 @@ impl Infer<'_> {
                     let bt = self.infer(b);
                     self.expect(&bt, &v, b.span(), "the values of a map have one type");
                 }
-                Ty::Map(Box::new(k), Box::new(v))
+                Ty::map(k, v)
             }
             Ir::Comp(kind, h, h2, qs, _) => {
                 self.quals(qs);
                 let ht = self.infer(h);
                 match kind {
-                    CompKind::Set => Ty::Set(Box::new(ht)),
-                    CompKind::Seq => Ty::Seq(Box::new(ht)),
+                    CompKind::Set => Ty::set(ht),
+                    CompKind::Seq => Ty::seq(ht),
                     CompKind::Map => {
                         let vt = self.infer(h2.as_ref().unwrap());
-                        Ty::Map(Box::new(ht), Box::new(vt))
+                        Ty::map(ht, vt)
                     }
                 }
             }
@@ -536,12 +591,7 @@ impl Infer<'_> {
                 self.expect(&it, &Ty::Int, i.span(), "slice bounds are integers");
                 self.expect(&jt, &Ty::Int, j.span(), "slice bounds are integers");
                 let el = self.u().fresh();
-                self.expect(
-                    &at,
-                    &Ty::Seq(Box::new(el)),
-                    a.span(),
-                    "only sequences can be sliced",
-                );
+                self.expect(&at, &Ty::seq(el), a.span(), "only sequences can be sliced");
                 at
             }
             Ir::Proj(a, k, span) => {
@@ -586,7 +636,7 @@ impl Infer<'_> {
                 let v = self.u().fresh();
                 self.expect(
                     &at,
-                    &Ty::Map(Box::new(k.clone()), Box::new(v.clone())),
+                    &Ty::map(k.clone(), v.clone()),
                     a.span(),
                     "`with` updates a map",
                 );
@@ -604,7 +654,7 @@ impl Infer<'_> {
                 let v = self.u().fresh();
                 self.expect(
                     &at,
-                    &Ty::Map(Box::new(k.clone()), Box::new(v.clone())),
+                    &Ty::map(k.clone(), v.clone()),
                     a.span(),
                     "`with` updates a map",
                 );
@@ -696,7 +746,7 @@ impl Infer<'_> {
                 let el = self.u().fresh();
                 self.expect(
                     &st,
-                    &Ty::Set(Box::new(el.clone())),
+                    &Ty::set(el.clone()),
                     s.span(),
                     "a closure starts from a set",
                 );
@@ -704,7 +754,7 @@ impl Infer<'_> {
                 let r = self.apply(&ft, std::slice::from_ref(&el), &[f.span()], f.span());
                 self.expect(
                     &r,
-                    &Ty::Set(Box::new(el)),
+                    &Ty::set(el),
                     f.span(),
                     "the step of a closure maps an element to a set of elements",
                 );
@@ -716,7 +766,7 @@ impl Infer<'_> {
                     self.pattern(p, t, l.span);
                 }
                 let r = self.infer(&l.body);
-                Ty::Fun(ps, Box::new(r))
+                Ty::fun(ps, r)
             }
         }
     }
@@ -732,19 +782,16 @@ impl Infer<'_> {
                     Some(x) => self.value_ty(x),
                     None => self.u().fresh(),
                 };
-                Ty::Set(Box::new(el))
+                Ty::set(el)
             }
             Value::Func(f) => match &**f {
                 Func::Ctor(e, t, _) => {
                     let fields = self.p.enums[*e as usize].variants[*t as usize]
                         .fields
                         .clone();
-                    Ty::Fun(
+                    Ty::fun(
                         fields,
-                        Box::new(Ty::Enum(
-                            *e,
-                            Rc::from(self.p.enums[*e as usize].name.as_str()),
-                        )),
+                        Ty::Enum(*e, Rc::from(self.p.enums[*e as usize].name.as_str())),
                     )
                 }
                 _ => self.u().fresh(),
@@ -790,12 +837,7 @@ impl Infer<'_> {
             }
             Subset => {
                 let el = self.u().fresh();
-                self.expect_both(
-                    (&at, a),
-                    (&bt, b),
-                    &Ty::Set(Box::new(el)),
-                    "`subset` compares sets",
-                );
+                self.expect_both((&at, a), (&bt, b), &Ty::set(el), "`subset` compares sets");
                 Ty::Bool
             }
             Range => {
@@ -805,7 +847,7 @@ impl Infer<'_> {
                     &Ty::Int,
                     "a range goes between integers",
                 );
-                Ty::Set(Box::new(Ty::Int))
+                Ty::set(Ty::Int)
             }
             Concat
                 if matches!(self.p.unifier.shallow(&at), Ty::Str)
@@ -821,12 +863,7 @@ impl Infer<'_> {
             }
             Concat => {
                 let el = self.u().fresh();
-                self.expect_both(
-                    (&at, a),
-                    (&bt, b),
-                    &Ty::Seq(Box::new(el)),
-                    "`++` joins sequences",
-                );
+                self.expect_both((&at, a), (&bt, b), &Ty::seq(el), "`++` joins sequences");
                 at
             }
             Add | Sub | Mul | Div | Mod => {
@@ -835,12 +872,7 @@ impl Infer<'_> {
             }
             Union | Inter | Diff => {
                 let el = self.u().fresh();
-                self.expect_both(
-                    (&at, a),
-                    (&bt, b),
-                    &Ty::Set(Box::new(el)),
-                    "set operations take sets",
-                );
+                self.expect_both((&at, a), (&bt, b), &Ty::set(el), "set operations take sets");
                 at
             }
         }
@@ -868,57 +900,49 @@ impl Infer<'_> {
             }
             Keys => {
                 let (k, v) = (f(self.u()), f(self.u()));
-                want!(
-                    0,
-                    Ty::Map(Box::new(k.clone()), Box::new(v)),
-                    "`keys` takes a map"
-                );
-                Ty::Set(Box::new(k))
+                want!(0, Ty::map(k.clone(), v), "`keys` takes a map");
+                Ty::set(k)
             }
             Values => {
                 let (k, v) = (f(self.u()), f(self.u()));
-                want!(
-                    0,
-                    Ty::Map(Box::new(k), Box::new(v.clone())),
-                    "`values` takes a map"
-                );
-                Ty::Set(Box::new(v))
+                want!(0, Ty::map(k, v.clone()), "`values` takes a map");
+                Ty::set(v)
             }
             ToSet => {
                 let el = match ts.first() {
                     Some(t) => self.elem_of(t, sp[0], "the argument"),
                     None => f(self.u()),
                 };
-                Ty::Set(Box::new(el))
+                Ty::set(el)
             }
             ToSeq => {
                 let el = match ts.first() {
                     Some(t) => self.elem_of(t, sp[0], "the argument"),
                     None => f(self.u()),
                 };
-                Ty::Seq(Box::new(el))
+                Ty::seq(el)
             }
             Sort | Rev => {
                 let el = f(self.u());
-                want!(0, Ty::Seq(Box::new(el.clone())), "this takes a sequence");
-                Ty::Seq(Box::new(el))
+                want!(0, Ty::seq(el.clone()), "this takes a sequence");
+                Ty::seq(el)
             }
             First | Last => {
                 let el = f(self.u());
-                want!(0, Ty::Seq(Box::new(el.clone())), "this takes a sequence");
+                want!(0, Ty::seq(el.clone()), "this takes a sequence");
                 el
             }
             Take | Drop => {
                 let el = f(self.u());
-                want!(0, Ty::Seq(Box::new(el.clone())), "this takes a sequence");
+                want!(0, Ty::seq(el.clone()), "this takes a sequence");
                 want!(1, Ty::Int, "the count is an integer");
-                Ty::Seq(Box::new(el))
+                Ty::seq(el)
             }
             Zip => {
                 let (x, y) = (f(self.u()), f(self.u()));
-                want!(0, Ty::Seq(Box::new(x.clone())), "`zip` takes sequences");
-                want!(1, Ty::Seq(Box::new(y.clone())), "`zip` takes sequences");
-                Ty::Seq(Box::new(Ty::Tuple(vec![x, y])))
+                want!(0, Ty::seq(x.clone()), "`zip` takes sequences");
+                want!(1, Ty::seq(y.clone()), "`zip` takes sequences");
+                Ty::seq(Ty::tuple(vec![x, y]))
             }
             Abs | Sign => {
                 want!(0, Ty::Int, "this takes an integer");
@@ -926,36 +950,24 @@ impl Infer<'_> {
             }
             Powerset => {
                 let el = f(self.u());
-                want!(0, Ty::Set(Box::new(el.clone())), "`powerset` takes a set");
-                Ty::Set(Box::new(Ty::Set(Box::new(el))))
+                want!(0, Ty::set(el.clone()), "`powerset` takes a set");
+                Ty::set(Ty::set(el))
             }
             Functions => {
                 let (x, y) = (f(self.u()), f(self.u()));
-                want!(
-                    0,
-                    Ty::Set(Box::new(x.clone())),
-                    "`functions` takes two sets"
-                );
-                want!(
-                    1,
-                    Ty::Set(Box::new(y.clone())),
-                    "`functions` takes two sets"
-                );
-                Ty::Set(Box::new(Ty::Map(Box::new(x), Box::new(y))))
+                want!(0, Ty::set(x.clone()), "`functions` takes two sets");
+                want!(1, Ty::set(y.clone()), "`functions` takes two sets");
+                Ty::set(Ty::map(x, y))
             }
             Product => {
                 let (x, y) = (f(self.u()), f(self.u()));
-                want!(0, Ty::Set(Box::new(x.clone())), "`product` takes two sets");
-                want!(1, Ty::Set(Box::new(y.clone())), "`product` takes two sets");
-                Ty::Set(Box::new(Ty::Tuple(vec![x, y])))
+                want!(0, Ty::set(x.clone()), "`product` takes two sets");
+                want!(1, Ty::set(y.clone()), "`product` takes two sets");
+                Ty::set(Ty::tuple(vec![x, y]))
             }
             Get => {
                 let (k, v) = (f(self.u()), f(self.u()));
-                want!(
-                    0,
-                    Ty::Map(Box::new(k.clone()), Box::new(v.clone())),
-                    "`get` takes a map"
-                );
+                want!(0, Ty::map(k.clone(), v.clone()), "`get` takes a map");
                 want!(1, k, "the key has the map's key type");
                 want!(2, v.clone(), "the default has the map's value type");
                 v
@@ -966,12 +978,12 @@ impl Infer<'_> {
                     let inner = self.elem_of(t, sp[0], "the argument");
                     self.expect(
                         &inner,
-                        &Ty::Set(Box::new(el.clone())),
+                        &Ty::set(el.clone()),
                         sp[0],
                         "`union_all` takes a collection of sets",
                     );
                 }
-                Ty::Set(Box::new(el))
+                Ty::set(el)
             }
             Sum => {
                 if let Some(t) = ts.first() {
@@ -991,11 +1003,7 @@ impl Infer<'_> {
             }
             IndexOf => {
                 let el = f(self.u());
-                want!(
-                    0,
-                    Ty::Seq(Box::new(el.clone())),
-                    "`index_of` takes a sequence"
-                );
+                want!(0, Ty::seq(el.clone()), "`index_of` takes a sequence");
                 want!(1, el, "the element has the sequence's element type");
                 Ty::Int
             }

@@ -23,7 +23,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use types::{Scheme, Ty, Unifier};
+use types::{AliasNames, Scheme, Ty, Unifier};
 
 pub struct EnumInfo {
     pub name: String,
@@ -141,6 +141,9 @@ pub struct Program {
     /// The "did you mean" searches still allowed (each runs over every name of the program: a
     /// file of thousands of unknown names once took time in their product with the names).
     suggestions_left: std::cell::Cell<usize>,
+    /// The aliases of compound types, by which [`Program::pretty`] shows types (made at its
+    /// first use, after the declarations).
+    alias_names: std::cell::OnceCell<AliasNames>,
     /// base_table[key]: the definition `base` uses for the name.
     base_table: Vec<Option<DefId>>,
     /// tables[reading][key]: the definition the reading uses for the name, made when the
@@ -229,6 +232,7 @@ impl Program {
             }],
             reading_names: IndexMap::from([("base".to_string(), BASE)]),
             suggestions_left: std::cell::Cell::new(MAX_SUGGESTIONS),
+            alias_names: std::cell::OnceCell::new(),
             base_table: vec![],
             tables: vec![],
             base_users: vec![],
@@ -383,21 +387,22 @@ impl Program {
     /// A type as the rules write it: its parts that are the expansion of a type alias of a
     /// compound type (`Game`, `Config`, ...) shown by the alias's name.
     pub fn pretty(&self, t: &Ty) -> String {
-        let mut aliases: Vec<(Rc<str>, Ty)> = self
-            .type_names
-            .iter()
-            .filter_map(|(name, TyDef::Alias(t))| {
-                let compound = matches!(
-                    t,
-                    Ty::Set(_) | Ty::Seq(_) | Ty::Map(..) | Ty::Tuple(_) | Ty::Fun(..)
-                );
-                let mut vars = vec![];
-                self.unifier.free_vars(t, &mut vars);
-                (compound && vars.is_empty()).then(|| (Rc::from(name.as_str()), t.clone()))
-            })
-            .collect();
-        aliases.sort_by(|a, b| a.0.cmp(&b.0));
-        self.unifier.pretty_with(t, &aliases)
+        let aliases = self.alias_names.get_or_init(|| {
+            let mut aliases: Vec<(Rc<str>, Ty)> = self
+                .type_names
+                .iter()
+                .filter_map(|(name, TyDef::Alias(t))| {
+                    let compound = matches!(
+                        t,
+                        Ty::Set(_) | Ty::Seq(_) | Ty::Map(..) | Ty::Tuple(_) | Ty::Fun(..)
+                    );
+                    (compound && !t.has_vars()).then(|| (Rc::from(name.as_str()), t.clone()))
+                })
+                .collect();
+            aliases.sort_by(|a, b| a.0.cmp(&b.0));
+            AliasNames::new(aliases)
+        });
+        self.unifier.pretty_with(t, aliases)
     }
 
     /// Every name a query can use, for completion and suggestions.

@@ -24,6 +24,7 @@ impl Program {
         if !errs.is_empty() {
             return Err(errs);
         }
+        self.unifier.refuel();
         let mut slots: Vec<Ty> = (0..nlocals).map(|_| self.unifier.fresh()).collect();
         let mut errs = vec![];
         for (i, (_, _, ty)) in bound.iter().enumerate() {
@@ -41,6 +42,13 @@ impl Program {
             };
             inf.infer(&ir)
         };
+        if let Some(spent) = self.unifier.spent() {
+            return Err(vec![super::infer::type_budget_spent(
+                spent,
+                "the query",
+                e.span,
+            )]);
+        }
         if !errs.is_empty() {
             return Err(errs);
         }

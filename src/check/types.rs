@@ -2,24 +2,97 @@
 //! recursive definitions. Where a construct is overloaded (`in`, indexing, application) and the
 //! type is not yet known, the checker leaves it open rather than guess; values are checked again
 //! at run time.
+//!
+//! A type's parts are shared (`Rc`), so a copy costs one count, however large the type. The
+//! walks over a type's parts are what may grow with it (a definition `(p, p)` doubles `p`'s
+//! type), and they are bounded: each part a walk visits is a step of the unifier's budget
+//! ([`MAX_TYPE_STEPS`] for a program, counted again for each query), and no walk goes deeper than
+//! [`MAX_TYPE_DEPTH`]. A unifier out of budget does nothing more and says so
+//! ([`Unifier::exhausted`]); the checker reports it (E0205). Types are shown cut at
+//! [`MAX_SHOWN_NODES`] parts.
 
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The parts the unifier may visit while checking one program or one query.
+pub const MAX_TYPE_STEPS: u64 = 50_000_000;
+/// How deep a walk over a type's parts may go (deeper types are refused, E0205).
+pub const MAX_TYPE_DEPTH: usize = 1_000;
+/// The parts of a type a message shows; the rest is written `…`.
+pub const MAX_SHOWN_NODES: usize = 500;
+
+#[derive(Clone, Debug)]
 pub enum Ty {
     Bool,
     Int,
     Str,
     Enum(u32, Rc<str>),
     Opaque(Rc<str>),
-    Set(Box<Ty>),
-    Seq(Box<Ty>),
-    Map(Box<Ty>, Box<Ty>),
-    Tuple(Vec<Ty>),
-    Fun(Vec<Ty>, Box<Ty>),
+    Set(Rc<Ty>),
+    Seq(Rc<Ty>),
+    Map(Rc<Ty>, Rc<Ty>),
+    Tuple(Rc<[Ty]>),
+    Fun(Rc<[Ty]>, Rc<Ty>),
     Var(u32),
 }
+
+/// Equal parts: the same shared part at once, else part by part (`Rc`'s own `==` does not look
+/// at the addresses of lists).
+impl PartialEq for Ty {
+    fn eq(&self, other: &Ty) -> bool {
+        let one = |a: &Rc<Ty>, b: &Rc<Ty>| Rc::ptr_eq(a, b) || **a == **b;
+        let all = |a: &Rc<[Ty]>, b: &Rc<[Ty]>| Rc::ptr_eq(a, b) || a[..] == b[..];
+        match (self, other) {
+            (Ty::Bool, Ty::Bool) | (Ty::Int, Ty::Int) | (Ty::Str, Ty::Str) => true,
+            (Ty::Enum(x, n), Ty::Enum(y, m)) => x == y && n == m,
+            (Ty::Opaque(x), Ty::Opaque(y)) => x == y,
+            (Ty::Set(a), Ty::Set(b)) | (Ty::Seq(a), Ty::Seq(b)) => one(a, b),
+            (Ty::Map(a, b), Ty::Map(c, d)) => one(a, c) && one(b, d),
+            (Ty::Tuple(a), Ty::Tuple(b)) => all(a, b),
+            (Ty::Fun(a, r), Ty::Fun(b, s)) => all(a, b) && one(r, s),
+            (Ty::Var(x), Ty::Var(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Ty {}
+
+impl Ty {
+    pub fn set(t: Ty) -> Ty {
+        Ty::Set(Rc::new(t))
+    }
+    pub fn seq(t: Ty) -> Ty {
+        Ty::Seq(Rc::new(t))
+    }
+    pub fn map(k: Ty, v: Ty) -> Ty {
+        Ty::Map(Rc::new(k), Rc::new(v))
+    }
+    pub fn tuple(ts: Vec<Ty>) -> Ty {
+        Ty::Tuple(ts.into())
+    }
+    pub fn fun(ps: Vec<Ty>, r: Ty) -> Ty {
+        Ty::Fun(ps.into(), Rc::new(r))
+    }
+
+    /// Whether a type variable is among its parts (solved or not).
+    pub fn has_vars(&self) -> bool {
+        match self {
+            Ty::Var(_) => true,
+            Ty::Set(a) | Ty::Seq(a) => a.has_vars(),
+            Ty::Map(a, b) => a.has_vars() || b.has_vars(),
+            Ty::Tuple(ts) => ts.iter().any(Ty::has_vars),
+            Ty::Fun(ps, r) => ps.iter().any(Ty::has_vars) || r.has_vars(),
+            _ => false,
+        }
+    }
+}
+
+/// The mark of a part of a type left out of a message.
+const CUT: &str = "…";
 
 impl fmt::Display for Ty {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -79,6 +152,20 @@ impl Scheme {
 #[derive(Default)]
 pub struct Unifier {
     subst: Vec<Option<Ty>>,
+    /// The parts visited since the last [`Unifier::refuel`].
+    steps: Cell<u64>,
+    /// Set when a walk passed [`MAX_TYPE_STEPS`] or [`MAX_TYPE_DEPTH`]; until the next
+    /// [`Unifier::refuel`] every walk stops at once.
+    over: Cell<Option<Spent>>,
+}
+
+/// Which bound of the unifier's walks was passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spent {
+    /// [`MAX_TYPE_STEPS`] parts visited.
+    Steps,
+    /// A part deeper than [`MAX_TYPE_DEPTH`].
+    Depth,
 }
 
 impl Unifier {
@@ -87,23 +174,58 @@ impl Unifier {
         Ty::Var((self.subst.len() - 1) as u32)
     }
 
+    /// A new budget of [`MAX_TYPE_STEPS`] (before a program's or a query's checking).
+    pub fn refuel(&self) {
+        self.steps.set(0);
+        self.over.set(None);
+    }
+
+    /// Whether a walk ran out of the budget since the last [`Unifier::refuel`]: the types found
+    /// since are not to be trusted, and the checker refuses the program or query (E0205).
+    pub fn exhausted(&self) -> bool {
+        self.over.get().is_some()
+    }
+
+    /// Which bound was passed, if one was since the last [`Unifier::refuel`].
+    pub fn spent(&self) -> Option<Spent> {
+        self.over.get()
+    }
+
+    /// The parts visited since the last [`Unifier::refuel`].
+    pub fn steps(&self) -> u64 {
+        self.steps.get()
+    }
+
+    /// One more part visited, at `depth`: false when the budget is spent (and from then on).
+    fn step(&self, depth: usize) -> bool {
+        if self.over.get().is_some() {
+            return false;
+        }
+        let s = self.steps.get() + 1;
+        self.steps.set(s);
+        if s > MAX_TYPE_STEPS {
+            self.over.set(Some(Spent::Steps));
+        } else if depth > MAX_TYPE_DEPTH {
+            self.over.set(Some(Spent::Depth));
+        }
+        self.over.get().is_none()
+    }
+
     /// The type with every solved variable replaced.
     pub fn resolve(&self, t: &Ty) -> Ty {
-        match t {
-            Ty::Var(v) => match &self.subst[*v as usize] {
-                Some(t2) => self.resolve(t2),
-                None => t.clone(),
-            },
-            Ty::Set(a) => Ty::Set(Box::new(self.resolve(a))),
-            Ty::Seq(a) => Ty::Seq(Box::new(self.resolve(a))),
-            Ty::Map(a, b) => Ty::Map(Box::new(self.resolve(a)), Box::new(self.resolve(b))),
-            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| self.resolve(t)).collect()),
-            Ty::Fun(ps, r) => Ty::Fun(
-                ps.iter().map(|t| self.resolve(t)).collect(),
-                Box::new(self.resolve(r)),
-            ),
-            _ => t.clone(),
-        }
+        let mut replace = |t: &Ty, depth: usize| {
+            if !self.step(depth) {
+                return Visit::Keep;
+            }
+            match t {
+                Ty::Var(v) => match &self.subst[*v as usize] {
+                    Some(t2) => Visit::Again(t2.clone()),
+                    None => Visit::Keep,
+                },
+                _ => Visit::Enter,
+            }
+        };
+        map_parts(t, &mut replace).unwrap_or_else(|| t.clone())
     }
 
     /// Follow solved variables one level (enough to see the outermost constructor).
@@ -118,27 +240,70 @@ impl Unifier {
         t
     }
 
-    fn occurs(&self, v: u32, t: &Ty) -> bool {
+    /// Whether `v` occurs in `t` (true as well when the walk runs out of budget: the caller
+    /// then binds nothing). `clear` holds the shared parts already found free of `v`.
+    fn occurs(&self, v: u32, t: &Ty, depth: usize, clear: &mut HashSet<usize>) -> bool {
+        if !self.step(depth) {
+            return true;
+        }
+        let d = depth + 1;
+        let part = |a: &Rc<Ty>, clear: &mut HashSet<usize>| {
+            !clear.contains(&addr(a)) && {
+                let found = self.occurs(v, a, d, clear);
+                if !found {
+                    clear.insert(addr(a));
+                }
+                found
+            }
+        };
+        let parts = |ts: &Rc<[Ty]>, clear: &mut HashSet<usize>| {
+            !clear.contains(&addr_of_parts(ts)) && {
+                let found = ts.iter().any(|t| self.occurs(v, t, d, clear));
+                if !found {
+                    clear.insert(addr_of_parts(ts));
+                }
+                found
+            }
+        };
         match self.shallow(t) {
             Ty::Var(w) => w == v,
-            Ty::Set(a) | Ty::Seq(a) => self.occurs(v, &a),
-            Ty::Map(a, b) => self.occurs(v, &a) || self.occurs(v, &b),
-            Ty::Tuple(ts) => ts.iter().any(|t| self.occurs(v, t)),
-            Ty::Fun(ps, r) => ps.iter().any(|t| self.occurs(v, t)) || self.occurs(v, &r),
+            Ty::Set(a) | Ty::Seq(a) => part(&a, clear),
+            Ty::Map(a, b) => part(&a, clear) || part(&b, clear),
+            Ty::Tuple(ts) => parts(&ts, clear),
+            Ty::Fun(ps, r) => parts(&ps, clear) || part(&r, clear),
             _ => false,
         }
     }
 
-    /// Make two types equal; `Err` when they cannot be (the caller reports where).
+    /// Make two types equal; `Err` when they cannot be (the caller reports where). Out of
+    /// budget it does nothing and returns `Ok` (the checker reports the budget instead).
     #[allow(clippy::result_unit_err)]
     pub fn unify(&mut self, a: &Ty, b: &Ty) -> Result<(), ()> {
+        self.unify_at(a, b, 0, &mut HashSet::new())
+    }
+
+    /// `done` holds the pairs of shared parts already made equal.
+    fn unify_at(
+        &mut self,
+        a: &Ty,
+        b: &Ty,
+        depth: usize,
+        done: &mut HashSet<(usize, usize)>,
+    ) -> Result<(), ()> {
+        if !self.step(depth) {
+            return Ok(());
+        }
         let a = self.shallow(a);
         let b = self.shallow(b);
+        let d = depth + 1;
+        // shared parts met again (or the very same part on both sides) are equal already
+        let fresh =
+            |x: usize, y: usize, done: &mut HashSet<(usize, usize)>| x != y && done.insert((x, y));
         match (&a, &b) {
             (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
             (Ty::Var(x), t) | (t, Ty::Var(x)) => {
-                if self.occurs(*x, t) {
-                    return Err(());
+                if self.occurs(*x, t, d, &mut HashSet::new()) {
+                    return if self.exhausted() { Ok(()) } else { Err(()) };
                 }
                 self.subst[*x as usize] = Some(t.clone());
                 Ok(())
@@ -146,42 +311,65 @@ impl Unifier {
             (Ty::Bool, Ty::Bool) | (Ty::Int, Ty::Int) | (Ty::Str, Ty::Str) => Ok(()),
             (Ty::Enum(x, _), Ty::Enum(y, _)) if x == y => Ok(()),
             (Ty::Opaque(x), Ty::Opaque(y)) if x == y => Ok(()),
-            (Ty::Set(x), Ty::Set(y)) | (Ty::Seq(x), Ty::Seq(y)) => self.unify(x, y),
+            (Ty::Set(x), Ty::Set(y)) | (Ty::Seq(x), Ty::Seq(y)) => {
+                if !fresh(addr(x), addr(y), done) {
+                    return Ok(());
+                }
+                self.unify_at(x, y, d, done)
+            }
             (Ty::Map(k1, v1), Ty::Map(k2, v2)) => {
-                self.unify(k1, k2)?;
-                self.unify(v1, v2)
+                if fresh(addr(k1), addr(k2), done) {
+                    self.unify_at(k1, k2, d, done)?;
+                }
+                if fresh(addr(v1), addr(v2), done) {
+                    self.unify_at(v1, v2, d, done)?;
+                }
+                Ok(())
             }
             (Ty::Tuple(xs), Ty::Tuple(ys)) if xs.len() == ys.len() => {
-                for (x, y) in xs.iter().zip(ys) {
-                    self.unify(x, y)?;
+                if !fresh(addr_of_parts(xs), addr_of_parts(ys), done) {
+                    return Ok(());
+                }
+                for (x, y) in xs.iter().zip(ys.iter()) {
+                    self.unify_at(x, y, d, done)?;
                 }
                 Ok(())
             }
             (Ty::Fun(p1, r1), Ty::Fun(p2, r2)) if p1.len() == p2.len() => {
-                for (x, y) in p1.iter().zip(p2) {
-                    self.unify(x, y)?;
+                if fresh(addr_of_parts(p1), addr_of_parts(p2), done) {
+                    for (x, y) in p1.iter().zip(p2.iter()) {
+                        self.unify_at(x, y, d, done)?;
+                    }
                 }
-                self.unify(r1, r2)
+                if fresh(addr(r1), addr(r2), done) {
+                    self.unify_at(r1, r2, d, done)?;
+                }
+                Ok(())
             }
             _ => Err(()),
         }
     }
 
     pub fn free_vars(&self, t: &Ty, out: &mut Vec<u32>) {
-        match self.shallow(t) {
-            Ty::Var(v) if !out.contains(&v) => out.push(v),
-            Ty::Set(a) | Ty::Seq(a) => self.free_vars(&a, out),
-            Ty::Map(a, b) => {
-                self.free_vars(&a, out);
-                self.free_vars(&b, out)
+        let mut seen: HashSet<u32> = out.iter().copied().collect();
+        let mut collect = |t: &Ty, depth: usize| {
+            if !self.step(depth) {
+                return Visit::Keep;
             }
-            Ty::Tuple(ts) => ts.iter().for_each(|t| self.free_vars(t, out)),
-            Ty::Fun(ps, r) => {
-                ps.iter().for_each(|t| self.free_vars(t, out));
-                self.free_vars(&r, out)
+            match t {
+                Ty::Var(v) => match &self.subst[*v as usize] {
+                    Some(t2) => Visit::Again(t2.clone()),
+                    None => {
+                        if seen.insert(*v) {
+                            out.push(*v);
+                        }
+                        Visit::Keep
+                    }
+                },
+                _ => Visit::Enter,
             }
-            _ => {}
-        }
+        };
+        map_parts(t, &mut collect);
     }
 
     /// Generalise every free variable of `t`.
@@ -196,71 +384,324 @@ impl Unifier {
 
     /// A fresh copy of a scheme's type.
     pub fn instantiate(&mut self, s: &Scheme) -> Ty {
-        if s.vars.is_empty() {
+        if s.vars.is_empty() || self.exhausted() {
             return s.ty.clone();
         }
         let fresh: Vec<(u32, Ty)> = s.vars.iter().map(|v| (*v, self.fresh())).collect();
-        subst_vars(&s.ty, &fresh)
+        let m: HashMap<u32, Ty> = fresh.into_iter().collect();
+        let mut subst = |t: &Ty, depth: usize| {
+            if !self.step(depth) {
+                return Visit::Keep;
+            }
+            match var_of(t).and_then(|v| m.get(&v)) {
+                Some(new) => Visit::Replace(new.clone()),
+                None => Visit::Enter,
+            }
+        };
+        map_parts(&s.ty, &mut subst).unwrap_or_else(|| s.ty.clone())
     }
 
     /// Rename a type's free variables to a, b, c... for display.
     pub fn pretty(&self, t: &Ty) -> String {
-        self.pretty_with(t, &[])
+        self.pretty_with(t, &AliasNames::default())
     }
 
     /// [`Unifier::pretty`], with the parts of the type that are the expansion of an alias shown
     /// by the alias's name (the largest first: `(Game, Int) -> Bool`, not the map type Game
-    /// stands for).
-    pub fn pretty_with(&self, t: &Ty, aliases: &[(Rc<str>, Ty)]) -> String {
-        let t = fold_aliases(&self.resolve(t), aliases);
-        let mut vars = vec![];
-        self.free_vars(&t, &mut vars);
-        let m: Vec<(u32, Ty)> = vars
+    /// stands for). At most [`MAX_SHOWN_NODES`] parts are shown; this walk is bounded by them
+    /// and does not spend the unifier's budget.
+    pub fn pretty_with(&self, t: &Ty, aliases: &AliasNames) -> String {
+        let mut left = MAX_SHOWN_NODES;
+        let t = aliases.fold(&self.cut(t, &mut left));
+        let mut vars: Vec<u32> = vec![];
+        let mut collect = |t: &Ty, _: usize| {
+            if let Ty::Var(v) = t {
+                if !vars.contains(v) {
+                    vars.push(*v);
+                }
+            }
+            Visit::Enter
+        };
+        map_parts(&t, &mut collect);
+        let m: HashMap<u32, Ty> = vars
             .iter()
             .enumerate()
             .map(|(i, v)| (*v, Ty::Var(i as u32)))
             .collect();
-        subst_vars(&t, &m).to_string()
+        let mut rename = |t: &Ty, _: usize| match var_of(t).and_then(|v| m.get(&v)) {
+            Some(new) => Visit::Replace(new.clone()),
+            None => Visit::Enter,
+        };
+        map_parts(&t, &mut rename).unwrap_or(t).to_string()
+    }
+
+    /// `t` resolved, with at most `left` parts: the parts past them are written `…`.
+    fn cut(&self, t: &Ty, left: &mut usize) -> Ty {
+        if *left == 0 {
+            return Ty::Opaque(Rc::from(CUT));
+        }
+        *left -= 1;
+        let mut part = |a: &Ty| Rc::new(self.cut(a, left));
+        match self.shallow(t) {
+            Ty::Set(a) => Ty::Set(part(&a)),
+            Ty::Seq(a) => Ty::Seq(part(&a)),
+            Ty::Map(a, b) => {
+                let a = part(&a);
+                Ty::Map(a, part(&b))
+            }
+            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| self.cut(t, left)).collect()),
+            Ty::Fun(ps, r) => {
+                let ps: Rc<[Ty]> = ps.iter().map(|t| self.cut(t, left)).collect();
+                Ty::Fun(ps, Rc::new(self.cut(&r, left)))
+            }
+            other => other,
+        }
     }
 }
 
-/// `t` with every part equal to an alias's expansion replaced by the alias's name, from the
-/// outside in.
-pub fn fold_aliases(t: &Ty, aliases: &[(Rc<str>, Ty)]) -> Ty {
-    if aliases.is_empty() {
-        return t.clone();
-    }
-    if let Some((name, _)) = aliases.iter().find(|(_, a)| a == t) {
-        return Ty::Opaque(name.clone());
-    }
-    let f = |x: &Ty| Box::new(fold_aliases(x, aliases));
+fn var_of(t: &Ty) -> Option<u32> {
     match t {
-        Ty::Set(a) => Ty::Set(f(a)),
-        Ty::Seq(a) => Ty::Seq(f(a)),
-        Ty::Map(k, v) => Ty::Map(f(k), f(v)),
-        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|x| fold_aliases(x, aliases)).collect()),
-        Ty::Fun(ps, r) => Ty::Fun(ps.iter().map(|x| fold_aliases(x, aliases)).collect(), f(r)),
-        other => other.clone(),
+        Ty::Var(v) => Some(*v),
+        _ => None,
     }
 }
 
+/// What [`map_parts`] does with a part.
+enum Visit {
+    /// Put this type in its place.
+    Replace(Ty),
+    /// Put this type in its place, and walk it as well (a solved variable's type).
+    Again(Ty),
+    /// Keep it as it is, without looking into it.
+    Keep,
+    /// Look into its parts.
+    Enter,
+}
+
+/// The address of a shared part, by which a walk knows it has met it before.
+fn addr(a: &Rc<Ty>) -> usize {
+    Rc::as_ptr(a) as *const () as usize
+}
+
+/// The address of a shared list of parts (a tuple's, a function's parameters).
+fn addr_of_parts(a: &Rc<[Ty]>) -> usize {
+    Rc::as_ptr(a) as *const () as usize
+}
+
+/// `t` with its parts replaced as `f` says (`f` is asked of every part it enters, the outer
+/// first, with its depth); `None` when nothing was replaced. The parts not replaced are kept,
+/// shared, and a shared part is walked once: the walk costs the parts of `t` as it is stored,
+/// not as it is written out.
+fn map_parts(t: &Ty, f: &mut dyn FnMut(&Ty, usize) -> Visit) -> Option<Ty> {
+    Walk {
+        f,
+        parts: HashMap::new(),
+        lists: HashMap::new(),
+    }
+    .ty(t, 0)
+}
+
+struct Walk<'f> {
+    f: &'f mut dyn FnMut(&Ty, usize) -> Visit,
+    /// What became of each shared part met so far (`None`: it stays).
+    parts: HashMap<usize, Option<Rc<Ty>>>,
+    lists: HashMap<usize, Option<Rc<[Ty]>>>,
+}
+
+impl Walk<'_> {
+    fn ty(&mut self, t: &Ty, depth: usize) -> Option<Ty> {
+        match (self.f)(t, depth) {
+            Visit::Replace(new) => return Some(new),
+            Visit::Again(new) => {
+                let walked = self.ty(&new, depth + 1);
+                return Some(walked.unwrap_or(new));
+            }
+            Visit::Keep => return None,
+            Visit::Enter => {}
+        }
+        let d = depth + 1;
+        match t {
+            Ty::Set(a) => self.part(a, d).map(Ty::Set),
+            Ty::Seq(a) => self.part(a, d).map(Ty::Seq),
+            Ty::Map(a, b) => match (self.part(a, d), self.part(b, d)) {
+                (None, None) => None,
+                (x, y) => Some(Ty::Map(
+                    x.unwrap_or_else(|| a.clone()),
+                    y.unwrap_or_else(|| b.clone()),
+                )),
+            },
+            Ty::Tuple(ts) => self.list(ts, d).map(Ty::Tuple),
+            Ty::Fun(ps, r) => match (self.list(ps, d), self.part(r, d)) {
+                (None, None) => None,
+                (x, y) => Some(Ty::Fun(
+                    x.unwrap_or_else(|| ps.clone()),
+                    y.unwrap_or_else(|| r.clone()),
+                )),
+            },
+            _ => None,
+        }
+    }
+
+    fn part(&mut self, a: &Rc<Ty>, depth: usize) -> Option<Rc<Ty>> {
+        if let Some(done) = self.parts.get(&addr(a)) {
+            return done.clone();
+        }
+        let new = self.ty(a, depth).map(Rc::new);
+        self.parts.insert(addr(a), new.clone());
+        new
+    }
+
+    fn list(&mut self, ts: &Rc<[Ty]>, depth: usize) -> Option<Rc<[Ty]>> {
+        if let Some(done) = self.lists.get(&addr_of_parts(ts)) {
+            return done.clone();
+        }
+        let new: Vec<Option<Ty>> = ts.iter().map(|t| self.ty(t, depth)).collect();
+        let new = new.iter().any(Option::is_some).then(|| {
+            new.into_iter()
+                .zip(ts.iter())
+                .map(|(n, t)| n.unwrap_or_else(|| t.clone()))
+                .collect()
+        });
+        self.lists.insert(addr_of_parts(ts), new.clone());
+        new
+    }
+}
+
+/// The compound types that have a name (the type aliases), found in a type at a cost that does
+/// not grow with their number: each part's shape is hashed from its parts' hashes, and compared
+/// in full only with the aliases of the same hash.
+#[derive(Default)]
+pub struct AliasNames {
+    by_hash: HashMap<u64, Vec<(Rc<str>, Ty)>>,
+}
+
+impl AliasNames {
+    /// The aliases, each a name and the type it stands for. Where two stand for one type the
+    /// first in the order given is shown.
+    pub fn new(aliases: Vec<(Rc<str>, Ty)>) -> AliasNames {
+        let mut by_hash: HashMap<u64, Vec<(Rc<str>, Ty)>> = HashMap::new();
+        for (name, t) in aliases {
+            by_hash.entry(shape_hash(&t).0).or_default().push((name, t));
+        }
+        AliasNames { by_hash }
+    }
+
+    /// `t` with every part equal to an alias's expansion replaced by the alias's name, from the
+    /// outside in.
+    pub fn fold(&self, t: &Ty) -> Ty {
+        if self.by_hash.is_empty() {
+            return t.clone();
+        }
+        self.fold_part(t).0
+    }
+
+    /// The part folded, and the hash of its shape before folding.
+    fn fold_part(&self, t: &Ty) -> (Ty, u64) {
+        let (folded, h) = match t {
+            Ty::Set(a) | Ty::Seq(a) => {
+                let (x, h) = self.fold_part(a);
+                let f = if matches!(t, Ty::Set(_)) {
+                    Ty::set(x)
+                } else {
+                    Ty::seq(x)
+                };
+                (f, combine(tag(t), &[h]))
+            }
+            Ty::Map(a, b) => {
+                let (x, ha) = self.fold_part(a);
+                let (y, hb) = self.fold_part(b);
+                (Ty::map(x, y), combine(tag(t), &[ha, hb]))
+            }
+            Ty::Tuple(ts) => {
+                let (xs, hs): (Vec<Ty>, Vec<u64>) = ts.iter().map(|t| self.fold_part(t)).unzip();
+                (Ty::tuple(xs), combine(tag(t), &hs))
+            }
+            Ty::Fun(ps, r) => {
+                let (mut xs, mut hs): (Vec<Ty>, Vec<u64>) =
+                    ps.iter().map(|t| self.fold_part(t)).unzip();
+                let (y, hr) = self.fold_part(r);
+                hs.push(hr);
+                xs.push(y);
+                let r = xs.pop().unwrap_or(Ty::Bool);
+                (Ty::fun(xs, r), combine(tag(t), &hs))
+            }
+            leaf => (leaf.clone(), leaf_hash(leaf)),
+        };
+        if let Some(list) = self.by_hash.get(&h) {
+            if let Some((name, _)) = list.iter().find(|(_, a)| a == t) {
+                return (Ty::Opaque(name.clone()), h);
+            }
+        }
+        (folded, h)
+    }
+}
+
+/// The hash of a type's shape, made from its parts' hashes (as [`AliasNames::fold_part`] makes
+/// it), with the number of its parts.
+fn shape_hash(t: &Ty) -> (u64, usize) {
+    match t {
+        Ty::Set(a) | Ty::Seq(a) => {
+            let (h, n) = shape_hash(a);
+            (combine(tag(t), &[h]), n + 1)
+        }
+        Ty::Map(a, b) => {
+            let (ha, na) = shape_hash(a);
+            let (hb, nb) = shape_hash(b);
+            (combine(tag(t), &[ha, hb]), na + nb + 1)
+        }
+        Ty::Tuple(ts) => {
+            let (hs, ns): (Vec<u64>, Vec<usize>) = ts.iter().map(shape_hash).unzip();
+            (combine(tag(t), &hs), ns.iter().sum::<usize>() + 1)
+        }
+        Ty::Fun(ps, r) => {
+            let (mut hs, ns): (Vec<u64>, Vec<usize>) = ps.iter().map(shape_hash).unzip();
+            let (hr, nr) = shape_hash(r);
+            hs.push(hr);
+            (combine(tag(t), &hs), ns.iter().sum::<usize>() + nr + 1)
+        }
+        leaf => (leaf_hash(leaf), 1),
+    }
+}
+
+fn tag(t: &Ty) -> u64 {
+    match t {
+        Ty::Set(_) => 1,
+        Ty::Seq(_) => 2,
+        Ty::Map(..) => 3,
+        Ty::Tuple(ts) => 4 + ((ts.len() as u64) << 8),
+        Ty::Fun(ps, _) => 5 + ((ps.len() as u64) << 8),
+        _ => 0,
+    }
+}
+
+fn leaf_hash(t: &Ty) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match t {
+        Ty::Bool => 1u8.hash(&mut h),
+        Ty::Int => 2u8.hash(&mut h),
+        Ty::Str => 3u8.hash(&mut h),
+        Ty::Enum(x, _) => (4u8, *x).hash(&mut h),
+        Ty::Opaque(n) => (5u8, n).hash(&mut h),
+        Ty::Var(v) => (6u8, *v).hash(&mut h),
+        _ => 0u8.hash(&mut h),
+    }
+    h.finish()
+}
+
+fn combine(tag: u64, parts: &[u64]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    tag.hash(&mut h);
+    parts.hash(&mut h);
+    h.finish()
+}
+
+/// `t` with the variables named in `m` replaced.
 pub fn subst_vars(t: &Ty, m: &[(u32, Ty)]) -> Ty {
-    match t {
-        Ty::Var(v) => m
-            .iter()
-            .find(|(w, _)| w == v)
-            .map(|(_, t)| t.clone())
-            .unwrap_or(Ty::Var(*v)),
-        Ty::Set(a) => Ty::Set(Box::new(subst_vars(a, m))),
-        Ty::Seq(a) => Ty::Seq(Box::new(subst_vars(a, m))),
-        Ty::Map(a, b) => Ty::Map(Box::new(subst_vars(a, m)), Box::new(subst_vars(b, m))),
-        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| subst_vars(t, m)).collect()),
-        Ty::Fun(ps, r) => Ty::Fun(
-            ps.iter().map(|t| subst_vars(t, m)).collect(),
-            Box::new(subst_vars(r, m)),
-        ),
-        _ => t.clone(),
-    }
+    let mut f = |t: &Ty, _: usize| match var_of(t).and_then(|v| m.iter().find(|(w, _)| *w == v)) {
+        Some((_, new)) => Visit::Replace(new.clone()),
+        None => Visit::Enter,
+    };
+    map_parts(t, &mut f).unwrap_or_else(|| t.clone())
 }
 
 #[cfg(test)]
@@ -269,19 +710,91 @@ mod alias_tests {
 
     #[test]
     fn aliases_fold_from_the_outside_in() {
-        let pos = Ty::Map(Box::new(Ty::Int), Box::new(Ty::Int));
-        let game = Ty::Seq(Box::new(pos.clone()));
-        let aliases: Vec<(Rc<str>, Ty)> = vec![
+        let pos = Ty::map(Ty::Int, Ty::Int);
+        let game = Ty::seq(pos.clone());
+        let aliases = AliasNames::new(vec![
             (Rc::from("Game"), game.clone()),
             (Rc::from("Pos"), pos.clone()),
-        ];
-        let f = Ty::Fun(vec![game, Ty::Int], Box::new(Ty::Bool));
-        assert_eq!(
-            fold_aliases(&f, &aliases).to_string(),
-            "(Game, Int) -> Bool"
-        );
-        let s = Ty::Set(Box::new(pos));
-        assert_eq!(fold_aliases(&s, &aliases).to_string(), "Set<Pos>");
-        assert_eq!(fold_aliases(&Ty::Int, &aliases).to_string(), "Int");
+        ]);
+        let f = Ty::fun(vec![game, Ty::Int], Ty::Bool);
+        assert_eq!(aliases.fold(&f).to_string(), "(Game, Int) -> Bool");
+        let s = Ty::set(pos);
+        assert_eq!(aliases.fold(&s).to_string(), "Set<Pos>");
+        assert_eq!(aliases.fold(&Ty::Int).to_string(), "Int");
+    }
+
+    /// `p_k = (p_{k-1}, p_{k-1})`: 2^k parts, made of k + 1 shared ones.
+    fn doubling(k: usize) -> Ty {
+        (0..k).fold(Ty::Int, |t, _| Ty::tuple(vec![t.clone(), t]))
+    }
+
+    #[test]
+    fn a_type_of_two_to_the_forty_parts_costs_its_shared_parts_and_shows_cut() {
+        let big = doubling(40);
+        let mut u = Unifier::default();
+        let shown = u.pretty(&big);
+        assert!(shown.contains(CUT), "{}", &shown[..80]);
+        assert!(shown.chars().count() < 20 * MAX_SHOWN_NODES);
+        assert_eq!(u.steps(), 0, "showing a type spends nothing of the budget");
+        // a variable bound to it, resolved, generalised and instantiated: each walk visits its
+        // 41 shared parts, not its 2^41 written ones
+        let v = u.fresh();
+        assert_eq!(u.unify(&v, &big), Ok(()));
+        assert_eq!(u.resolve(&v), big);
+        let s = u.generalize(&v);
+        assert!(s.vars.is_empty());
+        let copy = u.instantiate(&s);
+        // the same type built again, apart: unifying the two compares each pair of parts once
+        assert_eq!(u.unify(&copy, &doubling(40)), Ok(()));
+        assert_eq!(u.unify(&copy, &doubling(41)), Err(()));
+        assert!(!u.exhausted());
+        assert!(u.steps() < 1_000, "{} steps", u.steps());
+        // with a variable at each leaf: the fresh copies are shared as the scheme's parts are
+        let w = u.fresh();
+        let poly = (0..40).fold(w.clone(), |t, _| Ty::tuple(vec![t.clone(), t]));
+        let s = u.generalize(&poly);
+        assert_eq!(s.vars.len(), 1);
+        let a = u.instantiate(&s);
+        assert_eq!(u.unify(&a, &doubling(40)), Ok(()));
+        assert!(u.steps() < 2_000, "{} steps", u.steps());
+        // (compared part by part, as `==` does, the two would cost 2^40: a smaller one)
+        let poly = (0..16).fold(w, |t, _| Ty::tuple(vec![t.clone(), t]));
+        let a = u.instantiate(&u.generalize(&poly));
+        assert_eq!(u.unify(&a, &Ty::Int), Err(()));
+        assert_eq!(u.unify(&a, &doubling(16)), Ok(()));
+        assert_eq!(u.resolve(&a), doubling(16));
+        u.refuel();
+        assert_eq!(u.steps(), 0);
+    }
+
+    #[test]
+    fn a_deep_type_stops_the_walk_at_the_depth_bound() {
+        let deep = (0..MAX_TYPE_DEPTH + 10).fold(Ty::Int, |t, _| Ty::set(t));
+        let mut u = Unifier::default();
+        let v = u.fresh();
+        let _ = u.unify(&v, &deep);
+        assert_eq!(u.spent(), Some(Spent::Depth));
+        u.refuel();
+        let shallow = (0..100).fold(Ty::Int, |t, _| Ty::seq(t));
+        let w = u.fresh();
+        assert_eq!(u.unify(&w, &shallow), Ok(()));
+        assert!(!u.exhausted());
+        assert_eq!(u.resolve(&w), shallow);
+    }
+
+    #[test]
+    fn resolving_keeps_the_parts_without_variables_shared() {
+        let mut u = Unifier::default();
+        let v = u.fresh();
+        let part = Rc::new(doubling(10));
+        let t = Ty::Map(part.clone(), Rc::new(v.clone()));
+        u.unify(&v, &Ty::Int).unwrap();
+        match u.resolve(&t) {
+            Ty::Map(a, b) => {
+                assert!(Rc::ptr_eq(&a, &part));
+                assert_eq!(*b, Ty::Int);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -485,10 +485,13 @@ pub static CODES: &[Code] = &[
         "E0205",
         "type-too-large",
         Types,
-        "a type alias would have more than 100,000 nodes, or the aliases more than 4,000,000 together",
+        "a type alias would have more than 100,000 nodes (the aliases more than 4,000,000 together), or an inferred type is nested more than 1,000 levels deep or takes more than 50,000,000 steps to check",
         "An alias is replaced by what it names wherever it is used, so an alias that names another \
          twice doubles it: seventeen lines would make a type of 131,071 nodes, forty a type of a \
-         trillion. Name smaller types, or declare an enum.",
+         trillion. Name smaller types, or declare an enum. Inferred types share their parts (a \
+         definition `(p, p)` costs no more than `p`), but each definition that puts another's \
+         value in a set, a sequence or a tuple nests its type one level deeper, and the checker \
+         goes no deeper than 1,000 levels.",
         check("type T0 = Int\ntype T1 = (T0, T0)\ntype T2 = (T1, T1)\ntype T3 = (T2, T2)\ntype T4 = (T3, T3)\ntype T5 = (T4, T4)\ntype T6 = (T5, T5)\ntype T7 = (T6, T6)\ntype T8 = (T7, T7)\ntype T9 = (T8, T8)\ntype T10 = (T9, T9)\ntype T11 = (T10, T10)\ntype T12 = (T11, T11)\ntype T13 = (T12, T12)\ntype T14 = (T13, T13)\ntype T15 = (T14, T14)\ntype T16 = (T15, T15)\n"),
     ),
     error(
