@@ -280,6 +280,32 @@ fn a_session_of_the_language_server() {
     let diags = c.diagnostics(&main_uri);
     assert!(diags.iter().all(|d| d["severity"] != json!(1)), "{diags:?}");
 
+    // a document of many errors: the first MAX_PUBLISHED of them, and one that counts the rest
+    // (each with its related place: the first definition)
+    let dups = "def a = 1\n".repeat(okite::lsp::MAX_PUBLISHED + 500);
+    let dups_uri = uri(&dir.join("dups.rule"));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": dups_uri, "languageId": "okite", "version": 1, "text": dups}}),
+    );
+    let diags = c.diagnostics(&dups_uri);
+    assert_eq!(diags.len(), okite::lsp::MAX_PUBLISHED + 1);
+    assert_eq!(diags[1]["range"]["start"]["line"], json!(2), "{}", diags[1]);
+    assert_eq!(
+        diags[1]["relatedInformation"][0]["location"]["range"]["start"]["line"],
+        json!(0),
+        "{}",
+        diags[1]
+    );
+    let last = &diags[okite::lsp::MAX_PUBLISHED];
+    assert_eq!(last["severity"], json!(3), "{last}");
+    assert!(
+        last["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("499 more diagnostics are not shown")),
+        "{last}"
+    );
+
     // a document larger than the server checks gets one diagnostic, not a check
     let huge = "// x\n".repeat((okite::lsp::MAX_DOCUMENT_BYTES / 5) + 1);
     let big_uri = uri(&dir.join("big.rule"));

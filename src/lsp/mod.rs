@@ -15,4 +15,4 @@ mod symbols;
 mod transport;
 
 pub use analysis::MAX_DOCUMENT_BYTES;
-pub use server::run;
+pub use server::{run, MAX_PUBLISHED};

@@ -5,7 +5,7 @@
 //! answer and the server goes on.
 
 use super::analysis::{analyze, Analysis, MAX_DOCUMENT_BYTES};
-use super::convert::{diagnostic, span_range, uri_path, LineIndex};
+use super::convert::{diagnostic, uri_path, LineIndex, Places};
 use super::transport::{self, Incoming};
 use crate::diagnostics::Diag;
 use crate::natives::Natives;
@@ -418,34 +418,54 @@ impl<W: Write> Server<W> {
     }
 }
 
-/// The diagnostics of an analysis, placed on the document.
+/// The diagnostics an editor is sent for one document at most; one more then says how many were
+/// left out.
+pub const MAX_PUBLISHED: usize = 1_000;
+
+/// The diagnostics of an analysis, placed on the document (at most [`MAX_PUBLISHED`]).
 fn diagnostics(a: &Analysis) -> Vec<lsp_types::Diagnostic> {
     let ix = LineIndex::new(a.text().unwrap_or(""));
+    let mut places = Places::new(&a.sources);
     // notes (information, warnings) about other files belong to those files' own documents
-    a.diags
+    let mine: Vec<&Diag> = a
+        .diags
         .iter()
         .filter(|d| d.is_error() || d.primary_span().is_none_or(|s| Some(s.file) == a.file))
-        .map(|d| place(a, d, &ix))
-        .collect()
+        .collect();
+    let mut out: Vec<lsp_types::Diagnostic> = mine
+        .iter()
+        .take(MAX_PUBLISHED)
+        .map(|d| place(a, d, &ix, &mut places))
+        .collect();
+    if mine.len() > MAX_PUBLISHED {
+        out.push(lsp_types::Diagnostic {
+            range: Range::default(),
+            severity: Some(lsp_types::DiagnosticSeverity::INFORMATION),
+            source: Some("okite".into()),
+            message: format!(
+                "{} more diagnostics are not shown here: `okite check` lists them all",
+                mine.len() - MAX_PUBLISHED
+            ),
+            ..Default::default()
+        });
+    }
+    out
 }
 
 /// One diagnostic placed on the document: at its span when the span is in the document, else
 /// on the `use` that brings in the file holding it (or the document's start).
-fn place(a: &Analysis, d: &Diag, ix: &LineIndex) -> lsp_types::Diagnostic {
+fn place(a: &Analysis, d: &Diag, ix: &LineIndex, places: &mut Places) -> lsp_types::Diagnostic {
     match d.primary_span() {
-        Some(s) if Some(s.file) == a.file => diagnostic(
-            d,
-            &a.sources,
-            ix.range(s.start as usize, s.end as usize),
-            false,
-        ),
+        Some(s) if Some(s.file) == a.file => {
+            diagnostic(d, places, ix.range(s.start as usize, s.end as usize), false)
+        }
         Some(s) => {
             let here = a
                 .use_span_for(s.file)
-                .and_then(|u| span_range(&a.sources, u))
+                .and_then(|u| places.range(u))
                 .unwrap_or_default();
-            diagnostic(d, &a.sources, here, true)
+            diagnostic(d, places, here, true)
         }
-        None => diagnostic(d, &a.sources, Range::default(), false),
+        None => diagnostic(d, places, Range::default(), false),
     }
 }
