@@ -295,11 +295,16 @@ pub struct QueryOpts {
     pub out: OutOpts,
 }
 
-/// A value for people: native values (positions, boards) as diagrams.
+/// The characters of a value's text shown at most; past them the text ends with `…`. (A value
+/// made of shared parts, `(p, p)` over and over, is far longer written out than stored.)
+pub const MAX_VALUE_TEXT: usize = 16 << 20;
+
+/// A value for people: native values (positions, boards) as diagrams; the text of others cut at
+/// [`MAX_VALUE_TEXT`] characters.
 pub fn display_value(v: &Value) -> String {
     match v {
         Value::Native(n) => n.display_long(),
-        v => v.to_string(),
+        v => crate::ir::short(v, MAX_VALUE_TEXT),
     }
 }
 

@@ -959,3 +959,61 @@ fn inferred_types_of_any_size_are_shared_and_bounded() {
     assert_eq!(code, Some(0), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Values share their parts too: `p_k = (p_{k-1}, p_{k-1})` is 2^k written parts. Comparing two
+/// such values built apart compares each pair of shared parts once, a tuple's hash takes in a
+/// bounded number of its parts, and a value's text is cut at `MAX_VALUE_TEXT` characters (each
+/// of these took longer than any wait).
+#[test]
+fn values_made_of_shared_parts_compare_hash_and_print_bounded() {
+    let d = std::env::temp_dir().join(format!("okite-shared-values-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let mut rules = String::new();
+    for (name, leaf, open, close) in [
+        ("p", "1", "(", ")"),
+        ("s", "1", "(", ")"),
+        ("t", "2", "(", ")"),
+        ("e", "[1]", "[", "]"),
+        ("g", "[1]", "[", "]"),
+    ] {
+        rules += &format!("def {name}0 = {leaf}\n");
+        for k in 1..=120 {
+            rules += &format!(
+                "def {name}{k} = {open}{name}{}, {name}{}{close}\n",
+                k - 1,
+                k - 1
+            );
+        }
+    }
+    rules += "def f(x) = (x, 1)\n";
+    let f = d.join("shared.rule");
+    std::fs::write(&f, rules).unwrap();
+    let eval = |expr: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(["eval", "--rules", f.to_str().unwrap(), expr])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{expr}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).trim_end().to_string()
+    };
+    assert_eq!(eval("p120 == s120"), "true");
+    assert_eq!(eval("p120 == t120"), "false");
+    assert_eq!(eval("t120 > s120"), "true");
+    assert_eq!(eval("size({p120, s120, t120})"), "2");
+    assert_eq!(eval("f(p120) == f(s120) and f(p120) != f(t120)"), "true");
+    assert_eq!(eval("size({e120, g120}) == 1 and e120 == g120"), "true");
+    let text = eval("p120");
+    assert!(text.ends_with('…'), "{}", &text[text.len() - 40..]);
+    assert_eq!(
+        text.chars().count(),
+        okite::front::MAX_VALUE_TEXT + 1,
+        "the text is cut at the bound"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

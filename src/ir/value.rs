@@ -172,14 +172,109 @@ impl PartialOrd for Value {
 
 impl Ord for Value {
     fn cmp(&self, other: &Value) -> Ordering {
-        self.cmp_at(other, 0)
+        // most comparisons end within SHARE_AFTER compound parts and keep nothing; one that
+        // passes them is begun again keeping the pairs of shared parts
+        let quick = Quick::default();
+        let o = self.cmp_at(other, 0, &quick);
+        if !quick.over.get() {
+            return o;
+        }
+        self.cmp_at(other, 0, &Compare::default())
+    }
+}
+
+/// How a comparison goes through the pairs of compound parts it meets.
+trait PairOrder {
+    /// The order of two compound values of one kind, `f` their comparison part by part.
+    fn pair(&self, a: &Value, b: &Value, f: impl FnOnce() -> Ordering) -> Ordering;
+}
+
+/// The first try of a comparison: it counts the compound parts, and past [`SHARE_AFTER`] of
+/// them gives up (its answer is then not used).
+#[derive(Default)]
+struct Quick {
+    parts: std::cell::Cell<u32>,
+    over: std::cell::Cell<bool>,
+}
+
+impl PairOrder for Quick {
+    #[inline]
+    fn pair(&self, _: &Value, _: &Value, f: impl FnOnce() -> Ordering) -> Ordering {
+        let n = self.parts.get() + 1;
+        if n > SHARE_AFTER {
+            self.over.set(true);
+            return Ordering::Equal;
+        }
+        self.parts.set(n);
+        f()
+    }
+}
+
+/// A comparison that keeps the order found for each pair of shared parts (parts held in more
+/// than one place): a value made of shared parts (`(p, p)` over and over) is compared at the
+/// cost of its parts as stored, not as written out, as a pair met again is not compared again.
+#[derive(Default)]
+struct Compare {
+    seen: std::cell::RefCell<rustc_hash::FxHashMap<(usize, usize), Ordering>>,
+    /// The pairs' values, held while the comparison lasts, so that no address is reused while
+    /// it names a pair.
+    kept: std::cell::RefCell<Vec<(Value, Value)>>,
+}
+
+/// The compound parts a comparison compares before it keeps the pairs of shared ones.
+const SHARE_AFTER: u32 = 4096;
+
+impl Value {
+    /// Whether the value has parts (those [`Value::shared_part`] names).
+    #[inline]
+    fn is_compound(&self) -> bool {
+        match self {
+            Value::Enum(e) => !e.fields.is_empty(),
+            Value::Tuple(t) => !t.is_empty(),
+            Value::Set(_) | Value::Seq(_) | Value::Map(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The address of a compound value's shared part and whether it is held elsewhere too.
+    fn shared_part(&self) -> Option<(usize, bool)> {
+        fn of<T: ?Sized>(r: &Rc<T>) -> (usize, bool) {
+            (Rc::as_ptr(r) as *const () as usize, Rc::strong_count(r) > 1)
+        }
+        match self {
+            Value::Enum(e) if !e.fields.is_empty() => Some(of(e)),
+            Value::Tuple(t) if !t.is_empty() => Some(of(t)),
+            Value::Set(c) => Some(of(c)),
+            Value::Seq(c) => Some(of(c)),
+            Value::Map(c) => Some(of(c)),
+            _ => None,
+        }
+    }
+}
+
+impl PairOrder for Compare {
+    fn pair(&self, a: &Value, b: &Value, f: impl FnOnce() -> Ordering) -> Ordering {
+        let (Some((x, xs)), Some((y, ys))) = (a.shared_part(), b.shared_part()) else {
+            return f();
+        };
+        // a part held once is met again only within a pair met again, kept above it
+        if !(xs && ys) || x == y {
+            return f();
+        }
+        if let Some(o) = self.seen.borrow().get(&(x, y)) {
+            return *o;
+        }
+        let o = f();
+        self.seen.borrow_mut().insert((x, y), o);
+        self.kept.borrow_mut().push((a.clone(), b.clone()));
+        o
     }
 }
 
 /// Elementwise comparison of two sequences of values, then by length (as slices compare).
-fn cmp_all(a: &[Value], b: &[Value], d: u32) -> Ordering {
+fn cmp_all<P: PairOrder>(a: &[Value], b: &[Value], d: u32, c: &P) -> Ordering {
     for (x, y) in a.iter().zip(b) {
-        match x.cmp_at(y, d) {
+        match x.cmp_at(y, d, c) {
             Ordering::Equal => continue,
             o => return o,
         }
@@ -189,14 +284,21 @@ fn cmp_all(a: &[Value], b: &[Value], d: u32) -> Ordering {
 
 impl Value {
     /// The order of values, `d` levels into a value being compared.
-    fn cmp_at(&self, other: &Value, d: u32) -> Ordering {
+    fn cmp_at<P: PairOrder>(&self, other: &Value, d: u32, c: &P) -> Ordering {
         if d % DEEP_EVERY == DEEP_EVERY - 1 {
-            return deep(|| self.cmp_here(other, d + 1));
+            return deep(|| self.cmp_here(other, d + 1, c));
         }
-        self.cmp_here(other, d + 1)
+        self.cmp_here(other, d + 1, c)
     }
 
-    fn cmp_here(&self, other: &Value, d: u32) -> Ordering {
+    fn cmp_here<P: PairOrder>(&self, other: &Value, d: u32, c: &P) -> Ordering {
+        if self.rank() == other.rank() && self.is_compound() {
+            return c.pair(self, other, || self.cmp_parts(other, d, c));
+        }
+        self.cmp_parts(other, d, c)
+    }
+
+    fn cmp_parts<P: PairOrder>(&self, other: &Value, d: u32, c: &P) -> Ordering {
         use Value::*;
         match (self, other) {
             (Bool(a), Bool(b)) => a.cmp(b),
@@ -208,13 +310,13 @@ impl Value {
                 }
                 (a.ty, a.tag)
                     .cmp(&(b.ty, b.tag))
-                    .then_with(|| cmp_all(&a.fields, &b.fields, d))
+                    .then_with(|| cmp_all(&a.fields, &b.fields, d, c))
             }
             (Tuple(a), Tuple(b)) => {
                 if Rc::ptr_eq(a, b) {
                     return Ordering::Equal;
                 }
-                cmp_all(a, b, d)
+                cmp_all(a, b, d, c)
             }
             (Set(a), Set(b)) => {
                 if Rc::ptr_eq(a, b) {
@@ -222,7 +324,7 @@ impl Value {
                 }
                 a.len().cmp(&b.len()).then_with(|| {
                     for (x, y) in a.iter().zip(b.iter()) {
-                        match x.cmp_at(y, d) {
+                        match x.cmp_at(y, d, c) {
                             Ordering::Equal => continue,
                             o => return o,
                         }
@@ -234,7 +336,7 @@ impl Value {
                 if Rc::ptr_eq(a, b) {
                     return Ordering::Equal;
                 }
-                cmp_all(&a.inner, &b.inner, d)
+                cmp_all(&a.inner, &b.inner, d, c)
             }
             (Map(a), Map(b)) => {
                 if Rc::ptr_eq(a, b) {
@@ -242,7 +344,7 @@ impl Value {
                 }
                 a.len().cmp(&b.len()).then_with(|| {
                     for ((k, v), (k2, v2)) in a.iter().zip(b.iter()) {
-                        match k.cmp_at(k2, d).then_with(|| v.cmp_at(v2, d)) {
+                        match k.cmp_at(k2, d, c).then_with(|| v.cmp_at(v2, d, c)) {
                             Ordering::Equal => continue,
                             o => return o,
                         }
@@ -299,9 +401,8 @@ impl Value {
             }
             Tuple(t) => {
                 h.write_usize(t.len());
-                for v in t.iter() {
-                    v.hash_at(h, d);
-                }
+                let mut left = TUPLE_HASH_PARTS;
+                hash_tuple(t, h, d, &mut left);
             }
             Set(s) => h.write_u64(cached_hash(s, |h| {
                 s.len().hash(h);
@@ -324,6 +425,29 @@ impl Value {
             })),
             Func(f) => f.id().hash(h),
             Native(n) => n.hash_obj().hash(h),
+        }
+    }
+}
+
+/// The parts of nested tuples a tuple's hash takes in at most (in order, depth first): tuples
+/// keep no hash of their own, and one made of shared parts (`(p, p)` over and over) would
+/// otherwise cost as much to hash as it is long written out. The hash stays a function of the
+/// value, so equal values hash alike.
+const TUPLE_HASH_PARTS: u32 = 256;
+
+fn hash_tuple<H: Hasher>(t: &[Value], h: &mut H, d: u32, left: &mut u32) {
+    for v in t {
+        if *left == 0 {
+            return;
+        }
+        *left -= 1;
+        match v {
+            Value::Tuple(inner) => {
+                h.write_u8(4);
+                h.write_usize(inner.len());
+                hash_tuple(inner, h, d + 1, left)
+            }
+            v => v.hash_at(h, d),
         }
     }
 }
