@@ -251,6 +251,21 @@ python3 -c "
 n = 40000
 for i in range(n): print(f'def r{i}(x: Int) -> Int = if x == 0 then 0 else r{(i + 1) % n}(x - 1)')" >"$work/ring.rule"
 run "4 blow-up" "check of one recursive group" "40,000 definitions" 0 120 /dev/null -- "$okite" check "$work/ring.rule"
+python3 -c "
+print('def p0 = 1')
+for k in range(1, 901): print(f'def p{k} = (p{k-1}, p{k-1})')
+print('def bad = p900 + 1')" >"$work/doubling.rule"
+run "4 blow-up" "check of inferred types that double with each line, then a mismatch" "2^900 written parts" 2 60 /dev/null -- "$okite" check "$work/doubling.rule"
+python3 -c "
+print('def s0 = 1')
+for k in range(1, 60000): print(f'def s{k} = {{s{k-1}}}')" >"$work/nested-sets.rule"
+run "4 blow-up" "check of a chain of definitions each nesting the last in a set" "60,000 definitions" 2 60 /dev/null -- "$okite" check "$work/nested-sets.rule"
+python3 -c "
+for n, leaf in (('p', 1), ('s', 1)):
+    print(f'def {n}0 = {leaf}')
+    for k in range(1, 901): print(f'def {n}{k} = ({n}{k-1}, {n}{k-1})')" >"$work/shared-values.rule"
+run "4 blow-up" "equality of two values of shared parts built apart" "2^900 written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "size({p900, s900}) == 1 and p900 == s900"
+run "4 blow-up" "a value of shared parts printed" "2^900 written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "p900"
 
 # ---------------------------------------------------------------- 5. unbounded reads
 truncate -s 2G "$work/sparse.rule"
