@@ -962,8 +962,8 @@ fn inferred_types_of_any_size_are_shared_and_bounded() {
 
 /// Values share their parts too: `p_k = (p_{k-1}, p_{k-1})` is 2^k written parts. Comparing two
 /// such values built apart compares each pair of shared parts once, a tuple's hash takes in a
-/// bounded number of its parts, and a value's text is cut at `MAX_VALUE_TEXT` characters (each
-/// of these took longer than any wait).
+/// bounded number of its parts, a value's text is cut at `MAX_VALUE_TEXT` characters, and one
+/// too long to write as JSON is refused with E0307 (each of these took longer than any wait).
 #[test]
 fn values_made_of_shared_parts_compare_hash_and_print_bounded() {
     let d = std::env::temp_dir().join(format!("okite-shared-values-{}", std::process::id()));
@@ -1008,6 +1008,14 @@ fn values_made_of_shared_parts_compare_hash_and_print_bounded() {
     assert_eq!(eval("size({p120, s120, t120})"), "2");
     assert_eq!(eval("f(p120) == f(s120) and f(p120) != f(t120)"), "true");
     assert_eq!(eval("size({e120, g120}) == 1 and e120 == g120"), "true");
+    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["eval", "--rules", f.to_str().unwrap(), "--json", "p120"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("E0307") && o.stdout.is_empty(), "{err}");
     let text = eval("p120");
     assert!(text.ends_with('…'), "{}", &text[text.len() - 40..]);
     assert_eq!(

@@ -137,6 +137,38 @@ pub(super) fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i3
     printer.fail_in(*e.diag, &prog.sources)
 }
 
+/// The parts of a value `--json` writes at most.
+pub const MAX_JSON_PARTS: usize = 50_000_000;
+
+/// E0307 when the value has more than [`MAX_JSON_PARTS`] parts written out (a value made of
+/// shared parts, `(p, p)` over and over, is far longer written out than it is stored). The count
+/// stops at the bound, and goes without recursion (enum cells nest as deep as the rules build).
+pub fn json_refusal(v: &Value) -> Option<Diag> {
+    let mut left = MAX_JSON_PARTS;
+    let mut todo: Vec<&Value> = vec![v];
+    while let Some(v) = todo.pop() {
+        if left == 0 {
+            return Some(
+                Diag::error(
+                    "E0307",
+                    format!("the value has more than {MAX_JSON_PARTS} parts to write as JSON"),
+                )
+                .help("ask for a part of it, or its size; without `--json` its text is shown cut"),
+            );
+        }
+        left -= 1;
+        match v {
+            Value::Enum(e) => todo.extend(e.fields.iter()),
+            Value::Tuple(t) => todo.extend(t.iter()),
+            Value::Set(s) => todo.extend(s.iter()),
+            Value::Seq(s) => todo.extend(s.iter()),
+            Value::Map(m) => m.iter().for_each(|(k, x)| todo.extend([k, x])),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Values as JSON: sets and sequences as arrays, maps as arrays of [key, value] pairs, enum
 /// constants and native values as strings.
 pub fn to_json(v: &Value) -> String {

@@ -137,6 +137,9 @@ pub(super) fn eval(args: EvalArgs) -> i32 {
         match r {
             Ok(v) => {
                 if json {
+                    if let Some(d) = json_refusal(&v) {
+                        return printer.fail_in(d, &prog.sources);
+                    }
                     let value = if pieces {
                         to_json(&v)
                     } else {
@@ -166,6 +169,9 @@ pub(super) fn explain(args: ExplainArgs) -> i32 {
         let (r, tree) = ev.explain_query(query);
         match r {
             Ok(v) if json => {
+                if let Some(d) = json_refusal(&v) {
+                    return printer.fail_in(d, &prog.sources);
+                }
                 println!(
                     "{{\"expr\": {}, \"value\": {}, \"tree\": {}}}",
                     json_str(&expr),
@@ -212,6 +218,9 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
             }
         }
         if json {
+            if let Some(d) = rows.iter().find_map(|(_, v, _)| json_refusal(v)) {
+                return printer.fail_in(d, &prog.sources);
+            }
             let items: Vec<String> = rows
                 .iter()
                 .map(|(n, v, _)| {

@@ -598,6 +598,20 @@ pub static CODES: &[Code] = &[
         ),
     ),
     error(
+        "E0307",
+        "too-large-to-write",
+        Budget,
+        "a value is too large to write as JSON",
+        "`--json` writes a value in full, and a value made of shared parts (`(p, p)` over and \
+         over) is far longer written out than it is stored: one of more than 50,000,000 parts \
+         written out is refused. Ask for a part of it, or its size; without `--json` its text \
+         is shown cut.",
+        cli(
+            Some("def p0 = 1\ndef p1 = (p0, p0)\ndef p2 = (p1, p1)\ndef p3 = (p2, p2)\ndef p4 = (p3, p3)\ndef p5 = (p4, p4)\ndef p6 = (p5, p5)\ndef p7 = (p6, p6)\ndef p8 = (p7, p7)\ndef p9 = (p8, p8)\ndef p10 = (p9, p9)\ndef p11 = (p10, p10)\ndef p12 = (p11, p11)\ndef p13 = (p12, p12)\ndef p14 = (p13, p13)\ndef p15 = (p14, p14)\ndef p16 = (p15, p15)\ndef p17 = (p16, p16)\ndef p18 = (p17, p17)\ndef p19 = (p18, p18)\ndef p20 = (p19, p19)\ndef p21 = (p20, p20)\ndef p22 = (p21, p21)\ndef p23 = (p22, p22)\ndef p24 = (p23, p23)\ndef p25 = (p24, p24)\ndef p26 = (p25, p25)\ndef p27 = (p26, p26)\ndef p28 = (p27, p27)\ndef p29 = (p28, p28)\ndef p30 = (p29, p29)\ndef p31 = (p30, p30)\ndef p32 = (p31, p31)\ndef p33 = (p32, p32)\ndef p34 = (p33, p33)\ndef p35 = (p34, p34)\ndef p36 = (p35, p35)\ndef p37 = (p36, p36)\ndef p38 = (p37, p37)\ndef p39 = (p38, p38)\ndef p40 = (p39, p39)\n"),
+            &["eval", "p40", "--rules", "ex.rule", "--json"],
+        ),
+    ),
+    error(
         "E0310",
         "runtime-type",
         Eval,
