@@ -266,6 +266,15 @@ for n, leaf in (('p', 1), ('s', 1)):
     for k in range(1, 901): print(f'def {n}{k} = ({n}{k-1}, {n}{k-1})')" >"$work/shared-values.rule"
 run "4 blow-up" "equality of two values of shared parts built apart" "2^900 written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "size({p900, s900}) == 1 and p900 == s900"
 run "4 blow-up" "a value of shared parts printed" "2^900 written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "p900"
+python3 -c "
+n = 50000
+print('def f(' + ', '.join(f'a{i}' for i in range(n)) + ') = (' + ', '.join(f'a{i}' for i in range(n)) + ')')" >"$work/params.rule"
+run "4 blow-up" "check of a definition of many parameters, each named in its body" "50,000 parameters" 0 60 /dev/null -- "$okite" check "$work/params.rule"
+python3 -c "
+n = 50000
+for i in range(n): print(f'def f{i}(x) = x')
+for i in range(n): print(f'def g{i} = f{n-1-i}(1, 2)')" >"$work/arity.rule"
+run "4 blow-up" "check of many calls with one argument too many" "50,000 definitions, 50,000 calls" 2 60 /dev/null -- "$okite" check "$work/arity.rule"
 
 # ---------------------------------------------------------------- 5. unbounded reads
 truncate -s 2G "$work/sparse.rule"

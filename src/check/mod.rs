@@ -11,6 +11,7 @@ pub mod load;
 mod query;
 mod readings;
 mod resolve;
+mod scope;
 pub mod types;
 
 use crate::diagnostics::{suggest, Diag, SourceMap};

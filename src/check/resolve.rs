@@ -4,6 +4,7 @@
 //! constants, constructors and built-ins are recognised; unknown names and arity errors are
 //! reported with suggestions.
 
+use super::scope::Scope;
 use super::*;
 
 impl Program {
@@ -128,7 +129,7 @@ pub(super) enum Owner {
 pub(super) struct Resolver<'p> {
     pub(super) p: &'p Program,
     pub(super) owner: Owner,
-    pub(super) scope: Vec<(String, u32)>,
+    pub(super) scope: Scope,
     pub(super) nlocals: u32,
     pub(super) deps: BTreeSet<DefKey>,
     pub(super) neg_deps: BTreeSet<DefKey>,
@@ -144,7 +145,7 @@ impl<'p> Resolver<'p> {
         Resolver {
             p,
             owner,
-            scope: vec![],
+            scope: Scope::default(),
             nlocals: 0,
             deps: BTreeSet::new(),
             neg_deps: BTreeSet::new(),
@@ -155,11 +156,7 @@ impl<'p> Resolver<'p> {
     }
 
     pub(super) fn lookup_local(&self, name: &str) -> Option<u32> {
-        self.scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| *s)
+        self.scope.get(name)
     }
 
     pub(super) fn bind_name(&mut self, name: &str, span: Span) -> u32 {
@@ -184,7 +181,7 @@ impl<'p> Resolver<'p> {
         }
         let slot = self.nlocals;
         self.nlocals += 1;
-        self.scope.push((name.to_string(), slot));
+        self.scope.push(name, slot);
         slot
     }
 
@@ -212,7 +209,7 @@ impl<'p> Resolver<'p> {
         let mut d =
             Diag::error("E0100", format!("unknown name `{name}`")).label(span, "not defined");
         let near = if self.p.may_suggest() {
-            let mut cands: Vec<String> = self.scope.iter().map(|(n, _)| n.clone()).collect();
+            let mut cands: Vec<String> = self.scope.names().map(str::to_string).collect();
             cands.extend(self.p.all_names());
             suggest(name, cands.iter().map(|s| s.as_str()))
         } else {
@@ -255,11 +252,8 @@ impl<'p> Resolver<'p> {
     }
 
     pub(super) fn def_span_of(&self, key: DefKey) -> Option<Span> {
-        self.p
-            .defs
-            .iter()
-            .find(|d| d.key == key)
-            .map(|d| d.name_span)
+        let first = *self.p.defs_of_key.get(key as usize)?.first()?;
+        Some(self.p.defs[first as usize].name_span)
     }
 
     pub(super) fn var(&mut self, name: &str, span: Span) -> Ir {
