@@ -87,15 +87,11 @@ impl Program {
                 let s = self.unifier.generalize(&mono[&k]);
                 self.keys[k as usize].scheme = Some(s);
             }
-            if let Some(spent) = self.unifier.spent() {
-                // the types found from here on are not to be trusted: the first definition of
-                // the group is where the bound was passed, and checking stops there
+            // past the budget the types found are not to be trusted: the first definition of
+            // the group is where the bound was passed, and checking stops there
+            if self.unifier.exhausted() {
                 let d = &self.defs[defs_of[0] as usize];
-                errs.push(type_budget_spent(
-                    spent,
-                    &format!("`{}`", d.name),
-                    d.name_span,
-                ));
+                self.report_spent(&format!("`{}`", d.name), d.name_span, errs);
                 return;
             }
         }
@@ -133,16 +129,9 @@ impl Program {
                     }
                 }
             }
-            let spent = self.unifier.spent();
-            if let Some(spent) = spent {
-                errs.push(type_budget_spent(
-                    spent,
-                    &format!("example `{}`", ex.name),
-                    ex.span,
-                ));
-            }
+            let spent = self.report_spent(&format!("example `{}`", ex.name), ex.span, errs);
             self.examples[i] = ex;
-            if spent.is_some() {
+            if spent {
                 return;
             }
         }
@@ -176,19 +165,22 @@ impl Program {
                     "a theorem states a truth value",
                 );
             }
-            let spent = self.unifier.spent();
-            if let Some(spent) = spent {
-                errs.push(type_budget_spent(
-                    spent,
-                    &format!("theorem `{}`", th.name),
-                    th.span,
-                ));
-            }
+            let spent = self.report_spent(&format!("theorem `{}`", th.name), th.span, errs);
             self.theorems[i] = th;
-            if spent.is_some() {
+            if spent {
                 return;
             }
         }
+    }
+
+    /// Whether the unifier ran out of its budget while checking `what` (at `span`), which is
+    /// then reported (E0205).
+    fn report_spent(&self, what: &str, span: Span, errs: &mut Vec<Diag>) -> bool {
+        let Some(spent) = self.unifier.spent() else {
+            return false;
+        };
+        errs.push(type_budget_spent(spent, what, span));
+        true
     }
 
     pub(super) fn fresh_key_type(&mut self, k: DefKey) -> Ty {

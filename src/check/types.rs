@@ -213,19 +213,26 @@ impl Unifier {
 
     /// The type with every solved variable replaced.
     pub fn resolve(&self, t: &Ty) -> Ty {
-        let mut replace = |t: &Ty, depth: usize| {
-            if !self.step(depth) {
-                return Visit::Keep;
-            }
-            match t {
-                Ty::Var(v) => match &self.subst[*v as usize] {
-                    Some(t2) => Visit::Again(t2.clone()),
-                    None => Visit::Keep,
-                },
-                _ => Visit::Enter,
-            }
-        };
-        map_parts(t, &mut replace).unwrap_or_else(|| t.clone())
+        map_parts(t, &mut |t, depth| self.visit_solved(t, depth, &mut |_| {}))
+            .unwrap_or_else(|| t.clone())
+    }
+
+    /// What a walk over a type as solved does with a part: past the budget it stops, a solved
+    /// variable is walked as its type, and an unsolved one is given to `free`.
+    fn visit_solved(&self, t: &Ty, depth: usize, free: &mut dyn FnMut(u32)) -> Visit {
+        if !self.step(depth) {
+            return Visit::Keep;
+        }
+        match t {
+            Ty::Var(v) => match &self.subst[*v as usize] {
+                Some(t2) => Visit::Again(t2.clone()),
+                None => {
+                    free(*v);
+                    Visit::Keep
+                }
+            },
+            _ => Visit::Enter,
+        }
     }
 
     /// Follow solved variables one level (enough to see the outermost constructor).
@@ -352,24 +359,12 @@ impl Unifier {
 
     pub fn free_vars(&self, t: &Ty, out: &mut Vec<u32>) {
         let mut seen: HashSet<u32> = out.iter().copied().collect();
-        let mut collect = |t: &Ty, depth: usize| {
-            if !self.step(depth) {
-                return Visit::Keep;
-            }
-            match t {
-                Ty::Var(v) => match &self.subst[*v as usize] {
-                    Some(t2) => Visit::Again(t2.clone()),
-                    None => {
-                        if seen.insert(*v) {
-                            out.push(*v);
-                        }
-                        Visit::Keep
-                    }
-                },
-                _ => Visit::Enter,
+        let mut free = |v: u32| {
+            if seen.insert(v) {
+                out.push(v);
             }
         };
-        map_parts(t, &mut collect);
+        map_parts(t, &mut |t, depth| self.visit_solved(t, depth, &mut free));
     }
 
     /// Generalise every free variable of `t`.
