@@ -574,9 +574,14 @@ impl AliasNames {
     /// The aliases, each a name and the type it stands for. Where two stand for one type the
     /// first in the order given is shown.
     pub fn new(aliases: Vec<(Rc<str>, Ty)>) -> AliasNames {
+        // (the hash of a shape is the one folding makes, here with no name to fold in)
+        let none = AliasNames::default();
         let mut by_hash: HashMap<u64, Vec<(Rc<str>, Ty)>> = HashMap::new();
         for (name, t) in aliases {
-            by_hash.entry(shape_hash(&t).0).or_default().push((name, t));
+            by_hash
+                .entry(none.fold_part(&t).1)
+                .or_default()
+                .push((name, t));
         }
         AliasNames { by_hash }
     }
@@ -612,13 +617,11 @@ impl AliasNames {
                 (Ty::tuple(xs), combine(tag(t), &hs))
             }
             Ty::Fun(ps, r) => {
-                let (mut xs, mut hs): (Vec<Ty>, Vec<u64>) =
+                let (xs, mut hs): (Vec<Ty>, Vec<u64>) =
                     ps.iter().map(|t| self.fold_part(t)).unzip();
                 let (y, hr) = self.fold_part(r);
                 hs.push(hr);
-                xs.push(y);
-                let r = xs.pop().unwrap_or(Ty::Bool);
-                (Ty::fun(xs, r), combine(tag(t), &hs))
+                (Ty::fun(xs, y), combine(tag(t), &hs))
             }
             leaf => (leaf.clone(), leaf_hash(leaf)),
         };
@@ -628,33 +631,6 @@ impl AliasNames {
             }
         }
         (folded, h)
-    }
-}
-
-/// The hash of a type's shape, made from its parts' hashes (as [`AliasNames::fold_part`] makes
-/// it), with the number of its parts.
-fn shape_hash(t: &Ty) -> (u64, usize) {
-    match t {
-        Ty::Set(a) | Ty::Seq(a) => {
-            let (h, n) = shape_hash(a);
-            (combine(tag(t), &[h]), n + 1)
-        }
-        Ty::Map(a, b) => {
-            let (ha, na) = shape_hash(a);
-            let (hb, nb) = shape_hash(b);
-            (combine(tag(t), &[ha, hb]), na + nb + 1)
-        }
-        Ty::Tuple(ts) => {
-            let (hs, ns): (Vec<u64>, Vec<usize>) = ts.iter().map(shape_hash).unzip();
-            (combine(tag(t), &hs), ns.iter().sum::<usize>() + 1)
-        }
-        Ty::Fun(ps, r) => {
-            let (mut hs, ns): (Vec<u64>, Vec<usize>) = ps.iter().map(shape_hash).unzip();
-            let (hr, nr) = shape_hash(r);
-            hs.push(hr);
-            (combine(tag(t), &hs), ns.iter().sum::<usize>() + nr + 1)
-        }
-        leaf => (leaf_hash(leaf), 1),
     }
 }
 
@@ -688,15 +664,6 @@ fn combine(tag: u64, parts: &[u64]) -> u64 {
     tag.hash(&mut h);
     parts.hash(&mut h);
     h.finish()
-}
-
-/// `t` with the variables named in `m` replaced.
-pub fn subst_vars(t: &Ty, m: &[(u32, Ty)]) -> Ty {
-    let mut f = |t: &Ty, _: usize| match var_of(t).and_then(|v| m.iter().find(|(w, _)| *w == v)) {
-        Some((_, new)) => Visit::Replace(new.clone()),
-        None => Visit::Enter,
-    };
-    map_parts(t, &mut f).unwrap_or_else(|| t.clone())
 }
 
 #[cfg(test)]
