@@ -8,15 +8,15 @@ use std::collections::HashMap;
 
 #[derive(Default)]
 pub(super) struct Scope {
-    /// The bindings, the innermost last: a name and its slot.
-    stack: Vec<(String, u32)>,
+    /// The names bound, the innermost last.
+    stack: Vec<String>,
     /// For each name bound, the slots that bind it, the innermost last.
     by_name: HashMap<String, Vec<u32>>,
 }
 
 impl Scope {
     pub(super) fn push(&mut self, name: &str, slot: u32) {
-        self.stack.push((name.to_string(), slot));
+        self.stack.push(name.to_string());
         self.by_name.entry(name.to_string()).or_default().push(slot);
     }
 
@@ -33,7 +33,7 @@ impl Scope {
     /// Take off the bindings past the first `mark`.
     pub(super) fn truncate(&mut self, mark: usize) {
         while self.stack.len() > mark {
-            let Some((name, _)) = self.stack.pop() else {
+            let Some(name) = self.stack.pop() else {
                 break;
             };
             if let Some(slots) = self.by_name.get_mut(&name) {
@@ -47,7 +47,7 @@ impl Scope {
 
     /// The names in scope (outermost first).
     pub(super) fn names(&self) -> impl Iterator<Item = &str> {
-        self.stack.iter().map(|(n, _)| n.as_str())
+        self.stack.iter().map(String::as_str)
     }
 }
 
