@@ -4,26 +4,13 @@
 
 use super::analysis::{header, Analysis, Decl, Kind};
 use super::convert::Places;
-use crate::syntax::ast::Span;
-use lsp_types::{DocumentSymbol, Range, SymbolKind};
+use lsp_types::{DocumentSymbol, SymbolKind};
 use std::collections::HashMap;
 
-/// The places of an analysis's spans, each file's line index made once for all the symbols
-/// (made for each span, the outline of a file of 10,000 readings took 10 s).
-struct Ranges<'a> {
-    a: &'a Analysis,
-    places: Places<'a>,
-}
-
-impl Ranges<'_> {
-    fn of(&mut self, span: Span) -> Option<Range> {
-        self.places.range(span)
-    }
-}
-
 #[allow(deprecated)] // `deprecated` is a field every DocumentSymbol must still give
-fn symbol(r: &mut Ranges, d: &Decl, children: Vec<DocumentSymbol>) -> Option<DocumentSymbol> {
-    let a = r.a;
+/// The symbol of a declaration; `places` makes each file's line index once for all the symbols
+/// (made for each span, the outline of a file of 10,000 readings took 10 s).
+fn symbol(places: &mut Places, d: &Decl, children: Vec<DocumentSymbol>) -> Option<DocumentSymbol> {
     let kind = match d.kind {
         Kind::Def | Kind::Override | Kind::ReadingDef => SymbolKind::FUNCTION,
         Kind::Primitive | Kind::Binding => SymbolKind::FUNCTION,
@@ -34,8 +21,8 @@ fn symbol(r: &mut Ranges, d: &Decl, children: Vec<DocumentSymbol>) -> Option<Doc
         Kind::Example => SymbolKind::EVENT,
         Kind::Theorem => SymbolKind::BOOLEAN,
     };
-    let range = r.of(d.span)?;
-    let mut selection = r.of(d.name_span)?;
+    let range = places.range(d.span)?;
+    let mut selection = places.range(d.name_span)?;
     if selection.start < range.start || selection.end > range.end {
         selection = range;
     }
@@ -49,7 +36,7 @@ fn symbol(r: &mut Ranges, d: &Decl, children: Vec<DocumentSymbol>) -> Option<Doc
     };
     let detail = match d.kind {
         Kind::Def | Kind::Override | Kind::ReadingDef | Kind::Primitive | Kind::Binding => {
-            Some(header(&a.sources, d))
+            Some(header(places.sources(), d))
         }
         _ => None,
     };
@@ -83,10 +70,7 @@ pub fn symbols(a: &Analysis) -> Vec<DocumentSymbol> {
             owned.entry(o).or_default().push(c);
         }
     }
-    let mut r = Ranges {
-        a,
-        places: Places::new(&a.sources),
-    };
+    let mut places = Places::new(&a.sources);
     let mut out = vec![];
     for d in &own {
         match d.kind {
@@ -100,17 +84,17 @@ pub fn symbols(a: &Analysis) -> Vec<DocumentSymbol> {
                 .iter()
                 .filter(|c| c.kind == Kind::Variant)
                 .filter(|c| d.span.start <= c.span.start && c.span.end <= d.span.end)
-                .filter_map(|c| symbol(&mut r, c, vec![]))
+                .filter_map(|c| symbol(&mut places, c, vec![]))
                 .collect(),
             Kind::Reading => mine
                 .iter()
                 .filter(|c| c.kind != Kind::Variant)
                 .filter(|c| d.span.start <= c.span.start && c.span.end <= d.span.end)
-                .filter_map(|c| symbol(&mut r, c, vec![]))
+                .filter_map(|c| symbol(&mut places, c, vec![]))
                 .collect(),
             _ => vec![],
         };
-        if let Some(s) = symbol(&mut r, d, children) {
+        if let Some(s) = symbol(&mut places, d, children) {
             out.push(s);
         }
     }
