@@ -175,7 +175,7 @@ impl Program {
 
     /// Whether the unifier ran out of its budget while checking `what` (at `span`), which is
     /// then reported (E0205).
-    fn report_spent(&self, what: &str, span: Span, errs: &mut Vec<Diag>) -> bool {
+    pub(super) fn report_spent(&self, what: &str, span: Span, errs: &mut Vec<Diag>) -> bool {
         let Some(spent) = self.unifier.spent() else {
             return false;
         };

@@ -42,12 +42,9 @@ impl Program {
             };
             inf.infer(&ir)
         };
-        if let Some(spent) = self.unifier.spent() {
-            return Err(vec![super::infer::type_budget_spent(
-                spent,
-                "the query",
-                e.span,
-            )]);
+        let mut spent = vec![];
+        if self.report_spent("the query", e.span, &mut spent) {
+            return Err(spent);
         }
         if !errs.is_empty() {
             return Err(errs);
