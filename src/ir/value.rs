@@ -443,7 +443,7 @@ fn hash_tuple<H: Hasher>(t: &[Value], h: &mut H, d: u32, left: &mut u32) {
         *left -= 1;
         match v {
             Value::Tuple(inner) => {
-                h.write_u8(4);
+                v.rank().hash(h);
                 h.write_usize(inner.len());
                 hash_tuple(inner, h, d + 1, left)
             }
