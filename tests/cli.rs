@@ -1308,6 +1308,21 @@ fn go_classes_with_a_length_step() {
     );
 }
 
+/// `go classes --weak-numbers` steers the proof-number search: the same classes, another count
+/// of visits; the rules, which evaluate every option, say they take no such numbers.
+#[test]
+fn go_classes_with_weak_numbers() {
+    let (plain, plain_visits) = classes_and_visits("path:8", &[]);
+    let (weak, weak_visits) = classes_and_visits("path:8", &["--weak-numbers"]);
+    assert!(plain.contains(". N"), "{plain}");
+    assert_eq!(plain, weak);
+    assert_ne!(plain_visits, weak_visits);
+    rules_classify_and_say(
+        &["--weak-numbers"],
+        "--weak-numbers steers the native search",
+    );
+}
+
 /// `go classes --estimate-mb N` sizes the table of the proof-number search's estimates: the
 /// same classes from a table that forgets (1 MiB) as from the default one; a size of nothing or
 /// past half the memory bound is refused; the rules, which have no such table, say so.

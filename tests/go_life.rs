@@ -688,13 +688,13 @@ fn bensons_rule_as_knowledge_changes_no_class() {
     assert!(used > 0);
 }
 
-/// A length step (the first disproof numbers raised with the length of the sequence) steers
-/// the proof-number search and changes no class: every regular sequence of path:5 up to four
-/// moves and of 2 x 2 up to three, and the empty boards of larger graphs, under both tables of
-/// the proof-number search and three steps, against the search without one; and the steps do
-/// change the search (the visits differ).
-#[test]
-fn a_length_step_changes_no_class() {
+/// A way of steering the proof-number search, named.
+type Steer<'a> = (&'a str, &'a dyn Fn(&mut Classifier));
+
+/// Whether each way of steering the proof-number search changes no class: every regular
+/// sequence of path:5 up to four moves and of 2 x 2 up to three, and the empty boards of larger graphs, under both tables of the proof-number search,
+/// against the search without it; and whether some way changed the search (the visits differ).
+fn steering_changes_no_class(steers: &[Steer]) -> bool {
     let mut differ = false;
     for (spec, moves) in [
         ("path:5", 4),
@@ -711,21 +711,54 @@ fn a_length_step_changes_no_class() {
                 .iter()
                 .map(|seq| letters(&plain.classes(seq).unwrap()))
                 .collect();
-            for step in [1, 4, 8] {
-                let mut stepped = Classifier::new(&g, table).unwrap();
-                stepped.set_length_step(step);
+            for (name, steer) in steers {
+                let mut steered = Classifier::new(&g, table).unwrap();
+                steer(&mut steered);
                 for (seq, want) in all.iter().zip(&want) {
                     assert_eq!(
-                        &letters(&stepped.classes(seq).unwrap()),
+                        &letters(&steered.classes(seq).unwrap()),
                         want,
-                        "{spec} {table:?}, step {step}: sequence {seq:?}"
+                        "{spec} {table:?}, {name}: sequence {seq:?}"
                     );
                 }
-                differ |= stepped.stats.nodes != plain.stats.nodes;
+                differ |= steered.stats.nodes != plain.stats.nodes;
             }
         }
     }
-    assert!(differ, "a length step changed no visit count");
+    differ
+}
+
+/// A length step (the first disproof numbers raised with the length of the sequence) steers
+/// the proof-number search and changes no class (three steps; [`steering_changes_no_class`]).
+#[test]
+fn a_length_step_changes_no_class() {
+    let steers: [Steer; 3] = [
+        ("step 1", &|c: &mut Classifier| c.set_length_step(1)),
+        ("step 4", &|c: &mut Classifier| c.set_length_step(4)),
+        ("step 8", &|c: &mut Classifier| c.set_length_step(8)),
+    ];
+    assert!(
+        steering_changes_no_class(&steers),
+        "a length step changed no visit count"
+    );
+}
+
+/// Weak disproof numbers (the largest of the options' plus one for each other open option, in
+/// place of their sum) steer the proof-number search and change no class, alone and with a
+/// length step ([`steering_changes_no_class`]).
+#[test]
+fn weak_numbers_change_no_class() {
+    let steers: [Steer; 2] = [
+        ("weak", &|c: &mut Classifier| c.set_weak_numbers(true)),
+        ("weak, step 8", &|c: &mut Classifier| {
+            c.set_weak_numbers(true);
+            c.set_length_step(8);
+        }),
+    ];
+    assert!(
+        steering_changes_no_class(&steers),
+        "weak numbers changed no visit count"
+    );
 }
 
 /// The empty board is its own image under the swap of the colours: White's question there has

@@ -171,6 +171,12 @@ pub enum GoCommand {
         /// some positions and more on others
         #[arg(long, default_value_t = 0)]
         length_step: u32,
+        /// The proof-number search's disproof number of a question is the largest of its
+        /// options' plus one for each other open option, not their sum (weak proof numbers):
+        /// the same classes, far fewer visits on some long capture fights of paths, more on
+        /// grids
+        #[arg(long)]
+        weak_numbers: bool,
         /// Memory the process may occupy, in MiB, by the rules or the native search: past it
         /// the classification ends with a diagnostic
         #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]

@@ -486,6 +486,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             vertex_nodes,
             search,
             length_step,
+            weak_numbers,
             max_resident_mb,
             estimate_mb,
             vertices,
@@ -585,6 +586,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     "okite: --length-step steers the native search: the rules evaluate every option"
                 );
             }
+            if weak_numbers && !native {
+                eprintln!(
+                    "okite: --weak-numbers steers the native search: the rules evaluate every option"
+                );
+            }
             if let Some(mb) = estimate_mb {
                 let half = "half the memory the classification may occupy";
                 if let Err(d) =
@@ -651,6 +657,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     }
                     cl.set_proof_numbers(search == LifeSearch::ProofNumbers);
                     cl.set_length_step(length_step);
+                    cl.set_weak_numbers(weak_numbers);
                     cl.set_ask_only(ask.map(|c| match c {
                         AskColour::Black => crate::go::board::Color::Black,
                         AskColour::White => crate::go::board::Color::White,

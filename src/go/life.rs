@@ -295,6 +295,9 @@ pub struct Classifier {
     /// The proof-number search's first disproof number of a sequence of L boards not searched
     /// yet is 1 + L / k for this k (see [`Classifier::set_length_step`]); 0 for 1 everywhere.
     length_step: u32,
+    /// Whether the proof-number search sums its disproof numbers the weak way (see
+    /// [`Classifier::set_weak_numbers`]).
+    weak_numbers: bool,
     /// One question asked of each vertex instead of its class (see [`Classifier::set_ask_only`]).
     ask_only: Option<Color>,
     /// Words of the set of boards of a sequence (a bit per board) on a tracked graph.
@@ -816,6 +819,7 @@ impl Classifier {
             static_knowledge: true,
             colour_symmetry: true,
             length_step: 0,
+            weak_numbers: false,
             ask_only: None,
             // (read on tracked graphs alone, whose powers fit; the others' saturate)
             pow3: (0..sg.n)
@@ -1108,6 +1112,18 @@ impl Classifier {
     /// visits change, fewer on some positions and more on others (docs/PERFORMANCE.md).
     pub fn set_length_step(&mut self, step: u32) {
         self.length_step = step;
+    }
+
+    /// Sums the proof-number search's disproof numbers the weak way (Ueda, Hashimoto, Hashimoto
+    /// and Iida, "Weak proof-number search", 2008): a question's disproof number is the largest
+    /// of its options' plus one for each other option still open, where by default it is their
+    /// sum. The opponent's many orders of the same plays reach the same boards, and a sum counts
+    /// them as often as they are reached; on the long capture fights of paths the sums grow
+    /// with the orders, not with the work left. The classes are the same (tests/go_life.rs);
+    /// the visits are far fewer on some positions of path:11 and path:12 and more on the
+    /// grids (docs/PERFORMANCE.md).
+    pub fn set_weak_numbers(&mut self, weak: bool) {
+        self.weak_numbers = weak;
     }
 
     /// Asks one question of each vertex instead of its class: whether `c` moving first gets it

@@ -125,6 +125,7 @@ struct Settings {
     static_knowledge: bool,
     colour_symmetry: bool,
     length_step: u32,
+    weak_numbers: bool,
     interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     track: bool,
     node_limit: u64,
@@ -291,6 +292,7 @@ impl Classifier {
             static_knowledge: self.static_knowledge,
             colour_symmetry: self.colour_symmetry,
             length_step: self.length_step,
+            weak_numbers: self.weak_numbers,
             interrupt: self.interrupt.clone(),
             track: self.track,
             node_limit: self.node_limit,
@@ -306,6 +308,7 @@ impl Classifier {
         cl.static_knowledge = s.static_knowledge;
         cl.colour_symmetry = s.colour_symmetry;
         cl.length_step = s.length_step;
+        cl.weak_numbers = s.weak_numbers;
         cl.interrupt = s.interrupt.clone();
         cl.track = s.track;
         cl.node_limit = s.node_limit;

@@ -386,14 +386,17 @@ impl Classifier {
         }
         loop {
             // phi (to prove c wins) is the least proof number of an option; delta (to
-            // disprove) the sum of their disproof numbers.
+            // disprove) the sum of their disproof numbers, or with weak numbers the largest
+            // plus one for each other one still open.
             let mut phi = INF;
             let mut second = INF;
             let mut best = None;
-            let mut delta = 0u64;
+            let (mut delta, mut max_dn, mut open) = (0u64, 0u64, 0u64);
             for (i, o) in options.iter().enumerate() {
                 let (pn, dn) = o.numbers();
                 delta += dn as u64;
+                max_dn = max_dn.max(dn as u64);
+                open += (dn > 0) as u64;
                 if pn < phi {
                     second = phi;
                     phi = pn;
@@ -410,6 +413,10 @@ impl Classifier {
                 }
                 return Ok(self.pn_done(last, v, c, path, false, asked));
             };
+            if self.weak_numbers {
+                // the largest, and one for each other option still open
+                delta = max_dn + open.saturating_sub(1);
+            }
             let delta = delta.min(INF as u64 - 1) as u32;
             if path.boards.len() == self.root_len {
                 self.at.numbers = Some((phi, delta));
@@ -428,7 +435,13 @@ impl Classifier {
             let (d, di) = (o.d, o.di);
             let (pn, dn) = o.numbers();
             let th_pn = th_phi.min(second.saturating_add(1 + second / 4));
-            let th_dn = (th_delta as u64 - delta as u64 + dn as u64).min(INF as u64) as u32;
+            let th_dn = if self.weak_numbers {
+                // the option's number may grow until, the largest, it makes delta reach the
+                // threshold (below it, delta < th_delta leaves dn below this)
+                th_delta.saturating_sub(open.saturating_sub(1).min(INF as u64) as u32)
+            } else {
+                (th_delta as u64 - delta as u64 + dn as u64).min(INF as u64) as u32
+            };
             let opp_open = o.opp.done.is_none();
             let again_open = o.again.as_ref().is_some_and(|a| a.done.is_none());
             let again_dn = o.again.as_ref().map_or(INF, |a| a.delta);
