@@ -176,32 +176,64 @@ pub fn to_json(v: &Value) -> String {
 }
 
 /// [`to_json`], with the values `state` recognises (shogi states, by their SFEN) written as
-/// `{"sfen": ...}`.
+/// `{"sfen": ...}`. Written without recursion: tuples nest as deep as their types allow.
 pub fn to_json_with(v: &Value, state: &dyn Fn(&Value) -> Option<String>) -> String {
-    if let Some(s) = state(v) {
-        return format!("{{\"sfen\": {}}}", json_str(&s));
+    /// What is left to write: a value, or a piece of punctuation.
+    enum Part<'a> {
+        Value(&'a Value),
+        Text(&'static str),
     }
-    let all = |it: &mut dyn Iterator<Item = &Value>| {
-        it.map(|x| to_json_with(x, state))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Str(s) => json_str(s),
-        Value::Enum(_) | Value::Func(_) | Value::Native(_) => json_str(&v.to_string()),
-        Value::Tuple(t) => format!("[{}]", all(&mut t.iter())),
-        Value::Set(s) => format!("[{}]", all(&mut s.iter())),
-        Value::Seq(s) => format!("[{}]", all(&mut s.iter())),
-        Value::Map(m) => format!(
-            "[{}]",
-            m.iter()
-                .map(|(k, v)| format!("[{}, {}]", to_json_with(k, state), to_json_with(v, state)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+    /// Pushes a list of `items` to write: `[`, the items separated by `, `, `]` (pushed
+    /// back to front, to be popped in order).
+    fn list<'a>(todo: &mut Vec<Part<'a>>, items: impl DoubleEndedIterator<Item = &'a Value>) {
+        todo.push(Part::Text("]"));
+        for (i, x) in items.rev().enumerate() {
+            if i > 0 {
+                todo.push(Part::Text(", "));
+            }
+            todo.push(Part::Value(x));
+        }
+        todo.push(Part::Text("["));
     }
+    let mut out = String::new();
+    let mut todo = vec![Part::Value(v)];
+    while let Some(part) = todo.pop() {
+        let v = match part {
+            Part::Text(t) => {
+                out.push_str(t);
+                continue;
+            }
+            Part::Value(v) => v,
+        };
+        if let Some(s) = state(v) {
+            out.push_str(&format!("{{\"sfen\": {}}}", json_str(&s)));
+            continue;
+        }
+        match v {
+            Value::Bool(b) => out.push_str(&b.to_string()),
+            Value::Int(i) => out.push_str(&i.to_string()),
+            Value::Str(s) => out.push_str(&json_str(s)),
+            Value::Enum(_) | Value::Func(_) | Value::Native(_) => {
+                out.push_str(&json_str(&v.to_string()))
+            }
+            Value::Tuple(t) => list(&mut todo, t.iter()),
+            Value::Set(s) => list(&mut todo, s.iter()),
+            Value::Seq(s) => list(&mut todo, s.iter()),
+            Value::Map(m) => {
+                // `[[k, x], ...]`, pushed back to front
+                todo.push(Part::Text("]"));
+                for (i, (k, x)) in m.iter().rev().enumerate() {
+                    if i > 0 {
+                        todo.push(Part::Text(", "));
+                    }
+                    todo.extend([Part::Text("]"), Part::Value(x), Part::Text(", ")]);
+                    todo.extend([Part::Value(k), Part::Text("[")]);
+                }
+                todo.push(Part::Text("["));
+            }
+        }
+    }
+    out
 }
 
 /// Say on stderr, in one line, how a shogi command runs; under a variant that keeps the native
@@ -431,4 +463,50 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
         d = d.label(Span::new(id, 0, text.len()), "");
     }
     Printer::auto().fail_in(d, &sources)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// Each kind of value written as JSON: sets and sequences as arrays, maps as arrays of
+    /// pairs, tuples as arrays, and a value `state` recognises as an object.
+    #[test]
+    fn values_as_json() {
+        let map = Value::map(BTreeMap::from([
+            (Value::Int(1), Value::Bool(true)),
+            (Value::Int(2), Value::Str("a\"b".into())),
+        ]));
+        let set = Value::set(BTreeSet::from([Value::Int(3), Value::Int(-1)]));
+        let v = Value::tuple(vec![
+            map,
+            set,
+            Value::seq(vec![]),
+            Value::seq(vec![Value::Int(7)]),
+        ]);
+        assert_eq!(
+            to_json(&v),
+            r#"[[[1, true], [2, "a\"b"]], [-1, 3], [], [7]]"#
+        );
+        let marked = to_json_with(&v, &|x| (*x == Value::Int(7)).then(|| "s".to_string()));
+        assert!(marked.ends_with(r#"[{"sfen": "s"}]]"#), "{marked}");
+    }
+
+    /// A value nested far deeper than any stack holds in frames is written, level by level.
+    #[test]
+    fn a_deeply_nested_value_is_written_without_recursion() {
+        let depth = 1_000_000;
+        let mut v = Value::Int(0);
+        for _ in 0..depth {
+            v = Value::seq(vec![v]);
+        }
+        let text = to_json(&v);
+        let want = format!("{}0{}", "[".repeat(depth), "]".repeat(depth));
+        // A value nested this deep is dropped part by part, recursively (the rules build none:
+        // their types are at most 1,000 deep), so it is not dropped, also when the test fails.
+        std::mem::forget(v);
+        // (not assert_eq!, whose message would print both)
+        assert!(text == want, "{} characters written", text.len());
+    }
 }
