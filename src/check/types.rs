@@ -406,8 +406,7 @@ impl Unifier {
     /// stands for). At most [`MAX_SHOWN_NODES`] parts are shown; this walk is bounded by them
     /// and does not spend the unifier's budget.
     pub fn pretty_with(&self, t: &Ty, aliases: &AliasNames) -> String {
-        let mut left = MAX_SHOWN_NODES;
-        let t = aliases.fold(&self.cut(t, &mut left));
+        let t = aliases.fold(&self.cut(t));
         let mut vars: Vec<u32> = vec![];
         let mut collect = |t: &Ty, _: usize| {
             if let Ty::Var(v) = t {
@@ -430,27 +429,58 @@ impl Unifier {
         map_parts(&t, &mut rename).unwrap_or(t).to_string()
     }
 
-    /// `t` resolved, with at most `left` parts: the parts past them are written `…`.
-    fn cut(&self, t: &Ty, left: &mut usize) -> Ty {
-        if *left == 0 {
-            return Ty::Opaque(Rc::from(CUT));
+    /// `t` resolved, with at most [`MAX_SHOWN_NODES`] parts, taken breadth first (level by level,
+    /// so that a wide type shows each of its first parts before the parts of any one of them):
+    /// the parts past them are written `…`.
+    fn cut(&self, t: &Ty) -> Ty {
+        // the parts kept, in breadth-first order, and for each the places of its own parts in
+        // that order (`None`: cut)
+        let mut kept: Vec<Ty> = vec![self.shallow(t)];
+        let mut places: Vec<Vec<Option<usize>>> = vec![];
+        while places.len() < kept.len() {
+            let own: Vec<Ty> = match &kept[places.len()] {
+                Ty::Set(a) | Ty::Seq(a) => vec![(**a).clone()],
+                Ty::Map(a, b) => vec![(**a).clone(), (**b).clone()],
+                Ty::Tuple(ts) => ts.to_vec(),
+                Ty::Fun(ps, r) => ps.iter().chain([&**r]).cloned().collect(),
+                _ => vec![],
+            };
+            let at = own
+                .iter()
+                .map(|p| {
+                    (kept.len() < MAX_SHOWN_NODES).then(|| {
+                        kept.push(self.shallow(p));
+                        kept.len() - 1
+                    })
+                })
+                .collect();
+            places.push(at);
         }
-        *left -= 1;
-        let mut part = |a: &Ty| Rc::new(self.cut(a, left));
-        match self.shallow(t) {
-            Ty::Set(a) => Ty::Set(part(&a)),
-            Ty::Seq(a) => Ty::Seq(part(&a)),
-            Ty::Map(a, b) => {
-                let a = part(&a);
-                Ty::Map(a, part(&b))
-            }
-            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| self.cut(t, left)).collect()),
-            Ty::Fun(ps, r) => {
-                let ps: Rc<[Ty]> = ps.iter().map(|t| self.cut(t, left)).collect();
-                Ty::Fun(ps, Rc::new(self.cut(&r, left)))
-            }
-            other => other,
+        // built from the last back: a part's own parts come after it in the order
+        let mut built: Vec<Option<Ty>> = vec![None; kept.len()];
+        for (i, (t, at)) in kept.iter().zip(&places).enumerate().rev() {
+            let mut take = |p: &Option<usize>| match p {
+                Some(j) => built[*j].take().expect("built before"),
+                None => Ty::Opaque(Rc::from(CUT)),
+            };
+            let shown = match t {
+                Ty::Set(_) => Ty::Set(Rc::new(take(&at[0]))),
+                Ty::Seq(_) => Ty::Seq(Rc::new(take(&at[0]))),
+                Ty::Map(..) => {
+                    let k = take(&at[0]);
+                    Ty::Map(Rc::new(k), Rc::new(take(&at[1])))
+                }
+                Ty::Tuple(_) => Ty::Tuple(at.iter().map(take).collect()),
+                Ty::Fun(..) => {
+                    let (r, ps) = at.split_last().expect("a result");
+                    let ps: Rc<[Ty]> = ps.iter().map(&mut take).collect();
+                    Ty::Fun(ps, Rc::new(take(r)))
+                }
+                other => other.clone(),
+            };
+            built[i] = Some(shown);
         }
+        built[0].take().expect("the whole")
     }
 }
 
@@ -688,6 +718,29 @@ mod alias_tests {
     /// `p_k = (p_{k-1}, p_{k-1})`: 2^k parts, made of k + 1 shared ones.
     fn doubling(k: usize) -> Ty {
         (0..k).fold(Ty::Int, |t, _| Ty::tuple(vec![t.clone(), t]))
+    }
+
+    /// A type is cut breadth first: the parts of its first levels are shown whole, however
+    /// large the first of them is, and the cut falls on the deepest levels shown.
+    #[test]
+    fn a_type_is_cut_breadth_first() {
+        let u = Unifier::default();
+        let wide = Ty::tuple(vec![doubling(40), Ty::Int, Ty::set(Ty::Bool)]);
+        let shown = u.pretty(&wide);
+        assert!(shown.ends_with(", Int, Set<Bool>)"), "{}", shown);
+        assert!(shown.contains(CUT));
+        // 2^8 + 3 parts fill the first eight levels below the whole; of the ninth's 256, the
+        // first 241 are shown (with their own parts cut), the rest cut
+        let levels = |t: &str| t.chars().take_while(|&c| c == '(').count();
+        assert_eq!(levels(&shown), 10, "{}", &shown[..40]);
+        assert!(shown.starts_with(&format!("{}…, …)", "(".repeat(10))));
+        // cut: the two parts of each of the 241, and the 15 last of the ninth level
+        assert_eq!(shown.matches(CUT).count(), 2 * 241 + 15);
+        let small = Ty::tuple(vec![doubling(3), Ty::Int]);
+        assert_eq!(
+            u.pretty(&small),
+            "((((Int, Int), (Int, Int)), ((Int, Int), (Int, Int))), Int)"
+        );
     }
 
     #[test]
