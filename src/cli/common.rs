@@ -183,17 +183,25 @@ pub fn to_json_with(v: &Value, state: &dyn Fn(&Value) -> Option<String>) -> Stri
         Value(&'a Value),
         Text(&'static str),
     }
-    /// Pushes a list of `items` to write: `[`, the items separated by `, `, `]` (pushed
-    /// back to front, to be popped in order).
-    fn list<'a>(todo: &mut Vec<Part<'a>>, items: impl DoubleEndedIterator<Item = &'a Value>) {
+    /// Pushes a list of `items` to write: `[`, the items separated by `, `, `]`, each item's
+    /// parts pushed by `item`, back to front (they are popped in order).
+    fn list<'a, T>(
+        todo: &mut Vec<Part<'a>>,
+        items: impl DoubleEndedIterator<Item = T>,
+        item: impl Fn(&mut Vec<Part<'a>>, T),
+    ) {
         todo.push(Part::Text("]"));
         for (i, x) in items.rev().enumerate() {
             if i > 0 {
                 todo.push(Part::Text(", "));
             }
-            todo.push(Part::Value(x));
+            item(todo, x);
         }
         todo.push(Part::Text("["));
+    }
+    /// An item that is one value.
+    fn one<'a>(todo: &mut Vec<Part<'a>>, x: &'a Value) {
+        todo.push(Part::Value(x));
     }
     let mut out = String::new();
     let mut todo = vec![Part::Value(v)];
@@ -216,21 +224,13 @@ pub fn to_json_with(v: &Value, state: &dyn Fn(&Value) -> Option<String>) -> Stri
             Value::Enum(_) | Value::Func(_) | Value::Native(_) => {
                 out.push_str(&json_str(&v.to_string()))
             }
-            Value::Tuple(t) => list(&mut todo, t.iter()),
-            Value::Set(s) => list(&mut todo, s.iter()),
-            Value::Seq(s) => list(&mut todo, s.iter()),
-            Value::Map(m) => {
-                // `[[k, x], ...]`, pushed back to front
-                todo.push(Part::Text("]"));
-                for (i, (k, x)) in m.iter().rev().enumerate() {
-                    if i > 0 {
-                        todo.push(Part::Text(", "));
-                    }
-                    todo.extend([Part::Text("]"), Part::Value(x), Part::Text(", ")]);
-                    todo.extend([Part::Value(k), Part::Text("[")]);
-                }
-                todo.push(Part::Text("["));
-            }
+            Value::Tuple(t) => list(&mut todo, t.iter(), one),
+            Value::Set(s) => list(&mut todo, s.iter(), one),
+            Value::Seq(s) => list(&mut todo, s.iter(), one),
+            // `[[k, x], ...]`
+            Value::Map(m) => list(&mut todo, m.iter(), |todo, (k, x)| {
+                list(todo, [k, x].into_iter(), one)
+            }),
         }
     }
     out
