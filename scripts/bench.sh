@@ -151,12 +151,12 @@ if [ "$quick" != "--quick" ]; then
     gn=$(secs $okite go classes --graph grid:$grid)
     row "go classes grid:$grid empty, native" "$gn" "-" "-"
   done
-  # a thread a vertex (--threads 2) against one thread, the empty 3 x 5 board
   # weak disproof numbers on a capture fight of path:12 (2.4 million visits against 19.5
   # million, docs/PERFORMANCE.md)
   gw=$(secs $okite go classes --graph path:12 --moves "B 2, W 7" --vertex 1 --ask black --weak-numbers)
   gs=$(secs $okite go classes --graph path:12 --moves "B 2, W 7" --vertex 1 --ask black)
   row "go classes path:12 B 2, W 7: weak vs sums" "$gw" "$gs" "$(ratio "$gw" "$gs")"
+  # a thread a vertex (--threads 2) against one thread, the empty 3 x 5 board
   g2=$(secs $okite go classes --graph grid:3x5 --threads 2)
   g1=$(secs $okite go classes --graph grid:3x5)
   row "go classes grid:3x5, 2 threads vs 1" "$g2" "$g1" "$(ratio "$g2" "$g1")"

@@ -692,8 +692,9 @@ fn bensons_rule_as_knowledge_changes_no_class() {
 type Steer<'a> = (&'a str, &'a dyn Fn(&mut Classifier));
 
 /// Whether each way of steering the proof-number search changes no class: every regular
-/// sequence of path:5 up to four moves and of 2 x 2 up to three, and the empty boards of larger graphs, under both tables of the proof-number search,
-/// against the search without it; and whether some way changed the search (the visits differ).
+/// sequence of path:5 up to four moves and of 2 x 2 up to three, and the empty boards of larger
+/// graphs, under both tables of the proof-number search, against the search without it; and
+/// whether some way changed the search (the visits differ).
 fn steering_changes_no_class(steers: &[Steer]) -> bool {
     let mut differ = false;
     for (spec, moves) in [

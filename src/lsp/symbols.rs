@@ -7,9 +7,9 @@ use super::convert::Places;
 use lsp_types::{DocumentSymbol, SymbolKind};
 use std::collections::HashMap;
 
-#[allow(deprecated)] // `deprecated` is a field every DocumentSymbol must still give
 /// The symbol of a declaration; `places` makes each file's line index once for all the symbols
 /// (made for each span, the outline of a file of 10,000 readings took 10 s).
+#[allow(deprecated)] // `deprecated` is a field every DocumentSymbol must still give
 fn symbol(places: &mut Places, d: &Decl, children: Vec<DocumentSymbol>) -> Option<DocumentSymbol> {
     let kind = match d.kind {
         Kind::Def | Kind::Override | Kind::ReadingDef => SymbolKind::FUNCTION,
