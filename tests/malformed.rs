@@ -1,6 +1,8 @@
 //! Malformed input for every command: a short error naming the problem, exit status 2, no panic,
 //! and no file written. (Each command returning at all shows it does not hang.)
 
+mod common;
+
 use std::process::Command;
 
 fn dir() -> std::path::PathBuf {
@@ -988,12 +990,9 @@ fn values_made_of_shared_parts_compare_hash_and_print_bounded() {
     rules += "def f(x) = (x, 1)\n";
     let f = d.join("shared.rule");
     std::fs::write(&f, rules).unwrap();
+    let rules = f.to_str().unwrap();
     let eval = |expr: &str| {
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(["eval", "--rules", f.to_str().unwrap(), expr])
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
+        let o = common::okite(&["eval", "--rules", rules, expr]);
         assert_eq!(
             o.status.code(),
             Some(0),
@@ -1008,11 +1007,7 @@ fn values_made_of_shared_parts_compare_hash_and_print_bounded() {
     assert_eq!(eval("size({p120, s120, t120})"), "2");
     assert_eq!(eval("f(p120) == f(s120) and f(p120) != f(t120)"), "true");
     assert_eq!(eval("size({e120, g120}) == 1 and e120 == g120"), "true");
-    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(["eval", "--rules", f.to_str().unwrap(), "--json", "p120"])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let o = common::okite(&["eval", "--rules", rules, "--json", "p120"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("E0307") && o.stdout.is_empty(), "{err}");
