@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::process::Command;
-
 fn dir() -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("okite-malformed-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -219,17 +217,9 @@ fn every_command_refuses_malformed_input() {
         (vec!["frobnicate".into()], "unrecognized subcommand"),
     ];
     for (args, needle) in cases {
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = common::okite(&words);
+        let text = common::text(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {text}");
         assert!(!text.contains("panicked"), "{args:?}: {text}");
         assert!(
@@ -254,11 +244,7 @@ fn diagnostics_of_huge_inputs_stay_small() {
     std::fs::create_dir_all(&d).unwrap();
     let wide = d.join("wide.rule");
     std::fs::write(&wide, format!("def x = 1{} + true\n", " ".repeat(70_000))).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(["check", wide.to_str().unwrap()])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let o = common::okite(&["check", wide.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
@@ -268,11 +254,7 @@ fn diagnostics_of_huge_inputs_stay_small() {
     assert!(err.len() < 4_000, "{} bytes", err.len());
 
     let sfen = "x".repeat(100_000);
-    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(["legal", "--sfen", &sfen])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let o = common::okite(&["legal", "--sfen", &sfen]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2));
     assert!(err.contains("E0401"), "{}", &err[..err.len().min(2000)]);
@@ -284,11 +266,7 @@ fn diagnostics_of_huge_inputs_stay_small() {
 fn check_file(dir: &std::path::Path, name: &str, text: String) -> (Option<i32>, String) {
     let f = dir.join(format!("{name}.rule"));
     std::fs::write(&f, text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(["check", f.to_str().unwrap()])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let o = common::okite(&["check", f.to_str().unwrap()]);
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stderr).to_string(),
@@ -330,10 +308,7 @@ fn long_chains_are_refused_not_aborted() {
     }
     let ok = d.join("ok.rule");
     std::fs::write(&ok, format!("def x = {}", vec!["1"; 1_500].join(" + "))).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(["eval", "--rules", ok.to_str().unwrap(), "x"])
-        .output()
-        .unwrap();
+    let o = common::okite(&["eval", "--rules", ok.to_str().unwrap(), "x"]);
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1500");
 }
 
@@ -364,10 +339,7 @@ fn deep_values_are_walked_without_overflow() {
         ("tree(20000) == tree(20000)", "true"),
         ("len(str(build(20000))) > 100000", "true"),
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(["eval", "--rules", f.to_str().unwrap(), query])
-            .output()
-            .unwrap();
+        let o = common::okite(&["eval", "--rules", f.to_str().unwrap(), query]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(0), "{query}: {err}");
         assert_eq!(
@@ -391,11 +363,7 @@ fn devices_are_refused_not_read() {
         vec!["mate", "--batch", "/dev/zero"],
         vec!["check", "/dev/zero"],
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(&args)
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
+        let o = common::okite(&args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("not a regular file"), "{args:?}: {err}");
@@ -588,11 +556,14 @@ mod properties {
             let f = dir.join("batch.txt");
             let lines: Vec<&str> = picks.iter().map(|&i| BATCH_LINES[i]).collect();
             std::fs::write(&f, lines.join("\n")).unwrap();
-            let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-                .args(["mate", "--batch", f.to_str().unwrap(), "--json", "--time-ms", "200"])
-                .env("NO_COLOR", "1")
-                .output()
-                .unwrap();
+            let o = crate::common::okite(&[
+                "mate",
+                "--batch",
+                f.to_str().unwrap(),
+                "--json",
+                "--time-ms",
+                "200",
+            ]);
             let out = String::from_utf8_lossy(&o.stdout);
             let err = String::from_utf8_lossy(&o.stderr);
             prop_assert!(!err.contains("panicked"), "{err}");
@@ -621,7 +592,6 @@ mod properties {
 /// `legal`, count the same moves, or all three refuse the position (E0405).
 mod positions {
     use proptest::prelude::*;
-    use std::process::Command;
 
     const PIECES: &[&str] = &[
         "P", "L", "N", "S", "G", "B", "R", "+P", "+R", "+B", "p", "l", "n", "s", "g", "b", "r",
@@ -674,11 +644,7 @@ mod positions {
     }
 
     fn okite(args: &[&str]) -> (Option<i32>, String, String) {
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(args)
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
+        let o = crate::common::okite(args);
         (
             o.status.code(),
             String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -793,7 +759,6 @@ mod usi_sessions {
 /// no panic.
 mod diagnostic_sizes {
     use proptest::prelude::*;
-    use std::process::Command;
 
     const RULE_PIECES: &[&str] = &[
         "def x = 1 + true\n",
@@ -824,11 +789,7 @@ mod diagnostic_sizes {
     }
 
     fn stderr_of(args: &[&str]) -> (Option<i32>, String) {
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(args)
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
+        let o = crate::common::okite(args);
         (
             o.status.code(),
             String::from_utf8_lossy(&o.stderr).into_owned(),
