@@ -464,6 +464,10 @@ fn command_errors_are_diagnostics_with_codes() {
             &["go", "solve", "--graph", "path:2", "--komi", "0.3"],
             "E0602",
         ),
+        (
+            &["go", "score", "--graph", "path:2", "--komi", "0.3"],
+            "E0602",
+        ),
         (&["mate", "--sfen", "startpos", "--length", "all"], "E0602"),
         (&["mate"], "E0602"),
         (&["mate", "--batch", "no/such/file"], "E0010"),

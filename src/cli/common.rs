@@ -294,20 +294,41 @@ pub(super) fn engine_json(
     }
     match (plan, hybrid) {
         (Plan::Rules(why), Some(v)) => format!(
-            "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"engine\": {}, \"by_the_rules\": [{}], \"reason\": {}}}",
-            json_str(def),
-            json_str(rname),
-            json_str(&format!("{engine_name}, native parts kept")),
-            v.asked
-                .names()
-                .iter()
-                .map(|n| json_str(n))
-                .collect::<Vec<_>>()
-                .join(", "),
-            json_str(&why.to_string())
+            "{{{}}}",
+            hybrid_fields(
+                def,
+                rname,
+                &format!("{engine_name}, native parts kept"),
+                &v.asked,
+                &why.to_string()
+            )
         ),
         _ => crate::front::notice_json(prog, reading, def, engine_name, plan),
     }
+}
+
+/// The fields of the JSON field `engine` where a native search runs under a variant with some
+/// of its parts by the rules (`asked`), without the braces: a command adds its own fields.
+pub(super) fn hybrid_fields(
+    def: &str,
+    reading: &str,
+    engine: &str,
+    asked: &crate::shogi::legality::Asked,
+    why: &str,
+) -> String {
+    format!(
+        "\"definition\": {}, \"reading\": {}, \"native\": false, \"engine\": {}, \"by_the_rules\": [{}], \"reason\": {}",
+        json_str(def),
+        json_str(reading),
+        json_str(engine),
+        asked
+            .names()
+            .iter()
+            .map(|n| json_str(n))
+            .collect::<Vec<_>>()
+            .join(", "),
+        json_str(why)
+    )
 }
 
 pub(super) fn native_parts(a: &crate::shogi::legality::Asked) -> String {

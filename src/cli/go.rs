@@ -1023,17 +1023,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 Err(c) => return c,
             };
             let from_empty = history.len() == 1 && history[0] == go::board::Board::empty();
-            if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
-                return Printer::auto().fail(
-                    Diag::error(
-                        "E0602",
-                        format!(
-                            "komi must be a whole or half number, not {}",
-                            komi_text(komi)
-                        ),
-                    )
-                    .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
-                );
+            if let Err(c) = check_komi(komi) {
+                return c;
             }
             let r = match prog.reading_or_error(&reading) {
                 Ok(r) => r,
@@ -1411,8 +1402,9 @@ fn solve_native(
     0
 }
 
-/// A komi for White in points, checked, as the seeds' h in half points (h2 = -2 komi).
-fn seed_h2(komi: f64) -> Result<i64, i32> {
+/// A komi for White in points: a whole or half number of at most a billion either way, or the
+/// failure (E0602) said and its exit status.
+fn check_komi(komi: f64) -> Result<(), i32> {
     if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
         return Err(Printer::auto().fail(
             Diag::error(
@@ -1425,6 +1417,12 @@ fn seed_h2(komi: f64) -> Result<i64, i32> {
             .help("give --komi as 0, 6.5, -2 and the like, at most a billion either way"),
         ));
     }
+    Ok(())
+}
+
+/// A komi for White in points, checked, as the seeds' h in half points (h2 = -2 komi).
+fn seed_h2(komi: f64) -> Result<i64, i32> {
+    check_komi(komi)?;
     Ok(-(komi * 2.0) as i64)
 }
 

@@ -56,15 +56,14 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                         v.asked.names().join(", ")
                     );
                     engine_json = format!(
-                        "{{\"definition\": \"mate_in\", \"reading\": {}, \"native\": false, \"engine\": \"the df-pn search under a variant\", \"by_the_rules\": [{}], \"reason\": {}, \"threads\": 1}}",
-                        json_str(&a.reading),
-                        v.asked
-                            .names()
-                            .iter()
-                            .map(|n| json_str(n))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        json_str(&why.to_string())
+                        "{{{}, \"threads\": 1}}",
+                        hybrid_fields(
+                            "mate_in",
+                            &a.reading,
+                            "the df-pn search under a variant",
+                            &v.asked,
+                            &why.to_string()
+                        )
                     );
                     hybrid = Some(v);
                     crate::shogi::readings::Reading::NARROW_CHECK
