@@ -4,7 +4,9 @@
 //! checked by following every move of the other side; and the static bounds against the values
 //! of exhaustive search.
 
-use okite::check::load::load;
+mod common;
+
+use common::rules;
 use okite::check::Program;
 use okite::eval::Evaluator;
 use okite::go::benson;
@@ -15,17 +17,9 @@ use okite::go::small::{SmallBoard, SmallGraph};
 use okite::go::solve::{rules_of_reading, solve_from, SolveOptions};
 use okite::ir::Value;
 use okite::natives::go::{config_value, graph_value};
-use okite::natives::{Engine, Natives};
+use okite::natives::Engine;
 use okite::syntax::parse_expr;
 use std::collections::{BTreeSet, HashSet};
-use std::path::PathBuf;
-
-fn rules() -> Program {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], &Natives::standard())
-        .program
-        .unwrap_or_else(|_| panic!("rules/ does not check"))
-}
 
 fn eval(prog: &mut Program, text: &str, g: &Graph) -> Value {
     let fid = prog.sources.add("<q>", None, text.to_string());

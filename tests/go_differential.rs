@@ -2,23 +2,17 @@
 //! moves and captures, the same regular sequences and the same values, on small graphs of every
 //! family and on random connected graphs.
 
-use okite::check::load::load;
+mod common;
+
+use common::rules;
 use okite::check::Program;
 use okite::eval::Evaluator;
 use okite::go::graph::Graph;
 use okite::ir::Value;
 use okite::natives::go::graph_value;
-use okite::natives::{Engine, Natives};
+use okite::natives::Engine;
 use okite::syntax::parse_expr;
 use proptest::prelude::*;
-use std::path::PathBuf;
-
-fn rules() -> Program {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], &Natives::standard())
-        .program
-        .unwrap_or_else(|_| panic!("rules/ does not check"))
-}
 
 fn eval(
     prog: &mut Program,

@@ -5,7 +5,9 @@
 //! graphs only the proof-number search reaches (up to the empty 3 x 3 board), its classes
 //! against the definition one move down.
 
-use okite::check::load::load;
+mod common;
+
+use common::rules;
 use okite::check::Program;
 use okite::eval::Evaluator;
 use okite::go::board::{Board, Color};
@@ -14,17 +16,9 @@ use okite::go::life::{Class, Classifier, Table};
 use okite::go::small::SmallGraph;
 use okite::ir::Value;
 use okite::natives::go::{config_value, graph_value};
-use okite::natives::{Engine, Natives};
+use okite::natives::Engine;
 use okite::syntax::parse_expr;
 use proptest::prelude::*;
-use std::path::PathBuf;
-
-fn rules() -> Program {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], &Natives::standard())
-        .program
-        .unwrap_or_else(|_| panic!("rules/ does not check"))
-}
 
 /// The classes by the rule definitions alone (no native binding), as letters.
 struct ByRules<'p> {

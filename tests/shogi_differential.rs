@@ -2,24 +2,18 @@
 //! positions (rules/shogi.rule `succ` against the move generator), and the legal moves under each
 //! reading, with the game's history (rules/shogi_mate.rule `legal` against shogi::readings).
 
-use okite::check::load::load;
+mod common;
+
+use common::rules;
 use okite::check::Program;
 use okite::eval::Evaluator;
 use okite::ir::Value;
 use okite::natives::shogi::{Lcg, Names};
-use okite::natives::{Engine, NativeCtx, Natives};
+use okite::natives::{Engine, NativeCtx};
 use okite::shogi::position::Position;
 use okite::shogi::readings::{legal_moves, Reading};
 use okite::shogi::types::Move;
 use okite::syntax::parse_expr;
-use std::path::PathBuf;
-
-fn rules() -> Program {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
-    load(&[dir], &Natives::standard())
-        .program
-        .unwrap_or_else(|_| panic!("rules/ does not check"))
-}
 
 fn eval(
     prog: &mut Program,

@@ -4,6 +4,14 @@
 
 use std::process::{Command, Output};
 
+/// The shipped rules (the folder rules/), checked.
+pub fn rules() -> okite::check::Program {
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"));
+    okite::check::load::load(&[dir], &okite::natives::Natives::standard())
+        .program
+        .unwrap_or_else(|_| panic!("rules/ does not check"))
+}
+
 /// Run okite with `args` from the project's folder, without colours.
 pub fn okite(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_okite"))
