@@ -53,3 +53,4 @@ pub mod repl;
 pub mod shipped;
 pub mod shogi;
 pub mod syntax;
+pub mod variants;

@@ -36,16 +36,43 @@ pub const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The text of a shipped file by its name inside the folder.
+/// The shipped board variants (`rules/variants/`): the common core and one reading a file. They
+/// are not part of the default rule set (each variant is loaded on its own, by `--variant`).
+pub const VARIANT_FILES: &[(&str, &str)] = &[
+    (
+        "variants/board.rule",
+        include_str!("../rules/variants/board.rule"),
+    ),
+    (
+        "variants/minishogi.rule",
+        include_str!("../rules/variants/minishogi.rule"),
+    ),
+];
+
+/// The shipped variants' names (each the reading of `variants/NAME.rule`).
+pub fn variant_names() -> Vec<&'static str> {
+    VARIANT_FILES
+        .iter()
+        .filter_map(|(n, _)| n.strip_prefix("variants/")?.strip_suffix(".rule"))
+        .filter(|n| *n != "board")
+        .collect()
+}
+
+/// The text of a shipped file by its name inside the folder (`shogi.rule`,
+/// `variants/minishogi.rule`).
 pub fn text(name: &str) -> Option<&'static str> {
-    FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    FILES
+        .iter()
+        .chain(VARIANT_FILES)
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
 }
 
 /// Write the shipped files into `dir` (created if missing) for editing; the paths written.
 pub fn export(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)?;
+    std::fs::create_dir_all(dir.join("variants"))?;
     let mut out = vec![];
-    for (name, text) in FILES {
+    for (name, text) in FILES.iter().chain(VARIANT_FILES) {
         let p = dir.join(name);
         std::fs::write(&p, text)?;
         out.push(p);
@@ -72,6 +99,25 @@ mod tests {
             "rules/ and src/shipped.rs list different files"
         );
         for (n, t) in super::FILES {
+            assert_eq!(std::fs::read_to_string(dir.join(n)).unwrap(), *t, "{n}");
+        }
+        let mut variants: Vec<String> = std::fs::read_dir(dir.join("variants"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| format!("variants/{}", e.file_name().to_string_lossy()))
+            .filter(|n| n.ends_with(".rule"))
+            .collect();
+        variants.sort();
+        let mut embedded: Vec<String> = super::VARIANT_FILES
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect();
+        embedded.sort();
+        assert_eq!(
+            variants, embedded,
+            "rules/variants/ and VARIANT_FILES differ"
+        );
+        for (n, t) in super::VARIANT_FILES {
             assert_eq!(std::fs::read_to_string(dir.join(n)).unwrap(), *t, "{n}");
         }
     }

@@ -505,6 +505,24 @@ pub struct PerftArgs {
     /// One JSON object: {"count", "engine"}
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub variant: BoardVariantOpts,
+}
+
+/// The board variant a shogi command plays (`--variant`, or `--rules` files that state the
+/// variant tables of rules/variants/board.rule).
+#[derive(Args, Clone, Default)]
+pub struct BoardVariantOpts {
+    /// A shipped board variant: minishogi, kyotoshogi, dobutsu, judkins, torishogi, euroshogi
+    /// (rules/variants/NAME.rule under its reading NAME), run by the engine compiled from its
+    /// tables
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Under a variant: a drop that mates with a kind whose drop mate is forbidden (the pawn) is
+    /// `illegal` (the seeds' rule, default) or a move that `loses` (Fairy-Stockfish's
+    /// convention, under which its perft counts are taken)
+    #[arg(long, value_name = "illegal|loses")]
+    pub drop_mate: Option<String>,
 }
 
 /// The options of `okite legal`.
@@ -527,6 +545,8 @@ pub struct LegalArgs {
     /// One JSON object: {"moves", "engine"}
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub variant: BoardVariantOpts,
 }
 
 /// The options of `okite game`.
@@ -583,6 +603,14 @@ pub struct ShowArgs {
     /// "+P" promoted) and the pieces in hand of each side
     #[arg(long, requires = "json")]
     pub pieces: bool,
+    /// Rule files or folders that state a board variant's tables
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// The reading of the variant (default: the one the files declare)
+    #[arg(long)]
+    pub reading: Option<String>,
+    #[command(flatten)]
+    pub variant: BoardVariantOpts,
 }
 
 /// The options of `okite usi`.

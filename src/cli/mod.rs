@@ -16,6 +16,7 @@ mod shell;
 mod shogi;
 mod tsume;
 mod usi;
+mod variant;
 
 use crate::diagnostics::Diag;
 pub use crate::front::{

@@ -439,8 +439,27 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         rules,
         reading,
         json,
+        variant,
     } = args;
     let printer = Printer::new(&pos.out);
+    match super::variant::requested(
+        variant.variant.as_deref(),
+        &rules,
+        reading.as_deref(),
+        &printer,
+    ) {
+        Ok(Some(v)) => {
+            let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
+                Ok(d) => d,
+                Err(c) => return c,
+            };
+            return super::variant::perft(
+                v, &pos.sfen, &pos.moves, depth, divide, dm, json, &printer,
+            );
+        }
+        Ok(None) => {}
+        Err(c) => return c,
+    }
     let mut prog = match load_or_report(&rules, &printer) {
         Ok((p, _)) => p,
         Err(c) => return c,
@@ -578,8 +597,22 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         verify,
         rules,
         json,
+        variant,
     } = args;
     let printer = Printer::new(&pos.out);
+    // `--reading` defaults to narrow: under a variant, the variant's own reading instead
+    let asked = (reading != "narrow").then_some(reading.as_str());
+    match super::variant::requested(variant.variant.as_deref(), &rules, asked, &printer) {
+        Ok(Some(v)) => {
+            let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
+                Ok(d) => d,
+                Err(c) => return c,
+            };
+            return super::variant::legal(v, &pos.sfen, &pos.moves, dm, json, &printer);
+        }
+        Ok(None) => {}
+        Err(c) => return c,
+    }
     let prog = match load_or_report(&rules, &printer) {
         Ok((p, _)) => p,
         Err(c) => return c,
@@ -727,8 +760,25 @@ pub(super) fn game(args: GameArgs) -> i32 {
 
 /// `okite show`.
 pub(super) fn show(args: ShowArgs) -> i32 {
-    let ShowArgs { pos, json, pieces } = args;
+    let ShowArgs {
+        pos,
+        json,
+        pieces,
+        rules,
+        reading,
+        variant,
+    } = args;
     let printer = Printer::new(&pos.out);
+    match super::variant::requested(
+        variant.variant.as_deref(),
+        &rules,
+        reading.as_deref(),
+        &printer,
+    ) {
+        Ok(Some(v)) => return super::variant::show(v, &pos.sfen, &pos.moves, json, &printer),
+        Ok(None) => {}
+        Err(c) => return c,
+    }
     match shogi_game(&pos.sfen, &pos.moves) {
         Ok(g) if json => {
             let p = g.last();

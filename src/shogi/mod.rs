@@ -62,6 +62,7 @@ pub mod tsume;
 pub mod types;
 pub mod usi;
 pub mod usi_engine;
+pub mod variant;
 
 #[cfg(test)]
 mod fuzz_tests;

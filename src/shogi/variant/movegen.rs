@@ -1,0 +1,292 @@
+//! Moves of a board variant from its tables: pseudo-legal moves (a piece along its rays, with or
+//! without a change of face; a drop), legality under the variant's royal rule, the end of a
+//! game, and perft.
+
+use super::position::{piece_of, VMove, VPos};
+use super::spec::{Promotion, RoyalRule};
+
+/// How a drop that gives mate with a kind whose drop mate is forbidden (打ち歩詰め) is treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DropMate {
+    /// It is not a legal move (the seeds' rule: seed 001's 打ち歩詰め is a forbidden move).
+    #[default]
+    Illegal,
+    /// It is a move, after which the game is over with a loss for the side that dropped
+    /// (Fairy-Stockfish's convention, under which its published perft counts are taken).
+    Loses,
+}
+
+/// How the game stands before a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// The side to move has a royal piece neither on the board nor in hand.
+    RoyalLost(usize),
+    /// A side's royal piece stands unattacked on its flag rows (dobutsu's try).
+    Try(usize),
+}
+
+impl VPos {
+    /// Is `sq` attacked by a piece of `by`?
+    pub fn attacked(&self, sq: usize, by: usize) -> bool {
+        let t = &*self.t;
+        for from in self.occ[by].iter() {
+            let (f, _) = piece_of(self.board[from]);
+            if !t.scope[t.at(f, by, from)].has(sq) {
+                continue;
+            }
+            for ray in t.piece_rays(f, by, from) {
+                for &x in ray {
+                    if x as usize == sq {
+                        return true;
+                    }
+                    if self.board[x as usize] != 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Is `side`'s royal piece attacked?
+    pub fn in_check(&self, side: usize) -> bool {
+        match self.royal_square(side) {
+            Some(k) => self.attacked(k, side ^ 1),
+            None => false,
+        }
+    }
+
+    /// Has the game ended before the side to move moves? Only under the capture rule (dobutsu):
+    /// under the check rule a game ends when the side to move has no legal move.
+    pub fn over(&self) -> Option<Over> {
+        let t = &*self.t;
+        if t.spec.royal != RoyalRule::Capture {
+            return None;
+        }
+        for s in [self.side ^ 1, self.side] {
+            let in_hand: u32 = t
+                .spec
+                .kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.royal)
+                .map(|(i, _)| self.hands[s][i])
+                .sum();
+            let any_royal = t.spec.kinds.iter().any(|k| k.royal);
+            if any_royal && self.royals[s] == 0 && in_hand == 0 {
+                return Some(Over::RoyalLost(s));
+            }
+        }
+        if t.spec.flag.is_some() {
+            for s in [self.side, self.side ^ 1] {
+                if self.flag_safe(s) {
+                    return Some(Over::Try(s));
+                }
+            }
+        }
+        None
+    }
+
+    /// Does `side`'s royal piece stand on its flag rows, unattacked?
+    fn flag_safe(&self, side: usize) -> bool {
+        let t = &*self.t;
+        self.occ[side].iter().any(|sq| {
+            t.flag[side].has(sq)
+                && t.royal_face[piece_of(self.board[sq]).0]
+                && !self.attacked(sq, side ^ 1)
+        })
+    }
+
+    /// Every pseudo-legal move of the side to move: the one-step transition of the tables, before
+    /// the royal rule and the drop rules that look ahead.
+    pub fn pseudo_moves(&self, out: &mut Vec<VMove>) {
+        let t = &*self.t;
+        let spec = &t.spec;
+        let us = self.side;
+        let check_rule = spec.royal == RoyalRule::Check;
+        let forced = spec.promotion == Promotion::Forced;
+        for from in self.occ[us].iter() {
+            let (f, _) = piece_of(self.board[from]);
+            let promo = spec.faces[f].promotes_to;
+            let from_zone = t.zone[us].has(from);
+            for ray in t.piece_rays(f, us, from) {
+                for &to in ray {
+                    let c = self.board[to as usize];
+                    if c != 0 {
+                        let (cf, cs) = piece_of(c);
+                        if cs == us || (check_rule && t.royal_face[cf]) {
+                            break;
+                        }
+                    }
+                    let to_u = to as usize;
+                    let may_stay = !(spec.immobility_illegal && t.immobile(f, us, to_u));
+                    match promo {
+                        Some(p) if from_zone || t.zone[us].has(to_u) => {
+                            out.push(VMove {
+                                from: from as u8,
+                                to,
+                                face: p as u8,
+                                flip: true,
+                            });
+                            if !forced && may_stay {
+                                out.push(VMove {
+                                    from: from as u8,
+                                    to,
+                                    face: f as u8,
+                                    flip: false,
+                                });
+                            }
+                        }
+                        _ if may_stay => out.push(VMove {
+                            from: from as u8,
+                            to,
+                            face: f as u8,
+                            flip: false,
+                        }),
+                        _ => {}
+                    }
+                    if c != 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        self.drops(out);
+    }
+
+    fn drops(&self, out: &mut Vec<VMove>) {
+        let t = &*self.t;
+        let spec = &t.spec;
+        let us = self.side;
+        let w = spec.width;
+        let occupied = {
+            let mut b = self.occ[0];
+            for (i, word) in b.0.iter_mut().enumerate() {
+                *word |= self.occ[1].0[i];
+            }
+            b
+        };
+        for (k, kind) in spec.kinds.iter().enumerate() {
+            if self.hands[us][k] == 0 || !kind.droppable {
+                continue;
+            }
+            let mut per_file = [0u32; super::spec::MAX_SIDE];
+            if kind.max_per_file.is_some() {
+                for sq in self.occ[us].iter() {
+                    if piece_of(self.board[sq]).0 == kind.base {
+                        per_file[sq % w] += 1;
+                    }
+                }
+            }
+            for to in 0..t.n {
+                if occupied.has(to) {
+                    continue;
+                }
+                if let Some(max) = kind.max_per_file {
+                    if per_file[to % w] >= max {
+                        continue;
+                    }
+                }
+                for &face in std::iter::once(&kind.base).chain(&kind.also_dropped_as) {
+                    if spec.immobility_illegal && t.immobile(face, us, to) {
+                        continue;
+                    }
+                    out.push(VMove {
+                        from: VMove::DROP,
+                        to: to as u8,
+                        face: face as u8,
+                        flip: false,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Is a pseudo-legal move legal under the royal rule (the mover's royal piece not left
+    /// attacked) and the drop-mate rule?
+    pub fn is_legal(&mut self, m: VMove, drop_mate: DropMate) -> bool {
+        if self.t.spec.royal == RoyalRule::Capture {
+            return true;
+        }
+        let us = self.side;
+        let u = self.do_move(m);
+        let mut ok = !self.in_check(us);
+        if ok && drop_mate == DropMate::Illegal && m.is_drop() {
+            let k = self.t.kind_of[m.face as usize] as usize;
+            if self.t.spec.kinds[k].drop_mate_forbidden
+                && self.in_check(us ^ 1)
+                && !self.has_legal_move()
+            {
+                ok = false;
+            }
+        }
+        self.undo_move(m, u);
+        ok
+    }
+
+    /// Has the side to move a legal move (drops that would be forbidden drop mates judged as
+    /// such)? Moves of the board first, then drops of kinds with no drop-mate rule, then the
+    /// rest: the look-ahead of a forbidden drop recurses only through further such drops, and the
+    /// pieces in hand decrease along it.
+    pub fn has_legal_move(&mut self) -> bool {
+        if self.over().is_some() {
+            return false;
+        }
+        let mut moves = Vec::with_capacity(128);
+        self.pseudo_moves(&mut moves);
+        moves.sort_by_key(|m| {
+            (
+                m.is_drop()
+                    && self.t.spec.kinds[self.t.kind_of[m.face as usize] as usize]
+                        .drop_mate_forbidden,
+                m.is_drop(),
+            )
+        });
+        moves
+            .into_iter()
+            .any(|m| self.is_legal(m, DropMate::Illegal))
+    }
+
+    /// Every legal move of the side to move (none once the game is over).
+    pub fn legal_moves(&mut self, drop_mate: DropMate) -> Vec<VMove> {
+        let mut moves = Vec::with_capacity(128);
+        if self.over().is_some() {
+            return moves;
+        }
+        self.pseudo_moves(&mut moves);
+        moves.retain(|&m| self.is_legal(m, drop_mate));
+        moves
+    }
+
+    /// The number of move sequences of `depth` legal moves.
+    pub fn perft(&mut self, depth: u32, drop_mate: DropMate) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves(drop_mate);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut n = 0;
+        for m in moves {
+            let u = self.do_move(m);
+            n += self.perft(depth - 1, drop_mate);
+            self.undo_move(m, u);
+        }
+        n
+    }
+
+    /// perft for each legal move, in the order generated.
+    pub fn perft_divide(&mut self, depth: u32, drop_mate: DropMate) -> Vec<(VMove, u64)> {
+        let moves = self.legal_moves(drop_mate);
+        moves
+            .into_iter()
+            .map(|m| {
+                let u = self.do_move(m);
+                let n = self.perft(depth.saturating_sub(1), drop_mate);
+                self.undo_move(m, u);
+                (m, n)
+            })
+            .collect()
+    }
+}
