@@ -47,6 +47,26 @@ pub const VARIANT_FILES: &[(&str, &str)] = &[
         "variants/minishogi.rule",
         include_str!("../rules/variants/minishogi.rule"),
     ),
+    (
+        "variants/kyotoshogi.rule",
+        include_str!("../rules/variants/kyotoshogi.rule"),
+    ),
+    (
+        "variants/dobutsu.rule",
+        include_str!("../rules/variants/dobutsu.rule"),
+    ),
+    (
+        "variants/judkins.rule",
+        include_str!("../rules/variants/judkins.rule"),
+    ),
+    (
+        "variants/torishogi.rule",
+        include_str!("../rules/variants/torishogi.rule"),
+    ),
+    (
+        "variants/euroshogi.rule",
+        include_str!("../rules/variants/euroshogi.rule"),
+    ),
 ];
 
 /// The shipped variants' names (each the reading of `variants/NAME.rule`).

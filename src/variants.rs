@@ -412,3 +412,192 @@ impl<'a> Queries<'a> {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::variant::{DropMate, VPos};
+
+    fn load(name: &str) -> LoadedVariant {
+        match shipped(name) {
+            Ok(v) => v,
+            Err((_, ds)) => panic!("{name}: {}", ds[0].message),
+        }
+    }
+
+    /// perft from each variant's start, equal to Fairy-Stockfish's perft suite (its
+    /// tests/perft.sh: minishogi 5 = 533,203; kyotoshogi 5 = 225,903; dobutsu 6 = 71,677 and
+    /// 2,290 from `g1e/1cL/lC1/E1G[] w - - 4 3` to depth 4; torishogi 4 = 103,857; euroshogi 4 =
+    /// 380,499), under both drop-mate conventions where no drop mate occurs within the depth.
+    #[test]
+    fn perft_equals_fairy_stockfish() {
+        let cases: &[(&str, &str, u32, u64)] = &[
+            ("minishogi", "startpos", 5, 533_203),
+            ("kyotoshogi", "startpos", 5, 225_903),
+            ("dobutsu", "startpos", 6, 71_677),
+            ("dobutsu", "g1e/1cL/lC1/E1G b - 3", 4, 2_290),
+            ("torishogi", "startpos", 4, 103_857),
+            ("euroshogi", "startpos", 4, 380_499),
+        ];
+        for &(name, sfen, depth, want) in cases {
+            let v = load(name);
+            let mut p = v.variant.position(sfen).unwrap();
+            for dm in [DropMate::Illegal, DropMate::Loses] {
+                assert_eq!(
+                    p.perft(depth, dm),
+                    want,
+                    "{name} {sfen} depth {depth} {dm:?}"
+                );
+            }
+        }
+        // minishogi's shallower counts, as Fairy-Stockfish gives them
+        let mut p = load("minishogi").variant.start();
+        let counts: Vec<u64> = (1..=4).map(|d| p.perft(d, DropMate::Illegal)).collect();
+        assert_eq!(counts, [14, 181, 2_512, 35_401]);
+    }
+
+    /// The base reading of the core is seed 000's shogi: the compiled engine counts what the
+    /// standard move generator counts (perft 4 from the start, 719,731, is also
+    /// Fairy-Stockfish's `shogi startpos 4`).
+    #[test]
+    fn the_core_compiles_to_standard_shogi() {
+        let v = shipped_core();
+        let mut p = v.variant.start();
+        assert_eq!(p.perft(4, DropMate::Illegal), 719_731);
+    }
+
+    fn shipped_core() -> LoadedVariant {
+        let path = Path::new(crate::shipped::FOLDER).join("variants/board.rule");
+        let loaded = load_from(
+            &Shipped,
+            &[path],
+            &Natives::standard(),
+            SourceMap::default(),
+        );
+        let files = loaded.files.clone();
+        from_program(loaded.program.ok().unwrap(), None, files)
+            .ok()
+            .unwrap()
+    }
+
+    /// A position reached by `plies` random legal moves from the start.
+    fn played(v: &LoadedVariant, seed: u64, plies: usize) -> VPos {
+        let mut p = v.variant.start();
+        let mut x = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        for _ in 0..plies {
+            let ms = p.legal_moves(DropMate::Illegal);
+            if ms.is_empty() {
+                break;
+            }
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            p.do_move(ms[(x >> 33) as usize % ms.len()]);
+        }
+        p
+    }
+
+    /// The compiled base engine and the standard move generator give the same legal moves on
+    /// played positions (the standard generator is itself checked against rules/shogi.rule).
+    #[test]
+    fn the_core_agrees_with_the_standard_generator_on_played_positions() {
+        let v = shipped_core();
+        for seed in 0..60 {
+            let mut p = played(&v, seed, 20 + (seed as usize % 60));
+            let std = crate::shogi::Position::from_sfen(&p.to_sfen()).unwrap();
+            let mut ours: Vec<String> = p
+                .legal_moves(DropMate::Illegal)
+                .into_iter()
+                .map(|m| p.move_text(m))
+                .collect();
+            let mut theirs: Vec<String> = std.legal_moves().iter().map(|m| m.to_usi()).collect();
+            ours.sort();
+            theirs.sort();
+            assert_eq!(ours, theirs, "{}", p.to_sfen());
+        }
+    }
+
+    /// A position as the core's rules hold it: (board, hands, turn).
+    fn state_value(prog: &Program, p: &VPos) -> Value {
+        let turn = |s: usize| {
+            prog.enum_constant("Turn", if s == 0 { "先手" } else { "後手" })
+                .unwrap()
+        };
+        let t = &p.t;
+        let mut board = vec![];
+        for sq in 0..t.n {
+            if p.board[sq] != 0 {
+                let (f, s) = crate::shogi::variant::piece_of_cell(p.board[sq]);
+                let (c, r) = t.coords(sq);
+                board.push((
+                    Value::Tuple(vec![Value::Int(c as i64), Value::Int(r as i64)].into()),
+                    Value::Tuple(
+                        vec![Value::Str(t.spec.faces[f].text.as_str().into()), turn(s)].into(),
+                    ),
+                ));
+            }
+        }
+        let mut hands = vec![];
+        for s in 0..2 {
+            for (k, kind) in t.spec.kinds.iter().enumerate() {
+                if p.hands[s][k] > 0 {
+                    hands.push((
+                        Value::Tuple(
+                            vec![Value::Str(kind.letter.to_string().as_str().into()), turn(s)]
+                                .into(),
+                        ),
+                        Value::Int(p.hands[s][k] as i64),
+                    ));
+                }
+            }
+        }
+        Value::Tuple(
+            vec![
+                Value::map(board.into_iter().collect()),
+                Value::map(hands.into_iter().collect()),
+                turn(p.side),
+            ]
+            .into(),
+        )
+    }
+
+    /// The compiled engine stands for the core's one-step transition and legality: on positions
+    /// played from the start of every shipped variant, the number of legal moves and perft 2 by
+    /// the rules (rules/variants/board.rule `legal`, `perft`) equal the engine's.
+    #[test]
+    fn every_variant_agrees_with_its_rules_on_played_positions() {
+        for name in crate::shipped::variant_names() {
+            let mut v = load(name);
+            let fid = v
+                .program
+                .sources
+                .add("<q>", None, "perft(s, d)".to_string());
+            let e = crate::syntax::parse_expr("perft(s, d)", fid).unwrap();
+            let bound_types = [("s", "State"), ("d", "Int")];
+            let dummy: Vec<(String, Value, String)> = bound_types
+                .iter()
+                .map(|(n, ty)| (n.to_string(), Value::Int(0), ty.to_string()))
+                .collect();
+            let mut q = v.program.compile_query(&e, &dummy).ok().unwrap();
+            let binder = crate::bindings::Sound::standard();
+            let positions: Vec<VPos> = (0..8)
+                .map(|seed| played(&v, seed, seed as usize * 3))
+                .collect();
+            for (i, p) in positions.iter().enumerate() {
+                let depth = if i < 3 { 2 } else { 1 };
+                let mut ev = Evaluator::new(&v.program, &binder);
+                ev.set_reading(v.reading);
+                q.bound = vec![state_value(&v.program, p), Value::Int(depth)];
+                let by_rules = match ev.eval_query(&q) {
+                    Ok(Value::Int(n)) => n as u64,
+                    other => panic!("{name}: {:?}", other.map(|v| v.to_string())),
+                };
+                let mut p = p.clone();
+                let native = p.perft(depth as u32, DropMate::Illegal);
+                assert_eq!(native, by_rules, "{name} {} depth {depth}", p.to_sfen());
+            }
+        }
+    }
+}

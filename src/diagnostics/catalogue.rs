@@ -810,6 +810,17 @@ pub static CODES: &[Code] = &[
         ),
     ),
     error(
+        "E0406",
+        "bad-variant",
+        Input,
+        "a board variant's tables cannot be compiled, or no such variant is shipped",
+        "`--variant NAME` loads rules/variants/NAME.rule under its reading NAME; `--rules FILE` \
+         loads a variant of your own: a reading of rules/variants/board.rule that overrides its \
+         tables (the board, the kinds and faces, each face's rays, promotion, drops, the royal \
+         rule and the start). The message names the table that is missing or out of bounds.",
+        cli(None, &["perft", "--variant", "nosuch", "--depth", "1"]),
+    ),
+    error(
         "E0501",
         "bad-graph",
         Input,

@@ -43,7 +43,7 @@ mod spec;
 
 pub use bits::Bits;
 pub use movegen::{DropMate, Over};
-pub use position::{side_name, Undo, VMove, VPos, MAX_IN_HAND};
+pub use position::{piece_of as piece_of_cell, side_name, Undo, VMove, VPos, MAX_IN_HAND};
 pub use spec::{
     FaceSpec, KindSpec, Promotion, RoyalRule, Spec, SpecError, Tables, MAX_FACES, MAX_RAY,
     MAX_RAYS, MAX_SIDE,

@@ -109,8 +109,17 @@ impl VPos {
             let (f, _) = piece_of(self.board[from]);
             let promo = spec.faces[f].promotes_to;
             let from_zone = t.zone[us].has(from);
+            // two rays may reach one square (a king's step and a ray along it): one move
+            let mut seen = super::bits::Bits::default();
             for ray in t.piece_rays(f, us, from) {
                 for &to in ray {
+                    if seen.has(to as usize) {
+                        if self.board[to as usize] != 0 {
+                            break;
+                        }
+                        continue;
+                    }
+                    seen.set(to as usize);
                     let c = self.board[to as usize];
                     if c != 0 {
                         let (cf, cs) = piece_of(c);
