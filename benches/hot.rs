@@ -1,7 +1,7 @@
 //! The hot paths of the native engines, timed by divan: move generation and counting, check
 //! generation, mate in one, the 3-ply routine, the df-pn search on short problems, and on the Go
 //! side the board count of a grid, one move on a board and the outcome classes of a small board.
-//! Inputs are the project's own test data (tests/data/shogi, from the public sets named in its
+//! Inputs are the public test data beside the project (../shared/shogi-oracles, the sets named in its
 //! README).
 //!
 //! cargo bench --bench hot
@@ -20,7 +20,10 @@ fn main() {
 
 /// The first `n` positions of a tsume set.
 fn set(name: &str, n: usize) -> Vec<Position> {
-    let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../shared/shogi-oracles/tsume/nshogi/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .lines()

@@ -23,7 +23,7 @@ fn main() {
         .unwrap_or(100);
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/shogi/mate-1-ply.sfen"
+        "/../shared/shogi-oracles/tsume/nshogi/mate-1-ply.sfen"
     ))
     .expect("data");
     let mut games = vec![];

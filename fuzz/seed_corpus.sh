@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 root=..
+ORACLES=${OKITE_ORACLES:-$root/../shared/shogi-oracles}   # the public test data (not in the project)
 c=corpus
 mkdir -p $c/{rule_check,rule_eval,sfen,usi_moves,kif,csa,sgf,graph_spec,edge_list,usi_engine,repl_input,mate_batch,lines}
 for f in $root/rules/*.rule $root/docs/examples/*.rule; do
@@ -15,7 +16,7 @@ awk '/^```okite/{n++; f=sprintf("'$c'/rule_eval/lang-%03d.rule", n); next} /^```
   $root/docs/LANGUAGE.md || true
 cp $c/rule_eval/lang-*.rule $c/rule_check/ 2>/dev/null || true
 i=0
-for f in $root/tests/data/shogi/*.sfen; do
+for f in "$ORACLES"/tsume/nshogi/*.sfen; do
   head -n 40 "$f" | while IFS= read -r line; do
     i=$((i+1)); printf '%s' "${line%%#*}" > "$c/sfen/$(basename "$f" .sfen)-$RANDOM$RANDOM"
   done
@@ -24,7 +25,7 @@ printf 'startpos\n' > $c/sfen/startpos
 printf 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1' > $c/sfen/hirate
 printf 'startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e' > $c/usi_moves/even
 printf 'position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b' > $c/usi_moves/gold
-cp $root/tests/data/shogi/microcosmos-1525.usi $c/usi_moves/microcosmos
+cp "$ORACLES"/tsume/curated/microcosmos-1525.usi $c/usi_moves/microcosmos
 cat > $c/kif/even.kif <<'K'
 開始日時：2024/01/01
 手合割：平手

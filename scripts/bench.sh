@@ -4,6 +4,7 @@
 # the project). Usage: scripts/bench.sh [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ORACLES=${OKITE_ORACLES:-../shared/shogi-oracles}   # the public test data (not in the project)
 quick=${1:-}
 cargo build --release --quiet
 okite=./target/release/okite
@@ -51,7 +52,7 @@ fi
 best3() { local b=; for _ in 1 2 3; do t=$(secs "$@"); b=$(python3 -c "print(f'{min(float(\"${b:-1e9}\"), $t):.3f}')"); done; echo "$b"; }
 rounds=5; [ "$quick" = "--quick" ] && rounds=1
 for n in 5 7 9 11; do
-  f=tests/data/shogi/mate-$n-ply.sfen
+  f="$ORACLES"/tsume/nshogi/mate-$n-ply.sfen
   # Rounds alternate between the two (the best of three runs each), and each side's best over
   # the rounds is kept: the machine's load changes over seconds.
   a=999; b=-
@@ -86,7 +87,7 @@ done
 # column one, the ratio the speedup.
 trounds=3; [ "$quick" = "--quick" ] && trounds=1
 for n in 9 11; do
-  f=tests/data/shogi/mate-$n-ply.sfen
+  f="$ORACLES"/tsume/nshogi/mate-$n-ply.sfen
   load=$(cut -d' ' -f1 /proc/loadavg)
   t1=999; t2=999
   for _ in $(seq $trounds); do
@@ -100,7 +101,7 @@ done
 m1=$(cargo test --release --quiet --lib -- --ignored --exact shogi::mate1::bench::bench_mate1 --nocapture 2>/dev/null | grep -o '[0-9]* ns per position' | awk '{print $1}')
 c1="- -"
 if [ "$peer" = yes ]; then
-  c1=$("$venv/bin/python" - tests/data/shogi/mate-1-ply.sfen tests/data/shogi/no-mate-1-ply.sfen <<'PY'
+  c1=$("$venv/bin/python" - "$ORACLES"/tsume/nshogi/mate-1-ply.sfen "$ORACLES"/tsume/nshogi/no-mate-1-ply.sfen <<'PY'
 import sys, time, cshogi
 out = []
 for path in sys.argv[1:]:
@@ -134,7 +135,7 @@ cargo test --release --quiet --lib -- --ignored --exact shogi::mate3::bench::ben
        END { for (i = 1; i <= n; i++) { s = order[i];
          printf "%-44s %12s %12s %8.2f\n", "3-ply routine us/pos, " s ", on vs off", best[s, "on"], best[s, "off"], best[s, "off"] / best[s, "on"] } }'
 if [ "$quick" != "--quick" ]; then
-  sfen=$(grep '^kh-microcosmos' tests/data/shogi/curated.tsv | cut -f2)
+  sfen=$(grep '^kh-microcosmos' "$ORACLES"/tsume/curated/curated.tsv | cut -f2)
   mc=$( { /usr/bin/time -f %e $okite mate --sfen "$sfen" --length any --time-ms 120000 --hash-mb 4096 --json | grep -o '"result": "[a-z]*", "plies": [0-9]*' | tr -d '"' ; } 2>&1 | paste -sd' ' -)
   row "Microcosmos (1525), 120 s limit" "$mc" "-" "-"
   # Long composed problems against KomoringHeights at 60 s each (about half an hour), when
@@ -236,7 +237,7 @@ pv=$(best3 $okite perft $uv --depth 4)
 pn=$(best3 $okite perft --depth 4)
 row "perft(4), pawn-drop mate allowed vs native" "$pv" "$pn" "$(ratio "$pv" "$pn")"
 for n in 5 7; do
-  f=tests/data/shogi/mate-$n-ply.sfen
+  f="$ORACLES"/tsume/nshogi/mate-$n-ply.sfen
   mn=$(best3 $okite mate --batch $f --length any --json --hash-mb 64)
   mu=$(best3 $okite mate $uv --batch $f --length any --json --time-ms 5000)
   row "mate-$n set, pawn-drop mate allowed vs native" "$mu" "$mn" "$(ratio "$mu" "$mn")"

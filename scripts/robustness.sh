@@ -10,6 +10,7 @@
 # The exit status is 1 when a case ends otherwise than expected.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+ORACLES=${OKITE_ORACLES:-../shared/shogi-oracles}   # the public test data (not in the project)
 # OKITE_BIN runs a binary built before; else the release build is made first
 if [ -n "${OKITE_BIN:-}" ]; then
   okite=$(realpath "$OKITE_BIN")
@@ -311,7 +312,7 @@ run "6 memory" "go count grid:13x13 under 1024 MiB" "169 vertices" 2 300 /dev/nu
 run "6 memory" "go count grid:7x7" "49 vertices" 0 120 /dev/null -- "$okite" go count --graph grid:7x7
 run "6 memory" "mate --hash-mb 1000000" "1 TB table" 2 60 /dev/null -- "$okite" mate --sfen startpos --hash-mb 1000000
 run "6 memory" "go classes --estimate-mb 1000000" "1 TB table" 2 60 /dev/null -- "$okite" go classes --graph path:5 --estimate-mb 1000000
-S=$(grep '^kh-microcosmos' tests/data/shogi/curated.tsv | cut -f2)
+S=$(grep '^kh-microcosmos' "$ORACLES"/tsume/curated/curated.tsv | cut -f2)
 run "6 memory" "mate, 1 GiB table, 5 s" "Microcosmos" 0 60 /dev/null -- "$okite" mate --sfen "$S" --hash-mb 1024 --time-ms 5000
 run "6 memory" "eval under --timeout-ms 2000" "4 x 10^8 steps" 2 60 /dev/null -- "$okite" eval --timeout-ms 2000 "sum i in 1..2000: sum j in 1..2000: sum k in 1..100: i * j * k"
 run "6 memory" "go sequences path:4, --limit 10^7" "719,178,893 sequences" 2 120 /dev/null -- "$okite" go sequences --graph path:4 --limit 10000000

@@ -90,6 +90,7 @@ pub fn text(name: &str) -> Option<&'static str> {
 
 /// Write the shipped files into `dir` (created if missing) for editing; the paths written.
 pub fn export(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
     std::fs::create_dir_all(dir.join("variants"))?;
     let mut out = vec![];
     for (name, text) in FILES.iter().chain(VARIANT_FILES) {

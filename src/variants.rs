@@ -600,4 +600,76 @@ mod tests {
             }
         }
     }
+
+    /// Dobutsu's end as Fairy-Stockfish's test.py reads it, from `1L1/1g1/1G1/1l1[] w - - 0 1`
+    /// (both lions on their try rows): after b2a2 (our 2c3c) the side to move, 後手, has made
+    /// its try; after b4a4 (2a3a) 先手's try stands; after b2b3 (2c2b) both stand, a draw; after
+    /// b4b3 (2a2b) the game goes on.
+    #[test]
+    fn dobutsu_ends_as_fairy_stockfish_reads_the_try() {
+        use crate::shogi::variant::Over;
+        let v = load("dobutsu");
+        for (m, want) in [
+            ("2c3c", Some(Over::Try(1))),
+            ("2a3a", Some(Over::Try(0))),
+            ("2c2b", Some(Over::BothTries)),
+            ("2a2b", None),
+        ] {
+            let mut p = v.variant.position("1L1/1g1/1G1/1l1 b - 1").unwrap();
+            let mv = p.parse_move(m, DropMate::Illegal).unwrap();
+            p.do_move(mv);
+            assert_eq!(p.over(), want, "{m}");
+            if want.is_some() {
+                assert!(p.legal_moves(DropMate::Illegal).is_empty(), "{m}");
+            }
+        }
+    }
+
+    /// Mate on the variants: the shortest forced wins, their lengths as Fairy-Stockfish's search
+    /// gives them for the same positions (`go depth 8`: `score mate N`, N moves of the winner).
+    #[test]
+    fn variant_mates_at_their_shortest() {
+        use crate::shogi::variant::{MateLimits, MateOutcome};
+        // (variant, position, plies, the line where it is the only one; Fairy-Stockfish's
+        // principal variation in its coordinates)
+        let cases: &[(&str, &str, usize, &str)] = &[
+            // mate 1, pv G@d4
+            ("minishogi", "4k/5/2G2/5/K4 b G 1", 1, "G*2b"),
+            // mate 2, pv S@c4 d5e4 b2e2
+            ("minishogi", "3k1/5/2G2/1R3/K4 b S 1", 3, "S*3b 2a1a 4d1d"),
+            // mate 2, pv e1e5+ a5b4 G@b3
+            ("minishogi", "k4/p4/5/2S2/K3R b GB 1", 3, "1e1a+ 5a4b G*4c"),
+            // mate 1, pv b3b4: the giraffe takes the lion
+            ("dobutsu", "1l1/1G1/3/L2 b - 1", 1, "2b2a"),
+            // mate 1, pv a3a4: a try (3b2a is one too)
+            ("dobutsu", "3/L2/2l/3 b - 1", 1, ""),
+        ];
+        for &(name, sfen, plies, want) in cases {
+            let v = load(name);
+            let mut p = v.variant.position(sfen).unwrap();
+            let r = p.mate_search(MateLimits::default());
+            let MateOutcome::Mate(line) = r.outcome else {
+                panic!("{name} {sfen}: {:?}", r.outcome)
+            };
+            assert_eq!(line.len(), plies, "{name} {sfen}");
+            let mut q = p.clone();
+            let mut text = vec![];
+            for m in &line {
+                text.push(q.move_text(*m));
+                q.do_move(*m);
+            }
+            // the line ends the game: mate, a captured lion or a try
+            assert!(q.legal_moves(DropMate::Illegal).is_empty(), "{name} {sfen}");
+            if !want.is_empty() {
+                assert_eq!(text.join(" "), want, "{name} {sfen}");
+            }
+        }
+        // no win by checks for the side to move at the start of minishogi within 5 plies
+        let mut p = load("minishogi").variant.start();
+        let r = p.mate_search(MateLimits {
+            max_plies: 5,
+            ..MateLimits::default()
+        });
+        assert_eq!(r.outcome, MateOutcome::NoMate);
+    }
 }

@@ -109,11 +109,11 @@ fn verify_agrees_on_the_rules() {
 /// `--verify` running both.
 #[test]
 fn mate_in_verified_on_the_oracle_sets() {
-    for (file, expect) in [
-        ("tests/data/shogi/mate-1-ply.sfen", "true"),
-        ("tests/data/shogi/no-mate-1-ply.sfen", "false"),
-    ] {
-        let text_all = std::fs::read_to_string(file).unwrap();
+    if !common::oracles::present() {
+        return;
+    }
+    for (file, expect) in [("mate-1-ply.sfen", "true"), ("no-mate-1-ply.sfen", "false")] {
+        let text_all = std::fs::read_to_string(common::oracles::path(file)).unwrap();
         for sfen in text_all.lines().take(4) {
             let o = okite(&["eval", "--verify", "--sfen", sfen, "mate_in(g, 1, 1)"]);
             assert_eq!(o.status.code(), Some(0), "{sfen}: {}", text(&o));
@@ -216,7 +216,7 @@ fn last_line(o: &Output) -> String {
 
 #[test]
 fn perft_start_position_depth_3() {
-    // published count (YaneuraOu, Qiita ak11 and others; see tests/data/shogi/README.md)
+    // published count (YaneuraOu, Qiita ak11 and others; see ../shared/shogi-oracles/README.md)
     let o = okite(&["perft", "--sfen", "startpos", "--depth", "3"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(last_line(&o), "25470");
@@ -296,7 +296,7 @@ fn bad_graphs_are_exit_2() {
 #[test]
 fn perft_by_the_rules_engine_matches_published_counts() {
     // depth 2: start position 900; the pawn-drop-mate and knight-promotion positions of the
-    // published perft tables (tests/data/shogi/perft-published.tsv): 639 and 2606
+    // published perft tables (../shared/shogi-oracles/perft/perft-published.tsv): 639 and 2606
     for (sfen, want) in [
         ("startpos", "900"),
         ("7lk/9/8S/9/9/9/9/7L1/8K b P 1", "639"),
@@ -351,6 +351,9 @@ fn game_reports_the_perpetual_check_per_reading() {
 
 #[test]
 fn mate_json_and_batch() {
+    if !common::oracles::present() {
+        return;
+    }
     let o = okite(&[
         "mate",
         "--sfen",
@@ -365,11 +368,12 @@ fn mate_json_and_batch() {
         out.starts_with(r#"{"result": "mate", "plies": 1, "pv": ["1c1b"#),
         "{out}"
     );
-    // the first three problems of the published mate-in-5 set (tests/data/shogi/README.md)
+    // the first three problems of the published mate-in-5 set (../shared/shogi-oracles)
+    let set5 = common::oracles::path("mate-5-ply.sfen");
     let o = okite(&[
         "mate",
         "--batch",
-        "tests/data/shogi/mate-5-ply.sfen",
+        set5.to_str().unwrap(),
         "--json",
         "--hash-mb",
         "16",
@@ -392,10 +396,10 @@ fn mate_json_and_batch() {
 /// thread's; 0 and 33 threads refused with the option's code.
 #[test]
 fn mate_threads() {
-    let set = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shogi/mate-9-ply.sfen"),
-    )
-    .unwrap();
+    if !common::oracles::present() {
+        return;
+    }
+    let set = std::fs::read_to_string(common::oracles::path("mate-9-ply.sfen")).unwrap();
     for sfen in set.lines().take(6) {
         let run = |t: &str| {
             let v = json_ok(&[
@@ -531,19 +535,14 @@ fn completions_and_the_manual_page() {
 #[cfg(unix)]
 #[test]
 fn a_closed_pipe_ends_quietly() {
+    if !common::oracles::present() {
+        return;
+    }
     use std::io::BufRead;
     use std::os::unix::process::ExitStatusExt;
+    let set5 = common::oracles::path("mate-5-ply.sfen");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args([
-            "mate",
-            "--batch",
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/data/shogi/mate-5-ply.sfen"
-            ),
-            "--length",
-            "any",
-        ])
+        .args(["mate", "--batch", set5.to_str().unwrap(), "--length", "any"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -1502,6 +1501,9 @@ fn go_classes_keeps_its_memory_bound() {
 /// length found, and it is the length itself once proved shortest.
 #[test]
 fn mate_lower_bound_is_proved() {
+    if !common::oracles::present() {
+        return;
+    }
     let field = |out: &str, name: &str| -> u32 {
         let at = out
             .find(&format!("\"{name}\": "))
@@ -1513,7 +1515,7 @@ fn mate_lower_bound_is_proved() {
             .parse()
             .unwrap()
     };
-    let set = std::fs::read_to_string("tests/data/shogi/mate-9-ply.sfen").unwrap();
+    let set = std::fs::read_to_string(common::oracles::path("mate-9-ply.sfen")).unwrap();
     let mut cut_short = 0;
     for sfen in set.lines().filter(|l| !l.trim().is_empty()).take(12) {
         let sfen = sfen.trim();

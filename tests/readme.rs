@@ -182,11 +182,13 @@ fn the_readme_tour_is_true_from_an_empty_folder() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // the files under tests/ that the tour's commands and variables name
+    // the files under tests/ and examples/ that the tour's commands and variables name
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     for word in readme.split_whitespace() {
         let word = word.trim_matches(|c: char| "\"'()$`".contains(c));
-        if word.starts_with("tests/") && root.join(word).is_file() {
+        if (word.starts_with("tests/") || word.starts_with("examples/"))
+            && root.join(word).is_file()
+        {
             let to = dir.join(word);
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(root.join(word), &to).unwrap();

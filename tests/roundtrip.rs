@@ -206,8 +206,13 @@ proptest! {
 
 #[test]
 fn rule_files_round_trip() {
-    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")).unwrap() {
-        let path = entry.unwrap().path();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
+    let files = std::fs::read_dir(root)
+        .unwrap()
+        .chain(std::fs::read_dir(format!("{root}/variants")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rule"));
+    for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let ast = parse_file(&text, 0).unwrap();
         let printed = print_file(&ast);

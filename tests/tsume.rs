@@ -183,7 +183,7 @@ fn searched_line_and_verdicts() {
 /// but for its counts and times; a number of threads out of range is refused.
 #[test]
 fn searched_with_two_threads() {
-    // the first problem of the mate-9 set (tests/data/shogi/mate-9-ply.sfen)
+    // the first problem of the mate-9 set (../shared/shogi-oracles/tsume/nshogi/mate-9-ply.sfen)
     let sfen = "ln2k3l/1Rs1gsgb1/2pppp3/p5Npp/5PP2/PP2P3P/2PPS4/1Bs2K3/LN3G1+rL w 2Pgnp 56";
     let report = |threads: &str| {
         let o = okite(&["tsume", "--sfen", sfen, "--threads", threads, "--json"]);

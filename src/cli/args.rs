@@ -589,6 +589,8 @@ pub struct GameArgs {
     pub json: bool,
     #[command(flatten)]
     pub out: OutOpts,
+    #[command(flatten)]
+    pub variant: BoardVariantOpts,
 }
 
 /// The options of `okite show`.
@@ -674,6 +676,8 @@ pub struct MateArgs {
     /// rules); the search runs where its definitions are the shipped ones of a reading
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
+    #[command(flatten)]
+    pub variant: BoardVariantOpts,
 }
 
 /// The options of `okite go result`.

@@ -14,6 +14,13 @@ use std::path::PathBuf;
 pub(super) fn run_mate(a: MateArgs) -> i32 {
     use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
     let printer = Printer::auto();
+    // `--reading` defaults to narrow-check: under a variant, the variant's own reading instead
+    let asked = (a.reading != "narrow-check").then_some(a.reading.as_str());
+    match super::variant::requested(a.variant.variant.as_deref(), &a.rules, asked, &printer) {
+        Ok(Some(v)) => return super::variant::mate(v, &a, &printer),
+        Ok(None) => {}
+        Err(c) => return c,
+    }
     let prog = match load_or_report(&a.rules, &printer) {
         Ok((p, _)) => p,
         Err(c) => return c,

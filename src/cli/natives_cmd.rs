@@ -11,7 +11,7 @@ use std::path::PathBuf;
 /// `okite natives`: every binding of the loaded rules and every engine, on or off and why.
 pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json: bool) -> i32 {
     let printer = Printer::auto();
-    let prog = match load_or_report(rules, &printer) {
+    let mut prog = match load_or_report(rules, &printer) {
         Ok((p, _)) => p,
         Err(c) => return c,
     };
@@ -35,7 +35,35 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
             )
         })
         .collect();
+    // a board variant's tables compile into the variant engine, or say why not
+    let board = crate::variants::states_tables(&prog).then(|| {
+        crate::variants::compile(&mut prog, r)
+            .and_then(|spec| {
+                crate::shogi::variant::Variant::new(spec)
+                    .map_err(|e| crate::diagnostics::Diag::error(crate::variants::BAD_VARIANT, e.0))
+            })
+            .map(|v| {
+                let t = &v.tables.spec;
+                format!(
+                    "{}: {} x {}, {} kinds, {} faces",
+                    t.name,
+                    t.width,
+                    t.height,
+                    t.kinds.len(),
+                    t.faces.len()
+                )
+            })
+            .map_err(|d| d.message)
+    });
     if json {
+        let board_json = match &board {
+            None => "null".to_string(),
+            Some(Ok(what)) => format!(
+                "{{\"on\": true, \"engine\": \"the compiled variant engine\", \"variant\": {}}}",
+                json_str(what)
+            ),
+            Some(Err(why)) => format!("{{\"on\": false, \"reason\": {}}}", json_str(why)),
+        };
         let b: Vec<String> = bindings
             .iter()
             .map(|(name, path, v)| {
@@ -71,7 +99,7 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
             })
             .collect();
         println!(
-            "{{\"reading\": {}, \"bindings\": [{}], \"engines\": [{}]}}",
+            "{{\"reading\": {}, \"bindings\": [{}], \"engines\": [{}], \"board_variant\": {board_json}}}",
             json_str(&rname),
             b.join(", "),
             e.join(", ")
@@ -93,6 +121,13 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
             Plan::Native(n) => println!("  on   {what}, as the shipped reading {n}"),
             Plan::Rules(why) => println!("  off  {what}: {why}"),
         }
+    }
+    match &board {
+        Some(Ok(what)) => println!(
+            "  on   perft, legal, show, mate, usi (a board variant): the engine compiled from the tables ({what})"
+        ),
+        Some(Err(why)) => println!("  off  perft, legal, show, mate, usi (a board variant): {why}"),
+        None => {}
     }
     if all {
         println!("native functions:");

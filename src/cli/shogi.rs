@@ -58,6 +58,70 @@ pub(super) fn perft_by_rules(
     eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None).map(|v| v.to_string())
 }
 
+/// Refuse a position that the loaded rules cannot hold under the reading (a variant that
+/// declares fewer pieces or a smaller board than the 9 x 9 state given): its count would be a
+/// silent wrong answer. Rules without the shogi state's vocabulary are left to the later checks.
+pub(super) fn fits_the_rules(
+    prog: &mut Program,
+    reading: crate::ir::ReadingId,
+    start: &crate::shogi::position::Position,
+    printer: &Printer,
+) -> Result<(), i32> {
+    if ["post", "Pieces", "on_the_board"]
+        .iter()
+        .any(|n| prog.key_of(n).is_none())
+    {
+        return Ok(());
+    }
+    let names = state_names(prog)?;
+    let bound = vec![("s".to_string(), names.state(start), "State".to_string())];
+    let text = "(size({ p | p in keys(post(s)), p not in Pieces }), \
+                size({ p | p in keys(post(s)), let (on_board(c, r, _), _) = post(s)(p), not on_the_board((c, r)) }))";
+    let rname = prog.readings[reading as usize].name.clone();
+    let v = eval_with_bound(
+        prog,
+        text,
+        bound,
+        Engine::Native,
+        Some(&rname),
+        printer,
+        None,
+    )?;
+    let counts = match &v {
+        Value::Tuple(t) => match &t[..] {
+            [Value::Int(a), Value::Int(b)] => (*a, *b),
+            _ => return Ok(()),
+        },
+        _ => return Ok(()),
+    };
+    if counts == (0, 0) {
+        return Ok(());
+    }
+    let mut why = vec![];
+    if counts.0 > 0 {
+        why.push(format!(
+            "{} of its pieces are not among the rules' `Pieces`",
+            counts.0
+        ));
+    }
+    if counts.1 > 0 {
+        why.push(format!(
+            "{} of its pieces stand on squares off the rules' board (`on_the_board`)",
+            counts.1
+        ));
+    }
+    Err(printer.fail(
+        Diag::error(
+            "E0404",
+            format!(
+                "the position cannot be a state of the rules loaded under {rname}: {}",
+                why.join("; ")
+            ),
+        )
+        .help("give a position of the variant with --sfen; a board variant written as a reading of rules/variants/board.rule runs on its own geometry (`okite perft --rules FILE`)"),
+    ))
+}
+
 pub(super) fn legal_by_rules(
     prog: &mut Program,
     reading: crate::ir::ReadingId,
@@ -513,6 +577,9 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     let native = match plan {
         Plan::Native(n) => n,
         Plan::Rules(_) => {
+            if let Err(c) = fits_the_rules(&mut prog, r, &history[0], &printer) {
+                return c;
+            }
             if let Some(v) = hybrid {
                 if depth > HISTORY_DEPTH {
                     return printer.fail(too_deep_with_history(depth, "a variant"));
@@ -706,8 +773,38 @@ pub(super) fn game(args: GameArgs) -> i32 {
         rules,
         json,
         out,
+        variant,
     } = args;
     let printer = Printer::new(&out);
+    if kif.is_none() && csa.is_none() {
+        let asked = (readings.len() == 1).then(|| readings[0].as_str());
+        match super::variant::requested(variant.variant.as_deref(), &rules, asked, &printer) {
+            Ok(Some(v)) => {
+                let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
+                    Ok(d) => d,
+                    Err(c) => return c,
+                };
+                return super::variant::game(
+                    v,
+                    &sfen,
+                    usi.as_deref().unwrap_or(""),
+                    dm,
+                    json,
+                    &printer,
+                );
+            }
+            Ok(None) => {}
+            Err(c) => return c,
+        }
+    } else if variant.variant.is_some() {
+        return printer.fail(
+            Diag::error(
+                crate::variants::BAD_VARIANT,
+                "records (KIF, CSA) are not read under a board variant yet",
+            )
+            .help("give the game as --sfen and --usi moves"),
+        );
+    }
     let mut prog = match load_or_report(&rules, &printer) {
         Ok((p, _)) => p,
         Err(c) => return c,

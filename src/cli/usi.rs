@@ -70,7 +70,19 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
         std::io::Cursor::new(input),
         stdin.lock(),
     ));
-    match crate::shogi::usi_engine::usi_loop_with(chained, std::io::stdout(), &resolve) {
+    let boards = crate::shipped::variant_names();
+    let board_of = |name: &str| -> Result<crate::shogi::variant::Variant, String> {
+        crate::variants::shipped(name)
+            .map(|v| v.variant)
+            .map_err(|(_, ds)| ds.first().map(|d| d.message.clone()).unwrap_or_default())
+    };
+    match crate::shogi::usi_engine::usi_loop_boards(
+        chained,
+        std::io::stdout(),
+        &resolve,
+        &boards,
+        &board_of,
+    ) {
         Ok(()) => 0,
         Err(e) => Printer::auto().fail(
             Diag::error(

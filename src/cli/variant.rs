@@ -42,24 +42,37 @@ pub(super) fn requested(
     if !variants::states_tables(&prog) {
         return Ok(None);
     }
-    let reading = reading.map(str::to_string).or_else(|| sole_reading(&prog));
+    let reading = match reading {
+        Some(r) => Some(r.to_string()),
+        None => match readings_of(&prog)[..] {
+            [] => None,
+            [ref one] => Some(one.clone()),
+            ref several => {
+                return Err(printer.fail(
+                    Diag::error(
+                        variants::BAD_VARIANT,
+                        format!(
+                            "the rules loaded state {} variants; which one?",
+                            several.len()
+                        ),
+                    )
+                    .help(format!("name one with `--reading`: {}", several.join(", "))),
+                ))
+            }
+        },
+    };
     variants::from_program(prog, reading.as_deref(), files)
         .map(Some)
         .map_err(|(src, ds)| printer.fail_all(&ds, &src))
 }
 
-/// The one reading a program declares besides base, if it declares exactly one.
-fn sole_reading(prog: &crate::check::Program) -> Option<String> {
-    let names: Vec<&str> = prog
-        .readings
+/// The readings a program declares besides base.
+fn readings_of(prog: &crate::check::Program) -> Vec<String> {
+    prog.readings
         .iter()
-        .map(|r| r.name.as_str())
-        .filter(|n| *n != "base")
-        .collect();
-    match names[..] {
-        [one] => Some(one.to_string()),
-        _ => None,
-    }
+        .map(|r| r.name.clone())
+        .filter(|n| n != "base")
+        .collect()
 }
 
 /// The drop-mate convention asked for.
@@ -116,7 +129,7 @@ pub(super) fn announce(v: &LoadedVariant) {
         .files
         .iter()
         .map(|f| f.display().to_string())
-        .filter(|f| !f.ends_with("board.rule"))
+        .filter(|f| !f.ends_with("board.rule") || v.files.len() == 1)
         .collect();
     eprintln!(
         "okite: {} ({}, reading {}): the engine compiled from its tables",
@@ -222,6 +235,137 @@ pub(super) fn show(
     } else {
         print!("{}", p.diagram());
         println!("{}", p.to_sfen());
+    }
+    0
+}
+
+/// `okite mate` under a variant: the shortest forced win by checks, in `mate`'s output shape.
+pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printer) -> i32 {
+    use crate::shogi::variant::{MateLimits, MateOutcome};
+    if a.batch.is_some() {
+        return printer.fail(
+            Diag::error(
+                variants::BAD_VARIANT,
+                "`--batch` is not yet run under a variant",
+            )
+            .help("give one position with `--sfen`"),
+        );
+    }
+    let dm = match drop_mate(a.variant.drop_mate.as_deref(), printer) {
+        Ok(d) => d,
+        Err(c) => return c,
+    };
+    let sfen = a.sfen.as_deref().unwrap_or("startpos");
+    let mut p = match position(&v, sfen, &a.moves, dm, printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    announce(&v);
+    let start = std::time::Instant::now();
+    let mut limits = MateLimits {
+        drop_mate: dm,
+        ..MateLimits::default()
+    };
+    if a.max_plies > 0 {
+        limits.max_plies = a.max_plies;
+    }
+    if a.nodes > 0 {
+        limits.max_nodes = a.nodes;
+    }
+    if a.time_ms > 0 {
+        limits.deadline = Some(start + std::time::Duration::from_millis(a.time_ms));
+    }
+    // about 40 bytes an entry of the table of positions known not to be won
+    limits.max_entries = (a.hash_mb.min(a.max_resident_mb) << 20) / 40;
+    let max_plies = limits.max_plies;
+    let r = p.mate_search(limits);
+    let ms = start.elapsed().as_millis();
+    let (result, pv, plies) = match &r.outcome {
+        MateOutcome::Mate(line) => {
+            let mut q = p.clone();
+            let mut pv = vec![];
+            for m in line {
+                pv.push(q.move_text(*m));
+                q.do_move(*m);
+            }
+            ("mate", pv, line.len())
+        }
+        MateOutcome::NoMate => ("nomate", vec![], 0),
+        MateOutcome::Unknown => ("unknown", vec![], 0),
+    };
+    if a.json {
+        let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
+        println!(
+            "{{\"result\": \"{result}\", \"plies\": {plies}, \"pv\": [{}], \"nodes\": {}, \"ms\": {ms}, \"shortest\": {}, \"lower_bound\": {}, \"engine\": {}}}",
+            pvs.join(", "),
+            r.nodes,
+            result == "mate",
+            if result == "mate" { plies } else { 0 },
+            engine_json(&v)
+        );
+        return 0;
+    }
+    match r.outcome {
+        MateOutcome::Mate(_) => println!("mate in {plies}: {}", pv.join(" ")),
+        MateOutcome::NoMate => println!("no mate in {max_plies} plies or fewer"),
+        MateOutcome::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
+    }
+    0
+}
+
+/// `okite game` under a variant: the moves played in turn (each must be legal), and how the
+/// game stands after them.
+pub(super) fn game(
+    v: LoadedVariant,
+    sfen: &str,
+    moves: &str,
+    dm: DropMate,
+    json: bool,
+    printer: &Printer,
+) -> i32 {
+    use crate::shogi::variant::{side_name, Over};
+    let mut p = match position(&v, sfen, moves, dm, printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    announce(&v);
+    let n = moves.split_whitespace().count();
+    let to_move = p.side;
+    let (winner, reason) = match p.over() {
+        Some(Over::RoyalLost(s)) => (Some(s ^ 1), "the royal piece captured"),
+        Some(Over::Try(s)) => (Some(s), "a try: the royal piece unattacked on the last row"),
+        Some(Over::BothTries) => (None, "both royal pieces on their last rows: a draw"),
+        None if p.legal_moves(dm).is_empty() => (
+            Some(to_move ^ 1),
+            if p.in_check(to_move) {
+                "mate"
+            } else {
+                "no legal move"
+            },
+        ),
+        None => (None, "the game goes on"),
+    };
+    let over = winner.is_some() || reason.contains("draw");
+    if json {
+        let w = match winner {
+            Some(0) => "\"b\"".to_string(),
+            Some(_) => "\"w\"".to_string(),
+            None => "null".to_string(),
+        };
+        let list: Vec<String> = moves.split_whitespace().map(json_str).collect();
+        println!(
+            "{{\"moves\": [{}], \"over\": {over}, \"winner\": {w}, \"reason\": {}, \"sfen\": {}, \"engine\": {}}}",
+            list.join(", "),
+            json_str(reason),
+            json_str(&p.to_sfen()),
+            engine_json(&v)
+        );
+    } else {
+        println!("{n} move{}", if n == 1 { "" } else { "s" });
+        match winner {
+            Some(w) => println!("{} wins: {reason}", side_name(w)),
+            None => println!("{reason}"),
+        }
     }
     0
 }

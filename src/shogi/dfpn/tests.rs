@@ -108,6 +108,9 @@ fn a_line_once_proved_is_read_again_from_its_checks() {
 /// stopped while its line is being shortened.
 #[test]
 fn a_stopped_search_returns_a_mate_and_a_true_bound() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let opts = |max_nodes| MateOptions {
         hash_mb: 16,
         max_nodes,
@@ -262,12 +265,7 @@ fn shorter_than_label() {
 
 /// Rows of curated.tsv: (id, sfen, expect).
 fn curated() -> Vec<(String, String, String)> {
-    let path = format!(
-        "{}/tests/data/shogi/curated.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(path)
-        .unwrap()
+    crate::shogi::test_data::text("curated.tsv")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter_map(|l| {
@@ -293,6 +291,9 @@ const TSUME_CONVENTION: [&str; 8] = [
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn curated_rows() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let mut convention = Vec::new();
     for (id, sfen, expect) in curated() {
         if id == "kh-microcosmos" {
@@ -386,11 +387,10 @@ mod curated_report {
     #[test]
     #[ignore]
     fn curated_report() {
-        let path = format!(
-            "{}/tests/data/shogi/curated.tsv",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        for l in std::fs::read_to_string(path).unwrap().lines() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
+        for l in crate::shogi::test_data::text("curated.tsv").lines() {
             let f: Vec<&str> = l.split('\t').collect();
             if l.starts_with('#') || f.len() < 3 || f[0] == "kh-microcosmos" {
                 continue;
@@ -416,14 +416,13 @@ mod microcosmos {
 
     /// Microcosmos (curated.tsv) and its published 1,525-ply solution.
     pub(super) fn problem() -> (Position, Vec<Move>) {
-        let dir = format!("{}/tests/data/shogi", env!("CARGO_MANIFEST_DIR"));
-        let tsv = std::fs::read_to_string(format!("{dir}/curated.tsv")).unwrap();
+        let tsv = crate::shogi::test_data::text("curated.tsv");
         let row = tsv
             .lines()
             .find(|l| l.starts_with("kh-microcosmos\t"))
             .unwrap();
         let p = Position::from_sfen(row.split('\t').nth(1).unwrap()).unwrap();
-        let text = std::fs::read_to_string(format!("{dir}/microcosmos-1525.usi")).unwrap();
+        let text = crate::shogi::test_data::text("microcosmos-1525.usi");
         let mut q = p.clone();
         let mut moves = Vec::new();
         for w in text.split_whitespace() {
@@ -438,6 +437,9 @@ mod microcosmos {
     #[test]
     #[cfg_attr(debug_assertions, ignore)]
     fn published_solution_mates() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let (p, moves) = problem();
         assert_eq!(moves.len(), 1525);
         assert!(is_mating_line(&p, &moves));
@@ -449,6 +451,9 @@ mod microcosmos {
     #[test]
     #[cfg_attr(debug_assertions, ignore)]
     fn microcosmos_solve() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let (p, _) = problem();
         let env = |k: &str, d: u64| {
             std::env::var(k)
@@ -486,6 +491,9 @@ mod microcosmos_tail {
     #[test]
     #[ignore]
     fn microcosmos_tail() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let (start, solution) = super::microcosmos::problem();
         let froms = std::env::var("MICRO_FROM").unwrap_or_else(|_| "1500,1400".into());
         let ms: u64 = std::env::var("MICRO_MS")
@@ -612,6 +620,9 @@ fn two_threads_find_the_same_shortest_mates() {
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn two_threads_no_mate_and_limits() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     with_stack(|| {
         let mut two = MateSolver::new(4);
         two.set_threads(2);

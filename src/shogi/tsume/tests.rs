@@ -134,7 +134,7 @@ fn alternative_mate_before_the_last_move_is_a_flaw_under_every_convention() {
     }
 }
 
-/// antma's tsume7-5 (tests/data/shogi/curated.tsv), its shortest line: after 9c9b at ply 4, a
+/// antma's tsume7-5 (../shared/shogi-oracles/tsume/curated/curated.tsv), its shortest line: after 9c9b at ply 4, a
 /// defence as long as the line's 9c8b with no piece left over (変同), the attacker mates with
 /// S*9c or G*9c at ply 5, and at ply 7 with G*7a or G*8b (変化別詰). Overlooked by every
 /// convention but `common-unique-variations`, under which the problem is not sound; the
@@ -209,6 +209,9 @@ fn alternative_mates_in_an_equal_variation_are_a_flaw_only_where_the_convention_
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn other_face_is_no_alternative() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let row = curated()
         .into_iter()
         .find(|(id, _, _)| id == "mog-karolina")
@@ -223,9 +226,9 @@ fn other_face_is_no_alternative() {
     }
 }
 
-/// Rows of tests/data/shogi/curated.tsv: (id, sfen, expectation).
+/// Rows of ../shared/shogi-oracles/tsume/curated/curated.tsv: (id, sfen, expectation).
 fn curated() -> Vec<(String, String, String)> {
-    let text = include_str!("../../../tests/data/shogi/curated.tsv");
+    let text = crate::shogi::test_data::text("curated.tsv");
     text.lines()
         .skip(1)
         .filter_map(|l| {
@@ -241,6 +244,9 @@ fn curated() -> Vec<(String, String, String)> {
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn common_lengths_are_antmas() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let mut n = 0;
     for (id, sfen, expect) in curated() {
         if !id.starts_with("tsc-") {
@@ -266,6 +272,9 @@ fn common_lengths_are_antmas() {
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn strict_lengths_are_the_df_pn_searchs() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let mut sfens: Vec<String> = curated()
         .into_iter()
         .filter(|(id, _, e)| {
@@ -277,15 +286,9 @@ fn strict_lengths_are_the_df_pn_searchs() {
         .map(|(_, s, _)| s)
         .collect();
     for (file, take) in [
-        (
-            include_str!("../../../tests/data/shogi/mate-3-ply.sfen"),
-            20,
-        ),
-        (
-            include_str!("../../../tests/data/shogi/mate-5-ply.sfen"),
-            10,
-        ),
-        (include_str!("../../../tests/data/shogi/mate-7-ply.sfen"), 5),
+        (crate::shogi::test_data::text("mate-3-ply.sfen"), 20),
+        (crate::shogi::test_data::text("mate-5-ply.sfen"), 10),
+        (crate::shogi::test_data::text("mate-7-ply.sfen"), 5),
     ] {
         sfens.extend(file.lines().take(take).map(|l| l.to_string()));
     }

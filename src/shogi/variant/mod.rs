@@ -29,19 +29,23 @@
 //! let v = Variant::new(spec).unwrap();
 //! let mut p = v.start();
 //! assert_eq!(p.to_sfen(), "k2/3/R1K b - 1");
-//! assert_eq!(p.legal_moves(DropMate::Illegal).len(), 6);
-//! let m = p.parse_move("3c3a", DropMate::Illegal).unwrap();
+//! // the rook to 3b or 2c, the king to 1b or 2c (2b is next to the other king)
+//! assert_eq!(p.legal_moves(DropMate::Illegal).len(), 4);
+//! assert!(p.parse_move("3c3a", DropMate::Illegal).is_err()); // a king is never captured
+//! let m = p.parse_move("3c3b", DropMate::Illegal).unwrap();
 //! p.do_move(m);
 //! assert!(p.in_check(1));
 //! ```
 
 mod bits;
+mod mate;
 mod movegen;
 mod notation;
 mod position;
 mod spec;
 
 pub use bits::Bits;
+pub use mate::{MateLimits, MateOutcome, MateResult};
 pub use movegen::{DropMate, Over};
 pub use position::{piece_of as piece_of_cell, side_name, Undo, VMove, VPos, MAX_IN_HAND};
 pub use spec::{
@@ -78,7 +82,7 @@ impl Variant {
     }
 
     /// A position from SFEN (`startpos` for the start).
-    pub fn position(&self, sfen: &str) -> Result<VPos, crate::shogi::ParseError> {
+    pub fn position(&self, sfen: &str) -> Result<VPos, crate::shogi::sfen::ParseError> {
         VPos::from_sfen(&self.tables, sfen)
     }
 }

@@ -23,6 +23,8 @@ pub enum Over {
     RoyalLost(usize),
     /// A side's royal piece stands unattacked on its flag rows (dobutsu's try).
     Try(usize),
+    /// Both sides' royal pieces stand so: a draw (Fairy-Stockfish's reading of the try).
+    BothTries,
 }
 
 impl VPos {
@@ -78,11 +80,12 @@ impl VPos {
             }
         }
         if t.spec.flag.is_some() {
-            for s in [self.side, self.side ^ 1] {
-                if self.flag_safe(s) {
-                    return Some(Over::Try(s));
-                }
-            }
+            return match (self.flag_safe(0), self.flag_safe(1)) {
+                (true, true) => Some(Over::BothTries),
+                (true, false) => Some(Over::Try(0)),
+                (false, true) => Some(Over::Try(1)),
+                (false, false) => None,
+            };
         }
         None
     }

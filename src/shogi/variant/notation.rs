@@ -3,7 +3,7 @@
 
 use super::movegen::DropMate;
 use super::position::{piece_of, VMove, VPos};
-use crate::shogi::ParseError;
+use crate::shogi::sfen::ParseError;
 
 impl VPos {
     /// A move as USI text.

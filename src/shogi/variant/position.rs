@@ -4,7 +4,7 @@
 
 use super::bits::Bits;
 use super::spec::Tables;
-use crate::shogi::ParseError;
+use crate::shogi::sfen::ParseError;
 use std::sync::Arc;
 
 /// The most pieces of one kind a hand may hold (bounds SFEN counts).
