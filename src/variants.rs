@@ -71,9 +71,18 @@ pub fn shipped(name: &str) -> Result<LoadedVariant, (SourceMap, Vec<Diag>)> {
             .help(format!("the shipped variants are {}", names.join(", ")));
         return Err((SourceMap::default(), vec![d]));
     }
+    shipped_file(&format!("{name}.rule"), Some(name))
+}
+
+/// Load a file of the shipped `rules/variants/` (`minishogi.rule`, or `board.rule` for the core)
+/// under `reading`.
+pub fn shipped_file(
+    file: &str,
+    reading: Option<&str>,
+) -> Result<LoadedVariant, (SourceMap, Vec<Diag>)> {
     let path = Path::new(crate::shipped::FOLDER)
         .join("variants")
-        .join(format!("{name}.rule"));
+        .join(file);
     let loaded = load_from(
         &Shipped,
         &[path],
@@ -82,7 +91,7 @@ pub fn shipped(name: &str) -> Result<LoadedVariant, (SourceMap, Vec<Diag>)> {
     );
     let files = loaded.files.clone();
     match loaded.program {
-        Ok(p) => from_program(p, Some(name), files),
+        Ok(p) => from_program(p, reading, files),
         Err(ds) => Err((loaded.sources, ds)),
     }
 }
@@ -467,17 +476,7 @@ mod tests {
     }
 
     fn shipped_core() -> LoadedVariant {
-        let path = Path::new(crate::shipped::FOLDER).join("variants/board.rule");
-        let loaded = load_from(
-            &Shipped,
-            &[path],
-            &Natives::standard(),
-            SourceMap::default(),
-        );
-        let files = loaded.files.clone();
-        from_program(loaded.program.ok().unwrap(), None, files)
-            .ok()
-            .unwrap()
+        shipped_file("board.rule", None).ok().unwrap()
     }
 
     /// A position reached by `plies` random legal moves from the start.

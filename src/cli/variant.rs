@@ -113,6 +113,19 @@ pub(super) fn position(
     Ok(p)
 }
 
+/// The position of a command, then the notice of the engine that answers.
+fn start(
+    v: &LoadedVariant,
+    sfen: &str,
+    moves: &str,
+    dm: DropMate,
+    printer: &Printer,
+) -> Result<VPos, i32> {
+    let p = position(v, sfen, moves, dm, printer)?;
+    announce(v);
+    Ok(p)
+}
+
 /// The engine as JSON, in the shape of the standard commands' `engine` field.
 pub(super) fn engine_json(v: &LoadedVariant) -> String {
     format!(
@@ -151,11 +164,10 @@ pub(super) fn perft(
     json: bool,
     printer: &Printer,
 ) -> i32 {
-    let mut p = match position(&v, sfen, moves, dm, printer) {
+    let mut p = match start(&v, sfen, moves, dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
-    announce(&v);
     let n = if divide {
         let rows = p.perft_divide(depth, dm);
         let mut total = 0;
@@ -186,11 +198,10 @@ pub(super) fn legal(
     json: bool,
     printer: &Printer,
 ) -> i32 {
-    let mut p = match position(&v, sfen, moves, dm, printer) {
+    let mut p = match start(&v, sfen, moves, dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
-    announce(&v);
     let ms: Vec<String> = p
         .legal_moves(dm)
         .into_iter()
@@ -256,11 +267,10 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
         Err(c) => return c,
     };
     let sfen = a.sfen.as_deref().unwrap_or("startpos");
-    let mut p = match position(&v, sfen, &a.moves, dm, printer) {
+    let mut p = match start(&v, sfen, &a.moves, dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
-    announce(&v);
     let start = std::time::Instant::now();
     let mut limits = MateLimits {
         drop_mate: dm,
@@ -324,11 +334,10 @@ pub(super) fn game(
     printer: &Printer,
 ) -> i32 {
     use crate::shogi::variant::{side_name, Over};
-    let mut p = match position(&v, sfen, moves, dm, printer) {
+    let mut p = match start(&v, sfen, moves, dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
-    announce(&v);
     let n = moves.split_whitespace().count();
     let to_move = p.side;
     let (winner, reason) = match p.over() {

@@ -390,6 +390,9 @@ mod tests {
     /// rules, the assembled legality is the native engine's under narrow and narrow-check.
     #[test]
     fn assembled_legality_is_the_engines() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let sfens = [
             "7nk/9/6B1L/9/9/9/9/9/4K4 b P 1",
             "7nk/9/7G1/9/9/9/9/9/4K4 b P 1",

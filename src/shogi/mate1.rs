@@ -386,6 +386,9 @@ mod bench {
     #[test]
     #[ignore]
     fn bench_mate1() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let only = std::env::var("MATE1_SET").ok();
         for name in ["mate-1-ply.sfen", "no-mate-1-ply.sfen"] {
             if only.as_deref().is_some_and(|o| o != name) {

@@ -582,6 +582,9 @@ pub(crate) mod tests {
     #[test]
     #[cfg_attr(debug_assertions, ignore)]
     fn tsume_like_positions_agree() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in tsume_like_positions(3000, 0x0dd_ba11_cafe_f00d) {
             check_agree(&p);
         }
@@ -603,6 +606,9 @@ pub(crate) mod tests {
     #[test]
     #[cfg_attr(debug_assertions, ignore)]
     fn far_interpositions_agree() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let ps = far_interposition_positions();
         assert!(ps.len() > 100);
         for p in ps {
@@ -613,6 +619,9 @@ pub(crate) mod tests {
     #[test]
     #[cfg_attr(debug_assertions, ignore)]
     fn random_positions_agree() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         for p in random_positions(3000, 0x1234_5678_9abc_def1) {
             check_agree(&p);
         }

@@ -50,12 +50,18 @@ fn check_perft(max_nodes: u64, min_nodes: u64) {
 
 #[test]
 fn perft_published_small() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     check_perft(1_000_000, 0);
 }
 
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn perft_published_up_to_20m() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     check_perft(20_000_000, 1_000_001);
 }
 
@@ -128,11 +134,17 @@ fn check_nshogi(file: &str, checks_only: bool) {
 
 #[test]
 fn nshogi_legal_moves() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     check_nshogi("nshogi-legal-move-examples.txt", false);
 }
 
 #[test]
 fn nshogi_legal_checks() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     check_nshogi("nshogi-legal-check-examples.txt", true);
 }
 
@@ -222,6 +234,9 @@ fn count_matches_generation() {
 /// away from the tsume sets.
 #[test]
 fn count_in_check_matches_generation() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     let mut in_check = 0;
     for name in ["mate-3-ply.sfen", "mate-9-ply.sfen", "no-mate-1-ply.sfen"] {
         for line in read(name).lines().filter(|l| !l.trim().is_empty()) {

@@ -50,10 +50,7 @@ pub fn oracle(name: &str) -> Option<PathBuf> {
     if path.is_file() {
         Some(path)
     } else {
-        println!(
-            "skipped: this test needs {} (the public test data, not in this clone)",
-            path.display()
-        );
+        skipped(&path);
         None
     }
 }
@@ -71,10 +68,7 @@ pub fn present() -> bool {
     match PLACES.iter().find(|(n, s)| !dir.join(s).join(n).is_file()) {
         None => true,
         Some((n, s)) => {
-            println!(
-                "skipped: this test needs {} (the public test data, not in this clone)",
-                dir.join(s).join(n).display()
-            );
+            skipped(&dir.join(s).join(n));
             false
         }
     }
@@ -88,4 +82,15 @@ pub fn path(name: &str) -> PathBuf {
         .map(|(_, s)| *s)
         .unwrap_or_else(|| panic!("no oracle file is called {name}"));
     oracles_dir().join(sub).join(name)
+}
+
+/// One line on standard error, written past the test harness's capture (which takes only the
+/// print macros), so that a run without the data shows which tests it skipped.
+fn skipped(path: &std::path::Path) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: a test needs {} (the public test data, not in this clone)",
+        path.display()
+    );
 }

@@ -31,6 +31,9 @@ fn run_set(name: &str, expect: u32, take: usize) -> Vec<(String, u32)> {
 
 #[test]
 fn small_sets_quick() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     run_set("mate-3-ply.sfen", 3, 30);
     run_set("mate-5-ply.sfen", 5, 10);
 }
@@ -227,6 +230,9 @@ const SHORTER: [(&str, usize, u32); 5] = [
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn nshogi_sets_sample() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     for (name, n) in SETS {
         let take = if n <= 7 { usize::MAX } else { 100 };
         for (s, l) in run_set(name, n, take) {
@@ -240,6 +246,9 @@ fn nshogi_sets_sample() {
 #[test]
 #[ignore]
 fn nshogi_sets_full() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     for (name, n) in SETS {
         for (s, l) in run_set(name, n, usize::MAX) {
             println!("{name}: shorter mate {l}: {s}");
@@ -250,6 +259,9 @@ fn nshogi_sets_full() {
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn shorter_than_label() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     for (name, idx, len) in SHORTER {
         let s = &sfens(name)[idx];
         let p = Position::from_sfen(s).unwrap();
@@ -352,6 +364,9 @@ mod bench {
     #[test]
     #[ignore]
     fn bench_set() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
         let name = std::env::var("MATE_SET").unwrap_or_else(|_| "mate-7-ply.sfen".into());
         let limit: u64 = std::env::var("MATE_NODES")
             .ok()
@@ -581,6 +596,9 @@ mod exhaustive_check {
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn two_threads_find_the_same_shortest_mates() {
+    if !crate::shogi::test_data::present() {
+        return;
+    }
     with_stack(|| {
         let mut one = MateSolver::new(16);
         let mut two = MateSolver::new(16);

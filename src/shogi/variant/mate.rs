@@ -133,7 +133,7 @@ impl Search {
         if self.nodes > self.limits.max_nodes {
             self.out_of_budget = true;
         }
-        if self.nodes % 1024 == 0
+        if self.nodes.is_multiple_of(1024)
             && (self
                 .limits
                 .deadline
