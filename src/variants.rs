@@ -16,7 +16,8 @@ use crate::ir::ReadingId;
 use crate::ir::Value;
 use crate::natives::Natives;
 use crate::shogi::variant::{
-    FaceSpec, KindSpec, Promotion, RoyalRule, Spec, Variant, MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,
+    FaceSpec, KindSpec, Promotion, RoyalRule, Spec, VPos, Variant, MAX_FACES, MAX_RAY, MAX_RAYS,
+    MAX_SIDE,
 };
 use std::path::{Path, PathBuf};
 
@@ -422,6 +423,56 @@ impl<'a> Queries<'a> {
     }
 }
 
+/// A position as the core's rules hold it (rules/variants/board.rule `State`): the board as
+/// a map from squares to (face, owner), the hands as a map from (kind, owner) to a count (kinds
+/// held only), and the side to move.
+pub fn state_value(prog: &Program, p: &VPos) -> Result<Value, Diag> {
+    let (Some(sente), Some(gote)) = (
+        prog.enum_constant("Turn", "先手"),
+        prog.enum_constant("Turn", "後手"),
+    ) else {
+        return Err(bad(
+            "the rules loaded declare no `Turn` (先手, 後手) to hold a position",
+        ));
+    };
+    let turn = |s: usize| if s == 0 { sente.clone() } else { gote.clone() };
+    let t = &p.t;
+    let mut board = vec![];
+    for sq in 0..t.n {
+        if p.board[sq] != 0 {
+            let (f, s) = crate::shogi::variant::piece_of_cell(p.board[sq]);
+            let (c, r) = t.coords(sq);
+            board.push((
+                Value::Tuple(vec![Value::Int(c as i64), Value::Int(r as i64)].into()),
+                Value::Tuple(
+                    vec![Value::Str(t.spec.faces[f].text.as_str().into()), turn(s)].into(),
+                ),
+            ));
+        }
+    }
+    let mut hands = vec![];
+    for s in 0..2 {
+        for (k, kind) in t.spec.kinds.iter().enumerate() {
+            if p.hands[s][k] > 0 {
+                hands.push((
+                    Value::Tuple(
+                        vec![Value::Str(kind.letter.to_string().as_str().into()), turn(s)].into(),
+                    ),
+                    Value::Int(p.hands[s][k] as i64),
+                ));
+            }
+        }
+    }
+    Ok(Value::Tuple(
+        vec![
+            Value::map(board.into_iter().collect()),
+            Value::map(hands.into_iter().collect()),
+            turn(p.side),
+        ]
+        .into(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,6 +510,10 @@ mod tests {
                 );
             }
         }
+        // judkins is not in that suite: Fairy-Stockfish (built from its repository, `go perft
+        // 4` under `UCI_Variant judkins`) counts 118,345
+        let mut p = load("judkins").variant.start();
+        assert_eq!(p.perft(4, DropMate::Illegal), 118_345);
         // minishogi's shallower counts, as Fairy-Stockfish gives them
         let mut p = load("minishogi").variant.start();
         let counts: Vec<u64> = (1..=4).map(|d| p.perft(d, DropMate::Illegal)).collect();
@@ -518,50 +573,6 @@ mod tests {
         }
     }
 
-    /// A position as the core's rules hold it: (board, hands, turn).
-    fn state_value(prog: &Program, p: &VPos) -> Value {
-        let turn = |s: usize| {
-            prog.enum_constant("Turn", if s == 0 { "先手" } else { "後手" })
-                .unwrap()
-        };
-        let t = &p.t;
-        let mut board = vec![];
-        for sq in 0..t.n {
-            if p.board[sq] != 0 {
-                let (f, s) = crate::shogi::variant::piece_of_cell(p.board[sq]);
-                let (c, r) = t.coords(sq);
-                board.push((
-                    Value::Tuple(vec![Value::Int(c as i64), Value::Int(r as i64)].into()),
-                    Value::Tuple(
-                        vec![Value::Str(t.spec.faces[f].text.as_str().into()), turn(s)].into(),
-                    ),
-                ));
-            }
-        }
-        let mut hands = vec![];
-        for s in 0..2 {
-            for (k, kind) in t.spec.kinds.iter().enumerate() {
-                if p.hands[s][k] > 0 {
-                    hands.push((
-                        Value::Tuple(
-                            vec![Value::Str(kind.letter.to_string().as_str().into()), turn(s)]
-                                .into(),
-                        ),
-                        Value::Int(p.hands[s][k] as i64),
-                    ));
-                }
-            }
-        }
-        Value::Tuple(
-            vec![
-                Value::map(board.into_iter().collect()),
-                Value::map(hands.into_iter().collect()),
-                turn(p.side),
-            ]
-            .into(),
-        )
-    }
-
     /// The compiled engine stands for the core's one-step transition and legality: on positions
     /// played from the start of every shipped variant, the number of legal moves and perft 2 by
     /// the rules (rules/variants/board.rule `legal`, `perft`) equal the engine's.
@@ -588,7 +599,7 @@ mod tests {
                 let depth = if i < 3 { 2 } else { 1 };
                 let mut ev = Evaluator::new(&v.program, &binder);
                 ev.set_reading(v.reading);
-                q.bound = vec![state_value(&v.program, p), Value::Int(depth)];
+                q.bound = vec![state_value(&v.program, p).ok().unwrap(), Value::Int(depth)];
                 let by_rules = match ev.eval_query(&q) {
                     Ok(Value::Int(n)) => n as u64,
                     other => panic!("{name}: {:?}", other.map(|v| v.to_string())),

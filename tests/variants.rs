@@ -1226,6 +1226,29 @@ fn board_variants_through_the_commands() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("E0401"), "{}", err(&o));
+    // the rules of the variant on its position: the core's `legal` and `perft` by the rules
+    let o = okite(&["eval", "--variant", "minishogi", "size(legal(s))"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), "14");
+    let o = okite(&[
+        "eval",
+        "--variant",
+        "kyotoshogi",
+        "--moves",
+        "1e1d+",
+        "perft(s, 2)",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let n = okite(&[
+        "perft",
+        "--variant",
+        "kyotoshogi",
+        "--moves",
+        "1e1d+",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(out(&o), out(&n).lines().last().unwrap_or(""), "{}", err(&o));
     // a name that is no variant
     let o = okite(&["perft", "--variant", "nosuch", "--depth", "1"]);
     assert_eq!(o.status.code(), Some(2));

@@ -423,6 +423,11 @@ pub struct EvalArgs {
     /// side to move) instead of their SFEN
     #[arg(long, requires = "json")]
     pub pieces: bool,
+    /// A shipped board variant (rules/variants/NAME.rule under its reading NAME): --sfen and
+    /// --moves are read in its geometry and bind `s`, the position as rules/variants/board.rule
+    /// holds it (`size(legal(s))`, `perft(s, 2)`)
+    #[arg(long)]
+    pub variant: Option<String>,
 }
 
 /// The options of `okite explain`.

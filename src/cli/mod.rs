@@ -50,6 +50,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Check(args) => check::check(args),
         Command::Test(args) => check::test(args),
+        Command::Eval(args) if args.variant.is_some() => variant::eval_command(args),
         Command::Eval(args) => query::eval(args),
         Command::Explain(args) => query::explain(args),
         Command::Compare(args) => query::compare(args),

@@ -130,8 +130,11 @@ pub(super) fn eval(args: EvalArgs) -> i32 {
         q,
         json,
         pieces,
+        variant,
     } = args;
     let printer = Printer::new(&q.out);
+    // `--variant` is answered by the variant module (the dispatcher sends it there)
+    debug_assert!(variant.is_none());
     with_query(&q, &expr, &printer, |prog, query, ev| {
         let r = ev.eval_query(query);
         match r {

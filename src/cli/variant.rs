@@ -378,3 +378,61 @@ pub(super) fn game(
     }
     0
 }
+
+/// `okite eval` under a variant: the expression with `s` bound to the position as
+/// rules/variants/board.rule holds it, under the variant's reading.
+pub(super) fn eval(
+    mut v: LoadedVariant,
+    expr: &str,
+    sfen: &str,
+    moves: &str,
+    json: bool,
+    printer: &Printer,
+) -> i32 {
+    let p = match start(&v, sfen, moves, DropMate::Illegal, printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let s = match variants::state_value(&v.program, &p) {
+        Ok(s) => s,
+        Err(d) => return printer.fail(d),
+    };
+    let rname = v.reading_name.clone();
+    let bound = vec![("s".to_string(), s, "State".to_string())];
+    match super::query::eval_with_bound(
+        &mut v.program,
+        expr,
+        bound,
+        crate::natives::Engine::Native,
+        Some(&rname),
+        printer,
+        None,
+    ) {
+        Ok(val) => {
+            if json {
+                println!("{{\"value\": {}}}", super::common::to_json(&val));
+            } else {
+                println!("{}", crate::front::display_value(&val));
+            }
+            0
+        }
+        Err(c) => c,
+    }
+}
+
+/// `okite eval --variant NAME`.
+pub(super) fn eval_command(args: super::args::EvalArgs) -> i32 {
+    let printer = Printer::new(&args.q.out);
+    match requested(args.variant.as_deref(), &args.q.rules, None, &printer) {
+        Ok(Some(v)) => eval(
+            v,
+            &args.expr,
+            args.q.sfen.as_deref().unwrap_or("startpos"),
+            args.q.moves.as_deref().unwrap_or(""),
+            args.json,
+            &printer,
+        ),
+        Ok(None) => 0,
+        Err(c) => c,
+    }
+}
