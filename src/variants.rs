@@ -662,10 +662,9 @@ mod tests {
                 panic!("{name} {sfen}: {:?}", r.outcome)
             };
             assert_eq!(line.len(), plies, "{name} {sfen}");
+            let text = p.line_text(&line);
             let mut q = p.clone();
-            let mut text = vec![];
             for m in &line {
-                text.push(q.move_text(*m));
                 q.do_move(*m);
             }
             // the line ends the game: mate, a captured lion or a try

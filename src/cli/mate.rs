@@ -16,13 +16,14 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     let printer = Printer::auto();
     // `--reading` defaults to narrow-check: under a variant, the variant's own reading instead
     let asked = (a.reading != "narrow-check").then_some(a.reading.as_str());
-    match super::variant::requested(a.variant.variant.as_deref(), &a.rules, asked, &printer) {
-        Ok(Some(v)) => return super::variant::mate(v, &a, &printer),
-        Ok(None) => {}
-        Err(c) => return c,
-    }
-    let prog = match load_or_report(&a.rules, &printer) {
-        Ok((p, _)) => p,
+    let loaded =
+        match super::variant::requested(a.variant.variant.as_deref(), &a.rules, asked, &printer) {
+            Ok(super::variant::Asked::Board(v)) => return super::variant::mate(v, &a, &printer),
+            Ok(super::variant::Asked::Shogi(p)) => p,
+            Err(c) => return c,
+        };
+    let prog = match super::variant::shogi_program(loaded, &printer) {
+        Ok(p) => p,
         Err(c) => return c,
     };
     let r = match prog.reading_or_error(&a.reading) {

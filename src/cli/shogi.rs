@@ -5,6 +5,7 @@
 use super::args::*;
 use super::common::*;
 use super::query::*;
+use super::variant::{shogi_program, Asked};
 use crate::check::Program;
 use crate::diagnostics::Diag;
 use crate::front::{
@@ -506,13 +507,13 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
-    match super::variant::requested(
+    let loaded = match super::variant::requested(
         variant.variant.as_deref(),
         &rules,
         reading.as_deref(),
         &printer,
     ) {
-        Ok(Some(v)) => {
+        Ok(Asked::Board(v)) => {
             let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
                 Ok(d) => d,
                 Err(c) => return c,
@@ -521,11 +522,11 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
                 v, &pos.sfen, &pos.moves, depth, divide, dm, json, &printer,
             );
         }
-        Ok(None) => {}
+        Ok(Asked::Shogi(p)) => p,
         Err(c) => return c,
-    }
-    let mut prog = match load_or_report(&rules, &printer) {
-        Ok((p, _)) => p,
+    };
+    let mut prog = match shogi_program(loaded, &printer) {
+        Ok(p) => p,
         Err(c) => return c,
     };
     // without --reading: narrow-check (mate presupposes check, as the usual perft
@@ -669,19 +670,20 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
     let printer = Printer::new(&pos.out);
     // `--reading` defaults to narrow: under a variant, the variant's own reading instead
     let asked = (reading != "narrow").then_some(reading.as_str());
-    match super::variant::requested(variant.variant.as_deref(), &rules, asked, &printer) {
-        Ok(Some(v)) => {
-            let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
-                Ok(d) => d,
-                Err(c) => return c,
-            };
-            return super::variant::legal(v, &pos.sfen, &pos.moves, dm, json, &printer);
-        }
-        Ok(None) => {}
-        Err(c) => return c,
-    }
-    let prog = match load_or_report(&rules, &printer) {
-        Ok((p, _)) => p,
+    let loaded =
+        match super::variant::requested(variant.variant.as_deref(), &rules, asked, &printer) {
+            Ok(Asked::Board(v)) => {
+                let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
+                    Ok(d) => d,
+                    Err(c) => return c,
+                };
+                return super::variant::legal(v, &pos.sfen, &pos.moves, dm, json, &printer);
+            }
+            Ok(Asked::Shogi(p)) => p,
+            Err(c) => return c,
+        };
+    let prog = match shogi_program(loaded, &printer) {
+        Ok(p) => p,
         Err(c) => return c,
     };
     let r = match prog.reading_or_error(&reading) {
@@ -776,10 +778,11 @@ pub(super) fn game(args: GameArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&out);
+    let mut loaded = None;
     if kif.is_none() && csa.is_none() {
         let asked = (readings.len() == 1).then(|| readings[0].as_str());
         match super::variant::requested(variant.variant.as_deref(), &rules, asked, &printer) {
-            Ok(Some(v)) => {
+            Ok(Asked::Board(v)) => {
                 let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
                     Ok(d) => d,
                     Err(c) => return c,
@@ -793,7 +796,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
                     &printer,
                 );
             }
-            Ok(None) => {}
+            Ok(Asked::Shogi(p)) => loaded = p,
             Err(c) => return c,
         }
     } else if variant.variant.is_some() {
@@ -805,8 +808,16 @@ pub(super) fn game(args: GameArgs) -> i32 {
             .help("give the game as --sfen and --usi moves"),
         );
     }
-    let mut prog = match load_or_report(&rules, &printer) {
-        Ok((p, _)) => p,
+    let loaded = match loaded {
+        Some(p) => Some(p),
+        None if !rules.is_empty() => match load_or_report(&rules, &printer) {
+            Ok((p, _)) => Some(p),
+            Err(c) => return c,
+        },
+        None => None,
+    };
+    let mut prog = match shogi_program(loaded, &printer) {
+        Ok(p) => p,
         Err(c) => return c,
     };
     let q = QueryOpts {
@@ -872,8 +883,10 @@ pub(super) fn show(args: ShowArgs) -> i32 {
         reading.as_deref(),
         &printer,
     ) {
-        Ok(Some(v)) => return super::variant::show(v, &pos.sfen, &pos.moves, json, &printer),
-        Ok(None) => {}
+        Ok(Asked::Board(v)) => {
+            return super::variant::show(v, &pos.sfen, &pos.moves, json, &printer)
+        }
+        Ok(Asked::Shogi(_)) => {}
         Err(c) => return c,
     }
     match shogi_game(&pos.sfen, &pos.moves) {

@@ -1,22 +1,39 @@
 //! The shogi commands under a board variant: `--variant NAME` (a shipped variant) or `--rules`
 //! files that state the variant tables. The engine compiled from the tables answers.
 
-use super::common::Printer;
+use super::common::{load_or_report, Printer};
+use crate::check::Program;
 use crate::diagnostics::Diag;
-use crate::front::load_rules;
 use crate::json::string as json_str;
 use crate::shogi::variant::{DropMate, VMove, VPos};
 use crate::variants::{self, LoadedVariant};
 use std::path::PathBuf;
 
-/// The variant a command was asked to play, if any: `--variant NAME`, or `--rules` files whose
-/// program states the variant tables. `Ok(None)`: no variant (the standard commands answer).
+/// What a shogi command was asked to play.
+pub(super) enum Asked {
+    /// A board variant: the engine compiled from its tables answers.
+    Board(LoadedVariant),
+    /// Shogi under the `--rules` files, loaded once here; `None` when none were given (the
+    /// command loads the shipped rules where it needs them).
+    Shogi(Option<Program>),
+}
+
+/// The program of the standard path: the one [`requested`] loaded, or the shipped rules.
+pub(super) fn shogi_program(p: Option<Program>, printer: &Printer) -> Result<Program, i32> {
+    match p {
+        Some(p) => Ok(p),
+        None => load_or_report(&[], printer).map(|(p, _)| p),
+    }
+}
+
+/// The variant a command was asked to play: `--variant NAME`, or `--rules` files whose program
+/// states the variant tables; otherwise the rules loaded, for the standard commands.
 pub(super) fn requested(
     variant: Option<&str>,
     rules: &[PathBuf],
     reading: Option<&str>,
     printer: &Printer,
-) -> Result<Option<LoadedVariant>, i32> {
+) -> Result<Asked, i32> {
     if let Some(name) = variant {
         if !rules.is_empty() {
             return Err(printer.fail(
@@ -28,19 +45,15 @@ pub(super) fn requested(
             ));
         }
         return variants::shipped(name)
-            .map(Some)
+            .map(Asked::Board)
             .map_err(|(src, ds)| printer.fail_all(&ds, &src));
     }
     if rules.is_empty() {
-        return Ok(None);
+        return Ok(Asked::Shogi(None));
     }
-    let (prog, files) = match load_rules(rules) {
-        Ok(x) => x,
-        // the standard path loads them again and reports the same diagnostics
-        Err(_) => return Ok(None),
-    };
+    let (prog, files) = load_or_report(rules, printer)?;
     if !variants::states_tables(&prog) {
-        return Ok(None);
+        return Ok(Asked::Shogi(Some(prog)));
     }
     let reading = match reading {
         Some(r) => Some(r.to_string()),
@@ -62,7 +75,7 @@ pub(super) fn requested(
         },
     };
     variants::from_program(prog, reading.as_deref(), files)
-        .map(Some)
+        .map(Asked::Board)
         .map_err(|(src, ds)| printer.fail_all(&ds, &src))
 }
 
@@ -291,15 +304,7 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
     let r = p.mate_search(limits);
     let ms = start.elapsed().as_millis();
     let (result, pv, plies) = match &r.outcome {
-        MateOutcome::Mate(line) => {
-            let mut q = p.clone();
-            let mut pv = vec![];
-            for m in line {
-                pv.push(q.move_text(*m));
-                q.do_move(*m);
-            }
-            ("mate", pv, line.len())
-        }
+        MateOutcome::Mate(line) => ("mate", p.line_text(line), line.len()),
         MateOutcome::NoMate => ("nomate", vec![], 0),
         MateOutcome::Unknown => ("unknown", vec![], 0),
     };
@@ -340,11 +345,16 @@ pub(super) fn game(
     };
     let n = moves.split_whitespace().count();
     let to_move = p.side;
-    let (winner, reason) = match p.over() {
-        Some(Over::RoyalLost(s)) => (Some(s ^ 1), "the royal piece captured"),
-        Some(Over::Try(s)) => (Some(s), "a try: the royal piece unattacked on the last row"),
-        Some(Over::BothTries) => (None, "both royal pieces on their last rows: a draw"),
+    let (over, winner, reason) = match p.over() {
+        Some(Over::RoyalLost(s)) => (true, Some(s ^ 1), "the royal piece captured"),
+        Some(Over::Try(s)) => (
+            true,
+            Some(s),
+            "a try: the royal piece unattacked on the last row",
+        ),
+        Some(Over::BothTries) => (true, None, "both royal pieces on their last rows: a draw"),
         None if p.legal_moves(dm).is_empty() => (
+            true,
             Some(to_move ^ 1),
             if p.in_check(to_move) {
                 "mate"
@@ -352,9 +362,8 @@ pub(super) fn game(
                 "no legal move"
             },
         ),
-        None => (None, "the game goes on"),
+        None => (false, None, "the game goes on"),
     };
-    let over = winner.is_some() || reason.contains("draw");
     if json {
         let w = match winner {
             Some(0) => "\"b\"".to_string(),
@@ -424,7 +433,7 @@ pub(super) fn eval(
 pub(super) fn eval_command(args: super::args::EvalArgs) -> i32 {
     let printer = Printer::new(&args.q.out);
     match requested(args.variant.as_deref(), &args.q.rules, None, &printer) {
-        Ok(Some(v)) => eval(
+        Ok(Asked::Board(v)) => eval(
             v,
             &args.expr,
             args.q.sfen.as_deref().unwrap_or("startpos"),
@@ -432,7 +441,8 @@ pub(super) fn eval_command(args: super::args::EvalArgs) -> i32 {
             args.json,
             &printer,
         ),
-        Ok(None) => 0,
+        // only called with `--variant`, which names a board variant or fails
+        Ok(Asked::Shogi(_)) => super::query::eval(args),
         Err(c) => c,
     }
 }

@@ -29,7 +29,7 @@ use super::readings::Reading;
 use super::usi::parse_position_command;
 use super::variant::{
     DropMate, MateLimits as BoardLimits, MateOutcome as BoardOutcome, MateResult as BoardResult,
-    VMove, VPos, Variant,
+    VPos, Variant,
 };
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -394,10 +394,7 @@ pub fn usi_loop_boards<W: Write + Send>(
                         });
                         match handle {
                             Ok(handle) => running = Some((flag, handle)),
-                            Err(_) => {
-                                say(&out, "info string no thread for the search")?;
-                                say(&out, "checkmate timeout")?;
-                            }
+                            Err(_) => no_thread(&out, mate)?,
                         }
                         continue;
                     }
@@ -455,10 +452,7 @@ pub fn usi_loop_boards<W: Write + Send>(
                                 });
                             match handle {
                                 Ok(handle) => running = Some((flag, handle)),
-                                Err(_) => {
-                                    say(&out, "info string no thread for the search")?;
-                                    say(&out, "checkmate timeout")?;
-                                }
+                                Err(_) => no_thread(&out, true)?,
                             }
                             continue;
                         }
@@ -508,10 +502,7 @@ pub fn usi_loop_boards<W: Write + Send>(
                             });
                         match handle {
                             Ok(handle) => running = Some((flag, handle)),
-                            Err(_) => {
-                                say(&out, "info string no thread for the search")?;
-                                say(&out, "checkmate timeout")?;
-                            }
+                            Err(_) => no_thread(&out, true)?,
                         }
                     } else {
                         let pos = history.last().cloned().unwrap_or_else(Position::startpos);
@@ -529,6 +520,20 @@ pub fn usi_loop_boards<W: Write + Send>(
     })?;
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
     w.flush()
+}
+
+/// A search that could not get a thread of its own: say so, and answer as the command expects
+/// (`checkmate timeout` to `go mate`, `bestmove resign` to `go`).
+fn no_thread<W: Write>(out: &Mutex<W>, mate: bool) -> std::io::Result<()> {
+    say(out, "info string no thread for the search")?;
+    say(
+        out,
+        if mate {
+            "checkmate timeout"
+        } else {
+            "bestmove resign"
+        },
+    )
 }
 
 /// A `position` command read in a board variant's geometry: `startpos` or `sfen ...`, then
@@ -565,20 +570,9 @@ fn report_board<W: Write>(
     took: std::time::Duration,
 ) -> std::io::Result<()> {
     let ms = took.as_millis();
-    let line = |moves: &[VMove]| {
-        let mut q = p.clone();
-        moves
-            .iter()
-            .map(|&m| {
-                let t = q.move_text(m);
-                q.do_move(m);
-                t
-            })
-            .collect::<Vec<_>>()
-    };
     match (&r.outcome, mate) {
         (BoardOutcome::Mate(moves), true) => {
-            let pv = line(moves);
+            let pv = p.line_text(moves);
             say(
                 out,
                 &format!(
@@ -590,7 +584,9 @@ fn report_board<W: Write>(
             )?;
             say(out, &format!("checkmate {}", pv.join(" ")))
         }
-        (BoardOutcome::Mate(moves), false) => say(out, &format!("bestmove {}", line(moves)[0])),
+        (BoardOutcome::Mate(moves), false) => {
+            say(out, &format!("bestmove {}", p.line_text(&moves[..1])[0]))
+        }
         (_, false) => say(out, "bestmove resign"),
         (BoardOutcome::NoMate, true) => {
             say(out, &format!("info time {ms} nodes {}", r.nodes))?;

@@ -24,6 +24,19 @@ impl VPos {
         s
     }
 
+    /// The moves of a line from this position, as USI text (each played before the next is
+    /// written).
+    pub fn line_text(&self, line: &[VMove]) -> Vec<String> {
+        let mut q = self.clone();
+        line.iter()
+            .map(|&m| {
+                let t = q.move_text(m);
+                q.do_move(m);
+                t
+            })
+            .collect()
+    }
+
     /// Parse a square name (`5e`; columns may take two digits on wide boards).
     fn parse_square(&self, s: &str) -> Option<usize> {
         let digits = s.bytes().take_while(|b| b.is_ascii_digit()).count();

@@ -77,11 +77,11 @@ fn err(offset: usize, len: usize, msg: impl Into<String>, help: impl Into<String
 }
 
 impl VPos {
-    /// The variant's start position.
-    pub fn start(t: &Arc<Tables>) -> VPos {
+    /// The variant's start position. Only [`super::Variant`] calls it, whose constructor has
+    /// read the start already (an unreadable start never reaches here).
+    pub(super) fn start(t: &Arc<Tables>) -> VPos {
         match VPos::from_sfen(t, &t.spec.start.clone()) {
             Ok(p) => p,
-            // the start was read when the tables were made (`Variant::new`)
             Err(_) => VPos::empty(t),
         }
     }
