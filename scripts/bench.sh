@@ -244,6 +244,8 @@ for n in 5 7; do
   mf=$(best3 $okite mate $nv --batch $f --length any --json --time-ms 5000)
   row "mate-$n set, two pawns allowed vs native" "$mf" "$mn" "$(ratio "$mf" "$mn")"
 done
+# The df-pn search on the compiled variant engine against the standard one, same problems.
+scripts/variant-mate-nps.sh "$ORACLES"/tsume/nshogi/mate-11-ply.sfen 30
 # Built first, so that the row times the runs (and cargo's start), not a compilation.
 cargo bench --quiet --no-run --bench eval 2>/dev/null
 e=$(secs cargo bench --quiet --bench eval)

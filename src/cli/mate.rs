@@ -201,7 +201,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 b.finish_and_clear();
             }
             print_mate(
-                &r,
+                &MateReport::from(&r),
                 a.json,
                 &engine_json,
                 length == MateLength::Any,
@@ -316,30 +316,57 @@ pub(super) fn run_mate_hybrid(
                 continue;
             }
         };
-        print_mate(&r, a.json, engine_json, a.length == "any", a.max_plies);
+        print_mate(
+            &MateReport::from(&r),
+            a.json,
+            engine_json,
+            a.length == "any",
+            a.max_plies,
+        );
     }
     code
 }
 
+/// What `okite mate` reports of one search, whichever engine ran it.
+pub(super) struct MateReport {
+    /// `mate`, `nomate` or `unknown`.
+    pub result: &'static str,
+    pub plies: u32,
+    /// The mating line in the notation of the board searched.
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    pub ms: u64,
+    pub shortest: bool,
+    /// For a mate, no mate has fewer plies; 0 when no mate was found.
+    pub lower_bound: u32,
+}
+
+impl From<&crate::shogi::dfpn::MateResult> for MateReport {
+    fn from(r: &crate::shogi::dfpn::MateResult) -> Self {
+        use crate::shogi::dfpn::MateStatus;
+        MateReport {
+            result: match r.result {
+                MateStatus::Mate => "mate",
+                MateStatus::NoMate => "nomate",
+                MateStatus::Unknown => "unknown",
+            },
+            plies: r.plies,
+            pv: r.pv.iter().map(|m| m.to_usi()).collect(),
+            nodes: r.nodes,
+            ms: r.ms,
+            shortest: r.shortest,
+            lower_bound: r.lower_bound,
+        }
+    }
+}
+
 /// One result of `okite mate`: a JSON object, or a line for people.
-pub(super) fn print_mate(
-    r: &crate::shogi::dfpn::MateResult,
-    json: bool,
-    engine_json: &str,
-    any: bool,
-    max_plies: u32,
-) {
-    use crate::shogi::dfpn::MateStatus;
-    let result = match r.result {
-        MateStatus::Mate => "mate",
-        MateStatus::NoMate => "nomate",
-        MateStatus::Unknown => "unknown",
-    };
-    let pv: Vec<String> = r.pv.iter().map(|m| m.to_usi()).collect();
+pub(super) fn print_mate(r: &MateReport, json: bool, engine_json: &str, any: bool, max_plies: u32) {
     if json {
-        let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
+        let pvs: Vec<String> = r.pv.iter().map(|m| json_str(m)).collect();
         println!(
-            "{{\"result\": \"{result}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"lower_bound\": {}, \"engine\": {engine_json}}}",
+            "{{\"result\": \"{}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"lower_bound\": {}, \"engine\": {engine_json}}}",
+            r.result,
             r.plies,
             pvs.join(", "),
             r.nodes,
@@ -350,7 +377,7 @@ pub(super) fn print_mate(
         return;
     }
     match r.result {
-        MateStatus::Mate => {
+        "mate" => {
             let note = if r.shortest || any {
                 String::new()
             } else {
@@ -359,13 +386,13 @@ pub(super) fn print_mate(
                     r.lower_bound
                 )
             };
-            println!("mate in {}{note}: {}", r.plies, pv.join(" "))
+            println!("mate in {}{note}: {}", r.plies, r.pv.join(" "))
         }
-        MateStatus::NoMate if max_plies > 0 => {
+        "nomate" if max_plies > 0 => {
             println!("no mate in {max_plies} plies or fewer")
         }
-        MateStatus::NoMate => println!("no mate"),
-        MateStatus::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
+        "nomate" => println!("no mate"),
+        _ => println!("unknown (limits reached after {} nodes)", r.nodes),
     }
 }
 

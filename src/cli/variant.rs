@@ -287,6 +287,7 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
     let start = std::time::Instant::now();
     let mut limits = MateLimits {
         drop_mate: dm,
+        max_plies: crate::shogi::variant::MAX_MATE_PLIES,
         ..MateLimits::default()
     };
     if a.max_plies > 0 {
@@ -298,33 +299,25 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
     if a.time_ms > 0 {
         limits.deadline = Some(start + std::time::Duration::from_millis(a.time_ms));
     }
-    // about 40 bytes an entry of the table of positions known not to be won
+    // about 40 bytes an entry of the table
     limits.max_entries = (a.hash_mb.min(a.max_resident_mb) << 20) / 40;
-    let max_plies = limits.max_plies;
-    let r = p.mate_search(limits);
-    let ms = start.elapsed().as_millis();
-    let (result, pv, plies) = match &r.outcome {
-        MateOutcome::Mate(line) => ("mate", p.line_text(line), line.len()),
-        MateOutcome::NoMate => ("nomate", vec![], 0),
-        MateOutcome::Unknown => ("unknown", vec![], 0),
+    let any = a.length == "any";
+    let r = p.mate_search_for(limits, !any);
+    let (result, pv) = match &r.outcome {
+        MateOutcome::Mate(line) => ("mate", p.line_text(line)),
+        MateOutcome::NoMate => ("nomate", vec![]),
+        MateOutcome::Unknown => ("unknown", vec![]),
     };
-    if a.json {
-        let pvs: Vec<String> = pv.iter().map(|m| json_str(m)).collect();
-        println!(
-            "{{\"result\": \"{result}\", \"plies\": {plies}, \"pv\": [{}], \"nodes\": {}, \"ms\": {ms}, \"shortest\": {}, \"lower_bound\": {}, \"engine\": {}}}",
-            pvs.join(", "),
-            r.nodes,
-            result == "mate",
-            if result == "mate" { plies } else { 0 },
-            engine_json(&v)
-        );
-        return 0;
-    }
-    match r.outcome {
-        MateOutcome::Mate(_) => println!("mate in {plies}: {}", pv.join(" ")),
-        MateOutcome::NoMate => println!("no mate in {max_plies} plies or fewer"),
-        MateOutcome::Unknown => println!("unknown (limits reached after {} nodes)", r.nodes),
-    }
+    let report = super::mate::MateReport {
+        result,
+        plies: pv.len() as u32,
+        pv,
+        nodes: r.nodes,
+        ms: start.elapsed().as_millis() as u64,
+        shortest: r.shortest,
+        lower_bound: r.lower_bound,
+    };
+    super::mate::print_mate(&report, a.json, &engine_json(&v), any, a.max_plies);
     0
 }
 

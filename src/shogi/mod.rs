@@ -69,7 +69,7 @@ mod fuzz_tests;
 #[cfg(test)]
 mod oracle_tests;
 #[cfg(test)]
-mod test_data;
+pub(crate) mod test_data;
 
 pub use bitboard::Bitboard;
 pub use dfpn::{solve, MateLength, MateOptions, MateResult, MateStatus};

@@ -374,6 +374,7 @@ pub fn usi_loop_boards<W: Write + Send>(
                         let flag = Arc::new(AtomicBool::new(false));
                         let mut limits = BoardLimits {
                             max_entries: (hash_mb << 20) / 40,
+                            max_plies: crate::shogi::variant::MAX_MATE_PLIES,
                             stop: Some(flag.clone()),
                             ..BoardLimits::default()
                         };
@@ -386,9 +387,10 @@ pub fn usi_loop_boards<W: Write + Send>(
                         }
                         let mut p = pos.clone();
                         let out_ref = &out;
+                        let shortest = length == MateLength::Shortest;
                         let handle = std::thread::Builder::new().spawn_scoped(scope, move || {
                             let start = std::time::Instant::now();
-                            let r = p.mate_search(limits);
+                            let r = p.mate_search_for(limits, shortest);
                             let _ = report_board(out_ref, &p, &r, mate, start.elapsed());
                             None
                         });

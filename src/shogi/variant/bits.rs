@@ -5,6 +5,9 @@
 pub struct Bits(pub [u64; 4]);
 
 impl Bits {
+    /// Every square.
+    pub const ALL: Bits = Bits([u64::MAX; 4]);
+
     /// Add a square.
     #[inline]
     pub fn set(&mut self, sq: usize) {
@@ -21,6 +24,16 @@ impl Bits {
     #[inline]
     pub fn has(&self, sq: usize) -> bool {
         self.0[sq >> 6] >> (sq & 63) & 1 != 0
+    }
+
+    /// The squares in both sets.
+    #[inline]
+    pub fn and(self, other: Bits) -> Bits {
+        let mut b = self;
+        for (w, o) in b.0.iter_mut().zip(other.0) {
+            *w &= o;
+        }
+        b
     }
 
     /// Is the set empty?

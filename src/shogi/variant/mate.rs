@@ -1,7 +1,9 @@
-//! Mate search on a board variant: the shortest forced win by checks (詰将棋's convention: every
-//! move of the attacker checks or wins at once; every legal defence is answered, futile
-//! interpositions included), found by iterative deepening over odd lengths with a table of the
-//! lengths a position is known not to be won within.
+//! Mate search on a board variant, the reference: the shortest forced win by checks (詰将棋's
+//! convention: every move of the attacker checks or wins at once; every legal defence is
+//! answered, futile interpositions included), found by iterative deepening over odd lengths with
+//! a table of the lengths a position is known not to be won within. It expands every check at
+//! every length, so it is slow past a few plies; the df-pn search (`dfpn`) is the one the
+//! commands run, and is tested against this one.
 //!
 //! Under the check rule the attacker wins when the defender, in check, has no legal move; under
 //! the capture rule (dobutsu) when the defender's royal piece is captured or the attacker's
@@ -59,6 +61,10 @@ impl Default for MateLimits {
 pub struct MateResult {
     pub outcome: MateOutcome,
     pub nodes: u64,
+    /// The win found is proved the shortest.
+    pub shortest: bool,
+    /// For a win, no win has fewer plies (its length when `shortest`); 0 when none was found.
+    pub lower_bound: u32,
 }
 
 struct Search {
@@ -70,7 +76,8 @@ struct Search {
     out_of_budget: bool,
 }
 
-fn key(p: &VPos) -> u64 {
+/// The key of a position in the search's tables: board, hands and side to move.
+pub(super) fn key(p: &VPos) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     p.board.hash(&mut h);
     p.hands.hash(&mut h);
@@ -80,12 +87,20 @@ fn key(p: &VPos) -> u64 {
 
 impl VPos {
     /// Does the side that just moved threaten the side to move's royal piece (check)?
-    fn threatened(&self) -> bool {
+    pub(super) fn threatened(&self) -> bool {
         self.in_check(self.side)
     }
 
+    /// Is `m` a drop of a kind whose drop mate is forbidden? Such a drop that mates wins
+    /// nothing: it is no move (the seeds' rule, where it is not generated) or it loses
+    /// (Fairy-Stockfish's convention).
+    pub(super) fn forbidden_mate_drop(&self, m: VMove) -> bool {
+        m.is_drop()
+            && self.t.spec.kinds[self.t.kind_of[m.face as usize] as usize].drop_mate_forbidden
+    }
+
     /// The game is over and `winner` won it.
-    fn won_by(&self, winner: usize) -> Option<bool> {
+    pub(super) fn won_by(&self, winner: usize) -> Option<bool> {
         match self.over() {
             Some(Over::RoyalLost(s)) => Some(s != winner),
             Some(Over::Try(s)) => Some(s == winner),
@@ -94,8 +109,9 @@ impl VPos {
         }
     }
 
-    /// The shortest forced win of the side to move by checks, within the limits.
-    pub fn mate_search(&mut self, limits: MateLimits) -> MateResult {
+    /// The shortest forced win of the side to move by checks, within the limits, by the
+    /// reference search.
+    pub fn mate_search_reference(&mut self, limits: MateLimits) -> MateResult {
         let max_plies = limits.max_plies;
         let mut s = Search {
             limits,
@@ -110,12 +126,16 @@ impl VPos {
                 return MateResult {
                     outcome: MateOutcome::Mate(line),
                     nodes: s.nodes,
+                    shortest: true,
+                    lower_bound: n,
                 };
             }
             if s.out_of_budget {
                 return MateResult {
                     outcome: MateOutcome::Unknown,
                     nodes: s.nodes,
+                    shortest: false,
+                    lower_bound: 0,
                 };
             }
             n += 2;
@@ -123,6 +143,8 @@ impl VPos {
         MateResult {
             outcome: MateOutcome::NoMate,
             nodes: s.nodes,
+            shortest: false,
+            lower_bound: 0,
         }
     }
 }
@@ -170,7 +192,7 @@ impl Search {
         // immediate wins first, then every check
         for m in &moves {
             let u = p.do_move(*m);
-            let won = self.attacker_won(p);
+            let won = self.attacker_won(p) && !p.forbidden_mate_drop(*m);
             p.undo_move(*m, u);
             if won {
                 return Some(vec![*m]);
@@ -214,10 +236,10 @@ impl Search {
         let mut longest: Option<(VMove, Vec<VMove>)> = None;
         for d in moves {
             let u = p.do_move(d);
-            let r = if p.won_by(self.attacker) == Some(false) {
-                None
-            } else {
-                self.or_node(p, n - 1)
+            let r = match p.won_by(self.attacker) {
+                Some(false) => None,
+                Some(true) => Some(vec![]),
+                None => self.or_node(p, n - 1),
             };
             p.undo_move(d, u);
             match r {

@@ -38,6 +38,8 @@
 //! ```
 
 mod bits;
+mod checks;
+mod dfpn;
 mod mate;
 mod movegen;
 mod notation;
@@ -45,6 +47,7 @@ mod position;
 mod spec;
 
 pub use bits::Bits;
+pub use dfpn::MAX_PLIES as MAX_MATE_PLIES;
 pub use mate::{MateLimits, MateOutcome, MateResult};
 pub use movegen::{DropMate, Over};
 pub use position::{piece_of as piece_of_cell, side_name, Undo, VMove, VPos, MAX_IN_HAND};

@@ -2,6 +2,7 @@
 //! without a change of face; a drop), legality under the variant's royal rule, the end of a
 //! game, and perft.
 
+use super::bits::Bits;
 use super::position::{piece_of, VMove, VPos};
 use super::spec::{Promotion, RoyalRule};
 
@@ -25,6 +26,23 @@ pub enum Over {
     Try(usize),
     /// Both sides' royal pieces stand so: a draw (Fairy-Stockfish's reading of the try).
     BothTries,
+}
+
+/// What is known of the candidate moves' legality without making them.
+enum Safe {
+    /// Nothing: every move is looked at.
+    None,
+    /// The side to move is not in check: moves of pieces off `screens` (and not the royal
+    /// piece) and drops cannot leave the royal piece attacked.
+    OutOfCheck { royal: usize, screens: Bits },
+}
+
+/// Store `m` if `keep` accepts it.
+#[inline(always)]
+fn push_if(out: &mut Vec<VMove>, keep: &impl Fn(&VMove) -> bool, m: VMove) {
+    if keep(&m) {
+        out.push(m);
+    }
 }
 
 impl VPos {
@@ -103,6 +121,19 @@ impl VPos {
     /// Every pseudo-legal move of the side to move: the one-step transition of the tables, before
     /// the royal rule and the drop rules that look ahead.
     pub fn pseudo_moves(&self, out: &mut Vec<VMove>) {
+        self.pseudo_moves_where(out, Bits::ALL, |_| true);
+    }
+
+    /// The pseudo-legal moves `keep` accepts, drops only to the squares of `drop_to`, tested
+    /// before they are stored (a check or an evasion generator asks only for the moves that can
+    /// be one).
+    #[inline]
+    pub fn pseudo_moves_where(
+        &self,
+        out: &mut Vec<VMove>,
+        drop_to: Bits,
+        keep: impl Fn(&VMove) -> bool,
+    ) {
         let t = &*self.t;
         let spec = &t.spec;
         let us = self.side;
@@ -134,27 +165,39 @@ impl VPos {
                     let may_stay = !(spec.immobility_illegal && t.immobile(f, us, to_u));
                     match promo {
                         Some(p) if from_zone || t.zone[us].has(to_u) => {
-                            out.push(VMove {
-                                from: from as u8,
-                                to,
-                                face: p as u8,
-                                flip: true,
-                            });
-                            if !forced && may_stay {
-                                out.push(VMove {
+                            push_if(
+                                out,
+                                &keep,
+                                VMove {
                                     from: from as u8,
                                     to,
-                                    face: f as u8,
-                                    flip: false,
-                                });
+                                    face: p as u8,
+                                    flip: true,
+                                },
+                            );
+                            if !forced && may_stay {
+                                push_if(
+                                    out,
+                                    &keep,
+                                    VMove {
+                                        from: from as u8,
+                                        to,
+                                        face: f as u8,
+                                        flip: false,
+                                    },
+                                );
                             }
                         }
-                        _ if may_stay => out.push(VMove {
-                            from: from as u8,
-                            to,
-                            face: f as u8,
-                            flip: false,
-                        }),
+                        _ if may_stay => push_if(
+                            out,
+                            &keep,
+                            VMove {
+                                from: from as u8,
+                                to,
+                                face: f as u8,
+                                flip: false,
+                            },
+                        ),
                         _ => {}
                     }
                     if c != 0 {
@@ -163,21 +206,18 @@ impl VPos {
                 }
             }
         }
-        self.drops(out);
+        self.drops(out, drop_to, &keep);
     }
 
-    fn drops(&self, out: &mut Vec<VMove>) {
+    fn drops(&self, out: &mut Vec<VMove>, drop_to: Bits, keep: &impl Fn(&VMove) -> bool) {
         let t = &*self.t;
         let spec = &t.spec;
         let us = self.side;
         let w = spec.width;
-        let occupied = {
-            let mut b = self.occ[0];
-            for (i, word) in b.0.iter_mut().enumerate() {
-                *word |= self.occ[1].0[i];
-            }
-            b
-        };
+        let mut empty = drop_to;
+        for (i, word) in empty.0.iter_mut().enumerate() {
+            *word &= !(self.occ[0].0[i] | self.occ[1].0[i]);
+        }
         for (k, kind) in spec.kinds.iter().enumerate() {
             if self.hands[us][k] == 0 || !kind.droppable {
                 continue;
@@ -190,9 +230,9 @@ impl VPos {
                     }
                 }
             }
-            for to in 0..t.n {
-                if occupied.has(to) {
-                    continue;
+            for to in empty.iter() {
+                if to >= t.n {
+                    break;
                 }
                 if let Some(max) = kind.max_per_file {
                     if per_file[to % w] >= max {
@@ -203,12 +243,16 @@ impl VPos {
                     if spec.immobility_illegal && t.immobile(face, us, to) {
                         continue;
                     }
-                    out.push(VMove {
-                        from: VMove::DROP,
-                        to: to as u8,
-                        face: face as u8,
-                        flip: false,
-                    });
+                    push_if(
+                        out,
+                        keep,
+                        VMove {
+                            from: VMove::DROP,
+                            to: to as u8,
+                            face: face as u8,
+                            flip: false,
+                        },
+                    );
                 }
             }
         }
@@ -244,8 +288,7 @@ impl VPos {
         if self.over().is_some() {
             return false;
         }
-        let mut moves = Vec::with_capacity(128);
-        self.pseudo_moves(&mut moves);
+        let (mut moves, safe) = self.candidates();
         moves.sort_by_key(|m| {
             (
                 m.is_drop()
@@ -256,18 +299,65 @@ impl VPos {
         });
         moves
             .into_iter()
-            .any(|m| self.is_legal(m, DropMate::Illegal))
+            .any(|m| self.legal_given(m, DropMate::Illegal, &safe))
     }
 
     /// Every legal move of the side to move (none once the game is over).
     pub fn legal_moves(&mut self, drop_mate: DropMate) -> Vec<VMove> {
-        let mut moves = Vec::with_capacity(128);
         if self.over().is_some() {
-            return moves;
+            return vec![];
         }
-        self.pseudo_moves(&mut moves);
-        moves.retain(|&m| self.is_legal(m, drop_mate));
+        let (mut moves, safe) = self.candidates();
+        moves.retain(|&m| self.legal_given(m, drop_mate, &safe));
         moves
+    }
+
+    /// The pseudo-legal moves that may be legal, and what makes some of them legal without a
+    /// look: under the check rule, in check, a move answers it only by moving the royal piece,
+    /// taking its one attacker or standing between them; out of check, a piece that is not royal and stands on no line from an
+    /// enemy piece to the royal piece cannot expose it.
+    fn candidates(&self) -> (Vec<VMove>, Safe) {
+        let mut moves = Vec::with_capacity(128);
+        let us = self.side;
+        let royal = match self.royal_square(us) {
+            Some(k) if self.t.spec.royal == RoyalRule::Check => k,
+            _ => {
+                self.pseudo_moves(&mut moves);
+                return (moves, Safe::None);
+            }
+        };
+        if self.attacked(royal, us ^ 1) {
+            let answer = self.answer_squares(royal, us);
+            self.pseudo_moves_where(&mut moves, answer, |m| {
+                m.from as usize == royal || answer.has(m.to as usize)
+            });
+            (moves, Safe::None)
+        } else {
+            self.pseudo_moves(&mut moves);
+            (
+                moves,
+                Safe::OutOfCheck {
+                    royal,
+                    screens: self.screens(royal, us ^ 1),
+                },
+            )
+        }
+    }
+
+    /// Is the candidate `m` legal, given what [`VPos::candidates`] found?
+    #[inline]
+    fn legal_given(&mut self, m: VMove, drop_mate: DropMate, safe: &Safe) -> bool {
+        if let Safe::OutOfCheck { royal, screens } = safe {
+            if m.is_drop() {
+                let kind = self.t.kind_of[m.face as usize] as usize;
+                if drop_mate == DropMate::Loses || !self.t.spec.kinds[kind].drop_mate_forbidden {
+                    return true;
+                }
+            } else if m.from as usize != *royal && !screens.has(m.from as usize) {
+                return true;
+            }
+        }
+        self.is_legal(m, drop_mate)
     }
 
     /// The number of move sequences of `depth` legal moves.

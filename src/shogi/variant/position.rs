@@ -55,6 +55,8 @@ pub struct VPos {
     pub occ: [Bits; 2],
     /// Each side's royal pieces on the board.
     pub royals: [u32; 2],
+    /// The lowest square of each side's royal pieces (when it has one).
+    royal_sq: [u8; 2],
     /// The move number written in SFEN.
     pub ply: u32,
 }
@@ -94,6 +96,7 @@ impl VPos {
             side: 0,
             occ: [Bits::default(), Bits::default()],
             royals: [0, 0],
+            royal_sq: [0, 0],
             ply: 1,
             t: t.clone(),
         }
@@ -301,6 +304,9 @@ impl VPos {
         self.occ[side].set(sq);
         if self.t.royal_face[face] {
             self.royals[side] += 1;
+            if self.royals[side] == 1 || sq < self.royal_sq[side] as usize {
+                self.royal_sq[side] = sq as u8;
+            }
         }
     }
 
@@ -310,22 +316,27 @@ impl VPos {
         if c != 0 {
             let (f, s) = piece_of(c);
             self.occ[s].clear(sq);
+            self.board[sq] = 0;
             if self.t.royal_face[f] {
                 self.royals[s] -= 1;
+                if self.royals[s] > 0 && self.royal_sq[s] as usize == sq {
+                    let t = &*self.t;
+                    let board = &self.board;
+                    if let Some(r) = self.occ[s]
+                        .iter()
+                        .find(|&x| t.royal_face[piece_of(board[x]).0])
+                    {
+                        self.royal_sq[s] = r as u8;
+                    }
+                }
             }
-            self.board[sq] = 0;
         }
         c
     }
 
     /// The square of a side's royal piece, if it has one on the board.
     pub fn royal_square(&self, side: usize) -> Option<usize> {
-        if self.royals[side] == 0 {
-            return None;
-        }
-        self.occ[side]
-            .iter()
-            .find(|&sq| self.t.royal_face[piece_of(self.board[sq]).0])
+        (self.royals[side] > 0).then_some(self.royal_sq[side] as usize)
     }
 
     /// Make a move (assumed generated for this position).

@@ -1,0 +1,113 @@
+//! Checks and evasions of a board variant under the check rule: the moves that attack the
+//! opponent's royal piece (the attacker's moves of a mate search), and the squares where a drop
+//! can answer a check. Both filter the pseudo-legal moves by the tables before any move is made,
+//! so that the legality test (make, look, unmake) runs on the few moves that can pass it.
+
+use super::bits::Bits;
+use super::movegen::DropMate;
+use super::position::{piece_of, VMove, VPos};
+
+impl VPos {
+    /// The squares of pieces standing between `side`'s pieces that could reach `k` along a ray
+    /// and `k`: a move from one of them may uncover an attack on `k`.
+    pub(super) fn screens(&self, k: usize, side: usize) -> Bits {
+        let t = &*self.t;
+        let mut d = Bits::default();
+        for from in self.occ[side].iter() {
+            let (f, _) = piece_of(self.board[from]);
+            if !t.scope[t.at(f, side, from)].has(k) {
+                continue;
+            }
+            for ray in t.piece_rays(f, side, from) {
+                if !ray.contains(&(k as u8)) {
+                    continue;
+                }
+                for &x in ray {
+                    if x as usize == k {
+                        break;
+                    }
+                    if self.board[x as usize] != 0 {
+                        d.set(x as usize);
+                    }
+                }
+            }
+        }
+        d
+    }
+
+    /// Where a piece may go to answer a check on `side`'s royal piece at `k` (other than by
+    /// moving the royal piece): the square of its one attacker and the empty squares between
+    /// them along a ray; nowhere when two pieces attack it.
+    pub(super) fn answer_squares(&self, k: usize, side: usize) -> Bits {
+        let t = &*self.t;
+        let by = side ^ 1;
+        let mut answer = Bits::default();
+        let mut attackers = 0;
+        for from in self.occ[by].iter() {
+            let (f, _) = piece_of(self.board[from]);
+            if !t.scope[t.at(f, by, from)].has(k) {
+                continue;
+            }
+            // the squares every ray of this piece that reaches `k` passes (two rays may reach it)
+            let mut common: Option<Bits> = None;
+            for ray in t.piece_rays(f, by, from) {
+                let mut between = Bits::default();
+                for &x in ray {
+                    if x as usize == k {
+                        common = Some(match common {
+                            None => between,
+                            Some(c) => c.and(between),
+                        });
+                        break;
+                    }
+                    if self.board[x as usize] != 0 {
+                        break;
+                    }
+                    between.set(x as usize);
+                }
+            }
+            if let Some(mut c) = common {
+                attackers += 1;
+                c.set(from);
+                answer = c;
+            }
+        }
+        if attackers > 1 {
+            Bits::default()
+        } else {
+            answer
+        }
+    }
+
+    /// Every legal move of the side to move that attacks the opponent's royal piece (a check),
+    /// in the order the moves are generated.
+    pub fn legal_checks(&mut self, drop_mate: DropMate) -> Vec<VMove> {
+        let us = self.side;
+        let them = us ^ 1;
+        let mut moves = Vec::with_capacity(128);
+        let Some(k) = self.royal_square(them) else {
+            return moves;
+        };
+        if self.over().is_some() {
+            return moves;
+        }
+        let screens = self.screens(k, us);
+        let t = self.t.clone();
+        self.pseudo_moves_where(&mut moves, Bits::ALL, |m| {
+            (!m.is_drop() && screens.has(m.from as usize))
+                || t.scope[t.at(m.face as usize, us, m.to as usize)].has(k)
+        });
+        moves.retain(|&m| {
+            let u = self.do_move(m);
+            let mut keep = !self.in_check(us) && self.attacked(k, us);
+            if keep && drop_mate == DropMate::Illegal && m.is_drop() {
+                // a check by a drop of a kind whose drop mate is forbidden: not if it mates
+                let kind = t.kind_of[m.face as usize] as usize;
+                keep = !t.spec.kinds[kind].drop_mate_forbidden || self.has_legal_move();
+            }
+            self.undo_move(m, u);
+            keep
+        });
+        moves
+    }
+}
