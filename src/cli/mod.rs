@@ -9,6 +9,7 @@ mod common;
 mod go;
 mod go_result;
 mod mate;
+mod mate_report;
 mod natives_cmd;
 mod query;
 mod rulesets;

@@ -308,7 +308,7 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
         MateOutcome::NoMate => ("nomate", vec![]),
         MateOutcome::Unknown => ("unknown", vec![]),
     };
-    let report = super::mate::MateReport {
+    let report = super::mate_report::MateReport {
         result,
         plies: pv.len() as u32,
         pv,
@@ -317,7 +317,7 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
         shortest: r.shortest,
         lower_bound: r.lower_bound,
     };
-    super::mate::print_mate(&report, a.json, &engine_json(&v), any, a.max_plies);
+    super::mate_report::print_mate(&report, a.json, &engine_json(&v), any, a.max_plies);
     0
 }
 

@@ -174,20 +174,7 @@ impl VPos {
 impl Dfpn {
     fn spend(&mut self) {
         self.nodes += 1;
-        if self.nodes > self.limits.max_nodes {
-            self.stopped = true;
-        }
-        if self.nodes.is_multiple_of(1024)
-            && (self
-                .limits
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-                || self
-                    .limits
-                    .stop
-                    .as_ref()
-                    .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)))
-        {
+        if self.limits.exceeded(self.nodes) {
             self.stopped = true;
         }
     }
@@ -289,14 +276,8 @@ impl Dfpn {
             return mates.then_some((0, Val::WON));
         }
         let k = key(p);
-        if self.path.contains(&k) {
-            return Some((
-                k,
-                Val {
-                    rep: true,
-                    ..Val::LOST
-                },
-            ));
+        if let Some(v) = self.repeated(k) {
+            return Some((k, v));
         }
         if let Some(v) = self.lookup(k, rem - 1) {
             return Some((k, v));
@@ -322,6 +303,14 @@ impl Dfpn {
         Some((k, v))
     }
 
+    /// A position on the current path: a failure of the attacker there, for this path only.
+    fn repeated(&self, k: u64) -> Option<Val> {
+        self.path.contains(&k).then_some(Val {
+            rep: true,
+            ..Val::LOST
+        })
+    }
+
     /// After a defender's move.
     fn defender_child(&mut self, p: &mut VPos, rem: u32) -> Option<(u64, Val)> {
         match self.decided(p) {
@@ -330,14 +319,8 @@ impl Dfpn {
             None => {}
         }
         let k = key(p);
-        if self.path.contains(&k) {
-            return Some((
-                k,
-                Val {
-                    rep: true,
-                    ..Val::LOST
-                },
-            ));
+        if let Some(v) = self.repeated(k) {
+            return Some((k, v));
         }
         Some((
             k,

@@ -56,6 +56,22 @@ impl Default for MateLimits {
     }
 }
 
+impl MateLimits {
+    /// Has a search that has visited `nodes` positions reached its bounds? (The clock and the
+    /// stop flag are read every 1,024 positions.)
+    pub(super) fn exceeded(&self, nodes: u64) -> bool {
+        nodes > self.max_nodes
+            || (nodes.is_multiple_of(1024)
+                && (self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+                    || self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))))
+    }
+}
+
 /// A search's result with its cost.
 #[derive(Clone, Debug)]
 pub struct MateResult {
@@ -152,20 +168,7 @@ impl VPos {
 impl Search {
     fn spend(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes > self.limits.max_nodes {
-            self.out_of_budget = true;
-        }
-        if self.nodes.is_multiple_of(1024)
-            && (self
-                .limits
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-                || self
-                    .limits
-                    .stop
-                    .as_ref()
-                    .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)))
-        {
+        if self.limits.exceeded(self.nodes) {
             self.out_of_budget = true;
         }
         !self.out_of_budget

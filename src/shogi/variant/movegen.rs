@@ -163,42 +163,18 @@ impl VPos {
                     }
                     let to_u = to as usize;
                     let may_stay = !(spec.immobility_illegal && t.immobile(f, us, to_u));
-                    match promo {
-                        Some(p) if from_zone || t.zone[us].has(to_u) => {
-                            push_if(
-                                out,
-                                &keep,
-                                VMove {
-                                    from: from as u8,
-                                    to,
-                                    face: p as u8,
-                                    flip: true,
-                                },
-                            );
-                            if !forced && may_stay {
-                                push_if(
-                                    out,
-                                    &keep,
-                                    VMove {
-                                        from: from as u8,
-                                        to,
-                                        face: f as u8,
-                                        flip: false,
-                                    },
-                                );
-                            }
-                        }
-                        _ if may_stay => push_if(
-                            out,
-                            &keep,
-                            VMove {
-                                from: from as u8,
-                                to,
-                                face: f as u8,
-                                flip: false,
-                            },
-                        ),
-                        _ => {}
+                    let step = |face: usize, flip: bool| VMove {
+                        from: from as u8,
+                        to,
+                        face: face as u8,
+                        flip,
+                    };
+                    let promotes = promo.filter(|_| from_zone || t.zone[us].has(to_u));
+                    if let Some(p) = promotes {
+                        push_if(out, &keep, step(p, true));
+                    }
+                    if may_stay && !(forced && promotes.is_some()) {
+                        push_if(out, &keep, step(f, false));
                     }
                     if c != 0 {
                         break;
