@@ -55,8 +55,20 @@ pub(super) fn perft_by_rules(
             ],
         )
     };
+    eval_under(prog, reading, text, bound, engine, printer).map(|v| v.to_string())
+}
+
+/// `text` evaluated under `reading`, with the names of `bound` given their values.
+fn eval_under(
+    prog: &mut Program,
+    reading: crate::ir::ReadingId,
+    text: &str,
+    bound: Vec<(String, Value, String)>,
+    engine: Engine,
+    printer: &Printer,
+) -> Result<Value, i32> {
     let rname = prog.readings[reading as usize].name.clone();
-    eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None).map(|v| v.to_string())
+    eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None)
 }
 
 /// Refuse a position that the loaded rules cannot hold under the reading (a variant that
@@ -78,16 +90,7 @@ pub(super) fn fits_the_rules(
     let bound = vec![("s".to_string(), names.state(start), "State".to_string())];
     let text = "(size({ p | p in keys(post(s)), p not in Pieces }), \
                 size({ p | p in keys(post(s)), let (on_board(c, r, _), _) = post(s)(p), not on_the_board((c, r)) }))";
-    let rname = prog.readings[reading as usize].name.clone();
-    let v = eval_with_bound(
-        prog,
-        text,
-        bound,
-        Engine::Native,
-        Some(&rname),
-        printer,
-        None,
-    )?;
+    let v = eval_under(prog, reading, text, bound, Engine::Native, printer)?;
     let counts = match &v {
         Value::Tuple(t) => match &t[..] {
             [Value::Int(a), Value::Int(b)] => (*a, *b),
@@ -115,7 +118,8 @@ pub(super) fn fits_the_rules(
         Diag::error(
             "E0404",
             format!(
-                "the position cannot be a state of the rules loaded under {rname}: {}",
+                "the position cannot be a state of the rules loaded under {}: {}",
+                prog.readings[reading as usize].name,
                 why.join("; ")
             ),
         )
@@ -136,16 +140,7 @@ pub(super) fn legal_by_rules(
         ("g".to_string(), Value::seq(states), "Game".to_string()),
         ("i".to_string(), Value::Int(n), "Int".to_string()),
     ];
-    let rname = prog.readings[reading as usize].name.clone();
-    let v = eval_with_bound(
-        prog,
-        "legal(g, i)",
-        bound,
-        Engine::Native,
-        Some(&rname),
-        printer,
-        None,
-    )?;
+    let v = eval_under(prog, reading, "legal(g, i)", bound, Engine::Native, printer)?;
     let Value::Set(legal) = v else {
         return Err(printer.fail(unexpected("legal(g, i)", &v, "a set of states")));
     };
@@ -418,16 +413,7 @@ pub(super) fn replay_by_rules(
                 [j - 1 | j in seq(2..len(g)), sennichite(g, j)], \
                 [j - 1 | j in seq(2..len(g)), perpetual_forbidden(g, j)], \
                 mate(g, len(g)))";
-    let rname = prog.readings[reading as usize].name.clone();
-    let v = eval_with_bound(
-        prog,
-        text,
-        bound,
-        Engine::Native,
-        Some(&rname),
-        &printer,
-        None,
-    )?;
+    let v = eval_under(prog, reading, text, bound, Engine::Native, &printer)?;
     let ints = |v: &Value| -> Vec<usize> {
         match v {
             Value::Seq(xs) => xs
