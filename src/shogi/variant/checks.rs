@@ -35,10 +35,10 @@ impl VPos {
         d
     }
 
-    /// Where a piece may go to answer a check on `side`'s royal piece at `k` (other than by
-    /// moving the royal piece): the square of its one attacker and the empty squares between
-    /// them along a ray; nowhere when two pieces attack it.
-    pub(super) fn answer_squares(&self, k: usize, side: usize) -> Bits {
+    /// Is `side`'s royal piece at `k` in check, and if so where may a piece go to answer it
+    /// (other than by moving the royal piece): the square of its one attacker and the empty
+    /// squares between them along a ray; nowhere when two pieces attack it. `None`: no check.
+    pub(super) fn answer_squares(&self, k: usize, side: usize) -> Option<Bits> {
         let t = &*self.t;
         let by = side ^ 1;
         let mut answer = Bits::default();
@@ -72,10 +72,10 @@ impl VPos {
                 answer = c;
             }
         }
-        if attackers > 1 {
-            Bits::default()
-        } else {
-            answer
+        match attackers {
+            0 => None,
+            1 => Some(answer),
+            _ => Some(Bits::default()),
         }
     }
 

@@ -157,14 +157,16 @@ impl VPos {
             s.limits.stop = None;
             s.line(self, l, exact)
         });
-        let outcome = match &best {
-            Some(line) => MateOutcome::Mate(line.clone()),
-            None if s.stopped => MateOutcome::Unknown,
+        let found = best.is_some();
+        let outcome = match best {
+            Some(line) => MateOutcome::Mate(line),
+            // a win proved whose line could not be read is no answer either way
+            None if s.stopped || proved.is_some() => MateOutcome::Unknown,
             None => MateOutcome::NoMate,
         };
         MateResult {
-            shortest: exact && best.is_some(),
-            lower_bound: if best.is_some() { lower_bound } else { 0 },
+            shortest: exact && found,
+            lower_bound: if found { lower_bound } else { 0 },
             outcome,
             nodes: s.nodes,
         }
@@ -239,7 +241,8 @@ impl Dfpn {
     fn children(&mut self, p: &mut VPos, rem: u32, or: bool) -> Vec<Child> {
         let dm = self.limits.drop_mate;
         // under the check rule only checks can win: generated as such
-        let moves = if or && p.t.spec.royal == RoyalRule::Check {
+        let checks_only = or && p.t.spec.royal == RoyalRule::Check;
+        let moves = if checks_only {
             p.legal_checks(dm)
         } else {
             p.legal_moves(dm)
@@ -248,7 +251,7 @@ impl Dfpn {
         for m in moves {
             let u = p.do_move(m);
             let v = if or {
-                self.attacker_child(p, rem, m)
+                self.attacker_child(p, rem, m, checks_only)
             } else {
                 self.defender_child(p, rem)
             };
@@ -260,14 +263,21 @@ impl Dfpn {
         out
     }
 
-    /// After an attacker's move: a win, a check to search, or nothing (not a check).
-    fn attacker_child(&mut self, p: &mut VPos, rem: u32, m: VMove) -> Option<(u64, Val)> {
+    /// After an attacker's move (`is_check`: generated as a check): a win, a check to search, or
+    /// nothing (not a check).
+    fn attacker_child(
+        &mut self,
+        p: &mut VPos,
+        rem: u32,
+        m: VMove,
+        is_check: bool,
+    ) -> Option<(u64, Val)> {
         match self.decided(p) {
             Some(true) => return Some((0, Val::WON)),
             Some(false) => return None,
             None => {}
         }
-        if !p.threatened() {
+        if !is_check && !p.threatened() {
             return None;
         }
         let check_rule = p.t.spec.royal == RoyalRule::Check;

@@ -290,8 +290,8 @@ impl VPos {
 
     /// The pseudo-legal moves that may be legal, and what makes some of them legal without a
     /// look: under the check rule, in check, a move answers it only by moving the royal piece,
-    /// taking its one attacker or standing between them; out of check, a piece that is not royal and stands on no line from an
-    /// enemy piece to the royal piece cannot expose it.
+    /// taking its one attacker or standing between them; out of check, a piece that is not
+    /// royal and stands on no line from an enemy piece to the royal piece cannot expose it.
     fn candidates(&self) -> (Vec<VMove>, Safe) {
         let mut moves = Vec::with_capacity(128);
         let us = self.side;
@@ -302,8 +302,7 @@ impl VPos {
                 return (moves, Safe::None);
             }
         };
-        if self.attacked(royal, us ^ 1) {
-            let answer = self.answer_squares(royal, us);
+        if let Some(answer) = self.answer_squares(royal, us) {
             self.pseudo_moves_where(&mut moves, answer, |m| {
                 m.from as usize == royal || answer.has(m.to as usize)
             });
