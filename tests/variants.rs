@@ -1187,16 +1187,15 @@ fn board_variants_through_the_commands() {
         "{}",
         err(&o)
     );
-    let o = okite(&[
-        "mate",
-        "--variant",
-        "minishogi",
-        "--sfen",
-        "3k1/5/2G2/1R3/K4 b S 1",
-        "--json",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    // `okite mate --variant minishogi --json` on a position, with more flags: its exit and JSON
+    let mate = |sfen: &str, more: &[&str]| -> serde_json::Value {
+        let mut args = vec!["mate", "--variant", "minishogi", "--sfen", sfen, "--json"];
+        args.extend_from_slice(more);
+        let o = okite(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        serde_json::from_str(&out(&o)).unwrap()
+    };
+    let v = mate("3k1/5/2G2/1R3/K4 b S 1", &[]);
     assert_eq!(v["result"], "mate");
     assert_eq!(v["plies"], 3);
     // two silver drops mate in 3 (Fairy-Stockfish's pv begins S@c4, our S*3b)
@@ -1205,31 +1204,11 @@ fn board_variants_through_the_commands() {
     assert_eq!(v["lower_bound"], 3);
     assert_eq!(v["engine"]["variant"], "minishogi");
     // the first mate the search proves, with the length it proves
-    let o = okite(&[
-        "mate",
-        "--variant",
-        "minishogi",
-        "--sfen",
-        "5/5/2k2/5/2K2 b 2GS 1",
-        "--length",
-        "any",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let v = mate("5/5/2k2/5/2K2 b 2GS 1", &["--length", "any"]);
     assert_eq!(v["result"], "mate", "{v}");
     assert!(v["plies"].as_u64().unwrap() >= 5, "{v}");
     // no mate within a budget below the shortest: no claim of a bound
-    let o = okite(&[
-        "mate",
-        "--variant",
-        "minishogi",
-        "--sfen",
-        "5/5/2k2/5/2K2 b 2GS 1",
-        "--max-plies",
-        "3",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let v = mate("5/5/2k2/5/2K2 b 2GS 1", &["--max-plies", "3"]);
     assert_eq!(v["result"], "nomate", "{v}");
     assert_eq!(v["lower_bound"], 0, "{v}");
     // kyoto shogi's flip written with `+` and `-`, played by --moves
