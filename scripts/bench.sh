@@ -244,6 +244,39 @@ for n in 5 7; do
   mf=$(best3 $okite mate $nv --batch $f --length any --json --time-ms 5000)
   row "mate-$n set, two pawns allowed vs native" "$mf" "$mn" "$(ratio "$mf" "$mn")"
 done
+# Legality under the four readings, where each pawn drop asks whether the opponent has an
+# answer: a hand of every pawn (perft 2, the four readings), the records of tests/data/records,
+# and long random games with many drops (cshogi's move generator, seeded), each record replayed
+# under all four readings; the slowest of each kind.
+for r in narrow broad narrow-check broad-check; do
+  t=$(secs $okite perft --reading $r --depth 2 --sfen "4k4/9/9/9/9/9/9/9/4K4 b 9P9p 1")
+  row "perft(2) 9 pawns in each hand, $r" "$t" "-" "-"
+done
+worst=0
+for f in tests/data/records/*; do
+  case $f in *.csa) opt=--csa ;; *) opt=--kif ;; esac
+  t=$(secs $okite game $opt "$f"); [ "$t" = - ] && t=0
+  worst=$(python3 -c "print(f'{max($worst, $t):.4f}')")
+done
+row "game, tests/data/records, four readings, worst" "$worst" "-" "-"
+if [ "$peer" = yes ]; then
+  worst=0
+  for seed in 1 2 3 4 5; do
+    moves=$("$venv/bin/python" - "$seed" <<'PY'
+import random, sys, cshogi
+random.seed(int(sys.argv[1])); b = cshogi.Board(); ms = []
+for _ in range(1000):
+    lm = list(b.legal_moves)
+    if not lm: break
+    m = random.choice(lm); ms.append(cshogi.move_to_usi(m)); b.push(m)
+print(" ".join(ms))
+PY
+)
+    t=$(secs $okite game --usi "$moves")
+    worst=$(python3 -c "print(f'{max($worst, $t):.4f}')")
+  done
+  row "game, 5 random games (<=1000 plies), worst" "$worst" "-" "-"
+fi
 # The df-pn search on the compiled variant engine against the standard one, same problems.
 scripts/variant-mate-nps.sh "$ORACLES"/tsume/nshogi/mate-11-ply.sfen 30
 # Built first, so that the row times the runs (and cargo's start), not a compilation.

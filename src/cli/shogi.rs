@@ -444,24 +444,20 @@ pub(super) fn replay_by_rules(
 }
 
 /// Perft under a reading, each line with its history (repetitions and perpetual checks count).
-pub(super) fn perft_reading(
-    history: &mut Vec<crate::shogi::position::Position>,
-    depth: u32,
-    r: crate::shogi::readings::Reading,
-) -> u64 {
+pub(super) fn perft_reading(judge: &mut crate::shogi::readings::Judge, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = crate::shogi::readings::legal_moves(history, r);
+    let moves = judge.legal_moves();
     if depth == 1 {
         return moves.len() as u64;
     }
     let mut n = 0;
     for m in moves {
-        let next = history.last().expect("a position").after(m);
-        history.push(next);
-        n += perft_reading(history, depth - 1, r);
-        history.pop();
+        let next = judge.last().expect("a position").after(m);
+        judge.push(next);
+        n += perft_reading(judge, depth - 1);
+        judge.pop();
     }
     n
 }
@@ -594,7 +590,8 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         if depth > HISTORY_DEPTH {
             return printer.fail(too_deep_with_history(depth, "a reading"));
         }
-        emit(&perft_reading(&mut history, depth, rd).to_string());
+        let mut judge = crate::shogi::readings::Judge::new(&history, rd);
+        emit(&perft_reading(&mut judge, depth).to_string());
         return 0;
     }
     let mut p = history.last().expect("a game has a position").clone();

@@ -58,6 +58,8 @@ impl Reading {
 #[derive(Clone, Default)]
 pub struct Occurrences {
     by_key: rustc_hash::FxHashMap<u64, Vec<u32>>,
+    /// How many keys occur more than once.
+    repeated: usize,
 }
 
 impl Occurrences {
@@ -72,12 +74,25 @@ impl Occurrences {
 
     /// `p` is the position at index `i` of the history (pushed in order).
     pub fn push(&mut self, i: usize, p: &Position) {
-        self.by_key.entry(p.key()).or_default().push(i as u32);
+        let at = self.by_key.entry(p.key()).or_default();
+        at.push(i as u32);
+        if at.len() == 2 {
+            self.repeated += 1;
+        }
+    }
+
+    /// How many keys occur more than once (a position that occurred twice, or two positions
+    /// that share a key).
+    pub fn repeated(&self) -> usize {
+        self.repeated
     }
 
     /// The last position pushed, `p`, leaves the history.
     pub fn pop(&mut self, p: &Position) {
         if let Some(v) = self.by_key.get_mut(&p.key()) {
+            if v.len() == 2 {
+                self.repeated -= 1;
+            }
             v.pop();
             if v.is_empty() {
                 self.by_key.remove(&p.key());
@@ -148,9 +163,7 @@ pub fn is_repetition(history: &[Position]) -> bool {
 /// (two pawns, a piece with nowhere to go or a king left attacked, for any piece of the mover;
 /// pawn-drop mate judged by a real test of the replies; under the broad reading, perpetual check).
 pub fn legal_moves(history: &[Position], reading: Reading) -> Vec<Move> {
-    let mut h = history.to_vec();
-    let mut occ = Occurrences::of(history);
-    legal_moves_depth(&mut h, &mut occ, reading, 0)
+    Judge::new(history, reading).legal_moves()
 }
 
 /// The mover (`c`) has two unpromoted pawns on a file, or a piece with nowhere to go.
@@ -204,46 +217,136 @@ pub fn start_forbidden(p: &Position) -> Option<String> {
     })
 }
 
-/// The legal moves after `history`, whose occurrences are `occ`; both come back as they were.
-fn legal_moves_depth(
-    history: &mut Vec<Position>,
-    occ: &mut Occurrences,
+/// The deepest chain of pawn drops each judged by its answers: past it a drop is taken to have
+/// an answer. Every link of the chain takes a pawn from a hand, so a position with at most 38
+/// pawns in hand never reaches it (a game from the start has 18).
+const MAX_DROP_CHAIN: usize = 40;
+
+/// The most positions whose having an answer is kept; past it the table starts again.
+const MAX_TABLED: usize = 1 << 15;
+
+/// Legality under a reading along a history that a walk extends and shortens.
+///
+/// Seed 001 defines legality and pawn-drop mate by each other: a pawn drop is forbidden when the
+/// opponent has no legal answer, and the opponent's answers include pawn drops judged the same
+/// way. Listing every answer at every level costs a power of the pawns in hand. The judge asks
+/// instead whether one answer exists, tries first the answers that are decided without that
+/// question (every move but a pawn drop), and keeps what it found for each position: under the
+/// narrow readings that depends on the position only; under the broad readings, only while no
+/// position of the history has occurred twice, since a perpetual check needs a fourth occurrence
+/// and a chain of drops adds each position at most once.
+pub struct Judge {
+    history: Vec<Position>,
+    occ: Occurrences,
     reading: Reading,
-    depth: usize,
-) -> Vec<Move> {
-    let Some(pos) = history.last().cloned() else {
-        return vec![];
-    };
-    let mover = pos.side_to_move();
-    let mut out = vec![];
-    for m in pos.pseudo_legal_moves() {
-        let n = pos.after(m);
-        if n.is_king_attacked(mover) || static_forbidden(&n, mover) {
-            continue;
-        }
-        let keep = if reading.perpetual_forbidden && perpetual_after(history, occ, &n) {
-            false
-        } else if m.drop_kind() == Some(PieceKind::Pawn) && depth < 40 {
-            // pawn-drop mate: the position after the drop is mate (in check, where the reading
-            // asks for it) and the opponent has no answer that is not forbidden
-            let could_mate = !reading.mate_needs_check() || n.in_check();
-            !could_mate || {
-                occ.push(history.len(), &n);
-                history.push(n);
-                let answers = legal_moves_depth(history, occ, reading, depth + 1);
-                if let Some(n) = history.pop() {
-                    occ.pop(&n);
-                }
-                !answers.is_empty()
-            }
-        } else {
-            true
-        };
-        if keep {
-            out.push(m);
+    answered: rustc_hash::FxHashMap<Position, bool>,
+}
+
+impl Judge {
+    /// A judge of the moves after `history` (oldest first).
+    pub fn new(history: &[Position], reading: Reading) -> Judge {
+        Judge {
+            history: history.to_vec(),
+            occ: Occurrences::of(history),
+            reading,
+            answered: Default::default(),
         }
     }
-    out
+
+    /// The position reached by the next move of the walk.
+    pub fn push(&mut self, p: Position) {
+        self.occ.push(self.history.len(), &p);
+        self.history.push(p);
+    }
+
+    /// The walk takes back its last move.
+    pub fn pop(&mut self) {
+        if let Some(p) = self.history.pop() {
+            self.occ.pop(&p);
+        }
+    }
+
+    /// The position the judge is at.
+    pub fn last(&self) -> Option<&Position> {
+        self.history.last()
+    }
+
+    /// The legal moves of the last position.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let Some(pos) = self.history.last().cloned() else {
+            return vec![];
+        };
+        let mut out = pos.pseudo_legal_moves();
+        out.retain(|&m| self.allowed(&pos, m, 0));
+        out
+    }
+
+    /// Whether `m` is a legal move of the last position.
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        let Some(pos) = self.history.last().cloned() else {
+            return false;
+        };
+        pos.pseudo_legal_moves().contains(&m) && self.allowed(&pos, m, 0)
+    }
+
+    /// Whether the last position has a legal move.
+    pub fn has_legal_move(&mut self) -> bool {
+        let Some(pos) = self.history.last().cloned() else {
+            return false;
+        };
+        self.any_allowed(&pos, 0)
+    }
+
+    /// Whether `m`, a move of `pos` (the last position), leads to no forbidden position.
+    fn allowed(&mut self, pos: &Position, m: Move, chain: usize) -> bool {
+        let mover = pos.side_to_move();
+        let n = pos.after(m);
+        if n.is_king_attacked(mover) || static_forbidden(&n, mover) {
+            return false;
+        }
+        if self.reading.perpetual_forbidden && perpetual_after(&self.history, &self.occ, &n) {
+            return false;
+        }
+        if m.drop_kind() != Some(PieceKind::Pawn) || chain >= MAX_DROP_CHAIN {
+            return true;
+        }
+        // pawn-drop mate: the position after the drop is mate (in check, where the reading asks
+        // for it) and the opponent has no answer that is not forbidden
+        if self.reading.mate_needs_check() && !n.in_check() {
+            return true;
+        }
+        let tabled = !self.reading.perpetual_forbidden || self.occ.repeated() == 0;
+        if tabled {
+            if let Some(&a) = self.answered.get(&n) {
+                return a;
+            }
+        }
+        self.push(n.clone());
+        let answered = self.any_allowed(&n, chain + 1);
+        self.pop();
+        if tabled {
+            if self.answered.len() >= MAX_TABLED {
+                self.answered.clear();
+            }
+            self.answered.insert(n, answered);
+        }
+        answered
+    }
+
+    /// Whether `pos`, the last position, has a legal move: first among the moves decided without
+    /// asking for answers, then among the pawn drops.
+    fn any_allowed(&mut self, pos: &Position, chain: usize) -> bool {
+        let moves = pos.pseudo_legal_moves();
+        let pawn_drop = |m: &Move| m.drop_kind() == Some(PieceKind::Pawn);
+        moves
+            .iter()
+            .filter(|m| !pawn_drop(m))
+            .any(|&m| self.allowed(pos, m, chain))
+            || moves
+                .iter()
+                .filter(|m| pawn_drop(m))
+                .any(|&m| self.allowed(pos, m, chain))
+    }
 }
 
 /// What a replay of a game finds under one reading.
@@ -263,40 +366,37 @@ pub struct Replay {
 /// occurrences of its positions grow move by move, so that the replay takes linear time.
 pub fn replay(positions: &[Position], moves: &[Move], reading: Reading) -> Replay {
     let mut r = Replay::default();
-    let mut h: Vec<Position> = Vec::with_capacity(positions.len());
-    let mut occ = Occurrences::default();
+    let mut judge = Judge::new(&[], reading);
     for (i, m) in moves.iter().enumerate() {
-        // h is positions[..=i]
-        occ.push(i, &positions[i]);
-        h.push(positions[i].clone());
+        // the judge's history is positions[..=i]
+        judge.push(positions[i].clone());
         let next = &positions[i + 1];
-        if r.first_forbidden.is_none() {
-            let legal = legal_moves_depth(&mut h, &mut occ, reading, 0);
-            if !legal.contains(m) {
-                let why = if !h[i].pseudo_legal_moves().contains(m) {
-                    "not a move of the position".to_string()
-                } else if reading.perpetual_forbidden && perpetual_after(&h, &occ, next) {
-                    "completes a fourfold repetition by perpetual check".to_string()
-                } else {
-                    h[i].illegal_reason(*m).unwrap_or_else(|| {
-                        "a pawn drop that mates (perpetual checks considered)".into()
-                    })
-                };
-                r.first_forbidden = Some((i + 1, why));
-            }
+        if r.first_forbidden.is_none() && !judge.is_legal(*m) {
+            let h = &judge.history;
+            let why = if !h[i].pseudo_legal_moves().contains(m) {
+                "not a move of the position".to_string()
+            } else if reading.perpetual_forbidden && perpetual_after(h, &judge.occ, next) {
+                "completes a fourfold repetition by perpetual check".to_string()
+            } else {
+                h[i].illegal_reason(*m).unwrap_or_else(|| {
+                    "a pawn drop that mates (perpetual checks considered)".into()
+                })
+            };
+            r.first_forbidden = Some((i + 1, why));
         }
-        if occ.equal(&h, next).nth(2).is_some() {
+        if judge.occ.equal(&judge.history, next).nth(2).is_some() {
             r.repetitions.push(i + 1);
-            if perpetual_after(&h, &occ, next) {
+            if perpetual_after(&judge.history, &judge.occ, next) {
                 r.perpetual_checks.push(i + 1);
             }
         }
     }
-    let last = positions.len();
-    occ.push(last - 1, &positions[last - 1]);
-    h.push(positions[last - 1].clone());
-    let no_move = legal_moves_depth(&mut h, &mut occ, reading, 0).is_empty();
-    r.final_mate = no_move && (!reading.mate_needs_check() || positions[last - 1].in_check());
+    let Some(last) = positions.last() else {
+        return r;
+    };
+    judge.push(last.clone());
+    let no_move = !judge.has_legal_move();
+    r.final_mate = no_move && (!reading.mate_needs_check() || last.in_check());
     r
 }
 
@@ -376,6 +476,134 @@ mod tests {
                         .collect::<Vec<_>>(),
                     vec![true; perp.len()]
                 );
+            }
+        }
+    }
+
+    /// Seed 001's definition as it reads: every pawn drop that could mate asks for the
+    /// opponent's whole list of legal moves, each judged the same way (exponential in the pawns
+    /// in hand; the oracle of the judge on small hands).
+    fn legal_by_expansion(h: &mut Vec<Position>, reading: Reading) -> Vec<Move> {
+        let pos = h.last().unwrap().clone();
+        let mover = pos.side_to_move();
+        let mut out = vec![];
+        for m in pos.pseudo_legal_moves() {
+            let n = pos.after(m);
+            if n.is_king_attacked(mover) || static_forbidden(&n, mover) {
+                continue;
+            }
+            if reading.perpetual_forbidden {
+                let occ = Occurrences::of(h);
+                if perpetual_after(h, &occ, &n) {
+                    continue;
+                }
+            }
+            let could_mate = m.drop_kind() == Some(PieceKind::Pawn)
+                && (!reading.mate_needs_check() || n.in_check());
+            if could_mate {
+                h.push(n);
+                let answers = legal_by_expansion(h, reading);
+                h.pop();
+                if answers.is_empty() {
+                    continue;
+                }
+            }
+            out.push(m);
+        }
+        out
+    }
+
+    const READINGS: [Reading; 4] = [
+        Reading::NARROW,
+        Reading::BROAD,
+        Reading::NARROW_CHECK,
+        Reading::BROAD_CHECK,
+    ];
+
+    /// The judge's legal moves are the definition's, along random games from positions where
+    /// pawn drops decide one another (kings hemmed in, pawns in both hands), under every
+    /// reading, with the histories of the games (repetitions reached by walking back and forth).
+    #[test]
+    fn the_judge_lists_the_moves_of_the_definition() {
+        let starts = [
+            "k8/9/9/9/9/9/9/9/8K b Pp 1",
+            "kl7/lp7/9/9/9/9/9/7PL/7LK b Pp 1",
+            "8k/7G1/9/9/9/9/9/9/K8 b 2P 1",
+            "7nk/9/6B1L/9/9/9/9/9/4K4 b Pp 1",
+            "lk7/1s7/9/9/9/9/9/7S1/7KL w Pp 1",
+            "3gkg3/9/4P4/9/9/9/9/9/4K4 b Pp 1",
+            // the king that answers a drop has no move but a drop of its own
+            "8k/6S2/7G1/9/9/9/9/9/4K4 b Pp 1",
+            "4k4/9/9/9/9/9/7g1/6s2/8K w Pp 1",
+        ];
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut compared = 0;
+        for sfen in starts {
+            for game in 0..6 {
+                let mut h = vec![Position::from_sfen(sfen).unwrap()];
+                // one judge per reading walks the whole game, as a replay's or a perft's does
+                let mut judges = READINGS.map(|r| Judge::new(&h, r));
+                for _ in 0..24 {
+                    for judge in judges.iter_mut() {
+                        let r = judge.reading;
+                        let mut got = judge.legal_moves();
+                        let mut want = legal_by_expansion(&mut h.clone(), r);
+                        got.sort_by_key(|m| m.to_usi());
+                        want.sort_by_key(|m| m.to_usi());
+                        assert_eq!(
+                            got,
+                            want,
+                            "{sfen} game {game} after {} plies {r:?}",
+                            h.len()
+                        );
+                        assert_eq!(judge.has_legal_move(), !want.is_empty());
+                        for m in h.last().unwrap().pseudo_legal_moves() {
+                            assert_eq!(judge.is_legal(m), want.contains(&m), "{m:?} {r:?}");
+                        }
+                        compared += 1;
+                    }
+                    let moves = legal_moves(&h, Reading::NARROW);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[next(moves.len())];
+                    let n = h.last().unwrap().after(m);
+                    h.push(n.clone());
+                    for judge in judges.iter_mut() {
+                        judge.push(n.clone());
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
+
+    /// A hand of every pawn is judged at once: each drop asks whether one answer exists, not
+    /// for every answer (the definition read literally costs a power of the pawns in hand).
+    #[test]
+    fn every_pawn_in_hand_is_judged() {
+        for sfen in [
+            "4k4/9/9/9/9/9/9/9/4K4 b 9P9p 1",
+            "4k4/9/9/9/9/9/9/9/4K4 w 18p 1",
+            "k8/9/9/9/9/9/9/9/8K b 9P9p 1",
+        ] {
+            let p = Position::from_sfen(sfen).unwrap();
+            for r in READINGS {
+                let moves = legal_moves(std::slice::from_ref(&p), r);
+                // no drop mates a king that can step away: a drop on each of the 71 empty
+                // squares off the mover's last rank, and the king's moves
+                let kings = p
+                    .pseudo_legal_moves()
+                    .into_iter()
+                    .filter(|m| m.drop_kind().is_none())
+                    .count();
+                assert_eq!(moves.len(), 71 + kings, "{sfen} {r:?}");
             }
         }
     }
