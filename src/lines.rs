@@ -5,9 +5,23 @@
 
 use std::io::BufRead;
 
+/// The bytes of a line too long to read that are kept.
+pub const HEAD: usize = 64;
+
+/// The first word of a line's bytes, read as text whatever its encoding (a line refused as not
+/// UTF-8, or the head of one too long to read).
+pub fn first_word(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
 /// Reads a line (with its end) of at most `limit` bytes into `buf`: `Ok(n)` with the bytes
 /// read (0 at the end of the input), or, for a longer line, `Err(n)` with its length, the line
-/// read to its end without being kept and `buf` left empty.
+/// read to its end without being kept and `buf` left with at most its first `HEAD` bytes
+/// (enough to tell which command a skipped line was).
 pub fn read_line_bounded(
     r: &mut impl BufRead,
     buf: &mut Vec<u8>,
@@ -18,7 +32,7 @@ pub fn read_line_bounded(
     if n <= limit || buf.ends_with(b"\n") {
         return Ok(Ok(n));
     }
-    buf.clear();
+    buf.truncate(HEAD);
     let mut skipped = n;
     loop {
         let chunk = r.fill_buf()?;
@@ -56,7 +70,8 @@ mod tests {
                 Ok(0) => break,
                 Ok(_) => got.push(String::from_utf8(buf).unwrap()),
                 Err(n) => {
-                    assert!(buf.is_empty());
+                    // the head of the line is kept, no more than was read of it
+                    assert_eq!(buf, vec![b'x'; 11]);
                     got.push(format!("<{n}>"));
                 }
             }

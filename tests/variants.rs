@@ -1278,4 +1278,15 @@ fn board_variants_through_the_commands() {
     );
     // and an answer for the dobutsu position too (the chick has taken the chick)
     assert_eq!(s.matches("checkmate ").count(), 2, "{s}");
+    // a `position` line that is not UTF-8 leaves no position to search, under a variant too
+    let mate = "position sfen 3k1/5/2G2/1R3/K4 b S 1\ngo mate 10000\n";
+    let mut script = format!("setoption name UCI_Variant value minishogi\n{mate}").into_bytes();
+    script.extend(b"position sfen 3k1/5/5/5/K4 b - 1 \xff\ngo mate 10000\n");
+    script.extend(format!("{mate}quit\n").bytes());
+    let s = common::usi_session_bytes(&script);
+    let answers: Vec<&str> = s.lines().filter(|l| l.starts_with("checkmate")).collect();
+    assert_eq!(answers.len(), 3, "{s}");
+    assert_eq!(answers[1], "checkmate notimplemented", "{s}");
+    assert_eq!(answers[0], answers[2], "{s}");
+    assert!(s.contains("no position to search"), "{s}");
 }

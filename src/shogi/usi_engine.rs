@@ -13,7 +13,7 @@
 //! answers, then the command is carried out), so that a GUI that sends them early is never left
 //! waiting; the end of the input ends the search and the loop. Unknown or malformed commands
 //! produce an `info string` line; the loop never panics on input. After a `position` command
-//! that fails (a bad SFEN, an illegal move) there is no position until the next one succeeds:
+//! that fails (a bad SFEN, an illegal move, a line that is not UTF-8 or too long to read) there is no position until the next one succeeds:
 //! `go mate` then answers `checkmate notimplemented` (the one answer of the tsume protocol that
 //! says nothing of a position) and `go` answers `bestmove resign`, each after an `info string
 //! error` that says why; never a result for the position before.
@@ -155,8 +155,14 @@ pub fn usi_loop_boards<W: Write + Send>(
                 Ok(Ok(0)) => break,
                 Ok(Ok(_)) => match String::from_utf8(bytes) {
                     Ok(l) => l,
-                    Err(_) => {
+                    Err(e) => {
                         say(&out, "info string unreadable input line (not UTF-8)")?;
+                        if crate::lines::first_word(e.as_bytes()) == "position" {
+                            // the position asked about is not known: none is searched until
+                            // a `position` is read
+                            finish(&mut running, &mut solver, true);
+                            bad_position = Some("it was not UTF-8 text".into());
+                        }
                         continue;
                     }
                 },
@@ -168,6 +174,13 @@ pub fn usi_loop_boards<W: Write + Send>(
                             MAX_LINE_BYTES >> 20
                         ),
                     )?;
+                    if crate::lines::first_word(&bytes) == "position" {
+                        finish(&mut running, &mut solver, true);
+                        bad_position = Some(format!(
+                            "its line of {n} bytes was longer than {} MiB",
+                            MAX_LINE_BYTES >> 20
+                        ));
+                    }
                     continue;
                 }
                 Err(_) => {
@@ -814,6 +827,43 @@ mod tests {
             3,
             "{out}"
         );
+    }
+
+    /// A `position` line that cannot be read (not UTF-8, or longer than the engine reads) is a
+    /// failed `position` too: the position before it is not searched, in the standard game and
+    /// under a board variant, until a `position` is read; other unreadable lines leave the
+    /// position as it was.
+    #[test]
+    fn an_unreadable_position_line_is_a_failed_position() {
+        let long = format!("position sfen {}\n", "x".repeat(MAX_LINE_BYTES));
+        // (under a board variant: tests/variants.rs `board_variants_through_the_commands`)
+        for (setup, mated, fresh) in [(
+            "",
+            "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+            "checkmate G*5b",
+        )] {
+            for skipped in [
+                b"position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 \xff\n".to_vec(),
+                b"\xffposition startpos\n".to_vec(),
+                long.clone().into_bytes(),
+                b"isready \xff\n".to_vec(),
+            ] {
+                let mut input = format!("{setup}{mated}\ngo mate 1000\n").into_bytes();
+                input.extend(&skipped);
+                input.extend(format!("go mate 1000\n{mated}\ngo mate 1000\nquit\n").bytes());
+                let mut out = Vec::new();
+                usi_loop(&input[..], &mut out).unwrap();
+                let out = String::from_utf8(out).unwrap();
+                let answers: Vec<&str> =
+                    out.lines().filter(|l| l.starts_with("checkmate")).collect();
+                let second = if skipped.starts_with(b"position") {
+                    "checkmate notimplemented"
+                } else {
+                    fresh
+                };
+                assert_eq!(answers, vec![fresh, second, fresh], "{setup} {out}");
+            }
+        }
     }
 
     /// A line longer than the engine reads is skipped with an `info string`, a line that is

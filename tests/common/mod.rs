@@ -50,6 +50,11 @@ pub fn json_ok(args: &[&str]) -> serde_json::Value {
 /// What `okite usi` (run from the project's folder) writes for the commands of `script`, its
 /// standard input.
 pub fn usi_session(script: &str) -> String {
+    usi_session_bytes(script.as_bytes())
+}
+
+/// The same for commands that need not be UTF-8 text.
+pub fn usi_session_bytes(script: &[u8]) -> String {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
         .arg("usi")
@@ -62,7 +67,7 @@ pub fn usi_session(script: &str) -> String {
         .stdin
         .take()
         .expect("its input")
-        .write_all(script.as_bytes())
+        .write_all(script)
         .expect("the commands written");
     let o = child.wait_with_output().expect("its output");
     String::from_utf8_lossy(&o.stdout).into_owned()
