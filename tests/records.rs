@@ -5,6 +5,7 @@
 
 mod common;
 use common::okite;
+use okite::shogi::record::{parse_csa, parse_kif};
 use okite::shogi::{
     decode_record, read_csa, read_kif, Color, Ending, Move, Outcome, Record, TextEncoding,
 };
@@ -417,4 +418,58 @@ fn csa_comments_and_names_keep_their_commas() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("line 4"), "{e}");
+}
+
+/// Every line end a record may have, `\n`, `\r\n` or a lone `\r` (older Macintosh files), reads
+/// the same game, in KIF, KI2 and CSA; headers such as `開始日時` do not swallow the rest.
+#[test]
+fn records_read_the_same_with_any_line_end() {
+    for (name, csa) in [
+        ("uchifuzume.kif", false),
+        ("nifu.kif", false),
+        ("ambiguous.ki2", false),
+        ("resign.csa", true),
+    ] {
+        let text = text_of(name).replace("\r\n", "\n");
+        let with_date = if csa {
+            text.clone()
+        } else {
+            format!("開始日時：2026/11/29 10:00:00\n{text}")
+        };
+        let parse = |t: &str| {
+            if csa {
+                parse_csa(t)
+            } else {
+                parse_kif(t)
+            }
+        };
+        let want = parse(&with_date).unwrap();
+        assert!(!want.moves.is_empty(), "{name}");
+        for end in ["\r\n", "\r"] {
+            let got = parse(&with_date.replace('\n', end)).unwrap();
+            assert_eq!(got.moves, want.moves, "{name} {end:?}");
+            assert_eq!(got.positions, want.positions, "{name} {end:?}");
+        }
+    }
+}
+
+/// A line that is none of a record's, beside lines that are, is refused with its number, not
+/// skipped (a header and one such line read as a game of no moves).
+#[test]
+fn a_stray_line_in_a_record_is_refused() {
+    for (t, line) in [
+        ("手合割：平手\nこれはごみ\n", 2),
+        ("手合割：平手\r1 ７六歩(77)\rgarbage\r", 3),
+        ("これはごみ\n手合割：平手\n   1 ７六歩(77)\n", 1),
+        ("▲７六歩　△３四歩\nno move here\n", 2),
+    ] {
+        let e = read_kif(t).unwrap_err();
+        assert!(
+            e.0[0].message.contains(&format!("line {line}: not a line")),
+            "{t:?}: {e}"
+        );
+    }
+    // the frame of a board diagram and the moves' heading are a record's lines
+    let t = "手合割：平手\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    assert_eq!(parse_kif(t).unwrap().moves.len(), 1);
 }

@@ -187,14 +187,31 @@ fn line_error(
     )
 }
 
-/// Lines of `text` with their 1-based number and byte offset (line ends stripped).
+/// Lines of `text` with their 1-based number and byte offset (line ends stripped). A line ends
+/// at `\n`, `\r\n` or a lone `\r` (the line end of older Macintosh files).
 fn lines_with_offsets(text: &str) -> Vec<(usize, usize, &str)> {
     let mut out = Vec::new();
-    let mut off = 0;
-    for (i, raw) in text.split_inclusive('\n').enumerate() {
-        let line = raw.trim_end_matches(['\n', '\r']);
-        out.push((i + 1, off, line));
-        off += raw.len();
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'\n' => Some(i + 1),
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => Some(i + 2),
+            b'\r' => Some(i + 1),
+            _ => None,
+        };
+        match end {
+            Some(next) => {
+                out.push((out.len() + 1, start, &text[start..i]));
+                start = next;
+                i = next;
+            }
+            None => i += 1,
+        }
+    }
+    if start < bytes.len() {
+        out.push((out.len() + 1, start, &text[start..]));
     }
     out
 }
@@ -376,6 +393,8 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
     // the ending "move" and the summary line
     let mut ending: Option<RecordResult> = None;
     let mut summary: Option<(usize, usize, String)> = None;
+    // the first line that is none of a record's (refused where the rest is a record)
+    let mut stray: Option<ParseError> = None;
     'lines: for &(no, off, line) in &lines {
         let trimmed = line.trim_start_matches('\u{feff}').trim();
         if trimmed.is_empty()
@@ -483,8 +502,17 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
         let kif_line = !first.is_empty() && first.chars().all(|c| c.is_ascii_digit());
         let ki2_line = trimmed.chars().next().and_then(side_mark).is_some();
         if !kif_line && !ki2_line {
-            if trimmed.contains('：') || trimmed.starts_with("手数") {
+            if trimmed.contains('：') || trimmed.contains(':') || trimmed.starts_with("手数") {
+                // a header (`開始日時：...`, `棋戦：...`) or the moves' heading
                 known = true;
+            } else if !diagram_frame(trimmed) && stray.is_none() {
+                stray = Some(line_error(
+                    off,
+                    no,
+                    line,
+                    "not a line of a KIF or KI2 record".into(),
+                    "a KIF record has headers such as `手合割：平手`, a board diagram, and moves such as `   1 ７六歩(77)`; KI2 writes `▲７六歩`; comments start with `*` or `#`",
+                ));
             }
             continue;
         }
@@ -596,6 +624,9 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
             "write 9 rows",
         ));
     }
+    if let Some(e) = stray.filter(|_| known) {
+        errs.insert(0, e);
+    }
     if !known && errs.is_empty() {
         errs.push(ParseError::new(
             0,
@@ -645,6 +676,15 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
         (e, s) => e.or(s),
     };
     Ok(ms.finish(result))
+}
+
+/// A line of a board diagram's frame: its border (`+---...---+`) or the column numerals above it
+/// (`  ９ ８ ７ ...`).
+fn diagram_frame(line: &str) -> bool {
+    line.chars().all(|c| c == '+' || c == '-')
+        || line
+            .chars()
+            .all(|c| c.is_whitespace() || ('１'..='９').contains(&c))
 }
 
 /// Parses a KIF or KI2 record into its game: [`read_kif`], refused when the record ends with a
