@@ -154,6 +154,12 @@ impl<'p> RulesOracle<'p> {
         })
     }
 
+    /// Bounds the resident memory the rules' evaluations may reach, in bytes (the evaluator
+    /// ends an evaluation past it).
+    pub fn bound_memory(&mut self, bytes: usize) {
+        self.ev.budget.max_resident_bytes = bytes;
+    }
+
     /// Ends a rule evaluation that runs when `stop` is set or `deadline` passes, so that a
     /// search's stop and time limit bind while the rules answer for it.
     pub fn watch(
@@ -221,5 +227,9 @@ impl Oracle for RulesOracle<'_> {
     }
     fn forbidden(&mut self, h: &[Position]) -> Result<bool, String> {
         self.call("forbidden", |s| s.game(h))
+    }
+    fn shrink(&mut self) {
+        self.states = FxHashMap::default();
+        self.ev.clear_memo();
     }
 }

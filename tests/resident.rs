@@ -168,3 +168,107 @@ proptest::proptest! {
         );
     }
 }
+
+/// What a command writes on its standard output and the largest resident size of it and of the
+/// processes it waited for, in bytes (`wait4` of this one child: other tests' children do not
+/// count).
+#[cfg(target_os = "linux")]
+fn output_and_peak(mut cmd: Command) -> (Option<i32>, String, usize) {
+    use std::io::Read;
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: wait4 writes the status and the usage of the child `pid`, a child of this process
+    // not yet waited for (std's handle is dropped without waiting).
+    #[allow(unsafe_code)]
+    let (status, usage) = unsafe {
+        let mut status = 0;
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::wait4(pid, &mut status, 0, &mut u);
+        (status, u)
+    };
+    drop(child);
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (code, out, usage.ru_maxrss as usize * 1024)
+}
+
+/// `okite` run by `sh` under a bound on its address space (`ulimit -v`, in KiB), with `input`
+/// on its standard input (the pipe kept open `hold` seconds).
+#[cfg(target_os = "linux")]
+fn under_ulimit(kib: usize, args: &str, input: &str, hold: u32) -> Command {
+    let script = format!(
+        "ulimit -v {kib} && {{ printf '%s' \"$OKITE_INPUT\"; sleep {hold}; }} | \"$OKITE\" {args}"
+    );
+    let mut c = Command::new("sh");
+    c.args(["-c", &script])
+        .env("OKITE", env!("CARGO_BIN_EXE_okite"))
+        .env("OKITE_INPUT", input)
+        .env("NO_COLOR", "1");
+    c
+}
+
+/// The largest table the USI engine offers is searched with under an address space of 6 GiB,
+/// as `okite mate --hash-mb 4096` is: the table is made on the search's thread once its stack
+/// is had.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_usi_table_searches_under_six_gib() {
+    let (_, out, _) = output_and_peak(under_ulimit(
+        6 << 20,
+        "usi",
+        "setoption name USI_Hash value 4096\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate 5000\n",
+        2,
+    ));
+    assert!(out.contains("checkmate G*5b"), "{out}");
+}
+
+/// A mate search under a reading the rules answer (the hybrid search) keeps to `--hash-mb` and
+/// `--max-resident-mb`, from the command line and in the USI engine. The position has no mate
+/// under any-drop-mate (the gold's drop mate is forbidden), and its search grows by about 60 MiB
+/// a second where nothing bounds it.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_hybrid_search_keeps_to_its_memory() {
+    let sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+    let mate = |bound: &str, hash: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_okite"));
+        c.args(["mate", "--reading", "any-drop-mate", "--sfen", sfen])
+            .args(["--max-resident-mb", bound, "--hash-mb", hash])
+            .args(["--time-ms", "5000"])
+            .env("NO_COLOR", "1");
+        output_and_peak(c)
+    };
+    // a small table: the search runs to its time limit in it
+    let (code, out, peak) = mate("1024", "1");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("unknown"), "{out}");
+    assert!(peak < 100 << 20, "{} MiB under --hash-mb 1", peak >> 20);
+    // a table of nearly all the memory: the resident bound ends the search near it
+    let (code, out, peak) = mate("100", "90");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("unknown"), "{out}");
+    assert!(
+        peak < (100 + 32) << 20,
+        "{} MiB under a bound of 100",
+        peak >> 20
+    );
+    // the USI engine: USI_Hash and --max-resident-mb alike
+    let (_, out, peak) = output_and_peak(under_ulimit(
+        6 << 20,
+        "usi --max-resident-mb 100",
+        &format!("setoption name Reading value any-drop-mate\nsetoption name USI_Hash value 1\nposition sfen {sfen}\ngo mate 4000\n"),
+        5,
+    ));
+    assert!(out.contains("checkmate timeout"), "{out}");
+    assert!(peak < 100 << 20, "{} MiB under USI_Hash 1", peak >> 20);
+}

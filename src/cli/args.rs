@@ -630,6 +630,10 @@ pub struct UsiArgs {
     /// The reading (the USI option `Reading` changes it)
     #[arg(long, default_value = "narrow-check")]
     pub reading: String,
+    /// The memory the process may occupy, in MiB: a search under a reading the rules answer
+    /// drops its caches near it and ends past it (`USI_Hash` sizes the search's tables)
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+    pub max_resident_mb: usize,
 }
 
 /// The options of `okite mate`.

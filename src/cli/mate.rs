@@ -232,12 +232,13 @@ fn deadline_after(ms: u64) -> Option<std::time::Instant> {
 pub(super) fn variant_search(
     paths: Vec<PathBuf>,
     reading: String,
+    max_resident_bytes: usize,
 ) -> crate::shogi::usi_engine::VariantSearch {
     std::sync::Arc::new(
         move |h: &[crate::shogi::position::Position],
-              ms: u64,
-              any: bool,
+              limits: crate::shogi::usi_engine::VariantLimits,
               stop: std::sync::Arc<std::sync::atomic::AtomicBool>| {
+            let ms = limits.ms;
             let (prog, _) = crate::front::load_rules(&paths)
                 .map_err(|_| "the rule files no longer check".to_string())?;
             let r = prog
@@ -248,13 +249,16 @@ pub(super) fn variant_search(
             let mut oracle = crate::hybrid::RulesOracle::new(&prog, &binder, r)?;
             let deadline = deadline_after(ms);
             oracle.watch(Some(stop.clone()), deadline);
+            oracle.bound_memory(max_resident_bytes);
             let mut hy =
                 crate::shogi::legality::Hybrid::new(v.mate_needs_check, v.asked, &mut oracle);
             let opts = crate::shogi::hybrid_mate::HybridOptions {
                 max_ms: ms,
-                any,
+                any: limits.any,
                 stop: Some(stop),
                 deadline,
+                table_mb: limits.hash_mb,
+                max_resident_bytes,
                 ..Default::default()
             };
             crate::shogi::hybrid_mate::solve(h, &mut hy, &opts)
@@ -298,6 +302,8 @@ pub(super) fn run_mate_hybrid(
         // each problem's time limit binds the rules' answers too
         let deadline = deadline_after(a.time_ms);
         oracle.watch(None, deadline);
+        let max_resident_bytes = a.max_resident_mb.saturating_mul(1 << 20);
+        oracle.bound_memory(max_resident_bytes);
         let mut hy = crate::shogi::legality::Hybrid::new(v.mate_needs_check, v.asked, &mut oracle);
         let opts = crate::shogi::hybrid_mate::HybridOptions {
             max_nodes: a.nodes,
@@ -306,6 +312,8 @@ pub(super) fn run_mate_hybrid(
             any: a.length == "any",
             stop: None,
             deadline,
+            table_mb: a.hash_mb,
+            max_resident_bytes,
         };
         let r = match crate::shogi::hybrid_mate::solve(&history, &mut hy, &opts) {
             Ok(r) => r,

@@ -10,7 +10,12 @@ use std::path::PathBuf;
 
 /// `okite usi`.
 pub(super) fn usi(args: UsiArgs) -> i32 {
-    let UsiArgs { rules, reading } = args;
+    let UsiArgs {
+        rules,
+        reading,
+        max_resident_mb,
+    } = args;
+    let max_resident_bytes = max_resident_mb.saturating_mul(1 << 20);
     let stdin = std::io::stdin();
     // the options Rules and Reading: the search follows them where the definitions of
     // `mate_in` are the shipped ones of a native reading, and refuses otherwise
@@ -40,7 +45,7 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
                 };
                 match kept {
                     Ok(_) => Ok(crate::shogi::usi_engine::Follow::Variant(
-                        variant_search(paths, name.to_string()),
+                        variant_search(paths, name.to_string(), max_resident_bytes),
                     )),
                     Err(no) => Err(format!(
                         "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"

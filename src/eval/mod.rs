@@ -320,10 +320,11 @@ impl<'p> Evaluator<'p> {
         self.reading = r;
     }
 
-    /// Forget every memo entry (for example after rule files changed).
+    /// Forget every memo entry (for example after rule files changed, or when memory runs
+    /// short), and give the tables' memory back.
     pub fn clear_memo(&mut self) {
-        self.memo.clear();
-        self.explain_memo.clear();
+        self.memo = Default::default();
+        self.explain_memo = Default::default();
         self.memo_bytes = 0;
     }
 

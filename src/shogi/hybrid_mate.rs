@@ -35,9 +35,15 @@ use std::time::Instant;
 const INF: u32 = u32::MAX / 4;
 /// The remaining plies of a search without a length bound.
 const UNBOUNDED: u32 = u32::MAX;
-/// Bounds of the caches (moves listed, table entries): about 100 and 800 MB.
+/// Bounds of the caches (moves listed, table entries) when no size is given: about 400 and 800
+/// MB.
 const MAX_LISTED: usize = 25_000_000;
 const MAX_TABLE: usize = 20_000_000;
+/// Bytes a table entry takes (key, numbers and the hash table's share), and a move listed.
+const ENTRY_BYTES: usize = 40;
+const LISTED_BYTES: usize = 16;
+/// How often (in nodes) the clock, the stop flag and the resident memory are read.
+const READ_NODES: u64 = 256;
 /// The bounds searched before a search for any mate goes on without a bound.
 const ANY_BOUNDS: [u32; 3] = [1, 7, 11];
 /// The longest line read out of the table.
@@ -58,6 +64,27 @@ pub struct HybridOptions {
     /// The moment the rules' evaluations end (the one their evaluator watches): an evaluation
     /// ended at it is the time limit's, however the search's own clock reads `max_ms`.
     pub deadline: Option<Instant>,
+    /// The memory of the search's table and lists of moves, in MiB (0: their default bounds);
+    /// half for each.
+    pub table_mb: usize,
+    /// The resident memory of the process the search may reach, in bytes (0: none): past nine
+    /// tenths of it the caches (the search's and the oracle's) are dropped, and past it the
+    /// search ends as a budget ends it.
+    pub max_resident_bytes: usize,
+}
+
+impl HybridOptions {
+    /// The most table entries and listed moves kept.
+    fn cache_bounds(&self) -> (usize, usize) {
+        if self.table_mb == 0 {
+            return (MAX_TABLE, MAX_LISTED);
+        }
+        let half = self.table_mb.saturating_mul(1 << 19);
+        (
+            (half / ENTRY_BYTES).clamp(1024, MAX_TABLE),
+            (half / LISTED_BYTES).clamp(1024, MAX_LISTED),
+        )
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -81,6 +108,8 @@ struct Search<'a, 'o> {
     history: Vec<Position>,
     attacker: Color,
     nodes: u64,
+    /// The node count at which the clock, the stop flag and the memory are read next.
+    next_read: u64,
     start: Instant,
     opts: &'a HybridOptions,
     err: Option<String>,
@@ -106,13 +135,27 @@ impl Search<'_, '_> {
         if self.opts.max_nodes > 0 && self.nodes >= self.opts.max_nodes {
             self.out_of_budget = true;
         }
-        if self.nodes.is_multiple_of(256) {
-            if self.opts.max_ms > 0 && self.start.elapsed().as_millis() as u64 >= self.opts.max_ms {
+        if self.nodes < self.next_read {
+            return self.out_of_budget;
+        }
+        // the clock, the stop flag and the memory are read by the nodes passed since they were
+        // last read (this is not called at every node)
+        self.next_read = self.nodes + READ_NODES;
+        if self.opts.max_ms > 0 && self.start.elapsed().as_millis() as u64 >= self.opts.max_ms {
+            self.out_of_budget = true;
+        }
+        if let Some(s) = &self.opts.stop {
+            if s.load(Ordering::Relaxed) {
                 self.out_of_budget = true;
             }
-            if let Some(s) = &self.opts.stop {
-                if s.load(Ordering::Relaxed) {
+        }
+        if self.opts.max_resident_bytes > 0 {
+            if let Some(r) = crate::memory::resident_bytes() {
+                if r > self.opts.max_resident_bytes {
                     self.out_of_budget = true;
+                } else if r > self.opts.max_resident_bytes / 10 * 9 {
+                    self.drop_caches();
+                    self.hy.oracle.shrink();
                 }
             }
         }
@@ -165,15 +208,12 @@ impl Search<'_, '_> {
         };
         let moves = self.fail(r);
         let kids: Rc<[(Move, u64)]> = moves.into();
-        if self.listed > MAX_LISTED || self.tt.len() > MAX_TABLE {
+        if self.listed > self.opts.cache_bounds().1 {
             // the caches are only caches: emptied when full, at the cost of time
             self.checks.clear();
             self.replies.clear();
             self.mated.clear();
             self.listed = 0;
-            if self.tt.len() > MAX_TABLE {
-                self.tt.clear();
-            }
         }
         self.listed += kids.len() + 1;
         if self.err.is_none() && !self.interrupted {
@@ -184,6 +224,24 @@ impl Search<'_, '_> {
             }
         }
         kids
+    }
+
+    /// Keeps a node's numbers; a full table is emptied first (it is only a cache, and its
+    /// bound is the one the options give).
+    fn store(&mut self, key: u64, rem: u32, e: Entry) {
+        if self.tt.len() >= self.opts.cache_bounds().0 {
+            self.tt.clear();
+        }
+        self.tt.insert((key, rem), e);
+    }
+
+    /// Empties the table and the lists of moves, and gives their memory back.
+    fn drop_caches(&mut self) {
+        self.tt = FxHashMap::default();
+        self.checks = FxHashMap::default();
+        self.replies = FxHashMap::default();
+        self.mated = FxHashMap::default();
+        self.listed = 0;
     }
 
     fn is_mate(&mut self) -> bool {
@@ -251,7 +309,7 @@ impl Search<'_, '_> {
             None
         };
         if let Some(e) = leaf {
-            self.tt.insert((key, rem), e);
+            self.store(key, rem, e);
             return e;
         }
         let kids = self.children(or);
@@ -330,7 +388,7 @@ impl Search<'_, '_> {
                 // under the unbounded search a disproof may rest on the path's repetitions and
                 // then hide a mate from another path (never make one): the unbounded search only
                 // looks for a mate, and "no mate" is left to the bounded search
-                self.tt.insert((key, rem), e);
+                self.store(key, rem, e);
                 return e;
             }
             if self.budget_gone() {
@@ -436,6 +494,7 @@ pub fn solve(
         path: FxHashMap::default(),
         history: history.to_vec(),
         nodes: 0,
+        next_read: 0,
         start: Instant::now(),
         opts,
         err: None,

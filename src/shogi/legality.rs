@@ -34,6 +34,8 @@ pub trait Oracle {
     fn mate(&mut self, history: &[Position]) -> Result<bool, String>;
     /// `forbidden(g, i)` at the last position (when its own definition changed).
     fn forbidden(&mut self, history: &[Position]) -> Result<bool, String>;
+    /// Drops what the oracle keeps to answer faster (its caches), when memory runs short.
+    fn shrink(&mut self) {}
 }
 
 /// Which parts are asked of the oracle (true) and which computed natively (false).

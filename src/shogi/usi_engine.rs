@@ -42,11 +42,21 @@ fn say<W: Write>(out: &Mutex<W>, line: &str) -> std::io::Result<()> {
     w.flush()
 }
 
-/// A search under a variant, run on the search thread: the game so far (oldest first), the time
-/// limit in milliseconds (0: none), whether any mate will do (else the shortest), and the stop
-/// flag.
+/// What a search under a variant is given besides the game and the stop flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantLimits {
+    /// The time limit in milliseconds (0: none).
+    pub ms: u64,
+    /// Any mate will do (else the shortest).
+    pub any: bool,
+    /// The memory of the search's tables, in MiB (`USI_Hash`).
+    pub hash_mb: usize,
+}
+
+/// A search under a variant, run on the search thread: the game so far (oldest first), its
+/// limits, and the stop flag.
 pub type VariantSearch = Arc<
-    dyn Fn(&[Position], u64, bool, Arc<AtomicBool>) -> Result<super::dfpn::MateResult, String>
+    dyn Fn(&[Position], VariantLimits, Arc<AtomicBool>) -> Result<super::dfpn::MateResult, String>
         + Send
         + Sync,
 >;
@@ -444,11 +454,15 @@ pub fn usi_loop_boards<W: Write + Send>(
                             let h = history.clone();
                             let out_ref = &out;
                             let stop = flag.clone();
-                            let any = length == MateLength::Any;
+                            let limits = VariantLimits {
+                                ms,
+                                any: length == MateLength::Any,
+                                hash_mb,
+                            };
                             let handle = std::thread::Builder::new()
                                 .stack_size(1 << 30)
                                 .spawn_scoped(scope, move || {
-                                    match f(&h, ms, any, stop) {
+                                    match f(&h, limits, stop) {
                                         Ok(r) => {
                                             let _ = report(out_ref, r);
                                         }
@@ -471,15 +485,18 @@ pub fn usi_loop_boards<W: Write + Send>(
                             }
                             continue;
                         }
-                        let mut s = solver.take().unwrap_or_else(|| MateSolver::new(hash_mb));
-                        s.set_threads(threads);
+                        let kept = solver.take();
                         let h = history.clone();
                         let out_ref = &out;
                         let stop = flag.clone();
                         let handle = std::thread::Builder::new()
                             .stack_size(1 << 30)
                             .spawn_scoped(scope, move || {
-                                let mut s = s;
+                                // the table is made once the stack is had (under a bound on
+                                // the address space, the two together may not fit in the
+                                // other order)
+                                let mut s = kept.unwrap_or_else(|| MateSolver::new(hash_mb));
+                                s.set_threads(threads);
                                 // Progress goes through a channel to a thread that writes the
                                 // `info` lines (the callback must not borrow the output).
                                 let (tx, rx) = std::sync::mpsc::channel::<Progress>();
