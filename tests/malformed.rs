@@ -253,6 +253,34 @@ fn diagnostics_of_huge_inputs_stay_small() {
     );
     assert!(err.len() < 4_000, "{} bytes", err.len());
 
+    // a type of 500 parts, each named by 100,000 characters, in 20 mismatches (a file of 100
+    // KB whose messages were 103 MB for one mismatch): names and types are cut by length
+    let name = format!("T{}", "x".repeat(100_000));
+    for (file, parts) in [("long_names", 500), ("long_names_wide", 20_000)] {
+        let mut text = format!(
+            "enum {name} {{ A }}\ndef t = ({})\n",
+            vec!["A"; parts].join(", ")
+        );
+        for i in 0..20 {
+            text += &format!("def bad{i} -> Int = t\n");
+        }
+        // and an alias of such a name, shown by its name
+        text +=
+            &format!("type {name}2 = Set<{name}>\ndef s -> {name}2 = {{A}}\ndef bad -> Int = s\n");
+        let f = d.join(format!("{file}.rule"));
+        std::fs::write(&f, text).unwrap();
+        let o = common::okite(&["check", f.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{}", &err[..err.len().min(2000)]);
+        assert!(
+            err.contains("21 errors"),
+            "{}",
+            &err[err.len().saturating_sub(2000)..]
+        );
+        assert!(err.len() < 21 * 4_000, "{file}: {} bytes", err.len());
+        assert!(err.contains(&format!("T{}…", "x".repeat(62))), "{file}");
+    }
+
     let sfen = "x".repeat(100_000);
     let o = common::okite(&["legal", "--sfen", &sfen]);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -260,6 +288,7 @@ fn diagnostics_of_huge_inputs_stay_small() {
     assert!(err.contains("E0401"), "{}", &err[..err.len().min(2000)]);
     assert!(err.contains("more diagnostics"));
     assert!(err.len() < 200_000, "{} bytes", err.len());
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// `okite check` of `text` written to `name`.rule in `dir`: its exit status and its stderr.

@@ -36,9 +36,10 @@ impl Program {
                             continue;
                         }
                         let id = self.enums.len() as EnumId;
+                        let shared_name: Rc<str> = Rc::from(e.name.text.as_str());
                         self.type_names.insert(
                             e.name.text.clone(),
-                            TyDef::Alias(Ty::Enum(id, Rc::from(e.name.text.as_str()))),
+                            TyDef::Alias(Ty::Enum(id, shared_name.clone())),
                         );
                         let mut variants = vec![];
                         for (tag, v) in e.variants.iter().enumerate() {
@@ -62,6 +63,7 @@ impl Program {
                         }
                         self.enums.push(EnumInfo {
                             name: e.name.text.clone(),
+                            shared_name,
                             variants,
                             span: e.span,
                         });

@@ -369,7 +369,7 @@ impl Infer<'_> {
             IrPat::Bool(_) => self.expect(t, &Ty::Bool, span, "the pattern is a truth value"),
             IrPat::Str(_) => self.expect(t, &Ty::Str, span, "the pattern is a string"),
             IrPat::Const(e, _) => {
-                let et = Ty::Enum(*e, Rc::from(self.p.enums[*e as usize].name.as_str()));
+                let et = Ty::Enum(*e, self.p.enums[*e as usize].shared_name.clone());
                 self.expect(t, &et, span, "the pattern is an enum constant");
             }
             IrPat::Tuple(items) => {
@@ -380,7 +380,7 @@ impl Infer<'_> {
                 }
             }
             IrPat::Ctor(e, tag, items) => {
-                let et = Ty::Enum(*e, Rc::from(self.p.enums[*e as usize].name.as_str()));
+                let et = Ty::Enum(*e, self.p.enums[*e as usize].shared_name.clone());
                 self.expect(t, &et, span, "the pattern is an enum constant");
                 let fields = self.p.enums[*e as usize].variants[*tag as usize]
                     .fields
@@ -524,11 +524,11 @@ impl Infer<'_> {
                         "a constructor's field has the declared type",
                     );
                 }
-                Ty::Enum(*en, Rc::from(self.p.enums[*en as usize].name.as_str()))
+                Ty::Enum(*en, self.p.enums[*en as usize].shared_name.clone())
             }
             Ir::Domain(en, _) => Ty::set(Ty::Enum(
                 *en,
-                Rc::from(self.p.enums[*en as usize].name.as_str()),
+                self.p.enums[*en as usize].shared_name.clone(),
             )),
             Ir::Tuple(items, _) => Ty::Tuple(items.iter().map(|i| self.infer(i)).collect()),
             Ir::SetLit(items, _) | Ir::SeqLit(items, _) => {
@@ -768,7 +768,7 @@ impl Infer<'_> {
             Value::Bool(_) => Ty::Bool,
             Value::Int(_) => Ty::Int,
             Value::Str(_) => Ty::Str,
-            Value::Enum(e) => Ty::Enum(e.ty, Rc::from(self.p.enums[e.ty as usize].name.as_str())),
+            Value::Enum(e) => Ty::Enum(e.ty, self.p.enums[e.ty as usize].shared_name.clone()),
             Value::Set(s) => {
                 let el = match s.iter().next() {
                     Some(x) => self.value_ty(x),
@@ -783,7 +783,7 @@ impl Infer<'_> {
                         .clone();
                     Ty::fun(
                         fields,
-                        Ty::Enum(*e, Rc::from(self.p.enums[*e as usize].name.as_str())),
+                        Ty::Enum(*e, self.p.enums[*e as usize].shared_name.clone()),
                     )
                 }
                 _ => self.u().fresh(),

@@ -28,6 +28,8 @@ use types::{AliasNames, Scheme, Ty, Unifier};
 
 pub struct EnumInfo {
     pub name: String,
+    /// The name as types carry it (shared, not copied for each use).
+    pub shared_name: Rc<str>,
     pub variants: Vec<VariantInfo>,
     pub span: Span,
 }

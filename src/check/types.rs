@@ -23,6 +23,35 @@ pub const MAX_TYPE_STEPS: u64 = 50_000_000;
 pub const MAX_TYPE_DEPTH: usize = 1_000;
 /// The parts of a type a message shows; the rest is written `…`.
 pub const MAX_SHOWN_NODES: usize = 500;
+/// The characters of the names a message shows of one type (each name counted at most at
+/// [`MAX_NAME_CHARS`]); the parts past them are written `…`.
+pub const MAX_SHOWN_CHARS: usize = 4_000;
+/// The characters of one name shown in a type: a longer name (an enum's, an alias's) is cut and
+/// ends with `…`.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// `t` with its name cut to [`MAX_NAME_CHARS`], where it is a named type with a longer one.
+fn short_name(t: &Ty) -> Option<Ty> {
+    let cut = |n: &Rc<str>| -> Option<Rc<str>> {
+        let mut cs = n.char_indices();
+        let (end, _) = cs.nth(MAX_NAME_CHARS - 1)?;
+        cs.next()?;
+        Some(Rc::from(format!("{}{CUT}", &n[..end])))
+    };
+    match t {
+        Ty::Enum(id, n) => cut(n).map(|n| Ty::Enum(*id, n)),
+        Ty::Opaque(n) => cut(n).map(Ty::Opaque),
+        _ => None,
+    }
+}
+
+/// The characters a part adds to a type's text, for the budget of [`MAX_SHOWN_CHARS`].
+fn shown_chars(t: &Ty) -> usize {
+    match t {
+        Ty::Enum(_, n) | Ty::Opaque(n) => n.len().min(MAX_NAME_CHARS * 4) + 2,
+        _ => 4,
+    }
+}
 
 #[derive(Clone, Debug)]
 pub enum Ty {
@@ -407,6 +436,12 @@ impl Unifier {
     /// and does not spend the unifier's budget.
     pub fn pretty_with(&self, t: &Ty, aliases: &AliasNames) -> String {
         let t = aliases.fold(&self.cut(t));
+        // names cut to a bound, the aliases' too (folded in after the cut)
+        let mut shorten = |t: &Ty, _: usize| match short_name(t) {
+            Some(s) => Visit::Replace(s),
+            None => Visit::Enter,
+        };
+        let t = map_parts(&t, &mut shorten).unwrap_or(t);
         let mut vars: Vec<u32> = vec![];
         let mut collect = |t: &Ty, _: usize| {
             if let Ty::Var(v) = t {
@@ -436,6 +471,7 @@ impl Unifier {
         // the parts kept, in breadth-first order, and for each the places of its own parts in
         // that order (`None`: cut)
         let mut kept: Vec<Ty> = vec![self.shallow(t)];
+        let mut chars = shown_chars(&kept[0]);
         let mut places: Vec<Vec<Option<usize>>> = vec![];
         while places.len() < kept.len() {
             let own: Vec<Ty> = match &kept[places.len()] {
@@ -448,8 +484,10 @@ impl Unifier {
             let at = own
                 .iter()
                 .map(|p| {
-                    (kept.len() < MAX_SHOWN_NODES).then(|| {
-                        kept.push(self.shallow(p));
+                    (kept.len() < MAX_SHOWN_NODES && chars < MAX_SHOWN_CHARS).then(|| {
+                        let part = self.shallow(p);
+                        chars += shown_chars(&part);
+                        kept.push(part);
                         kept.len() - 1
                     })
                 })
@@ -470,7 +508,16 @@ impl Unifier {
                     let k = take(&at[0]);
                     Ty::Map(Rc::new(k), Rc::new(take(&at[1])))
                 }
-                Ty::Tuple(_) => Ty::Tuple(at.iter().map(take).collect()),
+                Ty::Tuple(_) => {
+                    // a long run of cut parts at the end is written once, with its length
+                    let whole = at.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+                    let mut parts: Vec<Ty> = at[..whole].iter().map(&mut take).collect();
+                    match at.len() - whole {
+                        n if n > 3 => parts.push(Ty::Opaque(Rc::from(format!("{CUT}{n} more")))),
+                        _ => parts.extend(at[whole..].iter().map(&mut take)),
+                    }
+                    Ty::Tuple(parts.into())
+                }
                 Ty::Fun(..) => {
                     let (r, ps) = at.split_last().expect("a result");
                     let ps: Rc<[Ty]> = ps.iter().map(&mut take).collect();
@@ -740,6 +787,33 @@ mod alias_tests {
         assert_eq!(
             u.pretty(&small),
             "((((Int, Int), (Int, Int)), ((Int, Int), (Int, Int))), Int)"
+        );
+    }
+
+    /// Long names are cut, and a type of many of them shows as many as fit a bound of
+    /// characters: a tuple of 500 parts named by 100,000 characters is not 50 MB of text.
+    #[test]
+    fn a_type_of_long_names_is_cut_by_length() {
+        let u = Unifier::default();
+        let name: Rc<str> = Rc::from(format!("T{}", "x".repeat(100_000)));
+        for n in [1, 2, 500, 5_000] {
+            let wide = Ty::tuple(vec![Ty::Enum(0, name.clone()); n]);
+            let shown = u.pretty(&wide);
+            assert!(
+                shown.chars().count() < MAX_SHOWN_CHARS + 200,
+                "{n}: {}",
+                shown.len()
+            );
+            assert!(shown.starts_with(&format!("(T{}…", "x".repeat(MAX_NAME_CHARS - 2))));
+            let whole = shown.matches(&format!("x{CUT}")).count();
+            assert!((1..=n).contains(&whole), "{n}: {whole}");
+            assert_eq!(shown.contains(", …"), whole < n, "{n}");
+        }
+        // a name at the bound is shown whole
+        let name: Rc<str> = Rc::from("y".repeat(MAX_NAME_CHARS));
+        assert_eq!(
+            u.pretty(&Ty::set(Ty::Enum(0, name.clone()))),
+            format!("Set<{name}>")
         );
     }
 
