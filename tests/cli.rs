@@ -1702,6 +1702,32 @@ fn go_classes_keeps_its_results_in_a_file() {
         assert_eq!(a["gets"] == true, a["by"].is_string(), "{v}");
     }
     assert!(!text(&again).contains("results kept"), "{}", text(&again));
+    // one writer: while a run keeps its results in the file (a classification of every vertex,
+    // some seconds), a second is refused at once
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_okite"))
+        .args(["go", "classes", "--graph", "path:10", "--results", f])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // it holds the lock once it has read the file, and says so
+    let mut told = std::io::BufReader::new(first.stderr.take().unwrap());
+    let mut line = String::new();
+    while std::io::BufRead::read_line(&mut told, &mut line).unwrap() > 0
+        && !line.contains("results read from")
+    {
+        line.clear();
+    }
+    let second = run(&["--results", f]);
+    let _ = first.kill();
+    let _ = first.wait();
+    assert!(dir.join("path10.res.lock").exists());
+    assert_eq!(second.status.code(), Some(2), "{}", text(&second));
+    assert!(
+        text(&second).contains("E0615") && text(&second).contains("another process"),
+        "{}",
+        text(&second)
+    );
     // refused: another graph, a file that is no results file, no proof-number search here
     let other = okite(&["go", "classes", "--graph", "path:9", "--results", f]);
     assert_eq!(other.status.code(), Some(2), "{}", text(&other));

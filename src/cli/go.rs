@@ -662,16 +662,22 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                         AskColour::Black => crate::go::board::Color::Black,
                         AskColour::White => crate::go::board::Color::White,
                     }));
+                    // the results file locked before it is read: no other process writes it
+                    // while this one keeps its results there
+                    if let Some(file) = &results {
+                        if let Err(e) =
+                            cl.keep_results(file.clone(), std::time::Duration::from_secs(600))
+                        {
+                            return results_error(&e);
+                        }
+                        cl.interrupt = keep_on_interrupt();
+                    }
                     let existing = results.iter().filter(|p| p.exists());
                     for file in read_results.iter().chain(existing) {
                         match cl.load_results(file) {
                             Ok(n) => eprintln!("okite: {n} results read from {}", file.display()),
                             Err(e) => return results_error(&e),
                         }
-                    }
-                    if let Some(file) = &results {
-                        cl.keep_results(file.clone(), std::time::Duration::from_secs(600));
-                        cl.interrupt = keep_on_interrupt();
                     }
                     let start = std::time::Instant::now();
                     let spinner = std::rc::Rc::new(Spinner::new(format!(

@@ -361,6 +361,8 @@ struct Keeping {
     nodes: u64,
     /// How many results the last write kept (none: not written yet).
     kept: Option<usize>,
+    /// The lock of the file, held while the results are kept.
+    _lock: std::fs::File,
 }
 
 /// A question answered after at least this many visits since the results were last written
@@ -1663,14 +1665,24 @@ impl Classifier {
     /// when a question is answered after a search of 65,536 sequences or more since the last
     /// write, so that a search stopped in its course leaves what it found (see
     /// [`Classifier::save_results`], [`Classifier::load_results`]).
-    pub fn keep_results(&mut self, path: std::path::PathBuf, every: std::time::Duration) {
+    ///
+    /// The file is locked first (refused when another process keeps its results in it): take
+    /// the lock before reading what the file holds.
+    pub fn keep_results(
+        &mut self,
+        path: std::path::PathBuf,
+        every: std::time::Duration,
+    ) -> GoResult<()> {
+        let lock = store::lock_results(&path)?;
         self.keeping = Some(Keeping {
             path,
             every,
             last: std::time::Instant::now(),
             nodes: self.stats.nodes,
             kept: None,
+            _lock: lock,
         });
+        Ok(())
     }
 
     /// Stops the search with an error once the process occupies more than `bytes` (none: no

@@ -161,14 +161,77 @@ fn io_error(path: &Path, e: std::io::Error) -> GoError {
     )
 }
 
+/// `path` with `suffix` added to its name.
+fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    std::path::PathBuf::from(name)
+}
+
+/// Takes the lock of the results file `path` for this process: a file beside it
+/// (`path.lock`, left in place) locked while the returned handle lives. A second process that
+/// would keep its results in the same file is refused at its start, before its search, instead
+/// of the two writing over each other's. The lock file is opened without following a symbolic
+/// link and must be a regular file.
+pub(super) fn lock_results(path: &Path) -> GoResult<std::fs::File> {
+    let lock = beside(path, ".lock");
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = open.open(&lock).map_err(|e| {
+        GoError::file(
+            format!(
+                "the lock of the results file, {}, cannot be had: {e}",
+                lock.display()
+            ),
+            "give a place where a file can be written (the lock is a regular file, not a link)",
+        )
+    })?;
+    let regular = file.metadata().map(|m| m.is_file()).unwrap_or(false);
+    if !regular {
+        return Err(GoError::file(
+            format!(
+                "the lock of the results file, {}, is not a regular file",
+                lock.display()
+            ),
+            "remove it, or give another results file",
+        ));
+    }
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(GoError::file(
+            format!(
+                "another process keeps its results in {} (it holds {})",
+                path.display(),
+                lock.display()
+            ),
+            "wait for it to end, or give another results file; --read-results reads a file another process writes",
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(GoError::file(
+            format!("the lock of the results file, {}, cannot be had: {e}", lock.display()),
+            "give a place where files can be locked",
+        )),
+    }
+}
+
 impl Classifier {
     /// Writes the resolved results of the proof-number search to `path` (beside it first, then
-    /// renamed over it); returns how many were written.
+    /// renamed over it); returns how many were written. The file beside it is made anew (a
+    /// file or a link left there by a run that was killed is removed, never followed).
     pub fn save_results(&self, path: &Path) -> GoResult<usize> {
-        let mut name = path.as_os_str().to_owned();
-        name.push(".part");
-        let part = std::path::PathBuf::from(name);
-        let file = std::fs::File::create(&part).map_err(|e| io_error(&part, e))?;
+        let part = beside(path, ".part");
+        if part.symlink_metadata().is_ok() {
+            std::fs::remove_file(&part).map_err(|e| io_error(&part, e))?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&part)
+            .map_err(|e| io_error(&part, e))?;
         let mut out = Out {
             w: BufWriter::with_capacity(1 << 20, file),
             sum: Fnv::new(),
@@ -636,7 +699,8 @@ mod tests {
         let path = file("path10.res");
         let _ = std::fs::remove_file(&path);
         let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
-        cl.keep_results(path.clone(), std::time::Duration::ZERO);
+        cl.keep_results(path.clone(), std::time::Duration::ZERO)
+            .unwrap();
         cl.node_limit = 200_000;
         let empty = [Board::empty()];
         assert!(cl.classes_at(&empty, &[0]).is_err(), "the bound stops it");
@@ -668,7 +732,8 @@ mod tests {
         let path = file("answer.res");
         let _ = std::fs::remove_file(&path);
         let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
-        cl.keep_results(path.clone(), std::time::Duration::from_secs(3600));
+        cl.keep_results(path.clone(), std::time::Duration::from_secs(3600))
+            .unwrap();
         cl.node_limit = 300_000;
         assert!(cl.classes_at(&seq, &[0]).is_err(), "the bound stops it");
         assert!(path.exists(), "written at the answer");
@@ -695,13 +760,16 @@ mod tests {
         assert_eq!(answers.len(), 1, "{answers:?}");
         assert_eq!((answers[0].colour, answers[0].gets), (Color::Black, true));
         assert_eq!(answers[0].nodes, 0, "read, not searched");
+        // the file is let go with the classifier that kept it
+        drop(cl);
         // path:6 after `B 3`: both questions within a hundred sequences, no write
         let g = Graph::parse("path:6").unwrap();
         let seq = sequence_from_moves(&g, "B 3").unwrap();
         let quick = file("quick.res");
         let _ = std::fs::remove_file(&quick);
         let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
-        cl.keep_results(quick.clone(), std::time::Duration::from_secs(3600));
+        cl.keep_results(quick.clone(), std::time::Duration::from_secs(3600))
+            .unwrap();
         assert!(cl.classes_at(&seq, &[0]).is_ok());
         assert!(!quick.exists(), "a quick answer is not worth a write");
         // path:10 after `B 2`: White's answer, the last step of the classification, comes
@@ -710,7 +778,8 @@ mod tests {
         let seq = sequence_from_moves(&g, "B 2").unwrap();
         std::fs::remove_file(&path).unwrap();
         let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
-        cl.keep_results(path.clone(), std::time::Duration::from_secs(3600));
+        cl.keep_results(path.clone(), std::time::Duration::from_secs(3600))
+            .unwrap();
         assert!(cl.classes_at(&seq, &[0]).is_ok());
         let kept = Classifier::new(&g, Table::Reconstruction)
             .unwrap()
@@ -720,5 +789,58 @@ mod tests {
         assert_eq!(cl.keep_final().unwrap(), Some(kept));
         assert!(!path.exists(), "not written twice");
         let _ = std::fs::remove_file(&path);
+    }
+
+    /// One results file has one writer: a second classifier that would keep its results in it
+    /// is refused at once (the first's are not lost), and may once the first is gone. The file
+    /// written beside it is made anew: a link left there is removed, not followed.
+    #[test]
+    fn a_results_file_has_one_writer() {
+        let g = Graph::parse("path:5").unwrap();
+        let path = file("one-writer.res");
+        let mut first = Classifier::new(&g, Table::Reconstruction).unwrap();
+        first
+            .keep_results(path.clone(), std::time::Duration::ZERO)
+            .unwrap();
+        let mut second = Classifier::new(&g, Table::Reconstruction).unwrap();
+        let e = second
+            .keep_results(path.clone(), std::time::Duration::ZERO)
+            .expect_err("a second writer");
+        assert!(
+            e.message.contains("another process keeps its results"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.kind, crate::go::error::ErrorKind::File);
+        drop(first);
+        second
+            .keep_results(path.clone(), std::time::Duration::ZERO)
+            .unwrap();
+        #[cfg(unix)]
+        {
+            let target = file("one-writer-target");
+            std::fs::write(&target, "kept").unwrap();
+            let part = beside(&path, ".part");
+            let _ = std::fs::remove_file(&part);
+            std::os::unix::fs::symlink(&target, &part).unwrap();
+            assert!(second.save_results(&path).is_ok());
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+            assert!(!part.exists());
+            // a link at the lock is refused, not followed
+            let other = file("linked.res");
+            let _ = std::fs::remove_file(beside(&other, ".lock"));
+            std::os::unix::fs::symlink(&target, beside(&other, ".lock")).unwrap();
+            let mut third = Classifier::new(&g, Table::Reconstruction).unwrap();
+            assert!(third
+                .keep_results(other.clone(), std::time::Duration::ZERO)
+                .is_err());
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept");
+            for f in [target, beside(&other, ".lock"), other] {
+                let _ = std::fs::remove_file(f);
+            }
+        }
+        for f in [beside(&path, ".lock"), path] {
+            let _ = std::fs::remove_file(f);
+        }
     }
 }
