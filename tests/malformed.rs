@@ -1010,3 +1010,61 @@ fn values_made_of_shared_parts_compare_hash_and_print_bounded() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The built-ins that copy, reverse, sort, join or compare whole collections keep to the step
+/// budget and the time limit inside one call (they were charged one step each, and ran for
+/// seconds past `--timeout-ms`); `functions` counts its maps exactly in its refusal.
+#[test]
+fn bulk_built_ins_keep_to_the_budget() {
+    let big = "seq(1..3000000)";
+    let cases = [
+        format!("len({big})"),
+        format!("len(rev({big}))"),
+        format!("len(sort({big}))"),
+        format!("{big} == {big}"),
+        format!("len({big} ++ {big})"),
+        format!("len(take({big}, 2999999))"),
+        format!("len(zip({big}, {big}))"),
+        "size(1..3000000)".to_string(),
+        "size(set(1..3000000))".to_string(),
+        "size((1..3000000) \\ {1})".to_string(),
+        "size(keys({ i: i | i in 1..3000000 }))".to_string(),
+    ];
+    for e in &cases {
+        // the steps: refused whatever the machine's speed
+        let o = common::okite(&["eval", "--max-steps", "1000000", e]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{e}: {err}");
+        assert!(err.contains("E0301"), "{e}: {err}");
+    }
+    // the time: ten times the size, refused within its limit rather than answered
+    for e in ["len(seq(1..30000000))", "len(sort(seq(1..30000000)))"] {
+        let o = common::okite(&["eval", "--timeout-ms", "50", e]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{e}: {err}");
+        assert!(err.contains("E0302"), "{e}: {err}");
+    }
+    // and the answers within the budget are the same
+    let o = common::okite(&["eval", "sort(rev(seq(1..200000))) == seq(1..200000)"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "true");
+    let o = common::okite(&[
+        "eval",
+        "[3, 1, 2, 1] == sort([1, 3, 2, 1]) or sort([3, 1, 2, 1]) == [1, 1, 2, 3]",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "true");
+    // E0303 writes the count of maps exactly: 7^25, and past the largest it can count
+    for (e, count) in [
+        (
+            "size(functions(1..25, 1..7))",
+            "there are 1341068619663964900807 functions (7^25)",
+        ),
+        (
+            "size(functions(1..1000, 1..1000))",
+            "more than 340282366920938463463374607431768211455 functions (1000^1000)",
+        ),
+    ] {
+        let o = common::okite(&["eval", e]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("E0303") && err.contains(count), "{e}: {err}");
+    }
+}

@@ -43,11 +43,11 @@ impl Evaluator<'_> {
         }
     }
 
-    pub(super) fn elements(&self, v: &Value, span: Span) -> R<Vec<Value>> {
+    pub(super) fn elements(&mut self, v: &Value, span: Span) -> R<Vec<Value>> {
         Ok(match v {
-            Value::Set(s) => s.iter().cloned().collect(),
-            Value::Seq(s) => (**s).clone(),
-            Value::Map(m) => m.keys().cloned().collect(),
+            Value::Set(s) => self.collect_metered(s.iter().cloned(), span)?,
+            Value::Seq(s) => self.collect_metered(s.iter().cloned(), span)?,
+            Value::Map(m) => self.collect_metered(m.keys().cloned(), span)?,
             _ => {
                 return Err(rt(
                     "E0310",

@@ -35,6 +35,7 @@ mod calls;
 pub mod explain;
 mod expr;
 mod iterate;
+mod metered;
 mod ops;
 pub mod run;
 
@@ -416,6 +417,18 @@ impl<'p> Evaluator<'p> {
 
     fn tick(&mut self, span: Span) -> R<()> {
         self.steps += 1;
+        self.over_steps(span)?;
+        if self.steps & 0x3FF == 0 {
+            self.read_clocks(span)?;
+            if self.steps & 0xF_FFFF == 0 {
+                self.check_resident(0, span)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the query once its steps pass the budget.
+    fn over_steps(&self, span: Span) -> R<()> {
         if self.steps > self.budget.max_steps {
             return Err(EvalError::new(
                 ErrKind::Budget,
@@ -430,49 +443,49 @@ impl<'p> Evaluator<'p> {
                 .help("raise it with --max-steps, or ask a smaller question"),
             ));
         }
-        if self.steps & 0x3FF == 0 {
-            if self
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                return Err(EvalError::new(
-                    ErrKind::Interrupted,
-                    Diag::error("E0305", "interrupted: the search was stopped")
-                        .label(span, "evaluating this when the search was stopped"),
-                ));
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        Ok(())
+    }
+
+    /// Ends the query when it is stopped, interrupted, or past its deadline or time.
+    fn read_clocks(&mut self, span: Span) -> R<()> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(EvalError::new(
+                ErrKind::Interrupted,
+                Diag::error("E0305", "interrupted: the search was stopped")
+                    .label(span, "evaluating this when the search was stopped"),
+            ));
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(EvalError::new(
+                ErrKind::Budget,
+                Diag::error("E0302", "the search ran out of time")
+                    .label(span, "evaluating this when the search's time ran out"),
+            ));
+        }
+        if let Some(t) = self.budget.timeout {
+            if self.start.elapsed() > t {
                 return Err(EvalError::new(
                     ErrKind::Budget,
-                    Diag::error("E0302", "the search ran out of time")
-                        .label(span, "evaluating this when the search's time ran out"),
+                    Diag::error(
+                        "E0302",
+                        format!("the query ran out of time ({} ms)", t.as_millis()),
+                    )
+                    .label(span, "evaluating this when time ran out")
+                    .help("raise it with --timeout-ms, or ask a smaller question"),
                 ));
             }
-            if let Some(t) = self.budget.timeout {
-                if self.start.elapsed() > t {
-                    return Err(EvalError::new(
-                        ErrKind::Budget,
-                        Diag::error(
-                            "E0302",
-                            format!("the query ran out of time ({} ms)", t.as_millis()),
-                        )
-                        .label(span, "evaluating this when time ran out")
-                        .help("raise it with --timeout-ms, or ask a smaller question"),
-                    ));
-                }
-            }
-            if self.steps & 0xF_FFFF == 0 {
-                self.check_resident(0, span)?;
-            }
-            if let Some(flag) = &self.interrupt {
-                if flag.swap(false, Ordering::SeqCst) {
-                    return Err(EvalError::new(
-                        ErrKind::Interrupted,
-                        Diag::error("E0305", "interrupted")
-                            .label(span, "evaluating this when interrupted"),
-                    ));
-                }
+        }
+        if let Some(flag) = &self.interrupt {
+            if flag.swap(false, Ordering::SeqCst) {
+                return Err(EvalError::new(
+                    ErrKind::Interrupted,
+                    Diag::error("E0305", "interrupted")
+                        .label(span, "evaluating this when interrupted"),
+                ));
             }
         }
         Ok(())

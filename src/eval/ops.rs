@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// The most maps `functions(A, B)` lists (|B|^|A| of them).
+const MAX_FUNCTIONS: u128 = 50_000_000;
+
 impl Evaluator<'_> {
     pub(super) fn binop(
         &mut self,
@@ -74,8 +77,8 @@ impl Evaluator<'_> {
             }
         };
         Ok(match op {
-            Eq => Value::Bool(x == y),
-            Ne => Value::Bool(x != y),
+            Eq => Value::Bool(self.equal_metered(&x, &y, span)?),
+            Ne => Value::Bool(!self.equal_metered(&x, &y, span)?),
             Lt => Value::Bool(x < y),
             Le => Value::Bool(x <= y),
             Gt => Value::Bool(x > y),
@@ -116,10 +119,11 @@ impl Evaluator<'_> {
                 }
                 let n = (j as i128 - i as i128 + 1).max(0) as usize;
                 self.check_resident(n * (ELEMENT_BYTES + 16), span)?;
-                Value::set((i..=j).map(Value::Int).collect())
+                Value::set(self.collect_metered((i..=j).map(Value::Int), span)?)
             }
             Concat => match (x, y) {
                 (Value::Seq(s), Value::Seq(t)) => {
+                    self.charge(s.len() + t.len(), span)?;
                     let mut v = Coll::take(s);
                     v.extend(t.iter().cloned());
                     Value::seq(v)
@@ -155,6 +159,7 @@ impl Evaluator<'_> {
             }
             Union => {
                 let (s, t) = sets(&x, &y)?;
+                self.charge(s.len() + t.len(), span)?;
                 self.grew(t.len() * (ELEMENT_BYTES + 16), span)?;
                 let mut u = Coll::take(s);
                 u.extend(t.iter().cloned());
@@ -162,10 +167,12 @@ impl Evaluator<'_> {
             }
             Inter => {
                 let (s, t) = sets(&x, &y)?;
-                Value::set(s.intersection(&t).cloned().collect())
+                Value::set(self.collect_metered(s.intersection(&t).cloned(), span)?)
             }
             Diff => match (&x, &y) {
-                (Value::Set(s), Value::Set(t)) => Value::set(s.difference(t).cloned().collect()),
+                (Value::Set(s), Value::Set(t)) => {
+                    Value::set(self.collect_metered(s.difference(t).cloned(), span)?)
+                }
                 _ => {
                     let _ = sets(&x, &y)?;
                     unreachable!()
@@ -196,28 +203,30 @@ impl Evaluator<'_> {
                 _ => return Err(bad("takes a collection")),
             } as i64),
             Keys => match &a0 {
-                Value::Map(m) => Value::set(m.keys().cloned().collect()),
+                Value::Map(m) => Value::set(self.collect_metered(m.keys().cloned(), span)?),
                 _ => return Err(bad("takes a map")),
             },
             Values => match &a0 {
-                Value::Map(m) => Value::set(m.values().cloned().collect()),
+                Value::Map(m) => Value::set(self.collect_metered(m.values().cloned(), span)?),
                 _ => return Err(bad("takes a map")),
             },
-            ToSet => Value::set(self.elements(&a0, span)?.into_iter().collect()),
+            ToSet => {
+                let els = self.elements(&a0, span)?;
+                Value::set(self.collect_metered(els.into_iter(), span)?)
+            }
             ToSeq => match &a0 {
                 Value::Seq(_) => a0.clone(),
                 _ => Value::seq(self.elements(&a0, span)?),
             },
             Sort => match &a0 {
                 Value::Seq(s) => {
-                    let mut v = (**s).clone();
-                    v.sort();
-                    Value::seq(v)
+                    let v = self.collect_metered(s.iter().cloned(), span)?;
+                    Value::seq(self.sort_metered(v, span)?)
                 }
                 _ => return Err(bad("takes a sequence")),
             },
             Rev => match &a0 {
-                Value::Seq(s) => Value::seq(s.iter().rev().cloned().collect()),
+                Value::Seq(s) => Value::seq(self.collect_metered(s.iter().rev().cloned(), span)?),
                 _ => return Err(bad("takes a sequence")),
             },
             First | Last => match &a0 {
@@ -234,20 +243,19 @@ impl Evaluator<'_> {
             Take | Drop => match (&a0, args.get(1)) {
                 (Value::Seq(s), Some(Value::Int(n))) => {
                     let n = (*n).clamp(0, s.len() as i64) as usize;
-                    if b == Take {
-                        Value::seq(s[..n].to_vec())
-                    } else {
-                        Value::seq(s[n..].to_vec())
-                    }
+                    let part = if b == Take { &s[..n] } else { &s[n..] };
+                    Value::seq(self.collect_metered(part.iter().cloned(), span)?)
                 }
                 _ => return Err(bad("takes a sequence and a count")),
             },
             Zip => match (&a0, args.get(1)) {
                 (Value::Seq(s), Some(Value::Seq(t))) => Value::seq(
-                    s.iter()
-                        .zip(t.iter())
-                        .map(|(x, y)| Value::tuple(vec![x.clone(), y.clone()]))
-                        .collect(),
+                    self.collect_metered(
+                        s.iter()
+                            .zip(t.iter())
+                            .map(|(x, y)| Value::tuple(vec![x.clone(), y.clone()])),
+                        span,
+                    )?,
                 ),
                 _ => return Err(bad("takes two sequences")),
             },
@@ -298,13 +306,24 @@ impl Evaluator<'_> {
                 let (Value::Set(d), Some(Value::Set(c))) = (&a0, args.get(1)) else {
                     return Err(bad("takes two sets"));
                 };
-                let total = (c.len() as f64).powi(d.len() as i32);
-                if total > 5e7 {
+                // |C|^|D|, counted exactly (it is written in the message)
+                let total = u32::try_from(d.len())
+                    .ok()
+                    .and_then(|e| (c.len() as u128).checked_pow(e));
+                if total.is_none_or(|t| t > MAX_FUNCTIONS) {
+                    let count = match total {
+                        Some(t) => t.to_string(),
+                        None => format!("more than {}", u128::MAX),
+                    };
                     return Err(EvalError::new(
                         ErrKind::Budget,
                         Diag::error(
                             "E0303",
-                            format!("there are {total:.0} functions; too many to list"),
+                            format!(
+                                "there are {count} functions ({}^{}); too many to list",
+                                c.len(),
+                                d.len()
+                            ),
                         )
                         .label(span, "here")
                         .help("functions(A, B) is limited to 50 million maps"),
@@ -321,8 +340,9 @@ impl Evaluator<'_> {
                 }
                 // every map holds the whole domain: refused before the maps are built when
                 // they cannot fit, and the bound checked again as they are
+                let total = total.unwrap_or(u128::MAX) as usize;
                 self.check_resident(
-                    (total as usize).saturating_mul(ELEMENT_BYTES + 32 + dom.len() * 32),
+                    total.saturating_mul(ELEMENT_BYTES + 32 + dom.len() * 32),
                     span,
                 )?;
                 let mut idx = vec![0usize; dom.len()];
@@ -379,7 +399,10 @@ impl Evaluator<'_> {
                 let mut out = BTreeSet::new();
                 for s in self.elements(&a0, span)? {
                     match s {
-                        Value::Set(s) => out.extend(s.iter().cloned()),
+                        Value::Set(s) => {
+                            self.charge(s.len(), span)?;
+                            out.extend(s.iter().cloned())
+                        }
                         _ => return Err(bad("takes a collection of sets")),
                     }
                 }
