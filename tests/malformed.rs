@@ -1068,3 +1068,57 @@ fn bulk_built_ins_keep_to_the_budget() {
         assert!(err.contains("E0303") && err.contains(count), "{e}: {err}");
     }
 }
+
+/// `go solve --time-ms` binds the rules' evaluation as it binds the native solver: a reading of
+/// the user's own is solved by the rules, for seconds on 6 vertices, and the limit ends it
+/// (E0302) rather than being ignored.
+#[test]
+fn go_solve_by_the_rules_keeps_its_time_limit() {
+    let d = std::env::temp_dir().join(format!("okite-solve-time-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("mine.rule");
+    std::fs::write(
+        &f,
+        "reading mine extends area {\n    override def cycle_value(G) = 1\n}\n",
+    )
+    .unwrap();
+    let o = common::okite(&[
+        "go",
+        "solve",
+        "--rules",
+        "rules",
+        "--rules",
+        f.to_str().unwrap(),
+        "--reading",
+        "mine",
+        "--graph",
+        "path:6",
+        "--time-ms",
+        "100",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("E0302"), "{err}");
+    // and a small graph is answered within it
+    let o = common::okite(&[
+        "go",
+        "solve",
+        "--rules",
+        "rules",
+        "--rules",
+        f.to_str().unwrap(),
+        "--reading",
+        "mine",
+        "--graph",
+        "path:2",
+        "--time-ms",
+        "60000",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -326,7 +326,7 @@ pub enum GoCommand {
         /// Search node budget
         #[arg(long, default_value_t = 2_000_000_000)]
         nodes: u64,
-        /// Time budget of the native solver in milliseconds (0: none)
+        /// Time budget in milliseconds (0: none), of the native solver or of the rules' evaluation
         #[arg(long, default_value_t = 0)]
         time_ms: u64,
         /// Memory of the native solver's transposition table in MiB (at most 65536; 0: none)

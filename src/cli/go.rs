@@ -1065,7 +1065,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     crate::natives::go::graph_value(&g),
                     "Graph".to_string(),
                 )];
-                return match eval_with_bound(
+                return match eval_with_bound_within(
                     &mut prog,
                     &text,
                     bound,
@@ -1073,6 +1073,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     Some(&reading),
                     &printer,
                     None,
+                    (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
                 ) {
                     Ok(Value::Int(half)) => {
                         let v = half as f64 / 2.0;

@@ -99,6 +99,30 @@ pub(super) fn eval_with_bound(
     printer: &Printer,
     resident_mb: Option<usize>,
 ) -> Result<Value, i32> {
+    eval_with_bound_within(
+        prog,
+        text,
+        bound,
+        engine,
+        reading,
+        printer,
+        resident_mb,
+        None,
+    )
+}
+
+/// [`eval_with_bound`] within a time limit (none: the evaluator's default).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn eval_with_bound_within(
+    prog: &mut Program,
+    text: &str,
+    bound: Vec<(String, Value, String)>,
+    engine: Engine,
+    reading: Option<&str>,
+    printer: &Printer,
+    resident_mb: Option<usize>,
+    timeout: Option<std::time::Duration>,
+) -> Result<Value, i32> {
     let fid = prog.sources.add("<query>", None, text.to_string());
     let e =
         crate::syntax::parse_expr(text, fid).map_err(|ds| printer.fail_all(&ds, &prog.sources))?;
@@ -117,6 +141,9 @@ pub(super) fn eval_with_bound(
     ev.set_reading(r);
     if let Some(mb) = resident_mb {
         ev.budget.max_resident_bytes = mb.saturating_mul(1 << 20);
+    }
+    if timeout.is_some() {
+        ev.budget.timeout = timeout;
     }
     let v = ev.eval_query(&q);
     say_off_bindings(&ev);
