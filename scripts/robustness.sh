@@ -396,6 +396,56 @@ for at in 0.2 1.5; do
   row "7 inconsistent" "Ctrl-C during REPL :load of a large file (in a terminal)" "300,000 definitions, $(( $(wc -c <"$work/big.rule") >> 20 )) MiB" 0 "$(echo "$res" | head -1)" "-" "-" "$(echo "$res" | tail -1)"
 done
 
+# ---------------------------------------------------------------- the third round
+# legality under the readings with every pawn in hand (each drop asks for the opponent's answers)
+for r in narrow broad; do
+  run "4 blow-up" "perft 2 under $r, 9 pawns in each hand" "18 pawns" 0 60 /dev/null -- "$okite" perft --reading $r --depth 2 --sfen "4k4/9/9/9/9/9/9/9/4K4 b 9P9p 1"
+done
+run "4 blow-up" "perft 1 under narrow, 18 pawns in one hand" "18 pawns" 0 60 /dev/null -- "$okite" perft --reading narrow --depth 1 --sfen "k8/9/9/9/9/9/9/9/8K b 18P 1"
+# type text of long names: a tuple of 500 (and 20,000) parts named by 100,000 characters
+for parts in 500 20000; do
+  python3 - "$work/names$parts.rule" "$parts" <<'PY'
+import sys
+name, n = "T" + "x" * 100000, int(sys.argv[2])
+lines = ["enum %s { A }" % name, "def t = (%s)" % ", ".join(["A"] * n)]
+lines += ["def bad%d -> Int = t" % i for i in range(20)]
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+  run "4 blow-up" "20 type mismatches of a tuple of long-named parts ($(( $("$okite" check "$work/names$parts.rule" 2>&1 | wc -c) / 1024 )) KiB of diagnostics)" "$parts parts, $(( $(wc -c <"$work/names$parts.rule") / 1024 )) KiB" 2 60 /dev/null -- "$okite" check "$work/names$parts.rule"
+done
+# a search under a reading the rules answer, within its memory options
+run "6 memory" "mate under any-drop-mate, --hash-mb 1, --max-resident-mb 300, 20 s" "no mate" 0 60 /dev/null -- "$okite" mate --reading any-drop-mate --max-resident-mb 300 --hash-mb 1 --time-ms 20000 --sfen "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"
+run "6 memory" "mate under any-drop-mate, --hash-mb 250, --max-resident-mb 300" "no mate" 0 120 /dev/null -- "$okite" mate --reading any-drop-mate --max-resident-mb 300 --hash-mb 250 --time-ms 60000 --sfen "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"
+{ printf 'setoption name Reading value any-drop-mate\nsetoption name USI_Hash value 1\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate 20000\n'; } >"$work/usi-variant.txt"
+run "6 memory" "USI under any-drop-mate, USI_Hash 1, go mate 20000 (input ends: the search ends)" "no mate" 0 60 "$work/usi-variant.txt" -- "$okite" usi
+printf 'setoption name USI_Hash value 4096\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate 5000\nisready\n' >"$work/usi-hash.txt"
+run "6 memory" "USI_Hash 4096 (the largest offered), mate in 1: $("$okite" usi <"$work/usi-hash.txt" 2>/dev/null | grep -m1 checkmate)" "4 GiB table" 0 60 "$work/usi-hash.txt" -- "$okite" usi
+run "6 memory" "len(seq(1..30000000)) under --timeout-ms 100" "30,000,000 elements" 2 60 /dev/null -- "$okite" eval --timeout-ms 100 "len(seq(1..30000000))"
+run "6 memory" "sort of 3,000,000 under --max-steps 1000000" "3,000,000 elements" 2 60 /dev/null -- "$okite" eval --max-steps 1000000 "len(sort(seq(1..3000000)))"
+printf 'reading mine extends area {\n    override def cycle_value(G) = 1\n}\n' >"$work/mine.rule"
+run "6 memory" "go solve by the rules, --time-ms 100" "path:6" 2 60 /dev/null -- "$okite" go solve --rules rules --rules "$work/mine.rule" --reading mine --graph path:6 --time-ms 100
+run "7 inconsistent" "functions past the count: the count written exactly" "1000^1000 maps" 2 60 /dev/null -- "$okite" eval "size(functions(1..1000, 1..1000))"
+# USI: a position line that cannot be read leaves no position to search
+printf 'position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\nposition sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 \xff\ngo mate 1000\nquit\n' >"$work/usi-stale.txt"
+run "7 inconsistent" "USI position line not UTF-8, then go mate: $("$okite" usi <"$work/usi-stale.txt" 2>/dev/null | grep -m1 checkmate)" "4 lines" 0 60 "$work/usi-stale.txt" -- "$okite" usi
+# records: CR line ends, a stray line
+tr '\n' '\r' <tests/data/records/uchifuzume.kif | sed 's/^/開始日時：2026\/11\/29\r/' >"$work/cr.kif"
+run "7 inconsistent" "KIF with CR line ends and 開始日時: $("$okite" game --kif "$work/cr.kif" 2>/dev/null | head -1)" "$(wc -c <"$work/cr.kif") bytes" 0 60 /dev/null -- "$okite" game --kif "$work/cr.kif"
+printf '手合割：平手\nこれはごみ\n' >"$work/stray.kif"
+run "7 inconsistent" "KIF of a header and one stray line" "2 lines" 2 60 /dev/null -- "$okite" game --kif "$work/stray.kif"
+# one results file, two writers: the second is refused at its start
+"$okite" go classes --graph path:10 --results "$work/shared.res" >/dev/null 2>"$work/first.err" &
+first=$!
+for _ in $(seq 100); do grep -q "results read from\|classifying" "$work/first.err" 2>/dev/null && break; [ -e "$work/shared.res.lock" ] && break; sleep 0.05; done
+sleep 0.2
+run "7 inconsistent" "go classes --results F while another process writes F" "2 processes" 2 60 /dev/null -- "$okite" go classes --graph path:10 --results "$work/shared.res"
+kill "$first" 2>/dev/null; wait "$first" 2>/dev/null
+cp "$work/mine.rule" "$work/target.txt"
+ln -s "$work/target.txt" "$work/linked.res.part"
+run "7 inconsistent" "go classes --results F with a link at F.part" "path:5" 0 60 /dev/null -- "$okite" go classes --graph path:5 --results "$work/linked.res"
+cmp -s "$work/mine.rule" "$work/target.txt"; kept=$?
+row "7 inconsistent" "the link's target after it: unchanged (cmp)" "path:5" 0 "$kept" "-" "-" "$( [ -L "$work/linked.res.part" ] && echo 'the link is still there' || echo 'the link was removed, its target left as it was')"
+
 echo
 echo "$cases cases, $((cases - unexpected)) as expected."
 [ "$unexpected" -eq 0 ]
