@@ -306,8 +306,24 @@ impl Classifier {
                 "give a file written by `okite go classes --results`",
             )
         };
-        let file = std::fs::File::open(path).map_err(refuse)?;
-        let size = file.metadata().map_err(refuse)?.len();
+        // opened without waiting (a FIFO would block an open for reading until a writer came),
+        // then refused unless it is a regular file
+        let mut open = std::fs::OpenOptions::new();
+        open.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            open.custom_flags(libc::O_NONBLOCK);
+        }
+        let file = open.open(path).map_err(refuse)?;
+        let meta = file.metadata().map_err(refuse)?;
+        if !meta.is_file() {
+            return Err(GoError::file(
+                format!("the results file {} is not a regular file", path.display()),
+                "give a file written by `okite go classes --results`",
+            ));
+        }
+        let size = meta.len();
         if let Some(max) = self.max_resident_bytes {
             if size > max as u64 {
                 return Err(GoError::out_of_memory(
@@ -789,6 +805,27 @@ mod tests {
         assert_eq!(cl.keep_final().unwrap(), Some(kept));
         assert!(!path.exists(), "not written twice");
         let _ = std::fs::remove_file(&path);
+    }
+
+    /// A results file that is no regular file (a FIFO, a folder) is refused at once, not waited
+    /// on.
+    #[cfg(unix)]
+    #[test]
+    fn a_results_file_that_is_a_fifo_is_refused() {
+        let g = Graph::parse("path:5").unwrap();
+        let fifo = file("fifo.res");
+        let _ = std::fs::remove_file(&fifo);
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let mut cl = Classifier::new(&g, Table::Reconstruction).unwrap();
+        let e = cl.load_results(&fifo).expect_err("refused");
+        assert!(e.message.contains("not a regular file"), "{}", e.message);
+        let e = cl.load_results(&std::env::temp_dir()).expect_err("refused");
+        assert!(e.message.contains("not a regular file"), "{}", e.message);
+        let _ = std::fs::remove_file(&fifo);
     }
 
     /// One results file has one writer: a second classifier that would keep its results in it
