@@ -1082,38 +1082,29 @@ fn go_solve_by_the_rules_keeps_its_time_limit() {
         "reading mine extends area {\n    override def cycle_value(G) = 1\n}\n",
     )
     .unwrap();
-    let o = common::okite(&[
-        "go",
-        "solve",
-        "--rules",
-        "rules",
-        "--rules",
-        f.to_str().unwrap(),
-        "--reading",
-        "mine",
-        "--graph",
-        "path:6",
-        "--time-ms",
-        "100",
-    ]);
+    let f = f.to_str().unwrap();
+    let solve = |graph: &str, ms: &str| {
+        common::okite(&[
+            "go",
+            "solve",
+            "--rules",
+            "rules",
+            "--rules",
+            f,
+            "--reading",
+            "mine",
+            "--graph",
+            graph,
+            "--time-ms",
+            ms,
+        ])
+    };
+    let o = solve("path:6", "100");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("E0302"), "{err}");
     // and a small graph is answered within it
-    let o = common::okite(&[
-        "go",
-        "solve",
-        "--rules",
-        "rules",
-        "--rules",
-        f.to_str().unwrap(),
-        "--reading",
-        "mine",
-        "--graph",
-        "path:2",
-        "--time-ms",
-        "60000",
-    ]);
+    let o = solve("path:2", "60000");
     assert_eq!(
         o.status.code(),
         Some(0),
