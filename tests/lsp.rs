@@ -348,3 +348,48 @@ fn exit_without_shutdown_is_status_1_and_garbage_is_survived() {
     c.notify("exit", json!(null));
     assert_eq!(exit_status(c.child), Some(1));
 }
+
+/// Names and types are cut by length in what the server sends: a document of 100 KB whose enum
+/// is named by 100,000 characters, with a tuple of 500 of its constants, gets diagnostics of
+/// kilobytes for its 20 mismatches and a hover of one kilobyte (the server died on it, and a
+/// hover answered 49.9 MB).
+#[test]
+fn long_names_are_cut_in_diagnostics_and_hovers() {
+    let mut c = Client::start();
+    c.request("initialize", json!({"capabilities": {}}));
+    c.notify("initialized", json!({}));
+    let name = format!("T{}", "x".repeat(100_000));
+    let head = format!(
+        "enum {name} {{ A }}\ndef t = ({})\ndef u(x: Int) = t\n",
+        vec!["A"; 500].join(", ")
+    );
+    let mut bad = head.clone();
+    for i in 0..20 {
+        bad += &format!("def bad{i} -> Int = t\n");
+    }
+    for (doc, text, errors) in [("bad", bad, 20), ("clean", head, 0)] {
+        let u = format!("file:///nonexistent-folder/{doc}.rule");
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "okite", "version": 1, "text": text}}),
+        );
+        let diags = c.diagnostics(&u);
+        assert_eq!(diags.len(), errors, "{doc}");
+        let size = serde_json::to_string(&diags).unwrap().len();
+        assert!(size < errors * 4_000 + 100, "{doc}: {size} bytes");
+        // hover on `u`, whose type is the tuple's
+        let h = c.request("textDocument/hover", pos(&u, 2, 4));
+        let shown = h.to_string();
+        assert!(
+            shown.len() < 8_000,
+            "{doc}: a hover of {} bytes",
+            shown.len()
+        );
+        if errors == 0 {
+            assert!(shown.contains(&format!("T{}…", "x".repeat(62))), "{shown}");
+        }
+    }
+    c.request("shutdown", json!(null));
+    c.notify("exit", json!(null));
+    assert_eq!(exit_status(c.child), Some(0));
+}

@@ -47,15 +47,16 @@ pub fn json_ok(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
-/// What `okite usi` (run from the project's folder) writes for the commands of `script`, its
-/// standard input.
+/// What `okite usi` (run from the project's folder) writes for the commands of `script`, sent
+/// as a GUI sends them: after a `go` line, the next lines wait for its answer (`checkmate` or
+/// `bestmove`; a `quit` sent at once would end the search before it answers).
 pub fn usi_session(script: &str) -> String {
     usi_session_bytes(script.as_bytes())
 }
 
 /// The same for commands that need not be UTF-8 text.
 pub fn usi_session_bytes(script: &[u8]) -> String {
-    use std::io::Write;
+    use std::io::{BufRead, Write};
     let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
         .arg("usi")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -63,12 +64,46 @@ pub fn usi_session_bytes(script: &[u8]) -> String {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("run okite usi");
-    child
-        .stdin
-        .take()
-        .expect("its input")
-        .write_all(script)
-        .expect("the commands written");
-    let o = child.wait_with_output().expect("its output");
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    let mut stdin = child.stdin.take().expect("its input");
+    let stdout = child.stdout.take().expect("its output");
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).split(b'\n') {
+            let Ok(line) = line else { break };
+            if tx
+                .send(String::from_utf8_lossy(&line).into_owned())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut out = String::new();
+    let mut take = |wait_for_answer: bool, out: &mut String| loop {
+        let next = if wait_for_answer {
+            rx.recv_timeout(std::time::Duration::from_secs(120)).ok()
+        } else {
+            rx.try_recv().ok()
+        };
+        let Some(line) = next else { return };
+        out.push_str(&line);
+        out.push('\n');
+        if wait_for_answer && (line.starts_with("checkmate") || line.starts_with("bestmove")) {
+            return;
+        }
+    };
+    for line in script.split_inclusive(|&b| b == b'\n') {
+        stdin.write_all(line).expect("the commands written");
+        stdin.flush().expect("the commands written");
+        let go = line.trim_ascii_start().starts_with(b"go");
+        take(go, &mut out);
+    }
+    drop(stdin);
+    let _ = child.wait();
+    let _ = reader.join();
+    while let Ok(line) = rx.try_recv() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
