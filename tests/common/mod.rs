@@ -79,7 +79,7 @@ pub fn usi_session_bytes(script: &[u8]) -> String {
         }
     });
     let mut out = String::new();
-    let mut take = |wait_for_answer: bool, out: &mut String| loop {
+    let take = |wait_for_answer: bool, out: &mut String| loop {
         let next = if wait_for_answer {
             rx.recv_timeout(std::time::Duration::from_secs(120)).ok()
         } else {
