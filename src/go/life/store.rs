@@ -168,6 +168,26 @@ fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(name)
 }
 
+/// Opens `path` as `open` says, without waiting (a FIFO would block the open until the other
+/// end came) and, with `no_link`, without following a link at it: `None` when it is no regular
+/// file (a FIFO, a device, a folder).
+fn open_regular(
+    path: &Path,
+    open: &mut std::fs::OpenOptions,
+    no_link: bool,
+) -> std::io::Result<Option<std::fs::File>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let link = if no_link { libc::O_NOFOLLOW } else { 0 };
+        open.custom_flags(link | libc::O_NONBLOCK);
+    }
+    #[cfg(not(unix))]
+    let _ = no_link;
+    let file = open.open(path)?;
+    Ok(file.metadata()?.is_file().then_some(file))
+}
+
 /// Takes the lock of the results file `path` for this process: a file beside it
 /// (`path.lock`, left in place) locked while the returned handle lives. A second process that
 /// would keep its results in the same file is refused at its start, before its search, instead
@@ -177,12 +197,7 @@ pub(super) fn lock_results(path: &Path) -> GoResult<std::fs::File> {
     let lock = beside(path, ".lock");
     let mut open = std::fs::OpenOptions::new();
     open.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        open.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let file = open.open(&lock).map_err(|e| {
+    let file = open_regular(&lock, &mut open, true).map_err(|e| {
         GoError::file(
             format!(
                 "the lock of the results file, {}, cannot be had: {e}",
@@ -191,8 +206,7 @@ pub(super) fn lock_results(path: &Path) -> GoResult<std::fs::File> {
             "give a place where a file can be written (the lock is a regular file, not a link)",
         )
     })?;
-    let regular = file.metadata().map(|m| m.is_file()).unwrap_or(false);
-    if !regular {
+    let Some(file) = file else {
         return Err(GoError::file(
             format!(
                 "the lock of the results file, {}, is not a regular file",
@@ -200,7 +214,7 @@ pub(super) fn lock_results(path: &Path) -> GoResult<std::fs::File> {
             ),
             "remove it, or give another results file",
         ));
-    }
+    };
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(GoError::file(
@@ -306,24 +320,15 @@ impl Classifier {
                 "give a file written by `okite go classes --results`",
             )
         };
-        // opened without waiting (a FIFO would block an open for reading until a writer came),
-        // then refused unless it is a regular file
-        let mut open = std::fs::OpenOptions::new();
-        open.read(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            open.custom_flags(libc::O_NONBLOCK);
-        }
-        let file = open.open(path).map_err(refuse)?;
-        let meta = file.metadata().map_err(refuse)?;
-        if !meta.is_file() {
-            return Err(GoError::file(
-                format!("the results file {} is not a regular file", path.display()),
-                "give a file written by `okite go classes --results`",
-            ));
-        }
-        let size = meta.len();
+        let file = open_regular(path, std::fs::OpenOptions::new().read(true), false)
+            .map_err(refuse)?
+            .ok_or_else(|| {
+                GoError::file(
+                    format!("the results file {} is not a regular file", path.display()),
+                    "give a file written by `okite go classes --results`",
+                )
+            })?;
+        let size = file.metadata().map_err(refuse)?.len();
         if let Some(max) = self.max_resident_bytes {
             if size > max as u64 {
                 return Err(GoError::out_of_memory(
