@@ -210,10 +210,7 @@ impl Evaluator<'_> {
                 Value::Map(m) => Value::set(self.collect_metered(m.values().cloned(), span)?),
                 _ => return Err(bad("takes a map")),
             },
-            ToSet => {
-                let els = self.elements(&a0, span)?;
-                Value::set(self.collect_metered(els.into_iter(), span)?)
-            }
+            ToSet => Value::set(self.elements(&a0, span)?.into_iter().collect()),
             ToSeq => match &a0 {
                 Value::Seq(_) => a0.clone(),
                 _ => Value::seq(self.elements(&a0, span)?),
