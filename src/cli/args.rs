@@ -440,7 +440,7 @@ pub struct ExplainArgs {
     #[arg(long, default_value_t = 6)]
     pub depth: usize,
     /// One JSON object: {"expr", "value", "tree": [{"text", "value", "place", "children",
-    /// "elided", "deeper"}]}
+    /// "elided", "deeper"}], "cut"} ("cut": the steps shown were cut at their limit)
     #[arg(long)]
     pub json: bool,
 }

@@ -202,11 +202,11 @@ pub(super) fn explain(args: ExplainArgs) -> i32 {
                 if let Some(d) = json_refusal(&v) {
                     return printer.fail_in(d, &prog.sources);
                 }
+                let (steps, cut) = explain::render_json(&tree, prog, depth);
                 println!(
-                    "{{\"expr\": {}, \"value\": {}, \"tree\": {}}}",
+                    "{{\"expr\": {}, \"value\": {}, \"tree\": {steps}, \"cut\": {cut}}}",
                     json_str(&expr),
                     to_json_with(&v, &|x| crate::natives::state_sfen(prog, x)),
-                    explain::render_json(&tree, prog, depth)
                 );
                 0
             }
