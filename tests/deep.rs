@@ -190,3 +190,132 @@ fn at_the_budget() {
     every_face(DEFAULT_DEPTH - 3, false);
     every_face(DEFAULT_DEPTH + 1, false);
 }
+
+/// A rule file in a folder of its own, then `okite ARGS` run with `{}` in ARGS replaced by its
+/// path.
+fn with_file(name: &str, text: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("okite-wide-{}-{k}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let args: Vec<String> = args.iter().map(|a| a.replace("{}", file)).collect();
+    let o = run(&args, stdin);
+    let _ = std::fs::remove_dir_all(&dir);
+    o
+}
+
+fn status_and_text(o: &Output) -> (Option<i32>, String) {
+    (
+        o.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
+
+/// Chains that nest without brackets are refused before they are parsed: a run of prefix `-`
+/// (each one level), a chain of function types or lambdas written with `->`. Each was read as
+/// one level and overflowed the stack past it.
+#[test]
+fn chains_without_brackets_are_refused() {
+    for (what, text) in [
+        ("a run of -", format!("def f = {}1\n", "-".repeat(200_000))),
+        (
+            "a run of - with spaces",
+            format!("def f = {}1\n", "- ".repeat(200_000)),
+        ),
+        (
+            "a chain of function types",
+            format!("def f(g: {}Int) = 1\n", "Int->".repeat(50_000)),
+        ),
+        (
+            "a chain of lambdas",
+            format!("def f = {}1\n", "x -> ".repeat(50_000)),
+        ),
+    ] {
+        for args in [vec!["check", "{}"], vec!["eval", "--rules", "{}", "1"]] {
+            let (code, text) = status_and_text(&with_file("chain.rule", &text, &args, None));
+            assert_eq!(code, Some(2), "{what}: {}", &text[..text.len().min(2000)]);
+            assert!(
+                text.contains("E0007") || text.contains("E0001"),
+                "{what}: {}",
+                &text[..text.len().min(2000)]
+            );
+        }
+    }
+    // within the limit, a run of `-` still reads as it did
+    let (code, text) = status_and_text(&with_file(
+        "ok.rule",
+        "def f = ---5\ndef g = - - -5\n",
+        &["eval", "--rules", "{}", "(f, g)"],
+        None,
+    ));
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("(-5, -5)"), "{text}");
+}
+
+/// Width that the evaluator turns into depth: a comprehension of 200,000 guards, a quantifier
+/// of 100,000 binders, a closure that captured a closure 300,000 times, a list of 300,000 cells
+/// kept in the REPL's memo across a new definition. Each answers.
+#[test]
+fn width_turned_depth_answers() {
+    let guards = format!("def x = {{1 | {}}}\n", vec!["true"; 200_000].join(", "));
+    let (code, text) = status_and_text(&with_file(
+        "g.rule",
+        &guards,
+        &["eval", "--rules", "{}", "size(x)"],
+        None,
+    ));
+    assert_eq!((code, text.trim()), (Some(0), "1"), "{text}");
+    let binders = format!(
+        "def x = all {}: true\n",
+        (0..100_000)
+            .map(|i| format!("v{i} in {{1}}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let (code, text) = status_and_text(&with_file(
+        "b.rule",
+        &binders,
+        &["eval", "--rules", "{}", "x"],
+        None,
+    ));
+    assert_eq!((code, text.trim()), (Some(0), "true"), "{text}");
+    let o = run(
+        &[
+            "eval".to_string(),
+            "size(closure {(0, x -> x)} by (p -> if p.1 < 300000 then {(p.1 + 1, y -> p.2(y))} else {}))".to_string(),
+        ],
+        None,
+    );
+    let (code, text) = status_and_text(&o);
+    assert_eq!((code, text.trim()), (Some(0), "300001"), "{text}");
+    let list = "enum L { nil, cons(Int, L) }\n\
+                def build(n: Int) -> L = the({p.2 | p in closure {(0, nil)} by (p -> if p.1 < n then {(p.1 + 1, cons(p.1, p.2))} else {}), p.1 == n})\n\
+";
+    let script = "build(300000) == build(300000)\ndef z = 1\nz + 1\n";
+    let (code, text) = status_and_text(&with_file("l.rule", list, &["repl", "{}"], Some(script)));
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("true") && text.trim_end().ends_with('2'),
+        "{text}"
+    );
+}
+
+/// A board variant's perft is refused past the depth any count could reach, before it
+/// recurses.
+#[test]
+fn variant_perft_depth_is_bounded() {
+    let o = run(
+        &["perft", "--variant", "minishogi", "--depth", "1000000"].map(String::from),
+        None,
+    );
+    let (code, text) = status_and_text(&o);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("E0602"), "{text}");
+}

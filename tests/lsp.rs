@@ -393,3 +393,45 @@ fn long_names_are_cut_in_diagnostics_and_hovers() {
     c.notify("exit", json!(null));
     assert_eq!(exit_status(c.child), Some(0));
 }
+
+/// Documents that nest past the parser's limit without brackets (a run of `-`, a chain of
+/// function types, of lambdas, of `let` bindings) get a diagnostic, and the server goes on.
+#[test]
+fn deep_chains_get_a_diagnostic_and_the_server_goes_on() {
+    let mut c = Client::start();
+    c.request("initialize", json!({"capabilities": {}}));
+    c.notify("initialized", json!({}));
+    let docs = [
+        ("minus", format!("def f = {}1\n", "-".repeat(200_000))),
+        (
+            "types",
+            format!("def f(g: {}Int) = 1\n", "Int->".repeat(50_000)),
+        ),
+        ("lambdas", format!("def f = {}1\n", "x -> ".repeat(50_000))),
+        (
+            "lets",
+            format!(
+                "def f = {}1{}\n",
+                "let a = 1, b = ".repeat(30_000),
+                ", c = 1 in 1".repeat(30_000)
+            ),
+        ),
+    ];
+    for (doc, text) in docs {
+        let u = format!("file:///nonexistent-folder/{doc}.rule");
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "okite", "version": 1, "text": text}}),
+        );
+        let diags = c.diagnostics(&u);
+        assert!(!diags.is_empty(), "{doc}: no diagnostic");
+        let h = c.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": u}}),
+        );
+        assert!(h.get("result").is_some(), "{doc}: {h}");
+    }
+    c.request("shutdown", json!(null));
+    c.notify("exit", json!(null));
+    assert_eq!(exit_status(c.child), Some(0));
+}

@@ -486,7 +486,7 @@ impl Infer<'_> {
     }
 
     pub(super) fn infer(&mut self, e: &Ir) -> Ty {
-        stacker::maybe_grow(64 << 10, 8 << 20, || self.infer_inner(e))
+        stacker::maybe_grow(1 << 20, 8 << 20, || self.infer_inner(e))
     }
 
     pub(super) fn infer_inner(&mut self, e: &Ir) -> Ty {

@@ -445,6 +445,8 @@ fn parse_apart(
     let owned = text.to_string();
     let spawned = std::thread::Builder::new()
         .name("okite-parse".into())
+        // room for the builder's walks at the nesting the parser allows
+        .stack_size(64 << 20)
         .spawn(move || {
             let _ = tx.send(parse_file(&owned, fid));
         });

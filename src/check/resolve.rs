@@ -295,7 +295,7 @@ impl<'p> Resolver<'p> {
     }
 
     pub(super) fn expr(&mut self, e: &Expr) -> Ir {
-        stacker::maybe_grow(64 << 10, 8 << 20, || self.expr_inner(e))
+        stacker::maybe_grow(1 << 20, 8 << 20, || self.expr_inner(e))
     }
 
     pub(super) fn with_negation<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {

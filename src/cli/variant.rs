@@ -165,6 +165,9 @@ pub(super) fn announce(v: &LoadedVariant) {
     );
 }
 
+/// The deepest perft a board variant is asked for.
+const MAX_PERFT_DEPTH: u32 = 20;
+
 /// `okite perft` under a variant.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn perft(
@@ -177,6 +180,14 @@ pub(super) fn perft(
     json: bool,
     printer: &Printer,
 ) -> i32 {
+    // the count recurses a level a ply: a depth past any count that could finish is refused
+    // before it starts
+    if depth > MAX_PERFT_DEPTH {
+        return printer.fail(
+            Diag::error("E0602", format!("perft to depth {depth} would not finish"))
+                .help(format!("ask for a depth of at most {MAX_PERFT_DEPTH}")),
+        );
+    }
     let mut p = match start(&v, sfen, moves, dm, printer) {
         Ok(p) => p,
         Err(c) => return c,

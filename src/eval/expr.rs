@@ -22,7 +22,7 @@ impl Evaluator<'_> {
         // the room asked for, and looking is a tenth of the cost of a small expression
         self.nesting = self.nesting.wrapping_add(1);
         let r = if self.nesting.is_multiple_of(4) {
-            stacker::maybe_grow(128 << 10, 4 << 20, || self.eval_inner(e, frame))
+            stacker::maybe_grow(512 << 10, 4 << 20, || self.eval_inner(e, frame))
         } else {
             self.eval_inner(e, frame)
         };

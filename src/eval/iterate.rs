@@ -139,6 +139,8 @@ impl Evaluator<'_> {
         self.bind_rec(&slots, 0, frame, f)
     }
 
+    /// The binders from the `i`-th on, each a level deeper on a grown stack: a quantifier of
+    /// 100,000 binders nests as deep.
     pub(super) fn bind_rec(
         &mut self,
         slots: &[(&IrBinder, &IrPat)],
@@ -151,14 +153,18 @@ impl Evaluator<'_> {
         }
         let (b, p) = slots[i];
         let dom = self.domain(&b.domain, frame)?;
-        self.each(&dom, &mut |ev, x| {
-            if !ev.matches(p, x, frame) {
-                return Ok(true);
-            }
-            ev.bind_rec(slots, i + 1, frame, f)
+        stacker::maybe_grow(64 << 10, 4 << 20, || {
+            self.each(&dom, &mut |ev, x| {
+                if !ev.matches(p, x, frame) {
+                    return Ok(true);
+                }
+                ev.bind_rec(slots, i + 1, frame, f)
+            })
         })
     }
 
+    /// The qualifiers from the `i`-th on: guards and `let`s in a loop, each generator a level
+    /// deeper on a grown stack.
     pub(super) fn quals(
         &mut self,
         qs: &[IrQual],
@@ -166,34 +172,36 @@ impl Evaluator<'_> {
         frame: &mut Vec<Value>,
         f: &mut dyn FnMut(&mut Self, &mut Vec<Value>) -> R<bool>,
     ) -> R<bool> {
-        if i == qs.len() {
-            return f(self, frame);
-        }
-        match &qs[i] {
-            IrQual::Gen(p, d, _) => {
-                let dom = self.domain(d, frame)?;
-                self.each(&dom, &mut |ev, x| {
-                    if !ev.matches(p, x, frame) {
+        let mut i = i;
+        loop {
+            if i == qs.len() {
+                return f(self, frame);
+            }
+            match &qs[i] {
+                IrQual::Gen(p, d, _) => {
+                    let dom = self.domain(d, frame)?;
+                    return stacker::maybe_grow(64 << 10, 4 << 20, || {
+                        self.each(&dom, &mut |ev, x| {
+                            if !ev.matches(p, x, frame) {
+                                return Ok(true);
+                            }
+                            ev.quals(qs, i + 1, frame, f)
+                        })
+                    });
+                }
+                IrQual::Let(p, e) => {
+                    let v = self.eval(e, frame)?;
+                    if !self.matches(p, &v, frame) {
                         return Ok(true);
                     }
-                    ev.quals(qs, i + 1, frame, f)
-                })
-            }
-            IrQual::Let(p, e) => {
-                let v = self.eval(e, frame)?;
-                if self.matches(p, &v, frame) {
-                    self.quals(qs, i + 1, frame, f)
-                } else {
-                    Ok(true)
+                }
+                IrQual::Guard(g) => {
+                    if !self.eval_bool(g, frame)? {
+                        return Ok(true);
+                    }
                 }
             }
-            IrQual::Guard(g) => {
-                if self.eval_bool(g, frame)? {
-                    self.quals(qs, i + 1, frame, f)
-                } else {
-                    Ok(true)
-                }
-            }
+            i += 1;
         }
     }
 

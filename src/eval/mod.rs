@@ -156,16 +156,29 @@ pub struct CarriedEntry {
     value: Value,
 }
 
+/// Whether a function is part of `v`: without recursion, each shared part looked at once (a
+/// list of 300,000 cells, or a tuple of 2^900 written parts).
 fn has_func(v: &Value) -> bool {
-    match v {
-        Value::Func(_) => true,
-        Value::Tuple(t) => t.iter().any(has_func),
-        Value::Set(s) => s.iter().any(has_func),
-        Value::Seq(s) => s.iter().any(has_func),
-        Value::Map(m) => m.iter().any(|(k, v)| has_func(k) || has_func(v)),
-        Value::Enum(e) => e.fields.iter().any(has_func),
-        _ => false,
+    let mut seen: rustc_hash::FxHashSet<*const ()> = Default::default();
+    let mut todo: Vec<&Value> = vec![v];
+    while let Some(v) = todo.pop() {
+        let mut first = |p: *const ()| seen.insert(p);
+        match v {
+            Value::Func(_) => return true,
+            Value::Tuple(t) if first(t.as_ptr() as *const ()) => todo.extend(t.iter()),
+            Value::Set(s) if first(Rc::as_ptr(s) as *const ()) => todo.extend(s.iter()),
+            Value::Seq(s) if first(Rc::as_ptr(s) as *const ()) => todo.extend(s.iter()),
+            Value::Map(m) if first(Rc::as_ptr(m) as *const ()) => {
+                for (k, v) in m.iter() {
+                    todo.push(k);
+                    todo.push(v);
+                }
+            }
+            Value::Enum(e) if first(Rc::as_ptr(e) as *const ()) => todo.extend(e.fields.iter()),
+            _ => {}
+        }
     }
+    false
 }
 
 /// The key of a call in the memo tables. Its hash is computed once, when the key is made: the

@@ -560,41 +560,68 @@ impl Drop for EnumVal {
         if self.fields.is_empty() {
             return;
         }
-        let mut todo: Vec<Value> = std::mem::take(&mut self.fields);
-        while let Some(v) = todo.pop() {
-            match v {
-                Value::Enum(e) => {
-                    if let Ok(mut e) = Rc::try_unwrap(e) {
-                        todo.append(&mut e.fields);
-                    }
+        drop_flat(std::mem::take(&mut self.fields));
+    }
+}
+
+impl Drop for super::Func {
+    /// A closure that captured a closure that captured a closure ... (built by `closure` over
+    /// 300,000 steps) is dropped without recursion.
+    fn drop(&mut self) {
+        if let super::Func::Lambda { frame, .. } = self {
+            if let Some(vals) = Rc::get_mut(frame) {
+                if !vals.is_empty() {
+                    drop_flat(std::mem::take(vals));
                 }
-                Value::Tuple(mut t) => {
-                    if let Some(items) = Rc::get_mut(&mut t) {
-                        for x in items.iter_mut() {
-                            todo.push(std::mem::replace(x, Value::Bool(false)));
-                        }
-                    }
-                }
-                Value::Seq(c) => {
-                    if let Ok(c) = Rc::try_unwrap(c) {
-                        todo.extend(c.inner);
-                    }
-                }
-                Value::Set(c) => {
-                    if let Ok(c) = Rc::try_unwrap(c) {
-                        todo.extend(c.inner);
-                    }
-                }
-                Value::Map(c) => {
-                    if let Ok(c) = Rc::try_unwrap(c) {
-                        for (k, v) in c.inner {
-                            todo.push(k);
-                            todo.push(v);
-                        }
-                    }
-                }
-                other => drop(other),
             }
+        }
+    }
+}
+
+/// Drop `todo` without recursion: the parts only it holds are taken apart into the list, so a
+/// chain of any depth (enum cells, closures over closures, tuples holding them) is dropped in a
+/// loop.
+fn drop_flat(mut todo: Vec<Value>) {
+    while let Some(v) = todo.pop() {
+        match v {
+            Value::Enum(e) => {
+                if let Ok(mut e) = Rc::try_unwrap(e) {
+                    todo.append(&mut e.fields);
+                }
+            }
+            Value::Tuple(mut t) => {
+                if let Some(items) = Rc::get_mut(&mut t) {
+                    for x in items.iter_mut() {
+                        todo.push(std::mem::replace(x, Value::Bool(false)));
+                    }
+                }
+            }
+            Value::Seq(c) => {
+                if let Ok(c) = Rc::try_unwrap(c) {
+                    todo.extend(c.inner);
+                }
+            }
+            Value::Set(c) => {
+                if let Ok(c) = Rc::try_unwrap(c) {
+                    todo.extend(c.inner);
+                }
+            }
+            Value::Map(c) => {
+                if let Ok(c) = Rc::try_unwrap(c) {
+                    for (k, v) in c.inner {
+                        todo.push(k);
+                        todo.push(v);
+                    }
+                }
+            }
+            Value::Func(mut f) => {
+                if let Some(super::Func::Lambda { frame, .. }) = Rc::get_mut(&mut f) {
+                    if let Some(vals) = Rc::get_mut(frame) {
+                        todo.append(vals);
+                    }
+                }
+            }
+            other => drop(other),
         }
     }
 }

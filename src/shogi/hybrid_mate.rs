@@ -276,7 +276,13 @@ impl Search<'_, '_> {
     }
 
     /// Search the current position with `rem` plies left until its numbers pass the thresholds.
+    /// One node of the search, a level deeper on a grown stack (the search runs on the
+    /// caller's thread; its path can be thousands of plies).
     fn mid(&mut self, rem: u32, th_pn: u32, th_dn: u32) -> Entry {
+        stacker::maybe_grow(256 << 10, 16 << 20, || self.mid_here(rem, th_pn, th_dn))
+    }
+
+    fn mid_here(&mut self, rem: u32, th_pn: u32, th_dn: u32) -> Entry {
         self.nodes += 1;
         let key = self.history.last().expect("a position").key();
         let or = self.history.last().expect("a position").side_to_move() == self.attacker;
@@ -434,6 +440,10 @@ impl Search<'_, '_> {
     /// The proven line from the current position with `rem` plies left: the attacker's shortest
     /// mate, the defender's longest resistance.
     fn line(&mut self, rem: u32, out: &mut Vec<Move>) {
+        stacker::maybe_grow(256 << 10, 16 << 20, || self.line_here(rem, out))
+    }
+
+    fn line_here(&mut self, rem: u32, out: &mut Vec<Move>) {
         let or = self.history.last().expect("a position").side_to_move() == self.attacker;
         if !or && self.is_mate() {
             return;

@@ -17,7 +17,7 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Vec<Diag>> {
     precheck(text, file)?;
     let pairs = on_big_stack(|| Grammar::parse(Rule::file, text).map_err(|e| pest_error(e, file)))
         .map_err(|d| vec![d])?;
-    let b = Builder { file };
+    let b = Builder::new(file);
     let file_pair = Kids::top(pairs, Rule::file, Span::new(file, 0, text.len()))
         .expect_next(Rule::file)
         .map_err(|d| vec![d])?;
@@ -62,7 +62,7 @@ pub fn parse_repl(text: &str, file: FileId) -> Result<ReplInput, Vec<Diag>> {
     let pairs =
         on_big_stack(|| Grammar::parse(Rule::repl_input, text).map_err(|e| pest_error(e, file)))
             .map_err(|d| vec![d])?;
-    let b = Builder { file };
+    let b = Builder::new(file);
     let top = Kids::top(pairs, Rule::repl_input, Span::new(file, 0, text.len()))
         .expect_next(Rule::repl_input)
         .map_err(|d| vec![d])?;
@@ -88,7 +88,7 @@ pub fn parse_expr(text: &str, file: FileId) -> Result<Expr, Vec<Diag>> {
     let pairs =
         on_big_stack(|| Grammar::parse(Rule::expr_input, text).map_err(|e| pest_error(e, file)))
             .map_err(|d| vec![d])?;
-    let b = Builder { file };
+    let b = Builder::new(file);
     let top = Kids::top(pairs, Rule::expr_input, Span::new(file, 0, text.len()))
         .expect_next(Rule::expr_input)
         .map_err(|d| vec![d])?;
@@ -181,10 +181,12 @@ fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
                 {
                     i += 1;
                 }
-                // `=` (a definition, a binding), `=>` (an arm) and `->` (a result type) are
-                // punctuation, not operators
-                if !matches!(&text[start..=i], "=" | "=>" | "->") {
-                    forms += 1;
+                // `=` (a definition, a binding) and `=>` (an arm) are punctuation, not
+                // operators; `->` nests as `→` does (a lambda's body, a function type's result);
+                // in a run such as `---x` each `-` is a prefix, one level each
+                let run = &text[start..=i];
+                if !matches!(run, "=" | "=>") {
+                    forms += run.bytes().filter(|b| *b == b'-').count().max(1);
                 }
             }
             0x80.. => {
@@ -382,6 +384,19 @@ fn join_or(names: &[&str]) -> String {
 
 struct Builder {
     file: FileId,
+    /// Expressions, types and patterns being built, one inside the other: refused past
+    /// [`MAX_NESTING`] (E0007) whatever the text scan of [`precheck`] counted, so that every
+    /// later walk over the tree (copies, drops, the checker's) meets at most that depth.
+    depth: std::cell::Cell<usize>,
+}
+
+/// One level of [`Builder::depth`], given back when dropped.
+struct Level<'a>(&'a std::cell::Cell<usize>);
+
+impl Drop for Level<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
 }
 
 fn unescape(s: &str) -> String {
@@ -409,6 +424,30 @@ enum Tok {
 }
 
 impl Builder {
+    fn new(file: FileId) -> Builder {
+        Builder {
+            file,
+            depth: std::cell::Cell::new(0),
+        }
+    }
+    /// One level deeper at `p`, or E0007 past [`MAX_NESTING`].
+    fn enter(&self, p: &Pair<Rule>) -> R<Level<'_>> {
+        let d = self.depth.get() + 1;
+        if d > MAX_NESTING {
+            let s = self.span(p);
+            return Err(Diag::error(
+                "E0007",
+                format!("the expression is nested more than {MAX_NESTING} levels deep"),
+            )
+            .label(
+                Span::new(s.file, s.start as usize, s.start as usize + 1),
+                "nesting passes the limit here",
+            )
+            .help("name intermediate results with `def` or `let` instead of nesting them"));
+        }
+        self.depth.set(d);
+        Ok(Level(&self.depth))
+    }
     fn span(&self, p: &Pair<Rule>) -> Span {
         span_of(p, self.file)
     }
@@ -639,6 +678,11 @@ impl Builder {
     }
 
     fn type_expr(&self, p: Pair<Rule>) -> R<TypeExpr> {
+        let _level = self.enter(&p)?;
+        stacker::maybe_grow(64 << 10, 8 << 20, || self.type_expr_inner(p))
+    }
+
+    fn type_expr_inner(&self, p: Pair<Rule>) -> R<TypeExpr> {
         let span = self.span(&p);
         let rule = p.as_rule();
         let mut it = self.kids(p);
@@ -670,6 +714,11 @@ impl Builder {
     }
 
     fn pattern(&self, p: Pair<Rule>) -> R<Pattern> {
+        let _level = self.enter(&p)?;
+        stacker::maybe_grow(64 << 10, 8 << 20, || self.pattern_inner(p))
+    }
+
+    fn pattern_inner(&self, p: Pair<Rule>) -> R<Pattern> {
         let span = self.span(&p);
         let rule = p.as_rule();
         match rule {
@@ -782,7 +831,8 @@ impl Builder {
     }
 
     pub fn expr(&self, p: Pair<Rule>) -> R<Expr> {
-        stacker::maybe_grow(64 << 10, 8 << 20, || self.expr_inner(p))
+        let _level = self.enter(&p)?;
+        stacker::maybe_grow(1 << 20, 8 << 20, || self.expr_inner(p))
     }
 
     fn expr_inner(&self, p: Pair<Rule>) -> R<Expr> {
@@ -1214,16 +1264,23 @@ fn unary(toks: &mut [Tok], pos: &mut usize) -> Option<Expr> {
             let span = s.to(e.span);
             Some(Expr::new(ExprKind::Unary(UnOp::Not, Box::new(e)), span))
         }
-        Tok::Prefix(UnOp::Neg, s) => {
-            let s = *s;
-            *pos += 1;
-            let e = unary(toks, pos)?;
-            let span = s.to(e.span);
-            // fold a negative literal so that `-5` prints and reparses as itself
-            if let ExprKind::Int(v) = e.kind {
-                return Some(Expr::new(ExprKind::Int(-v), span));
+        Tok::Prefix(UnOp::Neg, _) => {
+            // a run of `-` is read in a loop, not one call deeper for each
+            let mut signs = vec![];
+            while let Some(Tok::Prefix(UnOp::Neg, s)) = toks.get(*pos) {
+                signs.push(*s);
+                *pos += 1;
             }
-            Some(Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(e)), span))
+            let mut e = unary(toks, pos)?;
+            for s in signs.into_iter().rev() {
+                let span = s.to(e.span);
+                // fold a negative literal so that `-5` prints and reparses as itself
+                e = match e.kind {
+                    ExprKind::Int(v) => Expr::new(ExprKind::Int(-v), span),
+                    _ => Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(e)), span),
+                };
+            }
+            Some(e)
         }
         Tok::Operand(e) => {
             // each operand is read once; what stays behind is never looked at again
@@ -1248,7 +1305,7 @@ mod tests {
     /// diagnostic instead of panicking.
     #[test]
     fn a_pair_of_an_unexpected_rule_is_a_diagnostic() {
-        let b = Builder { file: 0 };
+        let b = Builder::new(0);
         let e = || first_pair(Rule::expr_input, "f(1) + 2");
         let item = first_pair(Rule::file, "def x = 1");
         for d in [

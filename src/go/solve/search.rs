@@ -493,6 +493,10 @@ impl<'a> Search<'a> {
     /// a search `d` plies deep tells: with a proved bound (at least `t`, or below it) and what
     /// its proof depends on, or unknown. `nd` is the last situation of the path.
     pub fn dls(&mut self, nd: &Node, t: i64, d: u32) -> Res {
+        stacker::maybe_grow(64 << 10, 4 << 20, || self.dls_here(nd, t, d))
+    }
+
+    fn dls_here(&mut self, nd: &Node, t: i64, d: u32) -> Res {
         self.nodes += 1;
         if self.nodes & 1023 == 0 || self.nodes > self.node_limit {
             self.tick();
