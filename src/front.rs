@@ -29,6 +29,19 @@ pub fn load_rules(paths: &[PathBuf]) -> Result<(Program, Vec<PathBuf>), (SourceM
     }
 }
 
+/// Without rule files named, the built-in rules are read, never a `rules/` folder of the
+/// current directory: said on standard error when there is one (it may hold edits the user
+/// meant to try), by the commands that take rule files as their arguments.
+pub fn note_default_rules(paths: &[PathBuf]) {
+    if paths.is_empty() && std::path::Path::new(crate::shipped::FOLDER).is_dir() {
+        eprintln!(
+            "okite: the built-in rules are used; the folder {}/ here is not read (name it: `okite test {}`)",
+            crate::shipped::FOLDER,
+            crate::shipped::FOLDER
+        );
+    }
+}
+
 /// The shipped readings the native shogi engines follow (move generation, legality with the
 /// history, the mate search).
 pub const SHOGI_READINGS: [&str; 4] = ["narrow", "broad", "narrow-check", "broad-check"];
@@ -271,7 +284,7 @@ impl RunOpts {
 
 #[derive(Args, Clone)]
 pub struct QueryOpts {
-    /// Rule files or folders to load (repeatable; default: rules/)
+    /// Rule files or folders to load (repeatable; default: the built-in rules)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
     /// A shogi position (SFEN or `startpos`): binds `g` (the game) and `i` (its last index)
@@ -306,6 +319,19 @@ pub fn display_value(v: &Value) -> String {
         Value::Native(n) => n.display_long(),
         v => crate::ir::short(v, MAX_VALUE_TEXT),
     }
+}
+
+/// [`display_value`], with a definition given as a value named as the rules name it
+/// (`<definition succ>`, where the value alone knows only its number).
+pub fn display_value_in(prog: &Program, v: &Value) -> String {
+    if let Value::Func(f) = v {
+        if let crate::ir::Func::Def(k) = &**f {
+            if let Some((name, _)) = prog.key_names.iter().find(|(_, key)| **key == *k) {
+                return format!("<definition {name}>");
+            }
+        }
+    }
+    display_value(v)
 }
 
 /// A game from an SFEN (or `startpos`) and USI moves; errors point into the text given.
@@ -435,9 +461,10 @@ pub fn record_of(q: &QueryOpts) -> Option<ReadRecord> {
 
 /// The positions named by --sfen/--moves, --kif or --csa, if any. A record whose last move
 /// cannot be played is refused here (its game would leave that move out): `okite game` reads
-/// and reports it.
+/// and reports it. Moves of --moves the shipped generator does not make are asked of `rules`.
 pub fn positions_of(
     q: &QueryOpts,
+    rules: Option<&mut MovesOfRules>,
 ) -> Result<Option<Vec<crate::shogi::position::Position>>, (SourceMap, Vec<Diag>)> {
     use crate::syntax::ast::Span;
     if let Some(read) = record_of(q) {
@@ -463,7 +490,7 @@ pub fn positions_of(
         (sfen, moves) => {
             let sfen = sfen.as_deref().unwrap_or("startpos");
             let moves = moves.as_deref().unwrap_or("");
-            pseudo_game(sfen, moves).map(Some)
+            pseudo_game(sfen, moves, rules).map(Some)
         }
     }
 }
@@ -487,10 +514,12 @@ pub fn engine_start(history: &[crate::shogi::position::Position]) -> Result<(), 
 }
 
 /// A game from an SFEN and moves of the one-step transition (forbidden moves included: the rules
-/// judge them); errors point into the text given.
+/// judge them); errors point into the text given. A move the shipped generator does not make
+/// is asked of `rules` (see [`MovesOfRules`]): a variant's own moves are played too.
 pub fn pseudo_game(
     sfen: &str,
     moves: &str,
+    rules: Option<&mut MovesOfRules>,
 ) -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
     let game = shogi_game(sfen, "")?;
     let mut sources = SourceMap::default();
@@ -502,32 +531,86 @@ pub fn pseudo_game(
         offset = start + tok.len();
         toks.push((start, tok));
     }
-    play_pseudo(vec![game.last().clone()], &toks, moves_id).map_err(|d| (sources, vec![d]))
+    play_pseudo(vec![game.last().clone()], &toks, moves_id, rules).map_err(|d| (sources, vec![d]))
+}
+
+/// The moves of the rules in force: the successors of a position by their one-step transition
+/// `succ(s)`, each named by the move that makes it, under a reading. Asked only for a move the
+/// shipped generator refuses, so the shipped rules cost nothing and a variant's rules are
+/// evaluated once for each of its own moves played.
+pub struct MovesOfRules<'p> {
+    prog: &'p crate::check::Program,
+    reading: crate::ir::ReadingId,
+}
+
+impl<'p> MovesOfRules<'p> {
+    /// The moves of `prog` under `reading`.
+    pub fn new(prog: &'p crate::check::Program, reading: crate::ir::ReadingId) -> Self {
+        MovesOfRules { prog, reading }
+    }
+
+    /// The successors of `p` by the rules, each with its move; none when the rules' `succ`
+    /// is the shipped one (its native binding stays on): their moves are the generator's.
+    #[allow(clippy::type_complexity)]
+    pub fn successors(
+        &mut self,
+        p: &crate::shogi::position::Position,
+    ) -> Result<Option<Vec<(crate::shogi::types::Move, crate::shogi::position::Position)>>, String>
+    {
+        let shipped = bindings::natives_in_cone(self.prog, self.reading, "succ")
+            .iter()
+            .any(|(path, on)| *on && path == "shogi.successors");
+        if shipped {
+            return Ok(None);
+        }
+        let binder = crate::bindings::Sound::standard();
+        let mut oracle = crate::hybrid::RulesOracle::new(self.prog, &binder, self.reading)?;
+        oracle.successors(p).map(Some)
+    }
 }
 
 /// Play USI moves of the one-step transition (forbidden moves included: the rules judge them)
 /// after the last of `from`; each token with its byte offset in source `fid`, where a move that
-/// cannot be played is shown (E0402).
+/// cannot be played is shown (E0402). A move the shipped generator does not make is played
+/// when `rules` make it.
 pub fn play_pseudo(
     from: Vec<crate::shogi::position::Position>,
     toks: &[(usize, &str)],
     fid: crate::syntax::ast::FileId,
+    mut rules: Option<&mut MovesOfRules>,
 ) -> Result<Vec<crate::shogi::position::Position>, Diag> {
     use crate::syntax::ast::Span;
     let mut out = from;
     for &(at, tok) in toks {
         let Some(cur) = out.last() else { break };
-        match cur.after_pseudo_usi(tok) {
-            Ok(next) => out.push(next),
-            Err(why) => {
-                return Err(Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
-                    .label(
-                        Span::new(fid, at, at + tok.len()),
-                        format!("move {}", out.len()),
-                    )
-                    .help("moves are written in USI: 7g7f, 8h2b+, P*5e"));
+        let refused = match cur.after_pseudo_usi(tok) {
+            Ok(next) => {
+                out.push(next);
+                continue;
+            }
+            Err(why) => why,
+        };
+        let mut why = refused.to_string();
+        let parsed = crate::shogi::types::Move::from_usi(tok);
+        if let (Some(m), Some(r)) = (parsed, rules.as_deref_mut()) {
+            match r.successors(cur) {
+                Ok(None) => {}
+                Ok(Some(succ)) => {
+                    if let Some((_, next)) = succ.into_iter().find(|(x, _)| *x == m) {
+                        out.push(next);
+                        continue;
+                    }
+                    why.push_str(", nor of the rules' `succ(s)`");
+                }
+                Err(e) => why.push_str(&format!(" (the rules' moves were asked: {e})")),
             }
         }
+        return Err(Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
+            .label(
+                Span::new(fid, at, at + tok.len()),
+                format!("move {}", out.len()),
+            )
+            .help("moves are written in USI: 7g7f, 8h2b+, P*5e"));
     }
     Ok(out)
 }

@@ -171,6 +171,43 @@ impl<'p> RulesOracle<'p> {
         self.ev.deadline = deadline;
     }
 
+    /// The successors of `p` by the rules' one-step transition `succ(s)` (forbidden moves
+    /// included), each named by the move that makes it: the moves of a variant's own pieces
+    /// (a silver stepping sideways) that the shipped generator does not make.
+    pub fn successors(
+        &mut self,
+        p: &Position,
+    ) -> Result<Vec<(crate::shogi::types::Move, Position)>, String> {
+        let key = self
+            .ev
+            .prog
+            .key_of("succ")
+            .ok_or("the rules define no `succ(s)`")?;
+        let s = self.state(p);
+        let v = self
+            .ev
+            .call_key(key, vec![s], self.span)
+            .map_err(|e| e.diag.message.clone())?;
+        let Value::Set(next) = v else {
+            return Err(format!(
+                "`succ(s)` gave {}, not a set of states",
+                v.type_desc()
+            ));
+        };
+        let mut out = vec![];
+        for n in next.iter() {
+            let q = self.names.position(n)?;
+            let m = crate::shogi::naming::move_between(p, &q).ok_or_else(|| {
+                format!(
+                    "`succ(s)` gave a successor that no one move makes: {}",
+                    q.to_sfen()
+                )
+            })?;
+            out.push((m, q));
+        }
+        Ok(out)
+    }
+
     fn state(&mut self, p: &Position) -> Value {
         let names = &self.names;
         self.states

@@ -1290,3 +1290,170 @@ fn board_variants_through_the_commands() {
     assert_eq!(answers[0], answers[2], "{s}");
     assert!(s.contains("no position to search"), "{s}");
 }
+
+/// A movement variant's own moves are played everywhere a move is read: `--moves` of legal,
+/// perft, eval and compare, `game --moves` (and `--usi`), and the REPL's `:moves`; and the
+/// REPL's `:legal` lists the moves of the rules in force, as `size(legal(g, i))` counts them.
+#[test]
+fn a_movement_variants_own_moves_are_played_everywhere() {
+    let rules = "tests/variants/sideways_silver.rule";
+    let sfen = "4k4/9/9/9/4S4/9/9/9/4K4 b - 1";
+    let r = ["--rules", rules, "--reading", "sideways-silver"];
+    // the variant's legal moves include the sideways steps
+    let o = okite(&[&["legal", "--sfen", sfen][..], &r[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let legal: Vec<String> = out(&o).split_whitespace().map(String::from).collect();
+    assert!(
+        legal.contains(&"5e4e".to_string()) && legal.contains(&"5e6e".to_string()),
+        "{legal:?}"
+    );
+    assert_eq!(legal.len(), 12, "{legal:?}");
+    // played by --moves: after 5e4e the silver stands on 4e, the king to move
+    let o = okite(&[&["legal", "--sfen", sfen, "--moves", "5e4e"][..], &r[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = okite(
+        &[
+            &[
+                "perft",
+                "--sfen",
+                sfen,
+                "--moves",
+                "5e4e 5a5b",
+                "--depth",
+                "1",
+            ][..],
+            &r[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o).lines().last(), Some("12"), "{}", out(&o));
+    let o = okite(
+        &[
+            &["eval", "--sfen", sfen, "--moves", "5e4e", "sfen(g[i])"][..],
+            &r[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).contains("4k4/9/9/9/5S3/9/9/9/4K4 w"), "{}", out(&o));
+    let o = okite(&[
+        "compare",
+        "--rules",
+        rules,
+        "--readings",
+        "sideways-silver,narrow",
+        "--sfen",
+        sfen,
+        "--moves",
+        "5e4e",
+        "size(legal(g, i))",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    for spelling in ["--moves", "--usi"] {
+        let o = okite(&[
+            "game",
+            "--rules",
+            rules,
+            "--readings",
+            "sideways-silver",
+            "--sfen",
+            sfen,
+            spelling,
+            "5e4e 5a5b 4e5e",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{spelling}: {}", err(&o));
+        assert!(out(&o).starts_with("3 moves"), "{spelling}: {}", out(&o));
+    }
+    // a move neither the shipped generator nor the rules make is still refused
+    let o = okite(&[&["legal", "--sfen", sfen, "--moves", "5e3e"][..], &r[..]].concat());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("E0402") && err(&o).contains("succ(s)"),
+        "{}",
+        err(&o)
+    );
+    // the REPL: :moves plays it, and :legal lists what legal(g, i) holds
+    let script = format!(
+        ":reading sideways-silver\n:sfen {sfen}\n:legal\nsize(legal(g, i))\n:moves 5e4e\n:board\n"
+    );
+    let o = repl_with(&[rules], &script);
+    let text = out(&o);
+    assert!(
+        text.contains("12 legal moves under the reading sideways-silver"),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.trim() == "12"), "{text}");
+    assert!(text.contains("game of 2 positions"), "{text}\n{}", err(&o));
+}
+
+/// `okite repl ARGS` with `script` on its standard input.
+fn repl_with(args: &[&str], script: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+        .arg("repl")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env(
+            "OKITE_HISTORY",
+            std::env::temp_dir().join("okite-variants-history"),
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The REPL's :legal agrees with `size(legal(g, i))` under every shipped reading and each test
+/// variant, on a position where pawn drops and the history matter.
+#[test]
+fn repl_legal_is_legal_of_the_rules_in_force() {
+    let sfen = "7nk/9/6B1L/9/9/9/9/9/4K4 b P 1";
+    for (files, readings) in [
+        (
+            vec![],
+            vec!["base", "narrow", "broad", "narrow-check", "broad-check"],
+        ),
+        (
+            vec!["tests/variants/uchifuzume_allowed.rule"],
+            vec!["uchifuzume-allowed"],
+        ),
+        (
+            vec!["tests/variants/sideways_silver.rule"],
+            vec!["sideways-silver"],
+        ),
+    ] {
+        for reading in readings {
+            let script = format!(":reading {reading}\n:sfen {sfen}\n:legal\nsize(legal(g, i))\n");
+            let o = repl_with(&files, &script);
+            let text = out(&o);
+            let listed = text
+                .lines()
+                .find_map(|l| l.strip_suffix(&format!(" legal moves under the reading {reading}")))
+                .unwrap_or_else(|| panic!("{reading}: {text}\n{}", err(&o)));
+            let counted = text.lines().last().unwrap_or("").trim();
+            assert_eq!(listed, counted, "{reading}: {text}");
+        }
+    }
+}
+
+/// `:load` of a file that `use`s the built-in rules by a path on disk loads them once.
+#[test]
+fn repl_load_of_a_file_using_the_rules_by_another_path() {
+    let o = repl_with(
+        &[],
+        ":load tests/variants/uchifuzume_allowed.rule\n:reading uchifuzume-allowed\n1 + 1\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(!err(&o).contains("defined twice"), "{}", err(&o));
+    assert!(out(&o).trim_end().ends_with('2'), "{}", out(&o));
+}

@@ -132,12 +132,19 @@ impl Files for ShippedAndDisk {
             Disk.read(path)
         }
     }
+    /// A file on disk whose text is a shipped file's, under its name, is that shipped file: a
+    /// variant that `use`s `../../rules/shogi.rule` beside the shipped rules loads it once.
     fn identity(&self, path: &Path) -> PathBuf {
         if Self::shipped(path) {
-            Shipped.identity(path)
-        } else {
-            Disk.identity(path)
+            return Shipped.identity(path);
         }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if let Some(text) = crate::shipped::text(name) {
+            if Disk.read(path).is_ok_and(|b| b == text.as_bytes()) {
+                return Path::new(crate::shipped::FOLDER).join(name);
+            }
+        }
+        Disk.identity(path)
     }
 }
 

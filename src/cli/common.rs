@@ -486,6 +486,11 @@ pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) ->
     Printer::auto().fail_in(d, &sources)
 }
 
+/// `n` and `what`, made plural unless `n` is one: "1 move", "29 moves".
+pub(super) fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,18 +28,6 @@ pub(super) fn with_query(
             return printer.fail_all(&ds, &prog.sources);
         }
     };
-    let bound = match game_binding(q, &prog) {
-        Ok(b) => b,
-        Err((sources, ds)) => {
-            return printer.fail_all(&ds, &sources);
-        }
-    };
-    let query = match prog.compile_query(&parsed, &bound) {
-        Ok(q) => q,
-        Err(ds) => {
-            return printer.fail_all(&ds, &prog.sources);
-        }
-    };
     let reading = match &q.reading {
         Some(r) => match prog.reading_or_error(r) {
             Ok(r) => r,
@@ -48,6 +36,23 @@ pub(super) fn with_query(
             }
         },
         None => crate::check::BASE,
+    };
+    let bound = match game_binding(q, &prog, reading) {
+        Ok(b) => b,
+        Err((sources, ds)) => {
+            return printer.fail_all(&ds, &sources);
+        }
+    };
+    let query = match prog.compile_query(&parsed, &bound) {
+        Ok(q) => q,
+        Err(ds) => {
+            let ds = if bound.is_empty() {
+                ds.into_iter().map(unbound_game_help).collect()
+            } else {
+                ds
+            };
+            return printer.fail_all(&ds, &prog.sources);
+        }
     };
     let binder = crate::bindings::Sound::standard();
     let mut ev = Evaluator::new(&prog, &binder);
@@ -58,15 +63,32 @@ pub(super) fn with_query(
     code
 }
 
+/// `g` or `i` unknown in a query given no game: they are the names a position binds, so the
+/// help says how to give one (instead of a name that looks alike).
+fn unbound_game_help(d: Diag) -> Diag {
+    if d.code == "E0100" && (d.message == "unknown name `g`" || d.message == "unknown name `i`") {
+        let mut d = d;
+        d.help = Some(
+            "`g` (the game) and `i` (its last index) are bound by a position: give --sfen SFEN (or startpos), --kif FILE or --csa FILE"
+                .into(),
+        );
+        return d;
+    }
+    d
+}
+
 /// Names bound before a query: (name, value, type).
 pub type Bindings = Vec<(String, Value, String)>;
 
-/// `g` and `i` bound to the game given on the command line, if any.
+/// `g` and `i` bound to the game given on the command line, if any (its moves played by the
+/// rules in force under `reading` where they are a variant's own).
 pub(super) fn game_binding(
     q: &QueryOpts,
     prog: &Program,
+    reading: crate::ir::ReadingId,
 ) -> Result<Bindings, (SourceMap, Vec<Diag>)> {
-    let Some(positions) = positions_of(q)? else {
+    let mut rules = crate::front::MovesOfRules::new(prog, reading);
+    let Some(positions) = positions_of(q, Some(&mut rules))? else {
         return Ok(vec![]);
     };
     let ctx = crate::natives::NativeCtx { enums: prog };
@@ -177,7 +199,7 @@ pub(super) fn eval(args: EvalArgs) -> i32 {
                     };
                     println!("{{\"value\": {value}, \"type\": {}}}", json_str(&query.ty));
                 } else {
-                    println!("{}", display_value(&v));
+                    println!("{}", crate::front::display_value_in(prog, &v));
                 }
                 0
             }
@@ -231,6 +253,12 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
         pieces,
     } = args;
     let printer = Printer::new(&q.out);
+    // the moves of --moves are played under the first reading compared (a variant's own moves
+    // are its rules')
+    let mut q = q;
+    if q.reading.is_none() {
+        q.reading = readings.first().cloned();
+    }
     with_query(&q, &expr, &printer, |prog, query, ev| {
         let mut rows = vec![];
         for name in &readings {

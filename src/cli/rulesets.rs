@@ -156,7 +156,7 @@ pub(super) fn report(
         );
         return 0;
     }
-    println!("{} moves", moves.len());
+    println!("{}", super::common::plural(moves.len(), "move"));
     if let Some(r) = stated {
         println!(
             "record result: {}, {} after {} moves (`{}`, line {})",

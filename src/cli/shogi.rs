@@ -148,28 +148,15 @@ pub(super) fn legal_by_rules(
     // each successor the rules give, named by the move that makes it: the standard moves in
     // the generator's order, then those of a variant's own (a pawn stepping back)
     let standard = last.pseudo_legal_moves();
-    let mut moves = vec![];
-    for s in legal.iter() {
-        let named = names
-            .position(s)
-            .ok()
-            .and_then(|p| crate::shogi::naming::move_between(last, &p).map(|m| (m, p)));
-        match named {
-            Some((m, p)) if names.state(&p) == *s => moves.push(m),
-            _ => {
-                let shown = names
-                    .position(s)
-                    .map_or_else(|_| s.to_string(), |p| p.to_sfen());
-                return Err(printer.fail(
-                    Diag::error(
-                        "E0606",
-                        format!("`legal(g, i)` gave a successor that no one move makes: {shown}"),
-                    )
-                    .help("`okite legal` lists moves in USI; `okite eval --sfen ... 'legal(g, i)'` shows the rules' successors as states"),
-                ));
-            }
+    let mut moves = match names.moves_to(last, legal.iter()) {
+        Ok(ms) => ms,
+        Err(m) => {
+            return Err(printer.fail(
+                Diag::error("E0606", format!("`legal(g, i)`: {m}"))
+                .help("`okite legal` lists moves in USI; `okite eval --sfen ... 'legal(g, i)'` shows the rules' successors as states"),
+            ));
         }
-    }
+    };
     let rank =
         |m: &crate::shogi::types::Move| standard.iter().position(|x| x == m).unwrap_or(usize::MAX);
     moves.sort_by_key(|m| (rank(m), m.to_usi()));
@@ -236,13 +223,14 @@ pub(super) fn report_game(
     json: bool,
 ) -> i32 {
     use crate::shogi::readings::{replay, Reading, Replay};
-    // the moves between consecutive positions
+    // the moves between consecutive positions (a variant's own moves included)
     let mut moves = vec![];
     for w in positions.windows(2) {
         match w[0]
             .pseudo_legal_moves()
             .into_iter()
             .find(|m| w[0].after(*m) == w[1])
+            .or_else(|| crate::shogi::naming::move_between(&w[0], &w[1]))
         {
             Some(m) => moves.push(m),
             None => {
@@ -269,7 +257,7 @@ pub(super) fn report_game(
     let stated = record.and_then(|r| r.result.as_ref());
     let foul = record.and_then(|r| r.illegal_end.as_ref());
     if !json {
-        println!("{} moves", moves.len());
+        println!("{}", plural(moves.len(), "move"));
         if let Some(e) = foul {
             println!(
                 "the record ends with an illegal move: move {} `{}` (line {}): {}",
@@ -359,10 +347,19 @@ pub(super) fn report_game(
                 nums(&perpetual_checks)
             ));
         } else {
+            let at = |v: &[usize], what: &str, none: &str| match v.len() {
+                0 => none.to_string(),
+                1 => format!("{what} at move {}", list(v)),
+                _ => format!("{what}s at moves {}", list(v)),
+            };
             println!(
-                "{name:<13} {first}; fourfold repetitions at move {}; perpetual checks at move {}; final position {}",
-                list(&repetitions),
-                list(&perpetual_checks),
+                "{name:<13} {first}; {}; {}; final position {}",
+                at(
+                    &repetitions,
+                    "fourfold repetition",
+                    "no fourfold repetition"
+                ),
+                at(&perpetual_checks, "perpetual check", "no perpetual check"),
                 if final_mate { "is mate" } else { "is not mate" }
             );
         }
@@ -535,7 +532,8 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             .help("ask for a depth of at most 12"),
         );
     }
-    let mut history = match pseudo_game(&pos.sfen, &pos.moves) {
+    let moves_of_rules = &mut crate::front::MovesOfRules::new(&prog, r);
+    let mut history = match pseudo_game(&pos.sfen, &pos.moves, Some(moves_of_rules)) {
         Ok(h) => h,
         Err((sources, ds)) => {
             return printer.fail_all(&ds, &sources);
@@ -675,7 +673,8 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
             return printer.fail_in(d, &prog.sources);
         }
     };
-    let history = match pseudo_game(&pos.sfen, &pos.moves) {
+    let moves_of_rules = &mut crate::front::MovesOfRules::new(&prog, r);
+    let history = match pseudo_game(&pos.sfen, &pos.moves, Some(moves_of_rules)) {
         Ok(h) => h,
         Err((sources, ds)) => {
             return printer.fail_all(&ds, &sources);
@@ -836,7 +835,14 @@ pub(super) fn game(args: GameArgs) -> i32 {
             Err((sources, ds)) => printer.fail_all(&ds, &sources),
         };
     }
-    let positions = match positions_of(&q) {
+    // a variant's own moves are played by its rules, under the first reading asked that they
+    // define (the moves of a piece are the same under each of the shipped readings)
+    let moves_reading = readings
+        .iter()
+        .find_map(|r| prog.reading_id(r))
+        .unwrap_or(crate::check::BASE);
+    let moves_of_rules = &mut crate::front::MovesOfRules::new(&prog, moves_reading);
+    let positions = match positions_of(&q, Some(moves_of_rules)) {
         Ok(Some(p)) => p,
         Ok(None) => unreachable!(),
         Err((sources, ds)) => {

@@ -112,6 +112,33 @@ impl Names {
     }
 
     /// The position a rule-level state describes.
+    /// The moves that make each of the states `succ` from `last`, in the order given: every
+    /// one must be a state that one move makes.
+    pub fn moves_to<'a>(
+        &self,
+        last: &Position,
+        succ: impl Iterator<Item = &'a Value>,
+    ) -> Result<Vec<crate::shogi::types::Move>, String> {
+        let mut out = vec![];
+        for s in succ {
+            let named = self.position(s).ok().and_then(|p| {
+                crate::shogi::naming::move_between(last, &p).filter(|_| self.state(&p) == *s)
+            });
+            match named {
+                Some(m) => out.push(m),
+                None => {
+                    let shown = self
+                        .position(s)
+                        .map_or_else(|_| s.to_string(), |p| p.to_sfen());
+                    return Err(format!(
+                        "the rules gave a successor that no one move makes: {shown}"
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     pub fn position(&self, v: &Value) -> Result<Position, String> {
         let Value::Tuple(t) = v else {
             return Err(format!(

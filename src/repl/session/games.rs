@@ -26,7 +26,8 @@ impl Session {
         line: &str,
     ) -> Option<(Vec<Position>, Vec<String>)> {
         let fid = self.input_source(line);
-        match crate::front::play_pseudo(from, moves_text, fid) {
+        let mut rules = crate::front::MovesOfRules::new(&self.prog, self.reading_id());
+        match crate::front::play_pseudo(from, moves_text, fid, Some(&mut rules)) {
             Ok(ps) => Some((ps, moves_text.iter().map(|(_, t)| t.to_string()).collect())),
             Err(d) => {
                 self.diags(&[d], &self.prog.sources);
@@ -142,7 +143,16 @@ impl Session {
         let mut board = Board::empty();
         let mut to_move = Color::Black;
         let mut moves = vec![];
-        for &(at, tok) in &toks[1..] {
+        // the moves alternate from Black (`A1 B2 pass`), or each names its colour as on the
+        // command line (`B A1, W B2, B pass`)
+        let listed: Vec<(usize, &str, Option<Color>)> = match coloured_moves(&graph, &toks[1..]) {
+            Some(ms) => ms,
+            None => toks[1..].iter().map(|&(at, t)| (at, t, None)).collect(),
+        };
+        for &(at, tok, colour) in &listed {
+            if let Some(c) = colour {
+                to_move = c;
+            }
             if tok == "pass" {
                 to_move = to_move.opponent();
                 moves.push(tok.to_string());
@@ -239,12 +249,15 @@ impl Session {
         };
         match interruptible(ev, |ev| ev.eval_query(&q)) {
             Ok(Value::Set(legal)) => {
-                let mut ms: Vec<String> = last
-                    .pseudo_legal_moves()
-                    .into_iter()
-                    .filter(|m| legal.contains(&names.state(&last.after(*m))))
-                    .map(|m| m.to_usi())
-                    .collect();
+                // each successor the rules keep, named by the move that makes it: a variant's
+                // own moves (a silver stepping sideways) as well as the shipped ones
+                let mut ms = match names.moves_to(&last, legal.iter()) {
+                    Ok(ms) => ms.iter().map(|m| m.to_usi()).collect::<Vec<_>>(),
+                    Err(m) => {
+                        fail!(self, "error: {m}");
+                        return;
+                    }
+                };
                 ms.sort();
                 if ms.is_empty() {
                     println!("(no legal move under {})", self.reading);
@@ -288,4 +301,37 @@ impl Session {
             }
         );
     }
+}
+
+/// The moves of `:go` written with their colours, as the command line takes them (`B A1, W B2,
+/// B pass`): each with its offset in the line, its vertex or `pass`, and its colour. `None` when
+/// they are written without colours.
+fn coloured_moves<'a>(
+    graph: &Graph,
+    toks: &[(usize, &'a str)],
+) -> Option<Vec<(usize, &'a str, Option<Color>)>> {
+    let colour = |t: &str| match t {
+        "B" | "b" => Some(Color::Black),
+        "W" | "w" => Some(Color::White),
+        _ => None,
+    };
+    let first = toks.first()?.1.trim_end_matches(',');
+    colour(first).filter(|_| graph.vertex(first).is_none())?;
+    let mut out = vec![];
+    let mut pending: Option<Color> = None;
+    for &(at, tok) in toks {
+        let word = tok.trim_end_matches(',');
+        if word.is_empty() {
+            continue;
+        }
+        match pending.take() {
+            None => match colour(word) {
+                Some(c) => pending = Some(c),
+                // a vertex without its colour: reported as a move that is not a vertex
+                None => out.push((at, &tok[..word.len()], None)),
+            },
+            Some(c) => out.push((at, &tok[..word.len()], Some(c))),
+        }
+    }
+    Some(out)
 }
