@@ -89,13 +89,43 @@ pub fn text(name: &str) -> Option<&'static str> {
 }
 
 /// Write the shipped files into `dir` (created if missing) for editing; the paths written.
-pub fn export(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::create_dir_all(dir.join("variants"))?;
+pub fn export(dir: &std::path::Path, force: bool) -> Result<Vec<std::path::PathBuf>, String> {
+    let io = |e: std::io::Error| e.to_string();
+    // a file already there whose text is not the shipped one was edited: it is kept unless
+    // `force` says to overwrite it, and nothing is written then
+    let files: Vec<(std::path::PathBuf, &str)> = FILES
+        .iter()
+        .chain(VARIANT_FILES)
+        .map(|(name, text)| (dir.join(name), *text))
+        .collect();
+    if !force {
+        let edited: Vec<String> = files
+            .iter()
+            .filter(|(p, text)| {
+                std::fs::symlink_metadata(p).is_ok()
+                    && std::fs::read(p).map_or(true, |b| b != text.as_bytes())
+            })
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        if !edited.is_empty() {
+            return Err(format!(
+                "{} file{} there differ{} from the shipped text and would be overwritten: {}",
+                edited.len(),
+                if edited.len() == 1 { "" } else { "s" },
+                if edited.len() == 1 { "s" } else { "" },
+                edited.join(", ")
+            ));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::create_dir_all(dir.join("variants")).map_err(io)?;
     let mut out = vec![];
-    for (name, text) in FILES.iter().chain(VARIANT_FILES) {
-        let p = dir.join(name);
-        std::fs::write(&p, text)?;
+    for (p, text) in files {
+        if std::fs::read(&p).is_ok_and(|b| b == text.as_bytes()) {
+            out.push(p);
+            continue;
+        }
+        std::fs::write(&p, text).map_err(io)?;
         out.push(p);
     }
     Ok(out)

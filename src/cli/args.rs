@@ -36,8 +36,15 @@ pub enum Command {
         /// bash, zsh, fish, elvish or powershell
         shell: clap_complete::Shell,
     },
-    /// The manual page of okite (roff): `okite man | man -l -`
-    Man,
+    /// The manual page of okite (roff): `okite man | man -l -`; `okite man perft` the page of a
+    /// command (okite-perft(1)); `okite man --dir DIR` writes every page into DIR
+    Man {
+        /// A command (`go solve` as `go-solve`): its page instead of okite(1)
+        command: Option<String>,
+        /// Write okite.1 and the page of every command into this folder
+        #[arg(long, conflicts_with = "command")]
+        dir: Option<PathBuf>,
+    },
     /// The diagnostic codes: all of them, or one (by code or name) with an input that produces it
     Codes {
         code: Option<String>,
@@ -52,8 +59,17 @@ pub enum Command {
     Compare(CompareArgs),
     /// Ask questions about positions interactively
     Repl {
-        /// Rule files or folders (default: rules/)
+        /// Rule files or folders (default: the built-in rules; `okite rules export DIR` writes
+        /// them out to edit)
         paths: Vec<PathBuf>,
+        /// Rule files or folders, as the other commands take them (added to PATHS)
+        #[arg(long)]
+        rules: Vec<PathBuf>,
+        /// The reading to start under (default: base; `:reading` changes it)
+        #[arg(long)]
+        reading: Option<String>,
+        #[command(flatten)]
+        run: crate::front::RunOpts,
     },
     /// List the native bindings of the rules and engines, on or off under a reading and why
     Natives(NativesArgs),
@@ -86,8 +102,14 @@ pub enum Command {
 
 #[derive(Subcommand)]
 pub enum RulesCommand {
-    /// Write the shipped rule files into a folder (created if missing), to edit into a variant
-    Export { dir: PathBuf },
+    /// Write the shipped rule files into a folder (created if missing), to edit into a variant.
+    /// Files already there and edited are kept: nothing is written unless --force
+    Export {
+        dir: PathBuf,
+        /// Overwrite files of the folder that differ from the shipped ones
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// A variant: rule files and a reading.
@@ -326,8 +348,9 @@ pub enum GoCommand {
         /// Search node budget
         #[arg(long, default_value_t = 2_000_000_000)]
         nodes: u64,
-        /// Time budget in milliseconds (0: none), of the native solver or of the rules' evaluation
-        #[arg(long, default_value_t = 0)]
+        /// Time budget in milliseconds (0: none), of the native solver or of the rules'
+        /// evaluation; --timeout-ms is the same
+        #[arg(long, visible_alias = "timeout-ms", default_value_t = 0)]
         time_ms: u64,
         /// Memory of the native solver's transposition table in MiB (at most 65536; 0: none)
         #[arg(long, default_value_t = 512)]
@@ -375,7 +398,8 @@ pub struct PositionOpts {
 /// The options of `okite check`.
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Rule files or folders (default: rules/)
+    /// Rule files or folders (default: the built-in rules; `okite rules export DIR` writes them
+    /// out to edit)
     pub paths: Vec<PathBuf>,
     /// Also print information notes (recursion groups)
     #[arg(long)]
@@ -391,7 +415,8 @@ pub struct CheckArgs {
 /// The options of `okite test`.
 #[derive(Args)]
 pub struct TestArgs {
-    /// Rule files or folders (default: rules/)
+    /// Rule files or folders (default: the built-in rules; `okite rules export DIR` writes them
+    /// out to edit)
     pub paths: Vec<PathBuf>,
     /// Only examples and theorems whose name contains this text
     #[arg(long)]
@@ -563,14 +588,17 @@ pub struct GameArgs {
     /// A CSA record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub csa: Option<PathBuf>,
-    /// USI moves from --sfen (default: the start position)
-    #[arg(long)]
+    /// USI moves from --sfen (default: the start position); --moves, as the other commands
+    /// spell it, is the same
+    #[arg(long, visible_alias = "moves")]
     pub usi: Option<String>,
     #[arg(long, default_value = "startpos")]
     pub sfen: String,
-    /// Readings to report (default: all four)
+    /// Readings to report (default: all four); --reading, as the other commands spell it, is
+    /// the same
     #[arg(
         long,
+        visible_alias = "reading",
         value_delimiter = ',',
         default_value = "narrow,broad,narrow-check,broad-check"
     )]
@@ -659,8 +687,9 @@ pub struct MateArgs {
     /// Look for mates of at most this many plies (0: no limit)
     #[arg(long, default_value_t = 0)]
     pub max_plies: u32,
-    /// Time limit per problem in milliseconds (0: none)
-    #[arg(long, default_value_t = 60_000)]
+    /// Time limit per problem in milliseconds (0: none); --timeout-ms, as the evaluating
+    /// commands spell it, is the same
+    #[arg(long, visible_alias = "timeout-ms", default_value_t = 60_000)]
     pub time_ms: u64,
     /// Node limit per problem (0: none)
     #[arg(long, default_value_t = 0)]
@@ -755,8 +784,8 @@ pub struct TsumeArgs {
     /// common,common-unique-last,common-unique-variations,strict,strict-unique-last)
     #[arg(long)]
     pub conventions: Option<String>,
-    /// Time limit in milliseconds for the whole report (0: none)
-    #[arg(long, default_value_t = 60_000)]
+    /// Time limit in milliseconds for the whole report (0: none); --timeout-ms is the same
+    #[arg(long, visible_alias = "timeout-ms", default_value_t = 60_000)]
     pub time_ms: u64,
     /// Limit on the positions the checker visits (0: none)
     #[arg(long, default_value_t = 50_000_000)]

@@ -21,6 +21,7 @@ pub(super) fn check(args: CheckArgs) -> i32 {
     if json {
         return check_json(&paths, notes);
     }
+    crate::front::note_default_rules(&paths);
     let (prog, files) = match load_or_report(&paths, &printer) {
         Ok(x) => x,
         Err(c) => return c,
@@ -34,7 +35,7 @@ pub(super) fn check(args: CheckArgs) -> i32 {
     printer.diags(&shown, &prog.sources);
     let infos = prog.notes.iter().filter(|d| d.level == Level::Info).count();
     println!(
-        "OK: {} file{}, {} definitions, {} readings, {} examples, {} theorems{}",
+        "OK: {} file{}, {} definitions, {} readings, {} examples, {} theorems{}{}",
         files.len(),
         if files.len() == 1 { "" } else { "s" },
         prog.keys.len(),
@@ -45,7 +46,8 @@ pub(super) fn check(args: CheckArgs) -> i32 {
             format!(" ({infos} notes; --notes shows them)")
         } else {
             String::new()
-        }
+        },
+        built_in(&paths)
     );
     0
 }
@@ -61,6 +63,7 @@ pub(super) fn test(args: TestArgs) -> i32 {
         out,
     } = args;
     let printer = Printer::new(&out);
+    crate::front::note_default_rules(&paths);
     let (prog, _) = match load_or_report(&paths, &printer) {
         Ok(x) => x,
         Err(c) => return c,
@@ -124,7 +127,7 @@ pub(super) fn test(args: TestArgs) -> i32 {
     }
     let (p, f) = summary(&outcomes);
     eprintln!("ran in {:.2?}", t0.elapsed());
-    println!("{p} passed, {f} failed");
+    println!("{p} passed, {f} failed{}", built_in(&paths));
     if f == 0 {
         0
     } else {
@@ -201,4 +204,13 @@ fn place(
     let (l, c) = sources.line_col(sp.file, sp.start);
     let file = sources.get(sp.file).map(|f| f.name.as_str()).unwrap_or("?");
     (file, l, c)
+}
+
+/// What a summary adds when the built-in rules were read (no rule files named).
+fn built_in(paths: &[std::path::PathBuf]) -> &'static str {
+    if paths.is_empty() {
+        " (the built-in rules)"
+    } else {
+        ""
+    }
 }

@@ -203,10 +203,9 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             }
             print_mate(
                 &MateReport::from(&r),
-                a.json,
+                &a,
                 &engine_json,
                 length == MateLength::Any,
-                a.max_plies,
             );
         }
         code
@@ -288,7 +287,7 @@ pub(super) fn run_mate_hybrid(
             continue;
         }
         let text = &p.text;
-        let history = match pseudo_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
+        let history = match pseudo_game(text, if a.batch.is_some() { "" } else { &a.moves }, None) {
             Ok(h) => h,
             Err((sources, ds)) => {
                 code = bad_problem(a, p, sources, &ds, printer);
@@ -325,13 +324,7 @@ pub(super) fn run_mate_hybrid(
                 continue;
             }
         };
-        print_mate(
-            &MateReport::from(&r),
-            a.json,
-            engine_json,
-            a.length == "any",
-            a.max_plies,
-        );
+        print_mate(&MateReport::from(&r), a, engine_json, a.length == "any");
     }
     code
 }

@@ -1,6 +1,7 @@
 //! What `okite mate` prints of one search, whichever engine ran it (the standard df-pn search, a
 //! hybrid engine's or the compiled variant engine's): one JSON object, or a line for people.
 
+use super::args::MateArgs;
 use crate::front::json_str;
 
 /// What `okite mate` reports of one search, whichever engine ran it.
@@ -37,7 +38,10 @@ impl From<&crate::shogi::dfpn::MateResult> for MateReport {
 }
 
 /// One result of `okite mate`: a JSON object, or a line for people.
-pub(super) fn print_mate(r: &MateReport, json: bool, engine_json: &str, any: bool, max_plies: u32) {
+/// The answer of `okite mate` for one problem, as text or JSON; an unknown result names the
+/// limit that stopped the search.
+pub(super) fn print_mate(r: &MateReport, a: &MateArgs, engine_json: &str, any: bool) {
+    let (json, max_plies) = (a.json, a.max_plies);
     if json {
         let pvs: Vec<String> = r.pv.iter().map(|m| json_str(m)).collect();
         println!(
@@ -68,6 +72,29 @@ pub(super) fn print_mate(r: &MateReport, json: bool, engine_json: &str, any: boo
             println!("no mate in {max_plies} plies or fewer")
         }
         "nomate" => println!("no mate"),
-        _ => println!("unknown (limits reached after {} nodes)", r.nodes),
+        _ => {
+            let mut why = vec![];
+            if a.time_ms > 0 && r.ms + 100 >= a.time_ms {
+                why.push(format!(
+                    "the time limit, --time-ms {} (--time-ms 0 searches without one)",
+                    a.time_ms
+                ));
+            }
+            if a.nodes > 0 && r.nodes >= a.nodes {
+                why.push(format!("the node limit, --nodes {}", a.nodes));
+            }
+            if why.is_empty() {
+                why.push(format!(
+                    "the transposition table of --hash-mb {} or the memory bound",
+                    a.hash_mb
+                ));
+            }
+            println!(
+                "unknown (limits reached after {} nodes and {} ms: {})",
+                r.nodes,
+                r.ms,
+                why.join("; ")
+            )
+        }
     }
 }

@@ -44,7 +44,7 @@ pub fn run(cli: Cli) -> i32 {
     common::set_quiet(cli.quiet);
     match cli.command {
         Command::Completions { shell } => shell::completions(shell),
-        Command::Man => shell::man(),
+        Command::Man { command, dir } => shell::man(command.as_deref(), dir.as_deref()),
         Command::Codes { code, json, out } => {
             let p = Printer::new(&out);
             codes::command(code.as_deref(), json, p.width, p.color)
@@ -60,7 +60,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Game(args) => shogi::game(args),
         Command::Show(args) => shogi::show(args),
         Command::Go(cmd) => run_go(cmd),
-        Command::Rules(RulesCommand::Export { dir }) => match crate::shipped::export(&dir) {
+        Command::Rules(RulesCommand::Export { dir, force }) => match crate::shipped::export(&dir, force) {
             Ok(paths) => {
                 for p in paths {
                     println!("{}", p.display());
@@ -72,10 +72,27 @@ pub fn run(cli: Cli) -> i32 {
                     "E0603",
                     format!("cannot write into `{}`: {e}", dir.display()),
                 )
-                .help("give a folder that can be created or written, or that does not exist yet"),
+                .help("give a folder that can be created or written, or that does not exist yet; --force overwrites files edited there"),
             ),
         },
-        Command::Repl { paths } => crate::repl::run(paths),
+        Command::Repl {
+            mut paths,
+            rules,
+            reading,
+            run,
+        } => {
+            paths.extend(rules);
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                crate::front::note_default_rules(&paths);
+            }
+            crate::repl::run_with_options(
+                paths,
+                crate::repl::Options {
+                    run: Some(run),
+                    reading,
+                },
+            )
+        }
         Command::Mate(args) => run_mate(args),
         Command::Tsume(args) => tsume::run_tsume(args),
         Command::Usi(args) => usi::usi(args),

@@ -328,7 +328,7 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
         shortest: r.shortest,
         lower_bound: r.lower_bound,
     };
-    super::mate_report::print_mate(&report, a.json, &engine_json(&v), any, a.max_plies);
+    super::mate_report::print_mate(&report, a, &engine_json(&v), any);
     0
 }
 

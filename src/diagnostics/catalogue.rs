@@ -869,7 +869,8 @@ pub static CODES: &[Code] = &[
         "a folder or file cannot be written, or a stream cannot be read or written",
         "`okite rules export DIR` creates DIR and writes the shipped rule files into it; the \
          message gives the system's reason (DIR is a file, a folder without write permission, a \
-         full disk). `okite usi` reports the same way when its standard input or output fails. \
+         full disk), or names the files of DIR that differ from the shipped ones: edited files \
+         are not overwritten, and nothing is written, unless `--force` is given. `okite usi` reports the same way when its standard input or output fails. \
          A file that cannot be read is E0010.",
         Trigger::Cli(Example {
             name: "taken",

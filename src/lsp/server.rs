@@ -56,6 +56,12 @@ struct Server<W: Write> {
 /// Run the server on standard input and output until `exit` or the end of input; the exit
 /// status (0 after `shutdown` then `exit`, 1 otherwise, as the protocol asks).
 pub fn run() -> i32 {
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!(
+            "okite lsp: a language server, for an editor to start: it reads the Language Server \
+             Protocol on standard input (README.md, Editors, shows how to set it up); Ctrl-D ends it"
+        );
+    }
     let (tx, rx) = mpsc::channel::<Incoming>();
     let reader = std::thread::Builder::new()
         .name("okite-lsp-reader".into())
@@ -101,7 +107,13 @@ pub fn run() -> i32 {
             rx.recv().unwrap_or(Incoming::End)
         };
         let ok = match next {
-            Incoming::End => return if server.shutdown { 0 } else { 1 },
+            Incoming::End if server.shutdown => return 0,
+            Incoming::End => {
+                eprintln!(
+                    "okite lsp: the input ended before a shutdown request: exit status 1, as the protocol says"
+                );
+                return 1;
+            }
             Incoming::Malformed(why) => {
                 eprintln!("okite lsp: {why}");
                 transport::write_parse_error(&mut server.out, &why).is_ok()

@@ -132,6 +132,18 @@ pub fn incomplete(text: &str) -> bool {
     {
         return false;
     }
+    // `let x = 3` alone defines `x` for the session (see `Session::handle`): it is whole
+    if !t.contains('\n') && session::is_session_let(t.trim_start()) {
+        let as_def = format!("def {}", &t.trim_start()["let ".len()..]);
+        if crate::syntax::parser::parse_repl(&as_def, 0).is_ok() {
+            return false;
+        }
+    }
+    let brackets = brackets(t);
+    if brackets == Brackets::Mismatched {
+        // `size([1, 2, 3)`: no line that follows can mend it; the parser says where it is wrong
+        return false;
+    }
     match crate::syntax::parser::parse_repl(text, 0) {
         Ok(_) => false,
         Err(ds) => {
@@ -140,23 +152,62 @@ pub fn incomplete(text: &str) -> bool {
                 .iter()
                 .filter_map(|d| d.primary_span())
                 .any(|s| s.start as usize >= t.len());
-            at_end || open_brackets(t)
+            at_end || brackets == Brackets::Open
         }
     }
 }
 
-fn open_brackets(t: &str) -> bool {
-    let mut depth = 0i32;
+/// How the brackets of an input stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Brackets {
+    /// Each closed by its own kind.
+    Balanced,
+    /// Some left open, none closed by another kind.
+    Open,
+    /// One closed by another kind, or a closing one with none open.
+    Mismatched,
+}
+
+fn brackets(t: &str) -> Brackets {
+    let mut open: Vec<char> = vec![];
     let mut in_str = false;
-    for c in t.chars() {
-        match c {
-            '"' => in_str = !in_str,
-            '(' | '[' | '{' if !in_str => depth += 1,
-            ')' | ']' | '}' if !in_str => depth -= 1,
-            _ => {}
+    let mut escaped = false;
+    for line in t.lines() {
+        let mut prev = ' ';
+        for c in line.chars() {
+            if in_str {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => in_str = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '/' if prev == '/' => break,
+                '"' => in_str = true,
+                '(' | '[' | '{' => open.push(c),
+                ')' | ']' | '}' => {
+                    let want = match c {
+                        ')' => '(',
+                        ']' => '[',
+                        _ => '{',
+                    };
+                    if open.pop() != Some(want) {
+                        return Brackets::Mismatched;
+                    }
+                }
+                _ => {}
+            }
+            prev = c;
         }
     }
-    depth > 0
+    if open.is_empty() {
+        Brackets::Balanced
+    } else {
+        Brackets::Open
+    }
 }
 
 /// Where the history is kept: $OKITE_HISTORY, or ~/.okite_history.
@@ -303,16 +354,35 @@ pub(crate) fn interruptible_by<T>(flag: Option<&Arc<AtomicBool>>, f: impl FnOnce
 
 /// Run the REPL on rule files; the exit status.
 pub fn run(paths: Vec<PathBuf>) -> i32 {
-    run_with(paths, None)
+    run_with(paths, None, Options::default())
+}
+
+/// What `okite repl` takes besides its rule files: the evaluation budgets of the other commands
+/// (`--max-resident-mb`, `--timeout-ms`, ...) and the reading to start under.
+#[derive(Default)]
+pub struct Options {
+    /// The budgets; none: the command line's defaults.
+    pub run: Option<crate::front::RunOpts>,
+    /// The reading the session starts under (`base` when none, or when the rules lack it).
+    pub reading: Option<String>,
+}
+
+/// Run the REPL on rule files with `options`; the exit status.
+pub fn run_with_options(paths: Vec<PathBuf>, options: Options) -> i32 {
+    run_with(paths, None, options)
 }
 
 /// Run the REPL on rule files with `input` in place of standard input, as when a script is
 /// piped to it (the fuzz target of the REPL's input runs it so); the exit status.
 pub fn run_piped(paths: Vec<PathBuf>, input: Box<dyn std::io::BufRead>) -> i32 {
-    run_with(paths, Some(input))
+    run_with(paths, Some(input), Options::default())
 }
 
-fn run_with(paths: Vec<PathBuf>, piped: Option<Box<dyn std::io::BufRead>>) -> i32 {
+fn run_with(
+    paths: Vec<PathBuf>,
+    piped: Option<Box<dyn std::io::BufRead>>,
+    options: Options,
+) -> i32 {
     let tty = piped.is_none() && std::io::stdin().is_terminal();
     let color = tty && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let names = Rc::new(RefCell::new(Names::default()));
@@ -343,6 +413,9 @@ fn run_with(paths: Vec<PathBuf>, piped: Option<Box<dyn std::io::BufRead>>) -> i3
     install_interrupt(flag.clone());
     let mut s = Session::new(paths, color);
     s.interrupt = Some(flag.clone());
+    if let Some(run) = options.run {
+        s.run_opts = run;
+    }
     if tty {
         println!(
             "okite {} — :help lists the commands, :quit or Ctrl-D leaves",
@@ -350,6 +423,9 @@ fn run_with(paths: Vec<PathBuf>, piped: Option<Box<dyn std::io::BufRead>>) -> i3
         );
     }
     s.load_initial();
+    if let Some(r) = options.reading {
+        s.start_reading(&r);
+    }
     let mut carried = vec![];
     loop {
         *names.borrow_mut() = s.names();

@@ -73,6 +73,8 @@ pub struct Session {
     /// The program queries are compiled with (the evaluator runs on a twin built alike).
     prog: Program,
     reading: String,
+    /// The evaluation budgets (`okite repl --max-resident-mb ...`).
+    pub run_opts: RunOpts,
     shogi: Option<ShogiGame>,
     go: Option<GoGame>,
     current: Option<Current>,
@@ -195,6 +197,7 @@ impl Session {
             prog: Program::build(vec![], SourceMap::default(), &Natives::standard())
                 .unwrap_or_else(|_| panic!("the empty program checks")),
             reading: "base".into(),
+            run_opts: RunOpts::parse_default(),
             shogi: None,
             go: None,
             current: None,
@@ -393,6 +396,18 @@ impl Session {
         }
     }
 
+    /// Start under the reading `name` (`okite repl --reading`), or say that the rules lack it.
+    pub fn start_reading(&mut self, name: &str) {
+        if self.prog.reading_id(name).is_some() {
+            self.reading = name.to_string();
+        } else {
+            fail!(
+                self,
+                "error: no reading `{name}` in the rules loaded; the session is under base (:reading lists them)"
+            );
+        }
+    }
+
     pub fn load_initial(&mut self) {
         let paths = self.paths.clone();
         if self.adopt(&paths) {
@@ -406,9 +421,14 @@ impl Session {
 
     fn summary(&self) -> String {
         format!(
-            "loaded {} file{}: {} definitions, {} readings",
+            "loaded {} file{}{}: {} definitions, {} readings",
             self.files.len(),
             if self.files.len() == 1 { "" } else { "s" },
+            match (self.shipped, self.paths.len()) {
+                (true, 1) => " (the built-in rules)",
+                (true, _) => " (the built-in rules and those loaded)",
+                _ => "",
+            },
             self.prog.keys.len(),
             self.prog.readings.len()
         )
@@ -435,7 +455,7 @@ impl Session {
 
     /// Settings of a new evaluator.
     pub fn configure(&mut self, ev: &mut Evaluator) {
-        RunOpts::parse_default().apply(ev);
+        self.run_opts.apply(ev);
         if self.prog.reading_id(&self.reading).is_none() {
             self.reading = "base".into();
         }
@@ -473,8 +493,21 @@ impl Session {
             let arg_off = arg_off + text[arg_off..].len() - text[arg_off..].trim_start().len();
             return self.command(cmd, arg, text, arg_off, ev);
         }
+        // `exit` and `quit` alone leave, as in most shells (unless the rules name them)
+        if matches!(t, "exit" | "quit") && self.prog.key_of(t).is_none() {
+            return Flow::Quit;
+        }
         let fid = self.input_source(text);
-        match parse_repl(text, fid) {
+        let parsed = match parse_repl(text, fid) {
+            // `let x = 3` alone (no `in`): the name is defined for the session, as `def x = 3`
+            Err(_) if is_session_let(t) => {
+                let as_def = format!("def {}", &text.trim_start()["let ".len()..]);
+                let fid = self.input_source(&as_def);
+                parse_repl(&as_def, fid)
+            }
+            r => r,
+        };
+        match parsed {
             Err(ds) => {
                 self.diags(&ds, &self.prog.sources);
                 Flow::Continue
@@ -676,7 +709,7 @@ impl Session {
             Value::Seq(_) | Value::Tuple(_) | Value::Map(_) | Value::Set(_) => {
                 crate::natives::show(&self.prog, v, 4000)
             }
-            _ => display_value(v),
+            _ => crate::front::display_value_in(&self.prog, v),
         }
     }
 
@@ -744,7 +777,7 @@ impl Session {
                         color: "never".into(),
                     },
                 };
-                match positions_of(&q) {
+                match positions_of(&q, None) {
                     Ok(Some(ps)) => {
                         let moves = moves_between(&ps);
                         self.shogi = Some(ShogiGame {
@@ -1080,4 +1113,18 @@ fn moves_between(ps: &[Position]) -> Vec<String> {
                 .unwrap_or_else(|| "?".into())
         })
         .collect()
+}
+
+/// Whether `t` is `let NAME = ...` with no `in`: a name the session is to define.
+pub(crate) fn is_session_let(t: &str) -> bool {
+    let Some(rest) = t.strip_prefix("let ") else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let name_len = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    name_len > 0
+        && rest[name_len..].trim_start().starts_with('=')
+        && !rest[name_len..].trim_start().starts_with("==")
 }

@@ -158,6 +158,8 @@ pub fn usi_loop_boards<W: Write + Send>(
             }
         };
         let mut input = input;
+        // the answer of a `go infinite` not yet given
+        let mut deferred: Option<String> = None;
         loop {
             let mut bytes = vec![];
             let line = match crate::lines::read_line_bounded(&mut input, &mut bytes, MAX_LINE_BYTES)
@@ -201,6 +203,23 @@ pub fn usi_loop_boards<W: Write + Send>(
             let line = line.trim();
             let mut words = line.split_whitespace();
             let Some(cmd) = words.next() else { continue };
+            // the answer of a `go infinite` (or `go ponder`) is held until the search is told
+            // to end: by `stop` or `ponderhit`, or by a command that starts anew
+            if matches!(
+                cmd,
+                "stop"
+                    | "ponderhit"
+                    | "gameover"
+                    | "quit"
+                    | "position"
+                    | "go"
+                    | "setoption"
+                    | "usinewgame"
+            ) {
+                if let Some(answer) = deferred.take() {
+                    say(&out, &answer)?;
+                }
+            }
             match cmd {
                 "usi" => {
                     say(&out, "id name okite-mate")?;
@@ -378,6 +397,8 @@ pub fn usi_loop_boards<W: Write + Send>(
                         )?;
                         if args.first() == Some(&"mate") {
                             say(&out, "checkmate notimplemented")?;
+                        } else if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
+                            deferred = Some("bestmove resign".into());
                         } else {
                             say(&out, "bestmove resign")?;
                         }
@@ -427,6 +448,8 @@ pub fn usi_loop_boards<W: Write + Send>(
                         say(&out, &format!("info string error: {why}"))?;
                         if args.first() == Some(&"mate") {
                             say(&out, "checkmate notimplemented")?;
+                        } else if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
+                            deferred = Some("bestmove resign".into());
                         } else {
                             say(&out, "bestmove resign")?;
                         }
@@ -538,9 +561,14 @@ pub fn usi_loop_boards<W: Write + Send>(
                         }
                     } else {
                         let pos = history.last().cloned().unwrap_or_else(Position::startpos);
-                        match mate_in_1(&pos) {
-                            Some(m) => say(&out, &format!("bestmove {}", m.to_usi()))?,
-                            None => say(&out, "bestmove resign")?,
+                        let answer = match mate_in_1(&pos) {
+                            Some(m) => format!("bestmove {}", m.to_usi()),
+                            None => "bestmove resign".to_string(),
+                        };
+                        if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
+                            deferred = Some(answer);
+                        } else {
+                            say(&out, &answer)?;
                         }
                     }
                 }
@@ -548,6 +576,9 @@ pub fn usi_loop_boards<W: Write + Send>(
             }
         }
         finish(&mut running, &mut solver, true);
+        if let Some(answer) = deferred.take() {
+            say(&out, &answer)?;
+        }
         Ok(())
     })?;
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
