@@ -6,7 +6,8 @@
 # peak resident memory (GNU time) and the first line of the diagnostic (or of the output).
 # docs/ROBUSTNESS.md holds its output. It takes two to four minutes on two busy cores; it is not
 # part of `cargo test`. Usage: scripts/robustness.sh > table.md (ROBUSTNESS_CAP_MB sets the cap,
-# OKITE_BIN the binary to run instead of a release build).
+# OKITE_BIN the binary to run instead of a release build, ROBUSTNESS_SCALE a whole number that
+# multiplies each case's size and time limit: `ROBUSTNESS_SCALE=10` tries ten times the sizes).
 # The exit status is 1 when a case ends otherwise than expected.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,37 @@ else
   okite=$PWD/target/release/okite
 fi
 cap_mb=${ROBUSTNESS_CAP_MB:-6144}
+X=${ROBUSTNESS_SCALE:-1}
+# n N: N times the scale; c N: N written with thousands separated; at10 A B: the exit status
+# expected at the sizes of the table (A) and at ten times them or more (B)
+n() { echo $(($1 * X)); }
+c() { echo "$1" | sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta'; }
+nc() { c "$(n "$1")"; }
+at10() { if [ "$X" -ge 10 ]; then echo "$2"; else echo "$1"; fi; }
+# split_rule FILE: a rule file of one item a line, larger than a rule file may be (16 MiB), split
+# into parts of at most 12 MiB that FILE then `use`s
+split_rule() {
+  python3 - "$1" <<'PY'
+import os, sys
+path = sys.argv[1]
+if os.path.getsize(path) <= 12 << 20:
+    sys.exit(0)
+base = os.path.basename(path)[:-5]
+lines = open(path).read().splitlines(True)
+parts, cur, size = [], [], 0
+for l in lines:
+    if size + len(l) > 12 << 20:
+        parts.append(cur); cur, size = [], 0
+    cur.append(l); size += len(l)
+parts.append(cur)
+uses = []
+for i, p in enumerate(parts):
+    name = "%s.part%d.rule" % (base, i)
+    open(os.path.join(os.path.dirname(path), name), "w").write("".join(p))
+    uses.append('use "%s"\n' % name)
+open(path, "w").write("".join(uses))
+PY
+}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export NO_COLOR=1
@@ -64,6 +96,7 @@ row() {
 # (or /dev/null).
 run() {
   local class=$1 name=$2 size=$3 expect=$4 limit=$5 input=$6
+  [ "$X" -gt 1 ] && [ "$limit" -gt 5 ] && limit=$(( limit * X > 600 ? 600 : limit * X ))
   shift 7
   local out=$work/out err=$work/err tm=$work/time
   rm -f "$tm"
@@ -94,51 +127,65 @@ run() {
   row "$class" "$name" "$size" "$expect" "$got" "$secs" "$rss" "$text"
 }
 
-echo "machine: $(nproc) cores, $(( $(grep MemTotal /proc/meminfo | awk '{print $2}') / 1024 )) MiB; memory cap (ulimit -v) ${cap_mb} MiB; okite $($okite --version | cut -d' ' -f2); date: $(date -u +%Y-%m-%d)"
+echo "machine: $(nproc) cores, $(( $(grep MemTotal /proc/meminfo | awk '{print $2}') / 1024 )) MiB; memory cap (ulimit -v) ${cap_mb} MiB; sizes x$X; okite $($okite --version | cut -d' ' -f2); date: $(date -u +%Y-%m-%d)"
 echo
 echo "| class | case | input | expected | exit | s | peak MiB | outcome | first line |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 
 # ---------------------------------------------------------------- 1. stack aborts
-python3 -c "print('def x = ' + ' + '.join(['1'] * 50000))" >"$work/sum.rule"
-run "1 stack" "flat chain of operators" "50,000 terms" 2 60 /dev/null -- "$okite" check "$work/sum.rule"
-python3 -c "print('def x = ' + '(' * 100000 + '1' + ')' * 100000)" >"$work/nest.rule"
-run "1 stack" "nested brackets" "100,000 deep" 2 60 /dev/null -- "$okite" check "$work/nest.rule"
-python3 -c "print('def x = ' + 'not ' * 100000 + 'true')" >"$work/not.rule"
-run "1 stack" "chain of prefixes" "100,000 \`not\`" 2 60 /dev/null -- "$okite" check "$work/not.rule"
+python3 -c "print('def x = ' + ' + '.join(['1'] * $(n 50000)))" >"$work/sum.rule"
+run "1 stack" "flat chain of operators" "$(nc 50000) terms" 2 60 /dev/null -- "$okite" check "$work/sum.rule"
+python3 -c "print('def x = ' + '(' * $(n 100000) + '1' + ')' * $(n 100000))" >"$work/nest.rule"
+run "1 stack" "nested brackets" "$(nc 100000) deep" 2 60 /dev/null -- "$okite" check "$work/nest.rule"
+python3 -c "print('def x = ' + 'not ' * $(n 100000) + 'true')" >"$work/not.rule"
+run "1 stack" "chain of prefixes" "$(nc 100000) \`not\`" 2 60 /dev/null -- "$okite" check "$work/not.rule"
 cat >"$work/deep.rule" <<'EOF'
 enum L { nil, cons(Int, L) }
 def build(n: Int) -> L = if n == 0 then nil else cons(n, build(n - 1))
 def depth(l: L) -> Int = match l { nil => 0, cons(_, t) => 1 + depth(t) }
 def down(n: Int) -> Int = if n == 0 then 0 else down(n - 1) + 1
 EOF
-run "1 stack" "recursion within --max-depth" "200,000 calls" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" --max-depth 300000 "down(200000)"
-run "1 stack" "recursion past the depth budget" "1,000,000 calls" 2 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" "down(1000000)"
-run "1 stack" "deep values compared, hashed, dropped" "30,000 cells" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" "build(30000) == build(30000)"
-run "1 stack" "explanation of a recursion over a list" "20,000 cells" 0 60 /dev/null -- "$okite" explain --rules "$work/deep.rule" "depth(build(20000))"
-run "1 stack" "recursion over a list (each cell a memo key)" "40,000 cells" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" "depth(build(40000))"
+cat >>"$work/deep.rule" <<'EOF'
+def base_case -> Bool = true
+def d(n: Int) -> Bool = if n == 0 then base_case else d(n - 1)
+reading flip {
+  override def base_case = false
+}
+EOF
+# past 100,000 calls (200,000 at ten times) the calls' stack passes the default resident bound
+run "1 stack" "recursion within --max-depth" "$(nc 200000) calls" "$(at10 0 2)" 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" --max-depth "$(n 300000)" "down($(n 200000))"
+run "1 stack" "recursion past the depth budget" "$(nc 1000000) calls" 2 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" "down($(n 1000000))"
+run "1 stack" "recursion under --max-depth 10,000,000 (ends on the resident bound)" "$(nc 10000000) calls" 2 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" --max-depth 10000000 "down($(n 10000000))"
+for face in "explain --depth 10000000" "explain --json --depth 10000000" "compare --depth 10000000 --readings base,flip" "compare --json --readings base,flip" "eval --json"; do
+  # 40,000 within the default budget; 400,000 past it
+  run "1 stack" "$face of a recursion, every step shown" "$(nc 40000) calls" "$(at10 0 2)" 60 /dev/null -- "$okite" $face --rules "$work/deep.rule" "d($(n 40000))"
+  run "1 stack" "$face of a recursion, --max-depth 10,000,000" "$(nc 400000) calls" "$(at10 0 2)" 60 /dev/null -- "$okite" $face --max-depth 10000000 --rules "$work/deep.rule" "d($(n 400000))"
+done
+run "1 stack" "deep values compared, hashed, dropped" "$(nc 30000) cells" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" --max-depth "$(n 100000)" "build($(n 30000)) == build($(n 30000))"
+run "1 stack" "explanation of a recursion over a list" "$(nc 20000) cells" 0 60 /dev/null -- "$okite" explain --rules "$work/deep.rule" --max-depth "$(n 100000)" "depth(build($(n 20000)))"
+run "1 stack" "recursion over a list (each cell a memo key)" "$(nc 40000) cells" 0 60 /dev/null -- "$okite" eval --rules "$work/deep.rule" --max-depth "$(n 100000)" "depth(build($(n 40000)))"
 
 # ---------------------------------------------------------------- 2. panics
-head -c 1048576 /dev/urandom >"$work/random.bin"
-LC_ALL=C tr -dc 'a-z0-9(){}[]:=+*,.<>|& \n-' </dev/urandom | head -c 1048576 >"$work/random.txt"
-run "2 panic" "rule file of random bytes" "1 MiB" 2 60 /dev/null -- "$okite" check "$work/random.bin"
-run "2 panic" "rule file of random tokens" "1 MiB" 2 60 /dev/null -- "$okite" check "$work/random.txt"
-run "2 panic" "KIF record of random bytes" "1 MiB" 2 60 /dev/null -- "$okite" game --kif "$work/random.bin"
-run "2 panic" "CSA record of random text" "1 MiB" 2 60 /dev/null -- "$okite" game --csa "$work/random.txt"
-run "2 panic" "SGF record of random text" "1 MiB" 2 60 /dev/null -- "$okite" go show --sgf "$work/random.txt"
-run "2 panic" "edge list of random text" "1 MiB" 2 60 /dev/null -- "$okite" go count --graph "edges:$work/random.txt"
-python3 - "$work/usi-random.txt" <<'PY'
+head -c "$(n 1048576)" /dev/urandom >"$work/random.bin"
+LC_ALL=C tr -dc 'a-z0-9(){}[]:=+*,.<>|& \n-' </dev/urandom | head -c "$(n 1048576)" >"$work/random.txt"
+run "2 panic" "rule file of random bytes" "$X MiB" 2 60 /dev/null -- "$okite" check "$work/random.bin"
+run "2 panic" "rule file of random tokens" "$X MiB" 2 60 /dev/null -- "$okite" check "$work/random.txt"
+run "2 panic" "KIF record of random bytes" "$X MiB" 2 60 /dev/null -- "$okite" game --kif "$work/random.bin"
+run "2 panic" "CSA record of random text" "$X MiB" 2 60 /dev/null -- "$okite" game --csa "$work/random.txt"
+run "2 panic" "SGF record of random text" "$X MiB" 2 60 /dev/null -- "$okite" go show --sgf "$work/random.txt"
+run "2 panic" "edge list of random text" "$X MiB" 2 60 /dev/null -- "$okite" go count --graph "edges:$work/random.txt"
+python3 - "$work/usi-random.txt" "$(n 10000)" <<'PY'
 import random, sys
 random.seed(7)
 words = ["usi", "isready", "position", "sfen", "startpos", "moves", "go", "mate", "7g7f", "1",
          "infinite", "setoption", "name", "value", "USI_Hash", "k", "b", "-", "P*5e", "stop",
          "9/9/9/9/9/9/9/9/9", "4k4/9/9/9/9/9/9/9/4K4", "99999999999999999999"]
 with open(sys.argv[1], "w") as f:
-    for _ in range(10000):
+    for _ in range(int(sys.argv[2])):
         f.write(" ".join(random.choice(words) for _ in range(random.randint(0, 8))) + "\n")
 PY
-run "2 panic" "USI engine, random commands" "10,000 lines" 0 60 "$work/usi-random.txt" -- "$okite" usi
-run "2 panic" "REPL, random lines piped" "1 MiB" 1 60 "$work/random.txt" -- "$okite" repl
+run "2 panic" "USI engine, random commands" "$(nc 10000) lines" 0 60 "$work/usi-random.txt" -- "$okite" usi
+run "2 panic" "REPL, random lines piped" "$X MiB" 1 60 "$work/random.txt" -- "$okite" repl
 
 # ---------------------------------------------------------------- 3. USI freezes
 usi_probe() {
@@ -181,8 +228,8 @@ PY
 }
 res=$(usi_probe)
 row "3 USI" "go mate infinite, position, stop, isready; then go mate infinite and the end of input" "Microcosmos (1,525 plies)" 0 "$(echo "$res" | head -1)" "-" "-" "$(echo "$res" | tail -1)"
-python3 -c "import sys; sys.stdout.write('isready\n' + 'x' * (5 << 20) + '\nisready\n')" >"$work/usi-long.txt"
-run "3 USI" "a line longer than the engine reads, then isready" "5 MiB line" 0 60 "$work/usi-long.txt" -- "$okite" usi
+python3 -c "import sys; sys.stdout.write('isready\n' + 'x' * ($(n 5) << 20) + '\nisready\n')" >"$work/usi-long.txt"
+run "3 USI" "a line longer than the engine reads, then isready" "$(n 5) MiB line" 0 60 "$work/usi-long.txt" -- "$okite" usi
 
 repl_interrupt() {
   python3 - "$okite" "$1" "$2" <<'PY'
@@ -229,57 +276,74 @@ PY
 }
 
 # ---------------------------------------------------------------- 4. output and time blow-up
-python3 -c "print('def x = 1' + ' ' * 70000 + ' + true')" >"$work/wide.rule"
-run "4 blow-up" "error at column 70,013 (diagnostic size: $("$okite" check "$work/wide.rule" 2>&1 | wc -c) bytes)" "70 KB line" 2 60 /dev/null -- "$okite" check "$work/wide.rule"
-run "4 blow-up" "SFEN with an error at every character (diagnostics: $("$okite" legal --sfen "$(head -c 100000 /dev/zero | tr '\0' x)" 2>&1 | wc -c) bytes)" "100,000 chars" 2 60 /dev/null -- "$okite" legal --sfen "$(head -c 100000 /dev/zero | tr '\0' x)"
-{ echo "V2.2"; echo "PI"; echo "+"; for _ in $(seq 10000); do printf '+2838HI\n-8272HI\n+3828HI\n-7282HI\n'; done; } >"$work/long.csa"
-run "4 blow-up" "game of 40,000 moves, four readings (report: $("$okite" game --csa "$work/long.csa" 2>/dev/null | wc -c) bytes)" "40,000 moves" 0 120 /dev/null -- "$okite" game --csa "$work/long.csa"
+python3 -c "print('def x = 1' + ' ' * $(n 70000) + ' + true')" >"$work/wide.rule"
+run "4 blow-up" "error at column $(c $(( $(n 70000) + 13 ))) (diagnostic size: $("$okite" check "$work/wide.rule" 2>&1 | wc -c) bytes)" "$(n 70) KB line" 2 60 /dev/null -- "$okite" check "$work/wide.rule"
+# one argument of a command line holds at most 128 KiB (Linux's MAX_ARG_STRLEN): a longer SFEN
+# comes from a file
+sfen_len=$(n 100000)
+head -c "$sfen_len" /dev/zero | tr '\0' x >"$work/long.sfen"
+if [ "$sfen_len" -le 131000 ]; then
+  run "4 blow-up" "SFEN with an error at every character (diagnostics: $("$okite" legal --sfen "$(cat "$work/long.sfen")" 2>&1 | wc -c) bytes)" "$(c "$sfen_len") chars" 2 60 /dev/null -- "$okite" legal --sfen "$(cat "$work/long.sfen")"
+else
+  run "4 blow-up" "mate batch of one SFEN with an error at every character (diagnostics: $("$okite" mate --batch "$work/long.sfen" 2>&1 | wc -c) bytes)" "$(c "$sfen_len") chars" 2 60 /dev/null -- "$okite" mate --batch "$work/long.sfen"
+fi
+{ echo "V2.2"; echo "PI"; echo "+"; for _ in $(seq "$(n 10000)"); do printf '+2838HI\n-8272HI\n+3828HI\n-7282HI\n'; done; } >"$work/long.csa"
+run "4 blow-up" "game of $(nc 40000) moves, four readings (report: $("$okite" game --csa "$work/long.csa" 2>/dev/null | wc -c) bytes)" "$(nc 40000) moves" 0 120 /dev/null -- "$okite" game --csa "$work/long.csa"
 python3 -c "
 print('def d0 = 0')
-for i in range(1, 100000): print(f'def d{i} = d{i-1}')" >"$work/chain.rule"
-run "4 blow-up" "check of chained definitions" "100,000 definitions" 0 120 /dev/null -- "$okite" check "$work/chain.rule"
+for i in range(1, $(n 100000)): print(f'def d{i} = d{i-1}')" >"$work/chain.rule"
+split_rule "$work/chain.rule"
+run "4 blow-up" "check of chained definitions" "$(nc 100000) definitions" 0 120 /dev/null -- "$okite" check "$work/chain.rule"
 python3 -c "
-for i in range(10000): print(f'def d{i} = {i}')
-print('def total = d0 + d5000 + d9999')
+n = $(n 10000)
+for i in range(n): print(f'def d{i} = {i}')
+print(f'def total = d0 + d{n // 2} + d{n - 1}')
 print('reading r0 { override def d0 = 1 }')
-for i in range(1, 10000): print(f'reading r{i} extends r{i-1} {{ override def d{i} = 2 }}')" >"$work/extends.rule"
-run "4 blow-up" "a chain of readings, each overriding a name, evaluated under the last but one" "10,000 readings" 0 120 /dev/null -- "$okite" eval --rules "$work/extends.rule" --reading r9998 total
+for i in range(1, n): print(f'reading r{i} extends r{i-1} {{ override def d{i} = 2 }}')" >"$work/extends.rule"
+# a reading extends at most 10,000 others (E0115): ten times as many are refused
+run "4 blow-up" "a chain of readings, each overriding a name, evaluated under the last but one" "$(nc 10000) readings" "$(at10 0 2)" 120 /dev/null -- "$okite" eval --rules "$work/extends.rule" --reading "r$(( $(n 10000) - 2 ))" total
 python3 -c "
-for i in range(100000): print(f'def d{i} = {i}')
-for i in range(200000): print(f'reading r{i} {{}}')" >"$work/readings.rule"
-run "4 blow-up" "check of many readings beside many definitions" "200,000 readings, 100,000 definitions" 0 120 /dev/null -- "$okite" check "$work/readings.rule"
+for i in range($(n 100000)): print(f'def d{i} = {i}')
+for i in range($(n 200000)): print(f'reading r{i} {{}}')" >"$work/readings.rule"
+split_rule "$work/readings.rule"
+run "4 blow-up" "check of many readings beside many definitions" "$(nc 200000) readings, $(nc 100000) definitions" 0 120 /dev/null -- "$okite" check "$work/readings.rule"
 python3 -c "
-n = 40000
+n = $(n 40000)
 for i in range(n): print(f'def r{i}(x: Int) -> Int = if x == 0 then 0 else r{(i + 1) % n}(x - 1)')" >"$work/ring.rule"
-run "4 blow-up" "check of one recursive group" "40,000 definitions" 0 120 /dev/null -- "$okite" check "$work/ring.rule"
+split_rule "$work/ring.rule"
+run "4 blow-up" "check of one recursive group" "$(nc 40000) definitions" 0 120 /dev/null -- "$okite" check "$work/ring.rule"
+# ten times as many written parts: 2^904 (a type nests at most 1,000 levels, E0205)
+top=$((900 + $(python3 -c "import math; print(math.ceil(math.log2($X)))")))
 python3 -c "
 print('def p0 = 1')
-for k in range(1, 901): print(f'def p{k} = (p{k-1}, p{k-1})')
-print('def bad = p900 + 1')" >"$work/doubling.rule"
-run "4 blow-up" "check of inferred types that double with each line, then a mismatch" "2^900 written parts" 2 60 /dev/null -- "$okite" check "$work/doubling.rule"
+for k in range(1, $top + 1): print(f'def p{k} = (p{k-1}, p{k-1})')
+print('def bad = p$top + 1')" >"$work/doubling.rule"
+run "4 blow-up" "check of inferred types that double with each line, then a mismatch" "2^$top written parts" 2 60 /dev/null -- "$okite" check "$work/doubling.rule"
 python3 -c "
 print('def s0 = 1')
-for k in range(1, 60000): print(f'def s{k} = {{s{k-1}}}')" >"$work/nested-sets.rule"
-run "4 blow-up" "check of a chain of definitions each nesting the last in a set" "60,000 definitions" 2 60 /dev/null -- "$okite" check "$work/nested-sets.rule"
+for k in range(1, $(n 60000)): print(f'def s{k} = {{s{k-1}}}')" >"$work/nested-sets.rule"
+split_rule "$work/nested-sets.rule"
+run "4 blow-up" "check of a chain of definitions each nesting the last in a set" "$(nc 60000) definitions" 2 60 /dev/null -- "$okite" check "$work/nested-sets.rule"
 python3 -c "
 for n, leaf in (('p', 1), ('s', 1)):
     print(f'def {n}0 = {leaf}')
-    for k in range(1, 901): print(f'def {n}{k} = ({n}{k-1}, {n}{k-1})')" >"$work/shared-values.rule"
-run "4 blow-up" "equality of two values of shared parts built apart" "2^900 written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "size({p900, s900}) == 1 and p900 == s900"
-run "4 blow-up" "a value of shared parts printed" "2^900 written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "p900"
+    for k in range(1, $top + 1): print(f'def {n}{k} = ({n}{k-1}, {n}{k-1})')" >"$work/shared-values.rule"
+run "4 blow-up" "equality of two values of shared parts built apart" "2^$top written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "size({p$top, s$top}) == 1 and p$top == s$top"
+run "4 blow-up" "a value of shared parts printed" "2^$top written parts" 0 60 /dev/null -- "$okite" eval --rules "$work/shared-values.rule" "p$top"
 python3 -c "
-n = 50000
+n = $(n 50000)
 print('def f(' + ', '.join(f'a{i}' for i in range(n)) + ') = (' + ', '.join(f'a{i}' for i in range(n)) + ')')" >"$work/params.rule"
-run "4 blow-up" "check of a definition of many parameters, each named in its body" "50,000 parameters" 0 60 /dev/null -- "$okite" check "$work/params.rule"
+run "4 blow-up" "check of a definition of many parameters, each named in its body" "$(nc 50000) parameters" 0 60 /dev/null -- "$okite" check "$work/params.rule"
 python3 -c "
-n = 50000
+n = $(n 50000)
 for i in range(n): print(f'def f{i}(x) = x')
 for i in range(n): print(f'def g{i} = f{n-1-i}(1, 2)')" >"$work/arity.rule"
-run "4 blow-up" "check of many calls with one argument too many" "50,000 definitions, 50,000 calls" 2 60 /dev/null -- "$okite" check "$work/arity.rule"
+split_rule "$work/arity.rule"
+run "4 blow-up" "check of many calls with one argument too many" "$(nc 50000) definitions, $(nc 50000) calls" 2 60 /dev/null -- "$okite" check "$work/arity.rule"
 
 # ---------------------------------------------------------------- 5. unbounded reads
-truncate -s 2G "$work/sparse.rule"
-run "5 reads" "rule file, sparse" "2 GiB" 2 60 /dev/null -- "$okite" check "$work/sparse.rule"
+truncate -s "$(n 2)G" "$work/sparse.rule"
+run "5 reads" "rule file, sparse" "$(n 2) GiB" 2 60 /dev/null -- "$okite" check "$work/sparse.rule"
 ln -s /dev/zero "$work/zero.rule"
 printf 'use "zero.rule"\ndef x = 1\n' >"$work/use-zero.rule"
 run "5 reads" "use of /dev/zero through a link" "endless" 2 60 /dev/null -- "$okite" check "$work/use-zero.rule"
@@ -289,35 +353,44 @@ run "5 reads" "use of a FIFO nobody writes" "endless" 2 20 /dev/null -- "$okite"
 run "5 reads" "edge list /dev/zero" "endless" 2 60 /dev/null -- "$okite" go count --graph edges:/dev/zero
 run "5 reads" "SGF record /dev/zero" "endless" 2 60 /dev/null -- "$okite" go show --sgf /dev/zero
 run "5 reads" "KIF record /dev/zero" "endless" 2 60 /dev/null -- "$okite" game --kif /dev/zero
-truncate -s 2G "$work/sparse.csa"
-run "5 reads" "CSA record, sparse" "2 GiB" 2 60 /dev/null -- "$okite" game --csa "$work/sparse.csa"
-truncate -s 300M "$work/sparse.batch"
-run "5 reads" "mate batch, sparse" "300 MiB" 2 60 /dev/null -- "$okite" mate --batch "$work/sparse.batch"
+truncate -s "$(n 2)G" "$work/sparse.csa"
+run "5 reads" "CSA record, sparse" "$(n 2) GiB" 2 60 /dev/null -- "$okite" game --csa "$work/sparse.csa"
+truncate -s "$(n 300)M" "$work/sparse.batch"
+run "5 reads" "mate batch, sparse" "$(n 300) MiB" 2 60 /dev/null -- "$okite" mate --batch "$work/sparse.batch"
 printf ':load /dev/zero\n6 * 7\n' >"$work/load-zero.txt"
 run "5 reads" "REPL :load /dev/zero, then a query" "endless" 1 60 "$work/load-zero.txt" -- "$okite" repl
 printf 'def x = 1\n' >"$work/grows.rule"
 # the file grows to a sparse 2 GiB after the REPL read it, before :reload comes
-run "5 reads" "REPL :reload of a file grown sparse, then a query" "2 GiB" 1 60 <(sleep 2; truncate -s 2G "$work/grows.rule"; printf ':reload\nx\n') -- "$okite" repl "$work/grows.rule"
-python3 -c "import sys; sys.stdout.write('1' * (17 << 20) + '\n6 * 7\n')" >"$work/repl-long.txt"
-run "5 reads" "REPL line longer than 16 MiB, then a query" "17 MiB line" 1 60 "$work/repl-long.txt" -- "$okite" repl
+run "5 reads" "REPL :reload of a file grown sparse, then a query" "$(n 2) GiB" 1 60 <(sleep 2; truncate -s "$(n 2)G" "$work/grows.rule"; printf ':reload\nx\n') -- "$okite" repl "$work/grows.rule"
+python3 -c "import sys; sys.stdout.write('1' * ($(n 17) << 20) + '\n6 * 7\n')" >"$work/repl-long.txt"
+run "5 reads" "REPL line longer than 16 MiB, then a query" "$(n 17) MiB line" 1 60 "$work/repl-long.txt" -- "$okite" repl
 run "5 reads" "REPL fed /dev/zero (no line end, ever): read without end in bounded memory" "endless" "timeout at 5 s" 5 /dev/zero -- "$okite" repl
 
 # ---------------------------------------------------------------- 6. resident memory
-run "6 memory" "powerset(1..20) under 256 MiB (refused before it is built)" "2^20 sets" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size(powerset(1..20))"
-run "6 memory" "functions(1..12, {0, 1, 2}) under 256 MiB" "531,441 maps" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size(functions(1..12, {0, 1, 2}))"
-run "6 memory" "a comprehension of 9 million sets under 256 MiB" "3,000 x 3,000" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size({ {i, j} | i in 1..3000, j in 1..3000 })"
-run "6 memory" "powerset(1..20) under the default bound" "2^20 sets" 0 120 /dev/null -- "$okite" eval "size(powerset(1..20))"
-run "6 memory" "go count grid:16x16 (default bound, 4096 MiB)" "256 vertices" 2 300 /dev/null -- "$okite" go count --graph grid:16x16
-run "6 memory" "go count grid:13x13 under 1024 MiB" "169 vertices" 2 300 /dev/null -- "$okite" go count --graph grid:13x13 --max-resident-mb 1024
-run "6 memory" "go count grid:7x7" "49 vertices" 0 120 /dev/null -- "$okite" go count --graph grid:7x7
-run "6 memory" "mate --hash-mb 1000000" "1 TB table" 2 60 /dev/null -- "$okite" mate --sfen startpos --hash-mb 1000000
-run "6 memory" "go classes --estimate-mb 1000000" "1 TB table" 2 60 /dev/null -- "$okite" go classes --graph path:5 --estimate-mb 1000000
+# at ten times: 2^24 sets (16 times), 3^15 maps (27 times), a square of ten times the sets
+pw=$(at10 20 24)
+fx=$(at10 12 15)
+side=$(python3 -c "print(round(3000 * $X ** 0.5))")
+run "6 memory" "powerset(1..$pw) under 256 MiB (refused before it is built)" "2^$pw sets" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size(powerset(1..$pw))"
+run "6 memory" "functions(1..$fx, {0, 1, 2}) under 256 MiB" "3^$fx maps" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size(functions(1..$fx, {0, 1, 2}))"
+run "6 memory" "a comprehension of $(c $((side * side))) sets under 256 MiB" "$(c "$side") x $(c "$side")" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 "size({ {i, j} | i in 1..$side, j in 1..$side })"
+run "6 memory" "powerset(1..$pw) under the default bound" "2^$pw sets" "$(at10 0 2)" 120 /dev/null -- "$okite" eval "size(powerset(1..$pw))"
+# grids of ten times the vertices: 16x16 -> 51x50, 13x13 -> 41x41, 7x7 -> 22x22
+g16=$(at10 16x16 51x50)
+g13=$(at10 13x13 41x41)
+g7=$(at10 7x7 22x22)
+run "6 memory" "go count grid:$g16 (default bound, 4096 MiB)" "$(( ${g16%x*} * ${g16#*x} )) vertices" 2 300 /dev/null -- "$okite" go count --graph "grid:$g16"
+run "6 memory" "go count grid:$g13 under 1024 MiB" "$(( ${g13%x*} * ${g13#*x} )) vertices" 2 300 /dev/null -- "$okite" go count --graph "grid:$g13" --max-resident-mb 1024
+run "6 memory" "go count grid:$g7" "$(( ${g7%x*} * ${g7#*x} )) vertices" "$(at10 0 2)" 120 /dev/null -- "$okite" go count --graph "grid:$g7"
+run "6 memory" "mate --hash-mb $(n 1000000)" "$X TB table" 2 60 /dev/null -- "$okite" mate --sfen startpos --hash-mb "$(n 1000000)"
+run "6 memory" "go classes --estimate-mb $(n 1000000)" "$X TB table" 2 60 /dev/null -- "$okite" go classes --graph path:5 --estimate-mb "$(n 1000000)"
 S=$(grep '^kh-microcosmos' "$ORACLES"/tsume/curated/curated.tsv | cut -f2)
-run "6 memory" "mate, 1 GiB table, 5 s" "Microcosmos" 0 60 /dev/null -- "$okite" mate --sfen "$S" --hash-mb 1024 --time-ms 5000
-run "6 memory" "eval under --timeout-ms 2000" "4 x 10^8 steps" 2 60 /dev/null -- "$okite" eval --timeout-ms 2000 "sum i in 1..2000: sum j in 1..2000: sum k in 1..100: i * j * k"
-run "6 memory" "go sequences path:4, --limit 10^7" "719,178,893 sequences" 2 120 /dev/null -- "$okite" go sequences --graph path:4 --limit 10000000
-run "6 memory" "go solve grid:5x5, --time-ms 3000" "25 vertices" 2 60 /dev/null -- "$okite" go solve --graph grid:5x5 --time-ms 3000
-run "6 memory" "go classes grid:4x4, --nodes 10^6" "16 vertices" 2 120 /dev/null -- "$okite" go classes --graph grid:4x4 --nodes 1000000
+# a table of ten times 1 GiB passes the default resident bound of 4 GiB
+run "6 memory" "mate, $X GiB table, $(n 5) s" "Microcosmos" "$(at10 0 2)" 60 /dev/null -- "$okite" mate --sfen "$S" --hash-mb "$(n 1024)" --time-ms "$(n 5000)"
+run "6 memory" "eval under --timeout-ms 2000" "$(n 4) x 10^8 steps" 2 60 /dev/null -- "$okite" eval --timeout-ms 2000 "sum i in 1..2000: sum j in 1..2000: sum k in 1..$(n 100): i * j * k"
+run "6 memory" "go sequences path:4, --limit $(nc 10000000)" "719,178,893 sequences" 2 120 /dev/null -- "$okite" go sequences --graph path:4 --limit "$(n 10000000)"
+run "6 memory" "go solve grid:5x5, --time-ms $(n 3000)" "25 vertices" 2 60 /dev/null -- "$okite" go solve --graph grid:5x5 --time-ms "$(n 3000)"
+run "6 memory" "go classes grid:4x4, --nodes $(nc 1000000)" "16 vertices" 2 120 /dev/null -- "$okite" go classes --graph grid:4x4 --nodes "$(n 1000000)"
 
 # ---------------------------------------------------------------- 7. inconsistent inputs
 printf 'def bad(x: a) -> b = x\n' >"$work/rigid.rule"
@@ -390,20 +463,22 @@ run "7 inconsistent" "REPL line that is not UTF-8, between two queries" "3 lines
 
 python3 -c "
 print('def d0 = 0')
-for i in range(1, 300000): print(f'def d{i} = d{i-1}')" >"$work/big.rule"
+for i in range(1, $(n 300000)): print(f'def d{i} = d{i-1}')" >"$work/big.rule"
+split_rule "$work/big.rule"
 for at in 0.2 1.5; do
   res=$(repl_interrupt "$work/big.rule" "$at")
-  row "7 inconsistent" "Ctrl-C during REPL :load of a large file (in a terminal)" "300,000 definitions, $(( $(wc -c <"$work/big.rule") >> 20 )) MiB" 0 "$(echo "$res" | head -1)" "-" "-" "$(echo "$res" | tail -1)"
+  row "7 inconsistent" "Ctrl-C during REPL :load of a large file (in a terminal)" "$(nc 300000) definitions, $(( $(cat "$work"/big*.rule | wc -c) >> 20 )) MiB" 0 "$(echo "$res" | head -1)" "-" "-" "$(echo "$res" | tail -1)"
 done
 
 # ---------------------------------------------------------------- the third round
 # legality under the readings with every pawn in hand (each drop asks for the opponent's answers)
+# (the pawns cannot be ten times as many: at ten times, one ply deeper)
 for r in narrow broad; do
-  run "4 blow-up" "perft 2 under $r, 9 pawns in each hand" "18 pawns" 0 60 /dev/null -- "$okite" perft --reading $r --depth 2 --sfen "4k4/9/9/9/9/9/9/9/4K4 b 9P9p 1"
+  run "4 blow-up" "perft $(at10 2 3) under $r, 9 pawns in each hand" "18 pawns" 0 60 /dev/null -- "$okite" perft --reading $r --depth "$(at10 2 3)" --sfen "4k4/9/9/9/9/9/9/9/4K4 b 9P9p 1"
 done
-run "4 blow-up" "perft 1 under narrow, 18 pawns in one hand" "18 pawns" 0 60 /dev/null -- "$okite" perft --reading narrow --depth 1 --sfen "k8/9/9/9/9/9/9/9/8K b 18P 1"
+run "4 blow-up" "perft $(at10 1 2) under narrow, 18 pawns in one hand" "18 pawns" 0 60 /dev/null -- "$okite" perft --reading narrow --depth "$(at10 1 2)" --sfen "k8/9/9/9/9/9/9/9/8K b 18P 1"
 # type text of long names: a tuple of 500 (and 20,000) parts named by 100,000 characters
-for parts in 500 20000; do
+for parts in $(n 500) $(n 20000); do
   python3 - "$work/names$parts.rule" "$parts" <<'PY'
 import sys
 name, n = "T" + "x" * 100000, int(sys.argv[2])
@@ -414,17 +489,17 @@ PY
   run "4 blow-up" "20 type mismatches of a tuple of long-named parts ($(( $("$okite" check "$work/names$parts.rule" 2>&1 | wc -c) / 1024 )) KiB of diagnostics)" "$parts parts, $(( $(wc -c <"$work/names$parts.rule") / 1024 )) KiB" 2 60 /dev/null -- "$okite" check "$work/names$parts.rule"
 done
 # a search under a reading the rules answer, within its memory options
-run "6 memory" "mate under any-drop-mate, --hash-mb 1, --max-resident-mb 300, 20 s" "no mate" 0 60 /dev/null -- "$okite" mate --reading any-drop-mate --max-resident-mb 300 --hash-mb 1 --time-ms 20000 --sfen "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"
-run "6 memory" "mate under any-drop-mate, --hash-mb 250, --max-resident-mb 300" "no mate" 0 120 /dev/null -- "$okite" mate --reading any-drop-mate --max-resident-mb 300 --hash-mb 250 --time-ms 60000 --sfen "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"
-{ printf 'setoption name Reading value any-drop-mate\nsetoption name USI_Hash value 1\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate 20000\n'; } >"$work/usi-variant.txt"
-run "6 memory" "USI under any-drop-mate, USI_Hash 1, go mate 20000 (input ends: the search ends)" "no mate" 0 60 "$work/usi-variant.txt" -- "$okite" usi
+run "6 memory" "mate under any-drop-mate, --hash-mb 1, --max-resident-mb 300, $(n 20) s" "no mate" 0 60 /dev/null -- "$okite" mate --reading any-drop-mate --max-resident-mb 300 --hash-mb 1 --time-ms "$(n 20000)" --sfen "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"
+run "6 memory" "mate under any-drop-mate, --hash-mb $(n 250), --max-resident-mb $(n 300)" "no mate" 0 120 /dev/null -- "$okite" mate --reading any-drop-mate --max-resident-mb "$(n 300)" --hash-mb "$(n 250)" --time-ms 60000 --sfen "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"
+{ printf 'setoption name Reading value any-drop-mate\nsetoption name USI_Hash value 1\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate %s\n' "$(n 20000)"; } >"$work/usi-variant.txt"
+run "6 memory" "USI under any-drop-mate, USI_Hash 1, go mate $(n 20000) (input ends: the search ends)" "no mate" 0 60 "$work/usi-variant.txt" -- "$okite" usi
 printf 'setoption name USI_Hash value 4096\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate 5000\nisready\n' >"$work/usi-hash.txt"
 run "6 memory" "USI_Hash 4096 (the largest offered), mate in 1: $("$okite" usi <"$work/usi-hash.txt" 2>/dev/null | grep -m1 checkmate)" "4 GiB table" 0 60 "$work/usi-hash.txt" -- "$okite" usi
-run "6 memory" "len(seq(1..30000000)) under --timeout-ms 100" "30,000,000 elements" 2 60 /dev/null -- "$okite" eval --timeout-ms 100 "len(seq(1..30000000))"
-run "6 memory" "sort of 3,000,000 under --max-steps 1000000" "3,000,000 elements" 2 60 /dev/null -- "$okite" eval --max-steps 1000000 "len(sort(seq(1..3000000)))"
+run "6 memory" "len(seq(1..$(n 30000000))) under --timeout-ms 100" "$(nc 30000000) elements" 2 60 /dev/null -- "$okite" eval --timeout-ms 100 "len(seq(1..$(n 30000000)))"
+run "6 memory" "sort of $(nc 3000000) under --max-steps 1000000" "$(nc 3000000) elements" 2 60 /dev/null -- "$okite" eval --max-steps 1000000 "len(sort(seq(1..$(n 3000000))))"
 printf 'reading mine extends area {\n    override def cycle_value(G) = 1\n}\n' >"$work/mine.rule"
-run "6 memory" "go solve by the rules, --time-ms 100" "path:6" 2 60 /dev/null -- "$okite" go solve --rules rules --rules "$work/mine.rule" --reading mine --graph path:6 --time-ms 100
-run "7 inconsistent" "functions past the count: the count written exactly" "1000^1000 maps" 2 60 /dev/null -- "$okite" eval "size(functions(1..1000, 1..1000))"
+run "6 memory" "go solve by the rules, --time-ms 100" "path:$(n 6)" 2 60 /dev/null -- "$okite" go solve --rules rules --rules "$work/mine.rule" --reading mine --graph "path:$(n 6)" --time-ms 100
+run "7 inconsistent" "functions past the count: the count written exactly" "$(n 1000)^$(n 1000) maps" 2 60 /dev/null -- "$okite" eval "size(functions(1..$(n 1000), 1..$(n 1000)))"
 # USI: a position line that cannot be read leaves no position to search
 printf 'position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\nposition sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 \xff\ngo mate 1000\nquit\n' >"$work/usi-stale.txt"
 run "7 inconsistent" "USI position line not UTF-8, then go mate: $("$okite" usi <"$work/usi-stale.txt" 2>/dev/null | grep -m1 checkmate)" "4 lines" 0 60 "$work/usi-stale.txt" -- "$okite" usi
@@ -445,6 +520,32 @@ ln -s "$work/target.txt" "$work/linked.res.part"
 run "7 inconsistent" "go classes --results F with a link at F.part" "path:5" 0 60 /dev/null -- "$okite" go classes --graph path:5 --results "$work/linked.res"
 cmp -s "$work/mine.rule" "$work/target.txt"; kept=$?
 row "7 inconsistent" "the link's target after it: unchanged (cmp)" "path:5" 0 "$kept" "-" "-" "$( [ -L "$work/linked.res.part" ] && echo 'the link is still there' || echo 'the link was removed, its target left as it was')"
+
+# ---------------------------------------------------------------- the fourth round
+# chains that nest without brackets: refused by the text scan or by the builder's count of levels
+python3 -c "print('def f = ' + '-' * $(n 200000) + '1')" >"$work/minus.rule"
+run "1 stack" "a run of prefix \`-\` without spaces" "$(nc 200000) signs" 2 60 /dev/null -- "$okite" check "$work/minus.rule"
+python3 -c "print('def f(g: ' + 'Int->' * $(n 50000) + 'Int) = 1')" >"$work/arrows.rule"
+run "1 stack" "a chain of function types" "$(nc 50000) arrows" 2 60 /dev/null -- "$okite" check "$work/arrows.rule"
+python3 -c "print('def f = ' + 'x -> ' * $(n 50000) + '1')" >"$work/lambdas.rule"
+run "1 stack" "a chain of lambdas" "$(nc 50000) lambdas" 2 60 /dev/null -- "$okite" check "$work/lambdas.rule"
+python3 -c "print('type T = ' + 'Map<Int, ' * $(n 30000) + 'Int' + '>' * $(n 30000))" >"$work/maps.rule"
+run "1 stack" "a chain of type applications, each after a comma" "$(nc 30000) levels" 2 60 /dev/null -- "$okite" check "$work/maps.rule"
+python3 -c "print('def f = ' + 'let a = 1, b = ' * $(n 30000) + '1' + ', c = 1 in 1' * $(n 30000))" >"$work/lets.rule"
+run "1 stack" "a chain of \`let\`, each in a binding after a comma" "$(nc 30000) levels" 2 60 /dev/null -- "$okite" check "$work/lets.rule"
+# width the evaluator turns into depth
+python3 -c "print('def x = {1 | ' + ', '.join(['true'] * $(n 200000)) + '}')" >"$work/guards.rule"
+run "1 stack" "a comprehension of many guards" "$(nc 200000) guards" 0 60 /dev/null -- "$okite" eval --rules "$work/guards.rule" "size(x)"
+python3 -c "print('def s = {1}'); print('def x = all ' + ', '.join(f'a{i} in s' for i in range($(n 100000))) + ': true')" >"$work/binders.rule"
+run "1 stack" "a quantifier of many binders" "$(nc 100000) binders" 0 60 /dev/null -- "$okite" eval --rules "$work/binders.rule" "x"
+run "1 stack" "a closure that captured a closure, dropped" "$(nc 300000) closures" 0 60 /dev/null -- "$okite" eval "size(closure {(0, x -> x)} by (p -> if p.1 < $(n 300000) then {(p.1 + 1, y -> p.2(y))} else {}))"
+cat >"$work/cells.rule" <<'EOF'
+enum L { nil, cons(Int, L) }
+def build(n: Int) -> L = the({p.2 | p in closure {(0, nil)} by (p -> if p.1 < n then {(p.1 + 1, cons(p.1, p.2))} else {}), p.1 == n})
+EOF
+printf 'build(%s) == build(%s)\ndef z = 1\nz + 1\n' "$(n 300000)" "$(n 300000)" >"$work/cells.txt"
+run "1 stack" "REPL: a list kept in the memo, then a new definition" "$(nc 300000) cells" 0 60 "$work/cells.txt" -- "$okite" repl "$work/cells.rule"
+run "1 stack" "perft of a board variant, depth $(nc 1000000)" "minishogi" 2 60 /dev/null -- "$okite" perft --variant minishogi --depth "$(n 1000000)"
 
 echo
 echo "$cases cases, $((cases - unexpected)) as expected."

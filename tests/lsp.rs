@@ -435,3 +435,47 @@ fn deep_chains_get_a_diagnostic_and_the_server_goes_on() {
     c.notify("exit", json!(null));
     assert_eq!(exit_status(c.child), Some(0));
 }
+
+/// A document nested `n` levels by one of the forms that nest (brackets, prefix `-`, lambdas,
+/// function types, type applications after commas, `let` bindings after commas), for `n` from 1
+/// to past the parser's limit: the server publishes its diagnostics (none within the limit but
+/// for the deepest forms, E0007 past it), answers the outline, and goes on.
+fn nested_document(kind: u8, n: usize) -> String {
+    match kind % 6 {
+        0 => format!("def f = {}1{}\n", "(".repeat(n), ")".repeat(n)),
+        1 => format!("def f = {}1\n", "-".repeat(n)),
+        2 => format!("def f = {}1\n", "x -> ".repeat(n)),
+        3 => format!("def f(g: {}Int) = 1\n", "Int -> ".repeat(n)),
+        4 => format!("type T = {}Int{}\n", "Map<Int, ".repeat(n), ">".repeat(n)),
+        _ => format!(
+            "def f = {}1{}\n",
+            "let a = 1, b = ".repeat(n),
+            ", c = 1 in 1".repeat(n)
+        ),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 12, .. proptest::prelude::ProptestConfig::default() })]
+
+    #[test]
+    fn any_nesting_is_answered(kind in 0u8..6, n in proptest::prop_oneof![1usize..100, 100usize..2000, 1990usize..2010, 2000usize..40_000]) {
+        let mut c = Client::start();
+        c.request("initialize", json!({"capabilities": {}}));
+        c.notify("initialized", json!({}));
+        let u = "file:///nonexistent-folder/nested.rule".to_string();
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "okite", "version": 1, "text": nested_document(kind, n)}}),
+        );
+        let diags = c.diagnostics(&u);
+        if n > 2100 {
+            proptest::prop_assert!(!diags.is_empty(), "kind {} at {}: no diagnostic", kind, n);
+        }
+        let h = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": u}}));
+        proptest::prop_assert!(h.get("result").is_some(), "kind {} at {}: {}", kind, n, h);
+        c.request("shutdown", json!(null));
+        c.notify("exit", json!(null));
+        proptest::prop_assert_eq!(exit_status(c.child), Some(0));
+    }
+}
