@@ -1113,3 +1113,61 @@ fn go_solve_by_the_rules_keeps_its_time_limit() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Values that double with each line (a text, a sequence, a union of shared sets), evaluated
+/// under `--max-resident-mb 384` in a process whose address space is 1.5 GiB: each is refused
+/// with E0306 before the allocation that would pass the bound is asked for (a text of 1.6 GB
+/// made by `++` aborted the process: "memory allocation failed").
+#[cfg(target_os = "linux")]
+#[test]
+fn doubling_values_are_refused_before_they_are_made() {
+    let dir = dir().join("doubling");
+    std::fs::create_dir_all(&dir).unwrap();
+    let chains = [
+        (
+            "text",
+            format!("def v0 = \"{}\"", "x".repeat(100)),
+            "v{k} = v{j} ++ v{j}",
+            "len(v24)",
+        ),
+        (
+            "sequence",
+            format!("def v0 = [{}]", vec!["1"; 100].join(", ")),
+            "v{k} = v{j} ++ v{j}",
+            "len(v24)",
+        ),
+        (
+            "set",
+            "def v0 = {0}".to_string(),
+            "v{k} = v{j} union { x + {half} | x in v{j} }",
+            "size(v24)",
+        ),
+    ];
+    for (what, first, step, query) in chains {
+        let mut text = format!("{first}\n");
+        for k in 1..=24 {
+            let line = step
+                .replace("{k}", &k.to_string())
+                .replace("{j}", &(k - 1).to_string())
+                .replace("{half}", &(1u64 << (k - 1)).to_string());
+            text += &format!("def {line}\n");
+        }
+        let file = dir.join(format!("{what}.rule"));
+        std::fs::write(&file, text).unwrap();
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {}; exec \"$0\" eval --max-resident-mb 384 --rules \"$1\" \"$2\"",
+                3 << 19
+            ))
+            .arg(env!("CARGO_BIN_EXE_okite"))
+            .arg(&file)
+            .arg(query)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains("E0306"), "{what}: {err}");
+    }
+}

@@ -541,6 +541,17 @@ impl<'p> Evaluator<'p> {
         ))
     }
 
+    /// Before a value of about `bytes` is made in one piece (a joined text or sequence, a union):
+    /// small ones are counted as growth, a large one is weighed against the resident bound
+    /// first, so that the allocation that would pass it is never asked for (E0306).
+    pub(super) fn before_making(&mut self, bytes: usize, span: Span) -> R<()> {
+        if bytes >= GROWTH_CHECK_BYTES {
+            self.check_resident(bytes, span)
+        } else {
+            self.grew(bytes, span)
+        }
+    }
+
     /// Counts `bytes` (estimated) just built into a growing value; the resident memory is read
     /// again once [`GROWTH_CHECK_BYTES`] have been built since it was last read.
     fn grew(&mut self, bytes: usize, span: Span) -> R<()> {

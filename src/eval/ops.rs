@@ -124,11 +124,33 @@ impl Evaluator<'_> {
             Concat => match (x, y) {
                 (Value::Seq(s), Value::Seq(t)) => {
                     self.charge(s.len() + t.len(), span)?;
+                    // what is allocated (a copy of the first when it is shared, a larger
+                    // buffer when it is full) is weighed against the memory bound first
+                    let n = s.len().saturating_add(t.len());
+                    let copied = if Rc::strong_count(&s) > 1 { s.len() } else { 0 };
+                    let regrown = if n > s.capacity() {
+                        n.max(s.capacity().saturating_mul(2))
+                    } else {
+                        0
+                    };
+                    self.before_making(
+                        copied.saturating_add(regrown).saturating_mul(ELEMENT_BYTES),
+                        span,
+                    )?;
                     let mut v = Coll::take(s);
                     v.extend(t.iter().cloned());
                     Value::seq(v)
                 }
-                (Value::Str(s), Value::Str(t)) => Value::str(&format!("{s}{t}")),
+                (Value::Str(s), Value::Str(t)) => {
+                    // the text is written once into a buffer of its size, then copied into the
+                    // shared value: twice its length, weighed before either is made
+                    let n = s.len().saturating_add(t.len());
+                    self.before_making(n.saturating_mul(2), span)?;
+                    let mut joined = String::with_capacity(n);
+                    joined.push_str(&s);
+                    joined.push_str(&t);
+                    Value::str(&joined)
+                }
                 (x, y) => {
                     return Err(rt(
                         "E0310",
@@ -160,7 +182,15 @@ impl Evaluator<'_> {
             Union => {
                 let (s, t) = sets(&x, &y)?;
                 self.charge(s.len() + t.len(), span)?;
-                self.grew(t.len() * (ELEMENT_BYTES + 16), span)?;
+                // a set shared elsewhere is copied whole before the other's elements go in:
+                // weighed against the memory bound first
+                let copied = if Rc::strong_count(&s) > 1 { s.len() } else { 0 };
+                self.before_making(
+                    copied
+                        .saturating_add(t.len())
+                        .saturating_mul(ELEMENT_BYTES + 16),
+                    span,
+                )?;
                 let mut u = Coll::take(s);
                 u.extend(t.iter().cloned());
                 Value::set(u)
