@@ -608,29 +608,10 @@ fn shipped_rules_work_from_any_folder() {
 /// and `:legal` agree with the new definition.
 #[test]
 fn repl_definition_reaches_the_native_bindings() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .arg("repl")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env(
-            "OKITE_HISTORY",
-            std::env::temp_dir().join("okite-variants-history"),
-        )
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let script = format!(
         ":sfen {P0}\nmate_in(g, i, 1)\ndef uchifuzume(g: Game, i: Int) -> Bool = false\nmate_in(g, i, 1)\n:legal\n"
     );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = repl_with(&[], &script);
     let text = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = text.lines().collect();
     let values: Vec<&str> = lines
