@@ -14,6 +14,6 @@ fuzz_target!(|data: &[u8]| {
             Ok(g) => assert!(!g.positions.is_empty()),
             Err((_, ds)) => assert!(!ds.is_empty()),
         }
-        let _ = okite::front::pseudo_game(line, "");
+        let _ = okite::front::pseudo_game(line, "", None);
     }
 });
