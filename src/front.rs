@@ -535,32 +535,40 @@ pub fn pseudo_game(
 }
 
 /// The moves of the rules in force: the successors of a position by their one-step transition
-/// `succ(s)`, each named by the move that makes it, under a reading. Asked only for a move the
-/// shipped generator refuses, so the shipped rules cost nothing and a variant's rules are
-/// evaluated once for each of its own moves played.
+/// `succ(s)`, each named by the move that makes it, under a reading. Where the rules' `succ` is
+/// the shipped one (its native binding stays on) the shipped generator's moves are theirs and
+/// the rules are never asked; under a variant that changes it, every move is read by the
+/// rules (a move the variant adds is played, one it takes away refused).
 pub struct MovesOfRules<'p> {
     prog: &'p crate::check::Program,
     reading: crate::ir::ReadingId,
+    /// The rules' `succ` is the shipped one.
+    shipped: bool,
 }
 
 impl<'p> MovesOfRules<'p> {
     /// The moves of `prog` under `reading`.
     pub fn new(prog: &'p crate::check::Program, reading: crate::ir::ReadingId) -> Self {
-        MovesOfRules { prog, reading }
+        let shipped = prog.key_of("succ").is_none()
+            || bindings::natives_in_cone(prog, reading, "succ")
+                .iter()
+                .any(|(path, on)| *on && path == "shogi.successors");
+        MovesOfRules {
+            prog,
+            reading,
+            shipped,
+        }
     }
 
     /// The successors of `p` by the rules, each with its move; none when the rules' `succ`
-    /// is the shipped one (its native binding stays on): their moves are the generator's.
+    /// is the shipped one: their moves are the generator's.
     #[allow(clippy::type_complexity)]
     pub fn successors(
         &mut self,
         p: &crate::shogi::position::Position,
     ) -> Result<Option<Vec<(crate::shogi::types::Move, crate::shogi::position::Position)>>, String>
     {
-        let shipped = bindings::natives_in_cone(self.prog, self.reading, "succ")
-            .iter()
-            .any(|(path, on)| *on && path == "shogi.successors");
-        if shipped {
+        if self.shipped {
             return Ok(None);
         }
         let binder = crate::bindings::Sound::standard();
@@ -571,8 +579,8 @@ impl<'p> MovesOfRules<'p> {
 
 /// Play USI moves of the one-step transition (forbidden moves included: the rules judge them)
 /// after the last of `from`; each token with its byte offset in source `fid`, where a move that
-/// cannot be played is shown (E0402). A move the shipped generator does not make is played
-/// when `rules` make it.
+/// cannot be played is shown (E0402). Under `rules` whose `succ` is not the shipped one, each
+/// move is read by them instead (see [`MovesOfRules`]).
 pub fn play_pseudo(
     from: Vec<crate::shogi::position::Position>,
     toks: &[(usize, &str)],
@@ -583,28 +591,28 @@ pub fn play_pseudo(
     let mut out = from;
     for &(at, tok) in toks {
         let Some(cur) = out.last() else { break };
-        let refused = match cur.after_pseudo_usi(tok) {
-            Ok(next) => {
-                out.push(next);
-                continue;
-            }
-            Err(why) => why,
-        };
-        let mut why = refused.to_string();
-        let parsed = crate::shogi::types::Move::from_usi(tok);
-        if let (Some(m), Some(r)) = (parsed, rules.as_deref_mut()) {
-            match r.successors(cur) {
-                Ok(None) => {}
-                Ok(Some(succ)) => {
-                    if let Some((_, next)) = succ.into_iter().find(|(x, _)| *x == m) {
+        let by_rules = rules.as_deref_mut().filter(|r| !r.shipped);
+        let why = match (by_rules, crate::shogi::types::Move::from_usi(tok)) {
+            // a variant's `succ`: the move is one of its successors, or none
+            (Some(r), Some(m)) => match r.successors(cur) {
+                Ok(Some(succ)) => match succ.into_iter().find(|(x, _)| *x == m) {
+                    Some((_, next)) => {
                         out.push(next);
                         continue;
                     }
-                    why.push_str(", nor of the rules' `succ(s)`");
+                    None => "is not a move of this position by the rules' `succ(s)`".to_string(),
+                },
+                Ok(None) => "is not a move of this position".to_string(),
+                Err(e) => format!("could not be read by the rules' moves: {e}"),
+            },
+            _ => match cur.after_pseudo_usi(tok) {
+                Ok(next) => {
+                    out.push(next);
+                    continue;
                 }
-                Err(e) => why.push_str(&format!(" (the rules' moves were asked: {e})")),
-            }
-        }
+                Err(why) => why.to_string(),
+            },
+        };
         return Err(Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
             .label(
                 Span::new(fid, at, at + tok.len()),

@@ -1354,6 +1354,20 @@ fn a_movement_variants_own_moves_are_played_everywhere() {
         "{}",
         err(&o)
     );
+    // a variant that takes moves away: the silver's step back is no move of its rules
+    let back = [
+        "--rules",
+        "tests/variants/forward_silver.rule",
+        "--reading",
+        "forward-silver",
+    ];
+    let o = okite(&[&["legal", "--sfen", sfen, "--moves", "5e4f"][..], &back[..]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    assert!(err(&o).contains("E0402"), "{}", err(&o));
+    let o = okite(&[&["legal", "--sfen", sfen, "--moves", "5e4d"][..], &back[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = okite(&["legal", "--sfen", sfen, "--moves", "5e4f"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     // the REPL: :moves plays it, and :legal lists what legal(g, i) holds
     let script = format!(
         ":reading sideways-silver\n:sfen {sfen}\n:legal\nsize(legal(g, i))\n:moves 5e4e\n:board\n"
