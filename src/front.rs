@@ -542,22 +542,32 @@ pub fn pseudo_game(
 pub struct MovesOfRules<'p> {
     prog: &'p crate::check::Program,
     reading: crate::ir::ReadingId,
-    /// The rules' `succ` is the shipped one.
-    shipped: bool,
+    /// Whether the rules' `succ` is the shipped one: worked out when a move is first read, so
+    /// that a command given no moves does not pay for it.
+    shipped: std::cell::Cell<Option<bool>>,
 }
 
 impl<'p> MovesOfRules<'p> {
     /// The moves of `prog` under `reading`.
     pub fn new(prog: &'p crate::check::Program, reading: crate::ir::ReadingId) -> Self {
-        let shipped = prog.key_of("succ").is_none()
-            || bindings::natives_in_cone(prog, reading, "succ")
-                .iter()
-                .any(|(path, on)| *on && path == "shogi.successors");
         MovesOfRules {
             prog,
             reading,
-            shipped,
+            shipped: std::cell::Cell::new(None),
         }
+    }
+
+    /// Whether the rules' `succ` is the shipped one (its native binding stays on).
+    fn shipped(&self) -> bool {
+        if let Some(s) = self.shipped.get() {
+            return s;
+        }
+        let s = self.prog.key_of("succ").is_none()
+            || bindings::natives_in_cone(self.prog, self.reading, "succ")
+                .iter()
+                .any(|(path, on)| *on && path == "shogi.successors");
+        self.shipped.set(Some(s));
+        s
     }
 
     /// The successors of `p` by the rules, each with its move; none when the rules' `succ`
@@ -568,7 +578,7 @@ impl<'p> MovesOfRules<'p> {
         p: &crate::shogi::position::Position,
     ) -> Result<Option<Vec<(crate::shogi::types::Move, crate::shogi::position::Position)>>, String>
     {
-        if self.shipped {
+        if self.shipped() {
             return Ok(None);
         }
         let binder = crate::bindings::Sound::standard();
@@ -591,7 +601,7 @@ pub fn play_pseudo(
     let mut out = from;
     for &(at, tok) in toks {
         let Some(cur) = out.last() else { break };
-        let by_rules = rules.as_deref_mut().filter(|r| !r.shipped);
+        let by_rules = rules.as_deref_mut().filter(|r| !r.shipped());
         let why = match (by_rules, crate::shogi::types::Move::from_usi(tok)) {
             // a variant's `succ`: the move is one of its successors, or none
             (Some(r), Some(m)) => match r.successors(cur) {
