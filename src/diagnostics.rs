@@ -258,11 +258,16 @@ impl miette::Diagnostic for Related {
 /// `color` chooses between the coloured and the plain Unicode theme.
 pub fn render(diags: &[Diag], sources: &SourceMap, width: usize, color: bool) -> String {
     let mut out = String::new();
+    let mut shown = 0;
     for d in diags.iter().take(MAX_RENDERED) {
+        if out.len() >= MAX_RENDERED_BYTES {
+            break;
+        }
         out.push_str(&render_one(d, sources, width, color));
+        shown += 1;
     }
-    if diags.len() > MAX_RENDERED {
-        let rest = &diags[MAX_RENDERED..];
+    if diags.len() > shown {
+        let rest = &diags[shown..];
         let errors = rest.iter().filter(|d| d.is_error()).count();
         out.push_str(&format!(
             "… and {} more diagnostics ({errors} of them errors), not shown\n",
@@ -275,6 +280,10 @@ pub fn render(diags: &[Diag], sources: &SourceMap, width: usize, color: bool) ->
 /// Diagnostics rendered at most by one call of [`render`]; the rest are counted. An input with
 /// an error at every character (a 100 KB bad SFEN, a generated file) is told in bounded output.
 pub const MAX_RENDERED: usize = 100;
+/// Bytes of rendered text after which [`render`] shows no further diagnostic, only their count:
+/// a hundred diagnostics of long lines (each excerpt is bounded, not small) stay within what a
+/// terminal or a log can take. One excerpt is at most about 30 KB (see `excerpt::MAX_LINES`).
+pub const MAX_RENDERED_BYTES: usize = 64 << 10;
 
 pub fn render_one(d: &Diag, sources: &SourceMap, width: usize, color: bool) -> String {
     let report = d.to_report(sources);

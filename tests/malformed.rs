@@ -825,6 +825,25 @@ mod diagnostic_sizes {
         )
     }
 
+    /// A name defined again on each of many long lines: each diagnostic shows its two places
+    /// with context, and a hundred of them once made 132 KB (found by the property below).
+    /// The rendering stops at a byte budget and counts the rest.
+    #[test]
+    fn many_long_diagnostics_are_counted_past_a_budget() {
+        let dir = std::env::temp_dir().join(format!("okite-diag-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pad = " ".repeat(200);
+        let unit = format!("{pad}def x = 1 + true\n{pad}");
+        for repeat in [79, 400, 4000] {
+            let file = dir.join("p.rule");
+            std::fs::write(&file, unit.repeat(repeat)).unwrap();
+            let (code, err) = stderr_of(&["check", file.to_str().unwrap()]);
+            assert_eq!(code, Some(2), "{err}");
+            assert!(err.len() <= 128 << 10, "{repeat}: {} bytes", err.len());
+            assert!(err.contains("more diagnostics"), "{repeat}: {err}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
 

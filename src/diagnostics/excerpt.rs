@@ -19,7 +19,7 @@ const MARGIN: usize = 40;
 const MAX_LABEL: usize = 160;
 /// Lines shown at most between the first label and the last; past them each label keeps to its
 /// own first line.
-const MAX_LINES: usize = 400;
+const MAX_LINES: usize = 100;
 const CUT: &str = "…";
 
 /// An excerpt of a source with the positions of the labels in it.
