@@ -476,7 +476,7 @@ pub fn state_value(prog: &Program, p: &VPos) -> Result<Value, Diag> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::variant::{DropMate, VPos};
+    use crate::shogi::variant::{DropMate, VMove, VPos};
 
     fn load(name: &str) -> LoadedVariant {
         match shipped(name) {
@@ -571,6 +571,68 @@ mod tests {
             theirs.sort();
             assert_eq!(ours, theirs, "{}", p.to_sfen());
         }
+    }
+
+    /// The shortcuts of the move generator (in check only the answers; legal without a look
+    /// where no screen moves; checks only where a piece can reach the royal piece) give what
+    /// making every pseudo-legal move and looking gives: the legal moves, and the legal checks,
+    /// under both drop-mate conventions, on played positions of every shipped variant and the
+    /// core (with pieces added to the hand, and the side to move in check where play leads
+    /// there).
+    #[test]
+    fn shortcuts_agree_with_making_every_move() {
+        let mut in_check = 0;
+        let mut names: Vec<&str> = crate::shipped::variant_names();
+        names.push("");
+        for name in names {
+            let v = if name.is_empty() {
+                shipped_core()
+            } else {
+                load(name)
+            };
+            for seed in 0..60u64 {
+                let mut p = played(&v, seed * 31 + 7, (seed as usize * 5) % 70);
+                if p.over().is_some() {
+                    continue;
+                }
+                let side = p.side;
+                for (k, kind) in v.variant.tables.spec.kinds.iter().enumerate() {
+                    if kind.droppable && seed % 3 != 0 {
+                        p.hands[side][k] += 1 + (seed % 2) as u32;
+                    }
+                }
+                in_check += usize::from(p.in_check(side));
+                for dm in [DropMate::Illegal, DropMate::Loses] {
+                    let mut pseudo = vec![];
+                    p.pseudo_moves(&mut pseudo);
+                    let mut legal: Vec<VMove> =
+                        pseudo.into_iter().filter(|&m| p.is_legal(m, dm)).collect();
+                    let mut fast = p.legal_moves(dm);
+                    legal.sort();
+                    fast.sort();
+                    legal.dedup();
+                    assert_eq!(fast, legal, "{name} {} {dm:?}", p.to_sfen());
+                    if v.variant.tables.spec.royal != RoyalRule::Check {
+                        continue;
+                    }
+                    let mut checks: Vec<VMove> = legal
+                        .iter()
+                        .copied()
+                        .filter(|&m| {
+                            let u = p.do_move(m);
+                            let c = p.in_check(p.side);
+                            p.undo_move(m, u);
+                            c
+                        })
+                        .collect();
+                    let mut fast = p.legal_checks(dm);
+                    checks.sort();
+                    fast.sort();
+                    assert_eq!(fast, checks, "{name} {} {dm:?}", p.to_sfen());
+                }
+            }
+        }
+        assert!(in_check >= 10, "{in_check} positions in check");
     }
 
     /// The compiled engine stands for the core's one-step transition and legality: on positions

@@ -36,6 +36,26 @@ impl Bits {
         b
     }
 
+    /// The squares in either set.
+    #[inline]
+    pub fn or(self, other: Bits) -> Bits {
+        let mut b = self;
+        for (w, o) in b.0.iter_mut().zip(other.0) {
+            *w |= o;
+        }
+        b
+    }
+
+    /// Do the sets share a square?
+    #[inline]
+    pub fn meets(&self, other: &Bits) -> bool {
+        (self.0[0] & other.0[0])
+            | (self.0[1] & other.0[1])
+            | (self.0[2] & other.0[2])
+            | (self.0[3] & other.0[3])
+            != 0
+    }
+
     /// Is the set empty?
     #[inline]
     pub fn is_empty(&self) -> bool {

@@ -93,13 +93,54 @@ impl VPos {
         }
         let screens = self.screens(k, us);
         let t = self.t.clone();
-        self.pseudo_moves_where(&mut moves, Bits::ALL, |m| {
-            (!m.is_drop() && screens.has(m.from as usize))
-                || t.scope[t.at(m.face as usize, us, m.to as usize)].has(k)
-        });
+        // where a piece of each face checks from: a piece off the screens moves there (with or
+        // without its promotion), a drop is made there
+        let checks_from = |f: usize| {
+            let r = t.reach[t.at(f, us, k)];
+            match t.spec.faces[f].promotes_to {
+                Some(p) => r.or(t.reach[t.at(p, us, k)]),
+                None => r,
+            }
+        };
+        let mut drop_to = Bits::default();
+        for (kind, spec) in t.spec.kinds.iter().enumerate() {
+            if self.hands[us][kind] > 0 && spec.droppable {
+                for &f in std::iter::once(&spec.base).chain(&spec.also_dropped_as) {
+                    drop_to = drop_to.or(t.reach[t.at(f, us, k)]);
+                }
+            }
+        }
+        self.pseudo_moves_to(
+            &mut moves,
+            |from, f| {
+                if screens.has(from) {
+                    Bits::ALL
+                } else {
+                    checks_from(f)
+                }
+            },
+            drop_to,
+            |m| {
+                (!m.is_drop() && screens.has(m.from as usize))
+                    || t.scope[t.at(m.face as usize, us, m.to as usize)].has(k)
+            },
+        );
+        // our own royal piece and what screens it: a move of another piece cannot expose it
+        // (in check, every move is looked at)
+        let own = self.royal_square(us);
+        let in_check = self.in_check(us);
+        let exposed = match own {
+            Some(r) if !in_check => self.screens(r, them),
+            _ => Bits::ALL,
+        };
         moves.retain(|&m| {
             let u = self.do_move(m);
-            let mut keep = !self.in_check(us) && self.attacked(k, us);
+            let (from, to) = (m.from as usize, m.to as usize);
+            // a direct check by the piece moved, else one it uncovered
+            let check = self.reaches(to, m.face as usize, us, k)
+                || (!m.is_drop() && screens.has(from) && self.attacked(k, us));
+            let safe = !in_check && (m.is_drop() || (Some(from) != own && !exposed.has(from)));
+            let mut keep = check && (safe || !self.in_check(us));
             if keep && drop_mate == DropMate::Illegal && m.is_drop() {
                 // a check by a drop of a kind whose drop mate is forbidden: not if it mates
                 let kind = t.kind_of[m.face as usize] as usize;

@@ -32,9 +32,10 @@ pub enum Over {
 enum Safe {
     /// Nothing: every move is looked at.
     None,
-    /// The side to move is not in check: moves of pieces off `screens` (and not the royal
-    /// piece) and drops cannot leave the royal piece attacked.
-    OutOfCheck { royal: usize, screens: Bits },
+    /// Under the check rule: moves of pieces off `screens` (and not the royal piece) cannot
+    /// leave the royal piece attacked, nor can drops; in check, the candidates are only those
+    /// that answer the one check (or move the royal piece), so the same holds.
+    Screened { royal: usize, screens: Bits },
 }
 
 /// Store `m` if `keep` accepts it.
@@ -49,19 +50,28 @@ impl VPos {
     /// Is `sq` attacked by a piece of `by`?
     pub fn attacked(&self, sq: usize, by: usize) -> bool {
         let t = &*self.t;
-        for from in self.occ[by].iter() {
-            let (f, _) = piece_of(self.board[from]);
-            if !t.scope[t.at(f, by, from)].has(sq) {
-                continue;
-            }
-            for ray in t.piece_rays(f, by, from) {
-                for &x in ray {
-                    if x as usize == sq {
-                        return true;
-                    }
-                    if self.board[x as usize] != 0 {
-                        break;
-                    }
+        // only the pieces standing where some face of `by` could reach `sq` from
+        self.occ[by]
+            .and(t.reach_any[by * t.n + sq])
+            .iter()
+            .any(|from| self.reaches(from, piece_of(self.board[from]).0, by, sq))
+    }
+
+    /// Does a piece of face `f` and side `side` at `from` reach `sq` along one of its rays, over
+    /// the pieces of the board?
+    #[inline]
+    pub(super) fn reaches(&self, from: usize, f: usize, side: usize, sq: usize) -> bool {
+        let t = &*self.t;
+        if !t.scope[t.at(f, side, from)].has(sq) {
+            return false;
+        }
+        for ray in t.piece_rays(f, side, from) {
+            for &x in ray {
+                if x as usize == sq {
+                    return true;
+                }
+                if self.board[x as usize] != 0 {
+                    break;
                 }
             }
         }
@@ -134,6 +144,19 @@ impl VPos {
         drop_to: Bits,
         keep: impl Fn(&VMove) -> bool,
     ) {
+        self.pseudo_moves_to(out, |_, _| Bits::ALL, drop_to, keep);
+    }
+
+    /// As [`VPos::pseudo_moves_where`], where `targets(from, face)` bounds the squares a piece
+    /// may move to: a piece whose reach on an empty board misses them is not looked at.
+    #[inline]
+    pub(super) fn pseudo_moves_to(
+        &self,
+        out: &mut Vec<VMove>,
+        targets: impl Fn(usize, usize) -> Bits,
+        drop_to: Bits,
+        keep: impl Fn(&VMove) -> bool,
+    ) {
         let t = &*self.t;
         let spec = &t.spec;
         let us = self.side;
@@ -141,6 +164,9 @@ impl VPos {
         let forced = spec.promotion == Promotion::Forced;
         for from in self.occ[us].iter() {
             let (f, _) = piece_of(self.board[from]);
+            if !t.scope[t.at(f, us, from)].meets(&targets(from, f)) {
+                continue;
+            }
             let promo = spec.faces[f].promotes_to;
             let from_zone = t.zone[us].has(from);
             // two rays may reach one square (a king's step and a ray along it): one move
@@ -290,7 +316,7 @@ impl VPos {
 
     /// The pseudo-legal moves that may be legal, and what makes some of them legal without a
     /// look: under the check rule, in check, a move answers it only by moving the royal piece,
-    /// taking its one attacker or standing between them; out of check, a piece that is not
+    /// taking its one attacker or standing between them; in check or not, a piece that is not
     /// royal and stands on no line from an enemy piece to the royal piece cannot expose it.
     fn candidates(&self) -> (Vec<VMove>, Safe) {
         let mut moves = Vec::with_capacity(128);
@@ -303,26 +329,23 @@ impl VPos {
             }
         };
         if let Some(answer) = self.answer_squares(royal, us) {
-            self.pseudo_moves_where(&mut moves, answer, |m| {
-                m.from as usize == royal || answer.has(m.to as usize)
-            });
-            (moves, Safe::None)
+            self.pseudo_moves_to(
+                &mut moves,
+                |from, _| if from == royal { Bits::ALL } else { answer },
+                answer,
+                |m| m.from as usize == royal || answer.has(m.to as usize),
+            );
         } else {
             self.pseudo_moves(&mut moves);
-            (
-                moves,
-                Safe::OutOfCheck {
-                    royal,
-                    screens: self.screens(royal, us ^ 1),
-                },
-            )
         }
+        let screens = self.screens(royal, us ^ 1);
+        (moves, Safe::Screened { royal, screens })
     }
 
     /// Is the candidate `m` legal, given what [`VPos::candidates`] found?
     #[inline]
     fn legal_given(&mut self, m: VMove, drop_mate: DropMate, safe: &Safe) -> bool {
-        if let Safe::OutOfCheck { royal, screens } = safe {
+        if let Safe::Screened { royal, screens } = safe {
             if m.is_drop() {
                 let kind = self.t.kind_of[m.face as usize] as usize;
                 if drop_mate == DropMate::Loses || !self.t.spec.kinds[kind].drop_mate_forbidden {

@@ -134,6 +134,12 @@ pub struct Tables {
     pub piece_rays: Vec<(u32, u32)>,
     /// For each (face, side, square): every square its rays reach on an empty board.
     pub scope: Vec<Bits>,
+    /// For each (face, side, square): every square from which such a piece reaches it on an
+    /// empty board (the inverse of `scope`).
+    pub reach: Vec<Bits>,
+    /// For each (side, square): every square from which a piece of that side of any face
+    /// reaches it on an empty board.
+    pub reach_any: Vec<Bits>,
     /// Each side's zone, as squares.
     pub zone: [Bits; 2],
     /// Each side's flag squares (empty without a flag rule).
@@ -231,6 +237,8 @@ impl Tables {
             rays: vec![],
             piece_rays: Vec::with_capacity(nf * 2 * n),
             scope: Vec::with_capacity(nf * 2 * n),
+            reach: vec![Bits::default(); nf * 2 * n],
+            reach_any: vec![Bits::default(); 2 * n],
             zone: [Bits::default(), Bits::default()],
             flag: [Bits::default(), Bits::default()],
             kind_of: spec.faces.iter().map(|f| f.kind as u8).collect(),
@@ -265,6 +273,17 @@ impl Tables {
                     }
                     t.piece_rays.push((first, t.rays.len() as u32));
                     t.scope.push(scope);
+                }
+            }
+        }
+        for f in 0..nf {
+            for side in 0..2 {
+                for from in 0..n {
+                    for to in t.scope[t.at(f, side, from)].iter() {
+                        let i = t.at(f, side, to);
+                        t.reach[i].set(from);
+                        t.reach_any[side * n + to].set(from);
+                    }
                 }
             }
         }
