@@ -13,7 +13,7 @@ impl VPos {
     pub(super) fn screens(&self, k: usize, side: usize) -> Bits {
         let t = &*self.t;
         let mut d = Bits::default();
-        for from in self.occ[side].iter() {
+        for from in self.occ[side].and(t.reach_any[side * t.n + k]).iter() {
             let (f, _) = piece_of(self.board[from]);
             if !t.scope[t.at(f, side, from)].has(k) {
                 continue;
@@ -43,7 +43,7 @@ impl VPos {
         let by = side ^ 1;
         let mut answer = Bits::default();
         let mut attackers = 0;
-        for from in self.occ[by].iter() {
+        for from in self.occ[by].and(t.reach_any[by * t.n + k]).iter() {
             let (f, _) = piece_of(self.board[from]);
             if !t.scope[t.at(f, by, from)].has(k) {
                 continue;
@@ -79,6 +79,26 @@ impl VPos {
         }
     }
 
+    /// Would the piece that `m` moves (or drops) reach `k` from its new square, with its face
+    /// after the move? The board is changed only for the look.
+    fn reaches_after(&mut self, m: VMove, k: usize) -> bool {
+        let (from, to) = (m.from as usize, m.to as usize);
+        let us = self.side;
+        let saved_to = self.board[to];
+        self.board[to] = super::position::cell(m.face as usize, us);
+        let saved_from = if m.is_drop() {
+            0
+        } else {
+            std::mem::take(&mut self.board[from])
+        };
+        let r = self.reaches(to, m.face as usize, us, k);
+        if !m.is_drop() {
+            self.board[from] = saved_from;
+        }
+        self.board[to] = saved_to;
+        r
+    }
+
     /// Every legal move of the side to move that attacks the opponent's royal piece (a check),
     /// in the order the moves are generated.
     pub fn legal_checks(&mut self, drop_mate: DropMate) -> Vec<VMove> {
@@ -112,6 +132,7 @@ impl VPos {
         }
         self.pseudo_moves_to(
             &mut moves,
+            Bits::ALL,
             |from, f| {
                 if screens.has(from) {
                     Bits::ALL
@@ -134,17 +155,23 @@ impl VPos {
             _ => Bits::ALL,
         };
         moves.retain(|&m| {
-            let u = self.do_move(m);
             let (from, to) = (m.from as usize, m.to as usize);
+            let safe = !in_check && (m.is_drop() || (Some(from) != own && !exposed.has(from)));
+            let forbidden = drop_mate == DropMate::Illegal
+                && m.is_drop()
+                && t.spec.kinds[t.kind_of[m.face as usize] as usize].drop_mate_forbidden;
+            if safe && !forbidden && (m.is_drop() || !screens.has(from)) {
+                // legal, and a check only by the piece moved: looked at without making the move
+                return self.reaches_after(m, k);
+            }
+            let u = self.do_move(m);
             // a direct check by the piece moved, else one it uncovered
             let check = self.reaches(to, m.face as usize, us, k)
                 || (!m.is_drop() && screens.has(from) && self.attacked(k, us));
-            let safe = !in_check && (m.is_drop() || (Some(from) != own && !exposed.has(from)));
             let mut keep = check && (safe || !self.in_check(us));
-            if keep && drop_mate == DropMate::Illegal && m.is_drop() {
+            if keep && forbidden {
                 // a check by a drop of a kind whose drop mate is forbidden: not if it mates
-                let kind = t.kind_of[m.face as usize] as usize;
-                keep = !t.spec.kinds[kind].drop_mate_forbidden || self.has_legal_move();
+                keep = self.has_legal_move();
             }
             self.undo_move(m, u);
             keep

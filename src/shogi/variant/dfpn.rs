@@ -89,6 +89,8 @@ struct Dfpn {
     path: FxHashSet<u64>,
     attacker: usize,
     stopped: bool,
+    /// Moves listed and dropped within one step (never across a recursive call).
+    scratch: Vec<VMove>,
 }
 
 /// `x * (1 + 1/4) + 1`, capped: a child's threshold given its sibling's number.
@@ -126,6 +128,7 @@ impl VPos {
             path: FxHashSet::default(),
             attacker: self.side,
             stopped: false,
+            scratch: Vec::with_capacity(256),
         };
         let k = key(self);
         // the length of the shortest win proved so far
@@ -205,7 +208,7 @@ impl Dfpn {
         if v.rep && v.dn == 0 {
             return;
         }
-        if !self.tt.contains_key(&k) && self.tt.len() >= self.limits.max_entries {
+        if self.tt.len() >= self.limits.max_entries && !self.tt.contains_key(&k) {
             self.tt.retain(|_, e| e.proof != NO_PROOF || e.disproof > 0);
             if self.tt.len() >= self.limits.max_entries / 2 {
                 self.tt.clear();
@@ -292,7 +295,8 @@ impl Dfpn {
         if let Some(v) = self.lookup(k, rem - 1) {
             return Some((k, v));
         }
-        let answers = p.legal_moves(self.limits.drop_mate).len() as u32;
+        p.legal_moves_into(self.limits.drop_mate, &mut self.scratch);
+        let answers = self.scratch.len() as u32;
         if answers == 0 {
             // mated under the check rule (unless by a forbidden drop, which loses); no move
             // under the capture rule is no win

@@ -144,15 +144,17 @@ impl VPos {
         drop_to: Bits,
         keep: impl Fn(&VMove) -> bool,
     ) {
-        self.pseudo_moves_to(out, |_, _| Bits::ALL, drop_to, keep);
+        self.pseudo_moves_to(out, Bits::ALL, |_, _| Bits::ALL, drop_to, keep);
     }
 
-    /// As [`VPos::pseudo_moves_where`], where `targets(from, face)` bounds the squares a piece
-    /// may move to: a piece whose reach on an empty board misses them is not looked at.
+    /// As [`VPos::pseudo_moves_where`], for the pieces on `pieces` only, where
+    /// `targets(from, face)` bounds the squares a piece may move to: a piece whose reach on an
+    /// empty board misses them is not looked at.
     #[inline]
     pub(super) fn pseudo_moves_to(
         &self,
         out: &mut Vec<VMove>,
+        pieces: Bits,
         targets: impl Fn(usize, usize) -> Bits,
         drop_to: Bits,
         keep: impl Fn(&VMove) -> bool,
@@ -162,7 +164,7 @@ impl VPos {
         let us = self.side;
         let check_rule = spec.royal == RoyalRule::Check;
         let forced = spec.promotion == Promotion::Forced;
-        for from in self.occ[us].iter() {
+        for from in self.occ[us].and(pieces).iter() {
             let (f, _) = piece_of(self.board[from]);
             if !t.scope[t.at(f, us, from)].meets(&targets(from, f)) {
                 continue;
@@ -290,7 +292,8 @@ impl VPos {
         if self.over().is_some() {
             return false;
         }
-        let (mut moves, safe) = self.candidates();
+        let mut moves = Vec::with_capacity(128);
+        let safe = self.candidates(&mut moves);
         moves.sort_by_key(|m| {
             (
                 m.is_drop()
@@ -306,40 +309,62 @@ impl VPos {
 
     /// Every legal move of the side to move (none once the game is over).
     pub fn legal_moves(&mut self, drop_mate: DropMate) -> Vec<VMove> {
-        if self.over().is_some() {
-            return vec![];
-        }
-        let (mut moves, safe) = self.candidates();
-        moves.retain(|&m| self.legal_given(m, drop_mate, &safe));
+        let mut moves = Vec::with_capacity(128);
+        self.legal_moves_into(drop_mate, &mut moves);
         moves
+    }
+
+    /// The legal moves into `moves` (cleared first): [`VPos::legal_moves`] without an
+    /// allocation of its own.
+    pub fn legal_moves_into(&mut self, drop_mate: DropMate, moves: &mut Vec<VMove>) {
+        moves.clear();
+        if self.over().is_some() {
+            return;
+        }
+        let safe = self.candidates(moves);
+        moves.retain(|&m| self.legal_given(m, drop_mate, &safe));
     }
 
     /// The pseudo-legal moves that may be legal, and what makes some of them legal without a
     /// look: under the check rule, in check, a move answers it only by moving the royal piece,
     /// taking its one attacker or standing between them; in check or not, a piece that is not
     /// royal and stands on no line from an enemy piece to the royal piece cannot expose it.
-    fn candidates(&self) -> (Vec<VMove>, Safe) {
-        let mut moves = Vec::with_capacity(128);
+    fn candidates(&self, moves: &mut Vec<VMove>) -> Safe {
         let us = self.side;
         let royal = match self.royal_square(us) {
             Some(k) if self.t.spec.royal == RoyalRule::Check => k,
             _ => {
-                self.pseudo_moves(&mut moves);
-                return (moves, Safe::None);
+                self.pseudo_moves(moves);
+                return Safe::None;
             }
         };
         if let Some(answer) = self.answer_squares(royal, us) {
+            // the royal piece, and the pieces that could reach an answering square
+            let mut pieces = Bits::default();
+            pieces.set(royal);
+            for sq in answer.iter() {
+                pieces = pieces.or(self.t.reach_any[us * self.t.n + sq]);
+            }
             self.pseudo_moves_to(
-                &mut moves,
+                moves,
+                pieces,
                 |from, _| if from == royal { Bits::ALL } else { answer },
                 answer,
                 |m| m.from as usize == royal || answer.has(m.to as usize),
             );
         } else {
-            self.pseudo_moves(&mut moves);
+            self.pseudo_moves(moves);
         }
-        let screens = self.screens(royal, us ^ 1);
-        (moves, Safe::Screened { royal, screens })
+        // (looked for only when a piece other than the royal one moves)
+        let screens = if moves
+            .iter()
+            .any(|m| !m.is_drop() && m.from as usize != royal)
+        {
+            self.screens(royal, us ^ 1)
+        } else {
+            Bits::default()
+        };
+        Safe::Screened { royal, screens }
     }
 
     /// Is the candidate `m` legal, given what [`VPos::candidates`] found?
@@ -353,9 +378,31 @@ impl VPos {
                 }
             } else if m.from as usize != *royal && !screens.has(m.from as usize) {
                 return true;
+            } else if m.from as usize == *royal {
+                return self.royal_safe_at(*royal, m.to as usize);
             }
         }
         self.is_legal(m, drop_mate)
+    }
+
+    /// Would the side to move's royal piece at `royal` stand unattacked on `to` (its own
+    /// piece's square excepted)? The board is changed only for the look: the royal piece off
+    /// its square, a piece it takes off `to`.
+    fn royal_safe_at(&mut self, royal: usize, to: usize) -> bool {
+        let them = self.side ^ 1;
+        let saved_royal = std::mem::take(&mut self.board[royal]);
+        let saved_to = std::mem::take(&mut self.board[to]);
+        let took = saved_to != 0;
+        if took {
+            self.occ[them].clear(to);
+        }
+        let safe = !self.attacked(to, them);
+        if took {
+            self.occ[them].set(to);
+        }
+        self.board[to] = saved_to;
+        self.board[royal] = saved_royal;
+        safe
     }
 
     /// The number of move sequences of `depth` legal moves.

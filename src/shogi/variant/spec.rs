@@ -140,6 +140,8 @@ pub struct Tables {
     /// For each (side, square): every square from which a piece of that side of any face
     /// reaches it on an empty board.
     pub reach_any: Vec<Bits>,
+    /// For each (face, side): the squares where such a piece has no move on an empty board.
+    pub stuck: Vec<Bits>,
     /// Each side's zone, as squares.
     pub zone: [Bits; 2],
     /// Each side's flag squares (empty without a flag rule).
@@ -239,6 +241,7 @@ impl Tables {
             scope: Vec::with_capacity(nf * 2 * n),
             reach: vec![Bits::default(); nf * 2 * n],
             reach_any: vec![Bits::default(); 2 * n],
+            stuck: vec![Bits::default(); nf * 2],
             zone: [Bits::default(), Bits::default()],
             flag: [Bits::default(), Bits::default()],
             kind_of: spec.faces.iter().map(|f| f.kind as u8).collect(),
@@ -272,6 +275,9 @@ impl Tables {
                         }
                     }
                     t.piece_rays.push((first, t.rays.len() as u32));
+                    if scope.is_empty() {
+                        t.stuck[f * 2 + side].set(sq);
+                    }
                     t.scope.push(scope);
                 }
             }
@@ -338,7 +344,7 @@ impl Tables {
     /// Does a piece with this face and side have no move at all from `sq`, on an empty board?
     #[inline]
     pub fn immobile(&self, face: usize, side: usize, sq: usize) -> bool {
-        self.scope[self.at(face, side, sq)].is_empty()
+        self.stuck[face * 2 + side].has(sq)
     }
 
     /// The face index written `text` (`P`, `+P`; either case), and its side.
