@@ -59,7 +59,7 @@ impl Bits {
     /// Is the set empty?
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
     }
 
     /// The squares, in increasing order.

@@ -62,7 +62,20 @@ impl VPos {
     #[inline]
     pub(super) fn reaches(&self, from: usize, f: usize, side: usize, sq: usize) -> bool {
         let t = &*self.t;
-        if !t.scope[t.at(f, side, from)].has(sq) {
+        let at = t.at(f, side, from);
+        if !t.overlap[f * 2 + side] {
+            // the one ray that reaches `sq`, and the squares before it on that ray
+            let h = t.hit[at * t.n + sq] as usize;
+            if h == 0 {
+                return false;
+            }
+            let (s, _) = t.rays[t.piece_rays[at].0 as usize + (h >> 5) - 1];
+            let s = s as usize;
+            return t.ray_squares[s..s + (h & 31)]
+                .iter()
+                .all(|&x| self.board[x as usize] == 0);
+        }
+        if !t.scope[at].has(sq) {
             return false;
         }
         for ray in t.piece_rays(f, side, from) {
@@ -166,31 +179,40 @@ impl VPos {
         let forced = spec.promotion == Promotion::Forced;
         for from in self.occ[us].and(pieces).iter() {
             let (f, _) = piece_of(self.board[from]);
-            if !t.scope[t.at(f, us, from)].meets(&targets(from, f)) {
+            let tg = targets(from, f);
+            if !t.scope[t.at(f, us, from)].meets(&tg) {
                 continue;
             }
             let promo = spec.faces[f].promotes_to;
             let from_zone = t.zone[us].has(from);
+            let stuck = if spec.immobility_illegal {
+                t.stuck[f * 2 + us]
+            } else {
+                Bits::default()
+            };
             // two rays may reach one square (a king's step and a ray along it): one move
-            let mut seen = super::bits::Bits::default();
+            let overlap = t.overlap[f * 2 + us];
+            let mut seen = Bits::default();
             for ray in t.piece_rays(f, us, from) {
                 for &to in ray {
-                    if seen.has(to as usize) {
-                        if self.board[to as usize] != 0 {
+                    let to_u = to as usize;
+                    let c = self.board[to_u];
+                    if !tg.has(to_u) || (overlap && seen.has(to_u)) {
+                        if c != 0 {
                             break;
                         }
                         continue;
                     }
-                    seen.set(to as usize);
-                    let c = self.board[to as usize];
+                    if overlap {
+                        seen.set(to_u);
+                    }
                     if c != 0 {
                         let (cf, cs) = piece_of(c);
                         if cs == us || (check_rule && t.royal_face[cf]) {
                             break;
                         }
                     }
-                    let to_u = to as usize;
-                    let may_stay = !(spec.immobility_illegal && t.immobile(f, us, to_u));
+                    let may_stay = !stuck.has(to_u);
                     let step = |face: usize, flip: bool| VMove {
                         from: from as u8,
                         to,

@@ -142,6 +142,13 @@ pub struct Tables {
     pub reach_any: Vec<Bits>,
     /// For each (face, side): the squares where such a piece has no move on an empty board.
     pub stuck: Vec<Bits>,
+    /// For each (face, side): do two of its rays reach one square from some square (then the
+    /// move generator drops the second)?
+    pub overlap: Vec<bool>,
+    /// For each (face, side, square) and each target square: 0 when no ray reaches the target,
+    /// else `(ray + 1) << 5 | i`, the piece's ray that reaches it and the target's place on it
+    /// (the squares before it are those that block). Only where the rays do not overlap.
+    pub hit: Vec<u16>,
     /// Each side's zone, as squares.
     pub zone: [Bits; 2],
     /// Each side's flag squares (empty without a flag rule).
@@ -242,6 +249,8 @@ impl Tables {
             reach: vec![Bits::default(); nf * 2 * n],
             reach_any: vec![Bits::default(); 2 * n],
             stuck: vec![Bits::default(); nf * 2],
+            overlap: vec![false; nf * 2],
+            hit: vec![0; nf * 2 * n * n],
             zone: [Bits::default(), Bits::default()],
             flag: [Bits::default(), Bits::default()],
             kind_of: spec.faces.iter().map(|f| f.kind as u8).collect(),
@@ -264,6 +273,9 @@ impl Tables {
                             match t.square(c + dc, r + dr) {
                                 Some(s) => {
                                     t.ray_squares.push(s as u8);
+                                    if scope.has(s) {
+                                        t.overlap[f * 2 + side] = true;
+                                    }
                                     scope.set(s);
                                 }
                                 None => break,
@@ -285,6 +297,16 @@ impl Tables {
         for f in 0..nf {
             for side in 0..2 {
                 for from in 0..n {
+                    let at = t.at(f, side, from);
+                    let (a, b) = t.piece_rays[at];
+                    for (r, &(s, e)) in t.rays[a as usize..b as usize].iter().enumerate() {
+                        for (i, &x) in t.ray_squares[s as usize..e as usize].iter().enumerate() {
+                            let h = &mut t.hit[at * n + x as usize];
+                            if *h == 0 {
+                                *h = ((r as u16 + 1) << 5) | i as u16;
+                            }
+                        }
+                    }
                     for to in t.scope[t.at(f, side, from)].iter() {
                         let i = t.at(f, side, to);
                         t.reach[i].set(from);
