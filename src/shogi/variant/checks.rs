@@ -45,6 +45,26 @@ impl VPos {
         let mut attackers = 0;
         for from in self.occ[by].and(t.reach_any[by * t.n + k]).iter() {
             let (f, _) = piece_of(self.board[from]);
+            if !t.overlap[f * 2 + by] {
+                // the one ray that reaches `k`: a check when the squares before it are empty
+                let at = t.at(f, by, from);
+                let h = t.hit[at * t.n + k] as usize;
+                if h == 0 {
+                    continue;
+                }
+                let (s, _) = t.rays[t.piece_rays[at].0 as usize + (h >> 5) - 1];
+                let before = &t.ray_squares[s as usize..s as usize + (h & 31)];
+                if before.iter().any(|&x| self.board[x as usize] != 0) {
+                    continue;
+                }
+                attackers += 1;
+                answer = Bits::default();
+                for &x in before {
+                    answer.set(x as usize);
+                }
+                answer.set(from);
+                continue;
+            }
             if !t.scope[t.at(f, by, from)].has(k) {
                 continue;
             }

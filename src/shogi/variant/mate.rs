@@ -95,10 +95,9 @@ struct Search {
 /// The key of a position in the search's tables: board, hands and side to move.
 pub(super) fn key(p: &VPos) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
-    p.board.hash(&mut h);
     p.hands.hash(&mut h);
     p.side.hash(&mut h);
-    h.finish()
+    h.finish() ^ p.board_key
 }
 
 impl VPos {

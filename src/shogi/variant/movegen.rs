@@ -3,7 +3,7 @@
 //! game, and perft.
 
 use super::bits::Bits;
-use super::position::{piece_of, VMove, VPos};
+use super::position::{cell, piece_of, VMove, VPos};
 use super::spec::{Promotion, RoyalRule};
 
 /// How a drop that gives mate with a kind whose drop mate is forbidden (打ち歩詰め) is treated.
@@ -244,14 +244,22 @@ impl VPos {
         for (i, word) in empty.0.iter_mut().enumerate() {
             *word &= !(self.occ[0].0[i] | self.occ[1].0[i]);
         }
+        if empty.is_empty() {
+            return;
+        }
+        // few squares to drop on (an evasion, a check): each file is counted when first asked
+        let few = empty.iter().nth(w).is_none();
         for (k, kind) in spec.kinds.iter().enumerate() {
             if self.hands[us][k] == 0 || !kind.droppable {
                 continue;
             }
-            let mut per_file = [0u32; super::spec::MAX_SIDE];
-            if kind.max_per_file.is_some() {
+            // each file's pieces of the kind's base face, for its limit (u32::MAX: not counted)
+            let mut per_file = [u32::MAX; super::spec::MAX_SIDE];
+            let ours = cell(kind.base, us);
+            if kind.max_per_file.is_some() && !few {
+                per_file = [0; super::spec::MAX_SIDE];
                 for sq in self.occ[us].iter() {
-                    if piece_of(self.board[sq]).0 == kind.base {
+                    if self.board[sq] == ours {
                         per_file[sq % w] += 1;
                     }
                 }
@@ -261,7 +269,14 @@ impl VPos {
                     break;
                 }
                 if let Some(max) = kind.max_per_file {
-                    if per_file[to % w] >= max {
+                    let file = to % w;
+                    if per_file[file] == u32::MAX {
+                        per_file[file] = (file..t.n)
+                            .step_by(w)
+                            .filter(|&sq| self.board[sq] == ours)
+                            .count() as u32;
+                    }
+                    if per_file[file] >= max {
                         continue;
                     }
                 }

@@ -57,6 +57,8 @@ pub struct VPos {
     pub royals: [u32; 2],
     /// The lowest square of each side's royal pieces (when it has one).
     royal_sq: [u8; 2],
+    /// The board's part of the position's key, kept as pieces are put and taken.
+    pub(super) board_key: u64,
     /// The move number written in SFEN.
     pub ply: u32,
 }
@@ -97,6 +99,7 @@ impl VPos {
             occ: [Bits::default(), Bits::default()],
             royals: [0, 0],
             royal_sq: [0, 0],
+            board_key: 0,
             ply: 1,
             t: t.clone(),
         }
@@ -300,7 +303,9 @@ impl VPos {
     /// Put a piece on an empty square.
     #[inline]
     pub fn put(&mut self, sq: usize, face: usize, side: usize) {
-        self.board[sq] = cell(face, side);
+        let c = cell(face, side);
+        self.board[sq] = c;
+        self.board_key ^= self.t.zobrist[c as usize * self.t.n + sq];
         self.occ[side].set(sq);
         if self.t.royal_face[face] {
             self.royals[side] += 1;
@@ -317,6 +322,7 @@ impl VPos {
             let (f, s) = piece_of(c);
             self.occ[s].clear(sq);
             self.board[sq] = 0;
+            self.board_key ^= self.t.zobrist[c as usize * self.t.n + sq];
             if self.t.royal_face[f] {
                 self.royals[s] -= 1;
                 if self.royals[s] > 0 && self.royal_sq[s] as usize == sq {

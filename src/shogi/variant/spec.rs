@@ -149,6 +149,9 @@ pub struct Tables {
     /// else `(ray + 1) << 5 | i`, the piece's ray that reaches it and the target's place on it
     /// (the squares before it are those that block). Only where the rays do not overlap.
     pub hit: Vec<u16>,
+    /// A random number for each (cell, square), a cell as the board stores it: the board's
+    /// part of a position's key is the exclusive or of its pieces' numbers.
+    pub zobrist: Vec<u64>,
     /// Each side's zone, as squares.
     pub zone: [Bits; 2],
     /// Each side's flag squares (empty without a flag rule).
@@ -251,6 +254,19 @@ impl Tables {
             stuck: vec![Bits::default(); nf * 2],
             overlap: vec![false; nf * 2],
             hit: vec![0; nf * 2 * n * n],
+            zobrist: {
+                // splitmix64 from a fixed seed: the same keys on every run
+                let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+                (0..(1 + 2 * nf) * n)
+                    .map(|_| {
+                        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                        let mut z = x;
+                        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                        z ^ (z >> 31)
+                    })
+                    .collect()
+            },
             zone: [Bits::default(), Bits::default()],
             flag: [Bits::default(), Bits::default()],
             kind_of: spec.faces.iter().map(|f| f.kind as u8).collect(),
