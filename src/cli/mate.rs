@@ -111,26 +111,9 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     if let Err(d) = threads_in_range(a.threads) {
         return printer.fail(d);
     }
-    let problems: Vec<Problem> = match (&a.sfen, &a.batch) {
-        (Some(s), _) => vec![Problem {
-            line: None,
-            text: s.clone(),
-            not_utf8: None,
-        }],
-        (None, Some(path)) => match crate::check::load::read_limited(
-            path,
-            MAX_BATCH_BYTES,
-            ("a batch of positions", "batches of positions"),
-        ) {
-            Ok(bytes) => batch_problems(&bytes),
-            Err(d) => return printer.fail(d),
-        },
-        (None, None) => {
-            return printer.fail(
-                Diag::error("E0602", "no position to search")
-                    .help("give a position with --sfen or a file of positions with --batch"),
-            );
-        }
+    let problems = match problems_of(&a, &printer) {
+        Ok(p) => p,
+        Err(c) => return c,
     };
     if let Some(v) = hybrid {
         if a.threads > 1 {
@@ -329,18 +312,46 @@ pub(super) fn run_mate_hybrid(
     code
 }
 
+/// The problems a `mate` command asks: its `--sfen`, or each position of its `--batch` file.
+pub(super) fn problems_of(a: &MateArgs, printer: &Printer) -> Result<Vec<Problem>, i32> {
+    match (&a.sfen, &a.batch) {
+        (Some(s), _) => Ok(vec![Problem::given(s)]),
+        (None, Some(path)) => match crate::check::load::read_limited(
+            path,
+            MAX_BATCH_BYTES,
+            ("a batch of positions", "batches of positions"),
+        ) {
+            Ok(bytes) => Ok(batch_problems(&bytes)),
+            Err(d) => Err(printer.fail(d)),
+        },
+        (None, None) => Err(printer.fail(
+            Diag::error("E0602", "no position to search")
+                .help("give a position with --sfen or a file of positions with --batch"),
+        )),
+    }
+}
+
 /// A position to search: its text and, in a batch, its line in the file (1 for the first), and
 /// where the line is not UTF-8, the offset of its first invalid byte (the text is then lossy).
 pub(super) struct Problem {
-    line: Option<usize>,
-    text: String,
+    pub(super) line: Option<usize>,
+    pub(super) text: String,
     not_utf8: Option<usize>,
 }
 
 impl Problem {
+    /// A position given on the command line.
+    pub(super) fn given(text: &str) -> Problem {
+        Problem {
+            line: None,
+            text: text.to_string(),
+            not_utf8: None,
+        }
+    }
+
     /// A line of `batch` that is not text: E0006 with its line and the offset of its first
     /// invalid byte.
-    fn unreadable(&self, batch: Option<&std::path::Path>) -> Option<Diag> {
+    pub(super) fn unreadable(&self, batch: Option<&std::path::Path>) -> Option<Diag> {
         self.not_utf8.map(|at| {
             let batch = batch.map_or(String::new(), |b| format!("`{}` ", b.display()));
             let line = self.line.unwrap_or(1);
@@ -384,7 +395,7 @@ const MAX_BATCH_BYTES: usize = 256 << 20;
 /// A problem whose position cannot be read: its diagnostics, with the file and line of a batch,
 /// and under `--json` an object in its place, so that the answers stay one a problem. The batch
 /// goes on; the exit status is the diagnostics'.
-fn bad_problem(
+pub(super) fn bad_problem(
     a: &MateArgs,
     p: &Problem,
     mut sources: crate::diagnostics::SourceMap,

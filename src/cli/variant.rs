@@ -108,18 +108,18 @@ pub(super) fn position(
     dm: DropMate,
     printer: &Printer,
 ) -> Result<VPos, i32> {
+    read_position(v, sfen, moves, dm).map_err(|d| printer.fail(d))
+}
+
+/// The position of an SFEN and moves in the variant, or why it does not read.
+fn read_position(v: &LoadedVariant, sfen: &str, moves: &str, dm: DropMate) -> Result<VPos, Diag> {
     let mut p = v.variant.position(sfen).map_err(|e| {
-        printer.fail(
-            Diag::error("E0401", format!("{} ({})", e.message, v.variant.name()))
-                .help(e.help.clone()),
-        )
+        Diag::error("E0401", format!("{} ({})", e.message, v.variant.name())).help(e.help.clone())
     })?;
     for (i, m) in moves.split_whitespace().enumerate() {
         let mv = p.parse_move(m, dm).map_err(|e| {
-            printer.fail(
-                Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message))
-                    .help(e.help.clone()),
-            )
+            Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message))
+                .help(e.help.clone())
         })?;
         p.do_move(mv);
     }
@@ -274,62 +274,78 @@ pub(super) fn show(
     0
 }
 
-/// `okite mate` under a variant: the shortest forced win by checks, in `mate`'s output shape.
+/// `okite mate` under a variant: the shortest forced win by checks, in `mate`'s output shape,
+/// for `--sfen` (the variant's start without it) or for each position of `--batch`.
 pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printer) -> i32 {
+    use super::mate::{bad_problem, problems_of, Problem};
     use crate::shogi::variant::{MateLimits, MateOutcome};
-    if a.batch.is_some() {
-        return printer.fail(
-            Diag::error(
-                variants::BAD_VARIANT,
-                "`--batch` is not yet run under a variant",
-            )
-            .help("give one position with `--sfen`"),
-        );
-    }
     let dm = match drop_mate(a.variant.drop_mate.as_deref(), printer) {
         Ok(d) => d,
         Err(c) => return c,
     };
-    let sfen = a.sfen.as_deref().unwrap_or("startpos");
-    let mut p = match start(&v, sfen, &a.moves, dm, printer) {
-        Ok(p) => p,
-        Err(c) => return c,
+    let problems = if a.sfen.is_none() && a.batch.is_none() {
+        vec![Problem::given("startpos")]
+    } else {
+        match problems_of(a, printer) {
+            Ok(p) => p,
+            Err(c) => return c,
+        }
     };
-    let start = std::time::Instant::now();
-    let mut limits = MateLimits {
-        drop_mate: dm,
-        max_plies: crate::shogi::variant::MAX_MATE_PLIES,
-        ..MateLimits::default()
-    };
-    if a.max_plies > 0 {
-        limits.max_plies = a.max_plies;
-    }
-    if a.nodes > 0 {
-        limits.max_nodes = a.nodes;
-    }
-    if a.time_ms > 0 {
-        limits.deadline = Some(start + std::time::Duration::from_millis(a.time_ms));
-    }
-    // about 40 bytes an entry of the table
-    limits.max_entries = (a.hash_mb.min(a.max_resident_mb) << 20) / 40;
+    announce(&v);
     let any = a.length == "any";
-    let r = p.mate_search_for(limits, !any);
-    let (result, pv) = match &r.outcome {
-        MateOutcome::Mate(line) => ("mate", p.line_text(line)),
-        MateOutcome::NoMate => ("nomate", vec![]),
-        MateOutcome::Unknown => ("unknown", vec![]),
-    };
-    let report = super::mate_report::MateReport {
-        result,
-        plies: pv.len() as u32,
-        pv,
-        nodes: r.nodes,
-        ms: start.elapsed().as_millis() as u64,
-        shortest: r.shortest,
-        lower_bound: r.lower_bound,
-    };
-    super::mate_report::print_mate(&report, a, &engine_json(&v), any);
-    0
+    let engine = engine_json(&v);
+    let mut code = 0;
+    for problem in &problems {
+        if let Some(d) = problem.unreadable(a.batch.as_deref()) {
+            code = bad_problem(a, problem, Default::default(), &[d], printer);
+            continue;
+        }
+        let moves = if a.batch.is_some() { "" } else { &a.moves };
+        let mut p = match read_position(&v, &problem.text, moves, dm) {
+            Ok(p) => p,
+            Err(mut d) => {
+                if let (Some(path), Some(line)) = (&a.batch, problem.line) {
+                    d.message = format!("{} line {line}: {}", path.display(), d.message);
+                }
+                code = bad_problem(a, problem, Default::default(), &[d], printer);
+                continue;
+            }
+        };
+        let start = std::time::Instant::now();
+        let mut limits = MateLimits {
+            drop_mate: dm,
+            max_plies: crate::shogi::variant::MAX_MATE_PLIES,
+            ..MateLimits::default()
+        };
+        if a.max_plies > 0 {
+            limits.max_plies = a.max_plies;
+        }
+        if a.nodes > 0 {
+            limits.max_nodes = a.nodes;
+        }
+        if a.time_ms > 0 {
+            limits.deadline = Some(start + std::time::Duration::from_millis(a.time_ms));
+        }
+        // about 40 bytes an entry of the table
+        limits.max_entries = (a.hash_mb.min(a.max_resident_mb) << 20) / 40;
+        let r = p.mate_search_for(limits, !any);
+        let (result, pv) = match &r.outcome {
+            MateOutcome::Mate(line) => ("mate", p.line_text(line)),
+            MateOutcome::NoMate => ("nomate", vec![]),
+            MateOutcome::Unknown => ("unknown", vec![]),
+        };
+        let report = super::mate_report::MateReport {
+            result,
+            plies: pv.len() as u32,
+            pv,
+            nodes: r.nodes,
+            ms: start.elapsed().as_millis() as u64,
+            shortest: r.shortest,
+            lower_bound: r.lower_bound,
+        };
+        super::mate_report::print_mate(&report, a, &engine, any);
+    }
+    code
 }
 
 /// `okite game` under a variant: the moves played in turn (each must be legal), and how the

@@ -143,8 +143,9 @@ impl VPos {
                 base + bo,
                 board.len(),
                 format!(
-                    "the board lists {} ranks; {} has {h}",
+                    "the board lists {} rank{}; {} has {h}",
                     ranks.len(),
+                    if ranks.len() == 1 { "" } else { "s" },
                     t.spec.name
                 ),
                 format!("a {} position is {w} x {h}", t.spec.name),
