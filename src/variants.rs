@@ -845,6 +845,69 @@ mod tests {
         }
     }
 
+    /// The tsume checker judges a variant's position as it judges the standard one: on nshogi's
+    /// mate problems through the core (the same game as seed 000's shogi), the shortest mate
+    /// under both ways of counting interpositions and every convention's verdict on the
+    /// searched line are those of the checker over the standard position.
+    #[test]
+    fn the_tsume_checker_reads_the_core_as_the_standard_position() {
+        use crate::shogi::test_data::{present, sfens};
+        use crate::shogi::tsume::{report, Checker, Futility, CONVENTIONS};
+        use crate::shogi::variant::TsumeBoard;
+        if !present() {
+            return;
+        }
+        let v = shipped_core();
+        let mut judged = 0;
+        for plies in [1usize, 3, 5, 7] {
+            for sfen in sfens(&format!("mate-{plies}-ply.sfen")).iter().take(5) {
+                let std = crate::shogi::Position::from_sfen(sfen).unwrap();
+                let ours =
+                    TsumeBoard::new(v.variant.position(sfen).unwrap(), DropMate::Illegal).unwrap();
+                for f in [Futility::Common, Futility::Strict] {
+                    let a = Checker::new(0, 0).shortest(&std, 9, f).unwrap();
+                    let b = Checker::new(0, 0).shortest(&ours, 9, f).unwrap();
+                    assert_eq!(a, b, "{sfen} {f:?}");
+                }
+                let line = Checker::new(0, 0)
+                    .line(&std, 9, Futility::Strict)
+                    .unwrap()
+                    .unwrap();
+                let texts: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
+                let mut q = ours.p.clone();
+                let line_ours: Vec<VMove> = texts
+                    .iter()
+                    .map(|t| {
+                        let m = q.parse_move(t, DropMate::Illegal).unwrap();
+                        q.do_move(m);
+                        m
+                    })
+                    .collect();
+                for conv in CONVENTIONS {
+                    let a = report::verdict(&mut Checker::new(0, 0), &std, &line, conv);
+                    let b = report::verdict(&mut Checker::new(0, 0), &ours, &line_ours, conv);
+                    assert_eq!((a.sound, a.shortest), (b.sound, b.shortest), "{sfen}");
+                    // (the two generators list moves in their own orders)
+                    let norm = |rs: &[String]| -> Vec<String> {
+                        rs.iter()
+                            .map(|r| match r.rsplit_once(": ") {
+                                Some((head, list)) => {
+                                    let mut l: Vec<&str> = list.split(", ").collect();
+                                    l.sort();
+                                    format!("{head}: {}", l.join(", "))
+                                }
+                                None => r.clone(),
+                            })
+                            .collect()
+                    };
+                    assert_eq!(norm(&a.reasons), norm(&b.reasons), "{sfen} {}", conv.name);
+                }
+                judged += 1;
+            }
+        }
+        assert_eq!(judged, 20);
+    }
+
     /// Minishogi mate positions published with an engine's tests (nyashiki/erweitern_55,
     /// tests/test_checkmate.py, `test_checkmate1` to `8`: whether the side to move mates by
     /// checks within 7 plies), the hands as written there. The verdicts are theirs; the lengths

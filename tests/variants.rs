@@ -1452,3 +1452,72 @@ fn repl_load_of_a_file_using_the_rules_by_another_path() {
     assert!(!err(&o).contains("defined twice"), "{}", err(&o));
     assert!(out(&o).trim_end().ends_with('2'), "{}", out(&o));
 }
+
+/// `okite tsume` and `okite mate --batch` under a board variant. The positions are
+/// nyashiki/erweitern_55's tests/test_checkmate.py cases (whether the side to move mates by
+/// checks within 7 plies; hands as written there): the checker finds the shortest line and
+/// judges it under each convention; a capture-rule variant and records are refused; a batch
+/// answers each line, an unreadable one with its line number, exit 2.
+#[test]
+fn tsume_and_batches_under_a_variant() {
+    let tsume = |sfen: &str, more: &[&str]| -> (Option<i32>, serde_json::Value, String) {
+        let mut args = vec!["tsume", "--variant", "minishogi", "--sfen", sfen, "--json"];
+        args.extend_from_slice(more);
+        let o = okite(&args);
+        let v = serde_json::from_str(&out(&o)).unwrap_or(serde_json::Value::Null);
+        (o.status.code(), v, err(&o))
+    };
+    // test_checkmate1: a gold drop mates at once, nothing left over
+    let (code, v, e) = tsume("2k2/5/2P2/5/2K2 b G 1", &[]);
+    assert_eq!(code, Some(0), "{e}");
+    assert_eq!(v["plies"], 1, "{v}");
+    assert_eq!(v["solution"], "searched");
+    assert!(
+        v["verdicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["sound"] == true),
+        "{v}"
+    );
+    // test_checkmate4: a mate in 3 with another first move that mates as well (余詰)
+    let (code, v, e) = tsume("4k/4p/5/5/K4 b BG 1", &["--conventions", "strict"]);
+    assert_eq!(code, Some(0), "{e}");
+    assert_eq!(v["plies"], 3, "{v}");
+    assert_eq!(v["verdicts"][0]["sound"], false, "{v}");
+    assert_eq!(v["alternatives"][0]["ply"], 1, "{v}");
+    // a stated solution that is not a mate, and one with an illegal move
+    let (code, v, e) = tsume("2k2/5/2P2/5/2K2 b G 1", &["--solution", "G*2b"]);
+    assert_eq!(code, Some(0), "{e}");
+    assert_eq!(v["solution"], "given");
+    assert_eq!(v["verdicts"][0]["sound"], false, "{v}");
+    let (code, _, e) = tsume("2k2/5/2P2/5/2K2 b G 1", &["--solution", "G*9b"]);
+    assert_eq!(code, Some(2), "{e}");
+    assert!(e.contains("E0613"), "{e}");
+    // dobutsu's royal piece is captured, not mated
+    let o = okite(&["tsume", "--variant", "dobutsu", "--sfen", "startpos"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("E0406"), "{}", err(&o));
+    // a batch: two mates, an unreadable line, a position without mate
+    let dir = std::env::temp_dir().join(format!("okite-vbatch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let batch = dir.join("mini.sfen");
+    std::fs::write(
+        &batch,
+        "# minishogi\n2k2/5/2P2/5/2K2 b G 1\n\n4k/5/4B/5/2K1R b - 1\nnot a position\n5/5/2k2/5/2K2 b 2G 1\n",
+    )
+    .unwrap();
+    let b = batch.to_str().unwrap();
+    let o = okite(&["mate", "--variant", "minishogi", "--batch", b, "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let rows: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let results: Vec<&str> = rows.iter().map(|r| r["result"].as_str().unwrap()).collect();
+    assert_eq!(results, ["mate", "mate", "error", "nomate"], "{}", out(&o));
+    assert_eq!(rows[2]["line"], 5);
+    assert_eq!(rows[2]["code"], "E0401");
+    let o = okite(&["mate", "--variant", "minishogi", "--batch", b]);
+    assert!(err(&o).contains("mini.sfen line 5"), "{}", err(&o));
+}

@@ -800,7 +800,11 @@ pub struct TsumeArgs {
     /// One JSON object
     #[arg(long)]
     pub json: bool,
-    /// Rule files or folders whose conventions are followed (default: the shipped rules)
+    /// Rule files or folders whose conventions are followed (default: the shipped rules); rule
+    /// files that state a board variant's tables give the variant (the shipped conventions are
+    /// then followed)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
+    #[command(flatten)]
+    pub variant: BoardVariantOpts,
 }

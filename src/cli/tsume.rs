@@ -8,7 +8,7 @@ use crate::diagnostics::Diag;
 use crate::front::{json_str, OutOpts, RecordFormat};
 use crate::shogi::position::Position;
 use crate::shogi::tsume::report::{self, AtPly, Verdict};
-use crate::shogi::tsume::{Checker, Convention, Futility, CONVENTIONS};
+use crate::shogi::tsume::{Board, Checker, Convention, Futility, CONVENTIONS};
 use crate::shogi::types::Move;
 
 /// The definitions a convention's verdict stands for: the checker answers for them where they
@@ -41,10 +41,21 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
-    let prog = match load_or_report(&a.rules, &printer) {
-        Ok((p, _)) => p,
-        Err(c) => return c,
-    };
+    // a board variant's problem is judged under the shipped conventions
+    let (prog, board) =
+        match super::variant::requested(a.variant.variant.as_deref(), &a.rules, None, &printer) {
+            Ok(super::variant::Asked::Board(v)) => match load_or_report(&[], &printer) {
+                Ok((p, _)) => (p, Some(v)),
+                Err(c) => return c,
+            },
+            Ok(super::variant::Asked::Shogi(p)) => {
+                match super::variant::shogi_program(p, &printer) {
+                    Ok(p) => (p, None),
+                    Err(c) => return c,
+                }
+            }
+            Err(c) => return c,
+        };
     let names: Vec<String> = match &a.conventions {
         Some(s) => s
             .split(',')
@@ -85,6 +96,9 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
                 );
             }
         }
+    }
+    if let Some(v) = board {
+        return variant_tsume(a, v, asked, &printer);
     }
     // the problem, and the solution a record gives
     let (start, record_line): (Position, Option<Vec<Move>>) = match (&a.sfen, &a.kif, &a.csa) {
@@ -148,8 +162,117 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
         }
         None => record_line,
     };
-    let outcome =
-        crate::shogi::dfpn::with_stack(move || report_problem(&a, &start, stated, &asked));
+    let outcome = crate::shogi::dfpn::with_stack(move || {
+        report_problem(&a, &start, stated, &asked, || search_line(&a, &start))
+    });
+    finish(outcome, &printer)
+}
+
+/// `okite tsume` under a board variant (the check rule): the problem by `--sfen` in its
+/// geometry, its solution by `--solution` or the variant's df-pn search.
+fn variant_tsume(
+    a: TsumeArgs,
+    v: crate::variants::LoadedVariant,
+    asked: Vec<Asked>,
+    printer: &Printer,
+) -> i32 {
+    use crate::shogi::variant::{MateLimits, MateOutcome, TsumeBoard};
+    if a.kif.is_some() || a.csa.is_some() {
+        return printer.fail(
+            Diag::error(
+                crate::variants::BAD_VARIANT,
+                "KIF and CSA records are not read under a board variant",
+            )
+            .help("give the problem with --sfen and its solution with --solution"),
+        );
+    }
+    let dm = match super::variant::drop_mate(a.variant.drop_mate.as_deref(), printer) {
+        Ok(d) => d,
+        Err(c) => return c,
+    };
+    let Some(sfen) = &a.sfen else {
+        return printer.fail(
+            Diag::error("E0602", "no problem given")
+                .help("give the problem with --sfen, in the variant's geometry"),
+        );
+    };
+    let p = match super::variant::position(&v, sfen, "", dm, printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let start = match TsumeBoard::new(p, dm) {
+        Ok(b) => b,
+        Err(why) => {
+            return printer.fail(
+                Diag::error(crate::variants::BAD_VARIANT, why)
+                    .help("its wins are asked with `okite mate --variant ...`"),
+            )
+        }
+    };
+    super::variant::announce(&v);
+    let stated = match &a.solution {
+        Some(s) => {
+            let mut q = start.p.clone();
+            let mut line = vec![];
+            for (i, t) in s.split_whitespace().enumerate() {
+                match q.parse_move(t, dm) {
+                    Ok(m) => {
+                        q.do_move(m);
+                        line.push(m);
+                    }
+                    Err(e) => {
+                        return printer.fail(
+                            Diag::error(
+                                "E0613",
+                                format!("the solution's move {} `{t}`: {}", i + 1, e.message),
+                            )
+                            .help(e.help.clone()),
+                        )
+                    }
+                }
+            }
+            Some(line)
+        }
+        None => None,
+    };
+    let search = |a: &TsumeArgs, start: &TsumeBoard| {
+        let t0 = std::time::Instant::now();
+        let limits = MateLimits {
+            drop_mate: dm,
+            max_plies: a.max_plies,
+            max_nodes: a.nodes,
+            deadline: (a.time_ms > 0).then(|| t0 + std::time::Duration::from_millis(a.time_ms)),
+            ..MateLimits::default()
+        };
+        let r = start.p.clone().mate_search_for(limits, true);
+        match r.outcome {
+            MateOutcome::Mate(line) => Ok(line),
+            MateOutcome::NoMate => Err(Diag::error(
+                "E0614",
+                format!(
+                    "no mate within {} plies: the problem has no solution to examine",
+                    a.max_plies
+                ),
+            )
+            .help("give the intended solution with --solution, or a longer --max-plies")),
+            MateOutcome::Unknown => Err(Diag::error(
+                "E0614",
+                format!(
+                    "the mate search found no mate within its limits ({} nodes)",
+                    r.nodes
+                ),
+            )
+            .help("give the intended solution with --solution, or raise --time-ms / --nodes")),
+        }
+    };
+    let outcome = crate::shogi::dfpn::with_stack(move || {
+        report_problem(&a, &start, stated, &asked, || search(&a, &start))
+    });
+    finish(outcome, printer)
+}
+
+/// The report printed, or why there is none.
+fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -> i32 {
     match outcome {
         Some(Ok(text)) => {
             println!("{text}");
@@ -167,17 +290,18 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
 }
 
 /// The report, as text or JSON.
-fn report_problem(
+fn report_problem<B: Written>(
     a: &TsumeArgs,
-    start: &Position,
-    stated: Option<Vec<Move>>,
+    start: &B,
+    stated: Option<Vec<B::Move>>,
     asked: &[Asked],
+    search: impl FnOnce() -> Result<Vec<B::Move>, Diag>,
 ) -> Result<String, Diag> {
     let t0 = std::time::Instant::now();
     let given = stated.is_some();
     let line = match stated {
         Some(l) => l,
-        None => search_line(a, start)?,
+        None => search()?,
     };
     if let Some(why) = report::line_problem(start, &line) {
         return Err(Diag::error("E0613", format!("the solution is not a line of checks: {why}"))
@@ -186,7 +310,7 @@ fn report_problem(
     let left_ms = a.time_ms.saturating_sub(t0.elapsed().as_millis() as u64);
     let mut ck = Checker::new(a.nodes, if a.time_ms == 0 { 0 } else { left_ms.max(1) });
     let futile = report::futile_interpositions(&mut ck, start, &line);
-    let mut verdicts: Vec<(String, Verdict, Option<Vec<Move>>)> = vec![];
+    let mut verdicts: Vec<Named<B::Move>> = vec![];
     for c in asked {
         // without a stated solution, the common count reads its own line where the searched one
         // holds a futile interposition
@@ -212,7 +336,7 @@ fn report_problem(
     Ok(if a.json {
         json_report(start, &line, given, &left, &futile, &verdicts, ck.nodes, ms)
     } else {
-        text_report(&line, given, &left, &futile, &verdicts)
+        text_report(start, &line, given, &left, &futile, &verdicts)
     })
 }
 
@@ -253,20 +377,40 @@ fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
     }
 }
 
-fn usi_list(ms: &[Move]) -> String {
+/// A verdict under a convention by its name, with the line the convention read for itself.
+type Named<M> = (String, Verdict<M>, Option<Vec<M>>);
+
+/// The position written for the report.
+pub(super) trait Written: Board {
+    fn sfen(&self) -> String;
+}
+
+impl Written for Position {
+    fn sfen(&self) -> String {
+        self.to_sfen()
+    }
+}
+
+impl Written for crate::shogi::variant::TsumeBoard {
+    fn sfen(&self) -> String {
+        self.p.to_sfen()
+    }
+}
+
+fn usi_list<B: Board>(b: &B, ms: &[B::Move]) -> String {
     ms.iter()
-        .map(|m| json_str(&m.to_usi()))
+        .map(|m| json_str(&b.text(*m)))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-fn at_ply_json(xs: &[AtPly]) -> String {
+fn at_ply_json<B: Board>(b: &B, xs: &[AtPly<B::Move>]) -> String {
     xs.iter()
         .map(|x| {
             format!(
                 "{{\"ply\": {}, \"moves\": [{}]}}",
                 x.ply,
-                usi_list(&x.moves)
+                usi_list(b, &x.moves)
             )
         })
         .collect::<Vec<_>>()
@@ -274,11 +418,9 @@ fn at_ply_json(xs: &[AtPly]) -> String {
 }
 
 /// The alternatives of every convention, grouped by ply and by the conventions that find them.
-fn alternatives(
-    verdicts: &[(String, Verdict, Option<Vec<Move>>)],
-    last: u32,
-) -> Vec<(u32, Vec<Move>, Vec<String>)> {
-    let mut out: Vec<(u32, Vec<Move>, Vec<String>)> = vec![];
+#[allow(clippy::type_complexity)]
+fn alternatives<M: Clone + PartialEq>(verdicts: &[Named<M>]) -> Vec<(u32, Vec<M>, Vec<String>)> {
+    let mut out: Vec<(u32, Vec<M>, Vec<String>)> = vec![];
     for (name, v, own) in verdicts {
         if own.is_some() {
             continue;
@@ -294,28 +436,27 @@ fn alternatives(
         }
     }
     out.sort_by_key(|e| e.0);
-    let _ = last;
     out
 }
 
 #[allow(clippy::too_many_arguments)]
-fn json_report(
-    start: &Position,
-    line: &[Move],
+fn json_report<B: Written>(
+    start: &B,
+    line: &[B::Move],
     given: bool,
     left: &[String],
-    futile: &Result<Vec<AtPly>, crate::shogi::tsume::Stop>,
-    verdicts: &[(String, Verdict, Option<Vec<Move>>)],
+    futile: &Result<Vec<AtPly<B::Move>>, crate::shogi::tsume::Stop>,
+    verdicts: &[Named<B::Move>],
     nodes: u64,
     ms: u64,
 ) -> String {
     let l = line.len() as u32;
-    let alts = alternatives(verdicts, l)
+    let alts = alternatives(verdicts)
         .iter()
         .map(|(p, ms, cs)| {
             format!(
                 "{{\"ply\": {p}, \"moves\": [{}], \"last_move\": {}, \"conventions\": [{}]}}",
-                usi_list(ms),
+                usi_list(start, ms),
                 *p == l,
                 cs.iter()
                     .map(|c| json_str(c))
@@ -326,7 +467,7 @@ fn json_report(
         .collect::<Vec<_>>()
         .join(", ");
     let futile_json = match futile {
-        Ok(f) => format!("[{}]", at_ply_json(f)),
+        Ok(f) => format!("[{}]", at_ply_json(start, f)),
         Err(_) => "null".to_string(),
     };
     let vs = verdicts
@@ -338,23 +479,27 @@ fn json_report(
             };
             let reasons = v.reasons.iter().map(|r| json_str(r)).collect::<Vec<_>>().join(", ");
             let own_line = match own {
-                Some(o) => format!(", \"main_line\": [{}], \"plies\": {}", usi_list(o), o.len()),
+                Some(o) => format!(
+                    ", \"main_line\": [{}], \"plies\": {}",
+                    usi_list(start, o),
+                    o.len()
+                ),
                 None => String::new(),
             };
             format!(
                 "{{\"convention\": {}, \"sound\": {sound}, \"reasons\": [{reasons}]{own_line}, \"shortest\": {}, \"alternatives\": [{}], \"equal_length\": [{}], \"promotion_choices\": [{}], \"variations\": [{}]}}",
                 json_str(name),
                 v.shortest.map_or("null".to_string(), |s| s.to_string()),
-                at_ply_json(&v.alternatives),
-                at_ply_json(&v.equal_length),
-                at_ply_json(&v.promotion_choices),
+                at_ply_json(start, &v.alternatives),
+                at_ply_json(start, &v.equal_length),
+                at_ply_json(start, &v.promotion_choices),
                 v.variations
                     .iter()
                     .map(|x| format!(
                         "{{\"ply\": {}, \"line\": [{}], \"alternatives\": [{}]}}",
                         x.ply,
-                        usi_list(&x.line),
-                        at_ply_json(&x.alternatives)
+                        usi_list(start, &x.line),
+                        at_ply_json(start, &x.alternatives)
                     ))
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -364,21 +509,27 @@ fn json_report(
         .join(", ");
     format!(
         "{{\"sfen\": {}, \"main_line\": [{}], \"plies\": {l}, \"solution\": {}, \"leftover\": [{}], \"futile_interpositions\": {futile_json}, \"alternatives\": [{alts}], \"verdicts\": [{vs}], \"nodes\": {nodes}, \"ms\": {ms}}}",
-        json_str(&start.to_sfen()),
-        usi_list(line),
+        json_str(&start.sfen()),
+        usi_list(start, line),
         json_str(if given { "given" } else { "searched" }),
         left.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(", "),
     )
 }
 
-fn text_report(
-    line: &[Move],
+fn text_report<B: Board>(
+    start: &B,
+    line: &[B::Move],
     given: bool,
     left: &[String],
-    futile: &Result<Vec<AtPly>, crate::shogi::tsume::Stop>,
-    verdicts: &[(String, Verdict, Option<Vec<Move>>)],
+    futile: &Result<Vec<AtPly<B::Move>>, crate::shogi::tsume::Stop>,
+    verdicts: &[Named<B::Move>],
 ) -> String {
-    let names = |ms: &[Move]| ms.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
+    let names = |ms: &[B::Move]| {
+        ms.iter()
+            .map(|m| start.text(*m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let mut out = vec![format!(
         "main line ({}, {}): {}",
         report::plies(line.len() as u32),
@@ -404,7 +555,7 @@ fn text_report(
         }
         Err(s) => out.push(format!("futile interpositions: unknown ({s})")),
     }
-    for (p, ms, cs) in alternatives(verdicts, line.len() as u32) {
+    for (p, ms, cs) in alternatives(verdicts) {
         out.push(format!(
             "alternative mates at ply {p}: {} ({})",
             names(&ms),
@@ -449,7 +600,7 @@ fn text_report(
                     out.push(format!(
                         "  - ply {} of the variation {} at ply {}: other mates (変化別詰): {}",
                         at.ply,
-                        x.line[x.ply as usize - 1].to_usi(),
+                        start.text(x.line[x.ply as usize - 1]),
                         x.ply,
                         names(&at.moves)
                     ));

@@ -15,10 +15,10 @@
 //!
 //! Every search is bounded by a node count and a deadline, and ends in [`Stop`].
 
+mod board;
 pub mod report;
 
-use super::position::Position;
-use super::types::{Color, Move, Square};
+pub use board::{Board, Interposition};
 use rustc_hash::FxHashMap;
 use std::time::Instant;
 
@@ -118,36 +118,9 @@ pub struct Checker {
     max_ms: u64,
 }
 
-/// An interposition: the defender's move puts a piece between the checking piece and the king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Interposition {
-    /// Where the checking piece stands.
-    pub checker: Square,
-    /// Where the interposed piece stands.
-    pub square: Square,
-}
-
-/// Whether the defender's move `m` at `p` (in check) interposes: the king stays where it is, a
-/// piece that gave check is still on its square and no longer attacks the king, and the square
-/// the move reached is the one that holds the interposed piece.
-pub fn interposition(p: &Position, m: Move) -> Option<Interposition> {
-    let us = p.side_to_move();
-    let k = p.king_square(us)?;
-    let checkers = p.checkers();
-    if checkers.is_empty() {
-        return None;
-    }
-    let q = p.after(m);
-    if q.king_square(us) != Some(k) {
-        return None;
-    }
-    checkers
-        .squares()
-        .find(|&c| q.piece_at(c).is_some_and(|x| x.color != us) && !q.attacks_from(c).contains(k))
-        .map(|c| Interposition {
-            checker: c,
-            square: m.to(),
-        })
+/// Whether the defender's move `m` at `p` (in check) interposes (see [`Board::interposition`]).
+pub fn interposition<B: Board>(p: &B, m: B::Move) -> Option<Interposition<B::Square>> {
+    p.interposition(m)
 }
 
 impl Checker {
@@ -188,7 +161,7 @@ impl Checker {
     }
 
     /// `tsume_within`: the side to move at `p` mates within `n` plies, every move a check.
-    pub fn tsume_within(&mut self, p: &Position, n: u32, f: Futility) -> Result<bool, Stop> {
+    pub fn tsume_within<B: Board>(&mut self, p: &B, n: u32, f: Futility) -> Result<bool, Stop> {
         if n == 0 {
             return Ok(false);
         }
@@ -207,7 +180,7 @@ impl Checker {
 
     /// `mated_within`: the side to move at `p` is in check and every answer that counts leads to
     /// a mate within `d - 1` more plies (with `d` = 0 or 1: no answer may count).
-    pub fn mated_within(&mut self, p: &Position, d: u32, f: Futility) -> Result<bool, Stop> {
+    pub fn mated_within<B: Board>(&mut self, p: &B, d: u32, f: Futility) -> Result<bool, Stop> {
         if !p.in_check() {
             return Ok(false);
         }
@@ -216,11 +189,10 @@ impl Checker {
             return Ok(v);
         }
         self.tick()?;
-        let (plain, inter): (Vec<Move>, Vec<Move>) = p
+        let (plain, inter): (Vec<B::Move>, Vec<B::Move>) = p
             .legal_moves()
-            .iter()
-            .copied()
-            .partition(|&m| interposition(p, m).is_none());
+            .into_iter()
+            .partition(|&m| p.interposition(m).is_none());
         // the answers that are not interpositions count whatever the convention: first
         for &m in &plain {
             if d < 2 || !self.tsume_within(&p.after(m), d - 1, f)? {
@@ -243,13 +215,13 @@ impl Checker {
     /// those that are not futile, where some answer counts; where every answer is futile, none
     /// if every one is futile with no plies left (the check mates as it stands), else all (the
     /// interpositions then change the result: the mate is no longer what it was without them).
-    fn counted_interpositions(
+    fn counted_interpositions<B: Board>(
         &mut self,
-        p: &Position,
-        inter: &[Move],
+        p: &B,
+        inter: &[B::Move],
         others: bool,
         d: u32,
-    ) -> Result<Vec<Move>, Stop> {
+    ) -> Result<Vec<B::Move>, Stop> {
         let mut kept = vec![];
         for &m in inter {
             if !self.futile(p, m, d)? {
@@ -268,12 +240,11 @@ impl Checker {
     }
 
     /// The answers at `p` (in check, `d` plies left counting the answer) that count under `f`.
-    pub fn answers(&mut self, p: &Position, d: u32, f: Futility) -> Result<Vec<Move>, Stop> {
-        let (mut plain, inter): (Vec<Move>, Vec<Move>) = p
+    pub fn answers<B: Board>(&mut self, p: &B, d: u32, f: Futility) -> Result<Vec<B::Move>, Stop> {
+        let (mut plain, inter): (Vec<B::Move>, Vec<B::Move>) = p
             .legal_moves()
-            .iter()
-            .copied()
-            .partition(|&m| interposition(p, m).is_none());
+            .into_iter()
+            .partition(|&m| p.interposition(m).is_none());
         let counted = match f {
             Futility::Strict => inter,
             Futility::Common => self.counted_interpositions(p, &inter, !plain.is_empty(), d)?,
@@ -286,23 +257,22 @@ impl Checker {
     /// interposition, and the checking piece can take the interposed piece so that, with the
     /// taken piece given back to the defender's hand, the defender is mated within `d` plies under
     /// the common convention.
-    pub fn futile(&mut self, p: &Position, m: Move, d: u32) -> Result<bool, Stop> {
-        let Some(ip) = interposition(p, m) else {
+    pub fn futile<B: Board>(&mut self, p: &B, m: B::Move, d: u32) -> Result<bool, Stop> {
+        let Some(ip) = p.interposition(m) else {
             return Ok(false);
         };
         let q = p.after(m);
-        let Some(taken) = q.piece_at(ip.square) else {
+        let Some(kind) = q.kind_at(ip.square) else {
             return Ok(false);
         };
-        let kind = taken.kind.unpromoted();
-        let attacker = q.side_to_move();
-        let defender = attacker.flip();
-        for c in q.legal_moves().iter().copied() {
-            if c.from() != Some(ip.checker) || c.to() != ip.square {
+        let attacker = q.side();
+        let defender = 1 - attacker;
+        for c in q.legal_moves() {
+            if !B::steps(c, ip.checker, ip.square) {
                 continue;
             }
             let mut t = q.after(c);
-            give_back(&mut t, attacker, defender, kind);
+            t.give_back(attacker, defender, kind);
             if self.mated_within(&t, d, Futility::Common)? {
                 return Ok(true);
             }
@@ -311,7 +281,12 @@ impl Checker {
     }
 
     /// The shortest mate from `p` (attacker to move) of at most `max` plies, under `f`.
-    pub fn shortest(&mut self, p: &Position, max: u32, f: Futility) -> Result<Option<u32>, Stop> {
+    pub fn shortest<B: Board>(
+        &mut self,
+        p: &B,
+        max: u32,
+        f: Futility,
+    ) -> Result<Option<u32>, Stop> {
         let mut n = 1;
         while n <= max {
             if self.tsume_within(p, n, f)? {
@@ -325,7 +300,12 @@ impl Checker {
     /// A line of the shortest mate from `p` under `f` of at most `max` plies: the attacker's first
     /// check that mates in the fewest plies, the defender's first answer that counts and lasts
     /// longest. `None` if there is no mate within `max`.
-    pub fn line(&mut self, p: &Position, max: u32, f: Futility) -> Result<Option<Vec<Move>>, Stop> {
+    pub fn line<B: Board>(
+        &mut self,
+        p: &B,
+        max: u32,
+        f: Futility,
+    ) -> Result<Option<Vec<B::Move>>, Stop> {
         let Some(mut n) = self.shortest(p, max, f)? else {
             return Ok(None);
         };
@@ -347,7 +327,7 @@ impl Checker {
             if n == 1 {
                 return Ok(Some(line));
             }
-            let mut best: Option<(u32, Move)> = None;
+            let mut best: Option<(u32, B::Move)> = None;
             for a in self.answers(&pos, n - 1, f)? {
                 let Some(len) = self.shortest(&pos.after(a), n - 2, f)? else {
                     return Ok(None);
@@ -364,17 +344,6 @@ impl Checker {
             n = len;
         }
     }
-}
-
-/// Moves one piece of `kind` from `from`'s hand to `to`'s.
-pub fn give_back(t: &mut Position, from: Color, to: Color, kind: super::types::PieceKind) {
-    let a = t.hand(from).count(kind);
-    if a == 0 {
-        return;
-    }
-    let b = t.hand(to).count(kind);
-    t.set_hand_count(from, kind, a - 1);
-    t.set_hand_count(to, kind, b + 1);
 }
 
 #[cfg(test)]

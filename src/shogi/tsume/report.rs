@@ -11,37 +11,35 @@
 //! has another line, but often overlooked". The conventions of rules/shogi_tsume.rule list it
 //! under each verdict, and only `common-unique-variations` calls it a flaw.
 
-use super::{interposition, Checker, Convention, Stop};
-use crate::shogi::position::Position;
-use crate::shogi::types::Move;
+use super::{Board, Checker, Convention, Stop};
 
 /// Moves found at one ply of the main line (1 is the attacker's first move).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AtPly {
+pub struct AtPly<M> {
     pub ply: u32,
-    pub moves: Vec<Move>,
+    pub moves: Vec<M>,
 }
 
 /// The verdict on a main line under one convention.
 #[derive(Clone, Debug)]
-pub struct Verdict {
+pub struct Verdict<M> {
     pub convention: Convention,
     /// `None` when a search stopped first.
     pub sound: Option<bool>,
     /// Why it is not sound (empty when sound), and why the verdict is unknown.
     pub reasons: Vec<String>,
     /// Other attacker moves that mate within the remaining plies, at each attacker ply.
-    pub alternatives: Vec<AtPly>,
+    pub alternatives: Vec<AtPly<M>>,
     /// Other defences that counting as answers last exactly as long as the line's.
-    pub equal_length: Vec<AtPly>,
+    pub equal_length: Vec<AtPly<M>>,
     /// The line's move with the other face (promoted or not) that mates as well (成生非限定):
     /// noted, no flaw.
-    pub promotion_choices: Vec<AtPly>,
+    pub promotion_choices: Vec<AtPly<M>>,
     /// The shortest mate from the start under the convention (when found within the line's length).
     pub shortest: Option<u32>,
     /// The variations of the line's length with no piece left over (変同), each with the
     /// attacker's other mates along it (変化別詰).
-    pub variations: Vec<Variation>,
+    pub variations: Vec<Variation<M>>,
 }
 
 /// A variation of the main line's length with no piece left over (変同): the defender's other
@@ -49,17 +47,17 @@ pub struct Verdict {
 /// shortest mate, the defender's first longest answer), and the attacker's other mates along it
 /// after `ply` (変化別詰; promotion choices left out, last moves included).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Variation {
+pub struct Variation<M> {
     pub ply: u32,
-    pub line: Vec<Move>,
-    pub alternatives: Vec<AtPly>,
+    pub line: Vec<M>,
+    pub alternatives: Vec<AtPly<M>>,
 }
 
 /// The variations a report examines at most (variations of variations included).
 pub const MAX_VARIATIONS: usize = 256;
 
 /// The positions along a line, the start first.
-pub fn positions(start: &Position, line: &[Move]) -> Vec<Position> {
+pub fn positions<B: Board>(start: &B, line: &[B::Move]) -> Vec<B> {
     let mut out = vec![start.clone()];
     for &m in line {
         let p = out.last().expect("the start is there").after(m);
@@ -70,7 +68,7 @@ pub fn positions(start: &Position, line: &[Move]) -> Vec<Position> {
 
 /// Why `line` is not a mating line of checks from `start` (legal moves, the attacker's each a
 /// check, an odd length), or `None`.
-pub fn line_problem(start: &Position, line: &[Move]) -> Option<String> {
+pub fn line_problem<B: Board>(start: &B, line: &[B::Move]) -> Option<String> {
     if line.is_empty() {
         return Some("the solution has no move".into());
     }
@@ -82,15 +80,15 @@ pub fn line_problem(start: &Position, line: &[Move]) -> Option<String> {
     }
     let mut p = start.clone();
     for (i, &m) in line.iter().enumerate() {
-        if !p.legal_moves().iter().any(|&x| x == m) {
-            return Some(format!("ply {}: {} is not a legal move", i + 1, m.to_usi()));
+        if !p.legal_moves().contains(&m) {
+            return Some(format!("ply {}: {} is not a legal move", i + 1, p.text(m)));
         }
         let q = p.after(m);
         if i % 2 == 0 && !q.in_check() {
             return Some(format!(
                 "ply {}: {} does not check (every move of the attacker checks)",
                 i + 1,
-                m.to_usi()
+                p.text(m)
             ));
         }
         p = q;
@@ -100,11 +98,11 @@ pub fn line_problem(start: &Position, line: &[Move]) -> Option<String> {
 
 /// The futile interpositions (common convention) among the defender's answers at each defender
 /// ply of the line.
-pub fn futile_interpositions(
+pub fn futile_interpositions<B: Board>(
     ck: &mut Checker,
-    start: &Position,
-    line: &[Move],
-) -> Result<Vec<AtPly>, Stop> {
+    start: &B,
+    line: &[B::Move],
+) -> Result<Vec<AtPly<B::Move>>, Stop> {
     let ps = positions(start, line);
     let l = line.len() as u32;
     let mut out = vec![];
@@ -112,8 +110,8 @@ pub fn futile_interpositions(
         let p = &ps[k as usize - 1];
         let d = l - k + 1;
         let mut moves = vec![];
-        for m in p.legal_moves().iter().copied() {
-            if interposition(p, m).is_some() && ck.futile(p, m, d)? {
+        for m in p.legal_moves() {
+            if p.interposition(m).is_some() && ck.futile(p, m, d)? {
                 moves.push(m);
             }
         }
@@ -125,28 +123,20 @@ pub fn futile_interpositions(
 }
 
 /// Pieces in the attacker's hand at the end of the line, in SFEN letters (`2P`, `G`).
-pub fn leftover(start: &Position, line: &[Move]) -> Vec<String> {
+pub fn leftover<B: Board>(start: &B, line: &[B::Move]) -> Vec<String> {
     let ps = positions(start, line);
-    in_hand(ps.last().expect("the start is there"), start.side_to_move())
-}
-
-/// The pieces `attacker` holds at `end`, in SFEN letters.
-fn in_hand(end: &Position, attacker: crate::shogi::types::Color) -> Vec<String> {
-    end.hand(attacker)
-        .iter()
-        .map(|(k, n)| {
-            let letter = k.usi_letter().to_string();
-            if n > 1 {
-                format!("{n}{letter}")
-            } else {
-                letter
-            }
-        })
-        .collect()
+    ps.last()
+        .expect("the start is there")
+        .hand_letters(start.side())
 }
 
 /// The verdict on `line` (checked by [`line_problem`] first) under `conv`.
-pub fn verdict(ck: &mut Checker, start: &Position, line: &[Move], conv: Convention) -> Verdict {
+pub fn verdict<B: Board>(
+    ck: &mut Checker,
+    start: &B,
+    line: &[B::Move],
+    conv: Convention,
+) -> Verdict<B::Move> {
     let mut v = Verdict {
         convention: conv,
         sound: None,
@@ -168,17 +158,17 @@ pub fn verdict(ck: &mut Checker, start: &Position, line: &[Move], conv: Conventi
     v
 }
 
-fn examine(
+fn examine<B: Board>(
     ck: &mut Checker,
-    start: &Position,
-    line: &[Move],
+    start: &B,
+    line: &[B::Move],
     conv: Convention,
-    v: &mut Verdict,
+    v: &mut Verdict<B::Move>,
 ) -> Result<(), Stop> {
     let f = conv.futility;
     let ps = positions(start, line);
     let l = line.len() as u32;
-    let usi = |m: &Move| m.to_usi();
+    let usi = |m: &B::Move| start.text(*m);
     // the end is a mate under the convention
     if !ck.mated_within(&ps[l as usize], 0, f)? {
         v.reasons.push(format!(
@@ -296,36 +286,39 @@ fn examine(
 /// The attacker's checks at `p` other than the line's `main` that mate within `rest` plies
 /// (counting the check): those that are `main` with the other face (成・生: a choice of
 /// promotion, no other mate), and the others.
-fn other_mates(
+/// Moves split in two: the other faces of the line's move, and the other moves.
+type Split<M> = (Vec<M>, Vec<M>);
+
+fn other_mates<B: Board>(
     ck: &mut Checker,
-    p: &Position,
-    main: Move,
+    p: &B,
+    main: B::Move,
     rest: u32,
     conv: Convention,
-) -> Result<(Vec<Move>, Vec<Move>), Stop> {
+) -> Result<Split<B::Move>, Stop> {
     let mut alts = vec![];
     for m in p.legal_checks() {
         if m != main && ck.mated_within(&p.after(m), rest - 1, conv.futility)? {
             alts.push(m);
         }
     }
-    Ok(alts.into_iter().partition(|&m| promotion_only(m, main)))
+    Ok(alts.into_iter().partition(|&m| B::other_face(m, main)))
 }
 
 /// The variations of the line's length with no piece left over (変同), from the equal-length
 /// defences of the main line and, in turn, of each such variation; along each, the attacker's
 /// other mates (変化別詰), a flaw where the convention says so.
-fn variations(
+fn variations<B: Board>(
     ck: &mut Checker,
-    start: &Position,
-    line: &[Move],
+    start: &B,
+    line: &[B::Move],
     conv: Convention,
-    v: &mut Verdict,
+    v: &mut Verdict<B::Move>,
 ) -> Result<(), Stop> {
     let f = conv.futility;
     let l = line.len() as u32;
     // (the ply of the defence, the line up to it)
-    let mut todo: Vec<(u32, Vec<Move>)> = v
+    let mut todo: Vec<(u32, Vec<B::Move>)> = v
         .equal_length
         .iter()
         .flat_map(|at| {
@@ -337,7 +330,12 @@ fn variations(
         })
         .collect();
     todo.reverse();
-    let usi = |ms: &[Move]| ms.iter().map(|m| m.to_usi()).collect::<Vec<_>>().join(" ");
+    let usi = |ms: &[B::Move]| {
+        ms.iter()
+            .map(|m| start.text(*m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     while let Some((k, prefix)) = todo.pop() {
         if v.variations.len() >= MAX_VARIATIONS {
             return Err(Stop::Variations(MAX_VARIATIONS));
@@ -354,7 +352,7 @@ fn variations(
         let mut full = prefix;
         full.extend(rest);
         let end = ps.last().expect("the start is there");
-        if full.len() as u32 != l || !in_hand(end, start.side_to_move()).is_empty() {
+        if full.len() as u32 != l || !end.hand_letters(start.side()).is_empty() {
             continue;
         }
         let mut alternatives = vec![];
@@ -371,7 +369,7 @@ fn variations(
                 if !conv.variation_alternatives && (j < l || !conv.last_move_alternatives) {
                     v.reasons.push(format!(
                         "ply {j} of the variation {} at ply {k} (as long as the line, no piece left over): another mate (変化別詰): {}",
-                        full[k as usize - 1].to_usi(),
+                        start.text(full[k as usize - 1]),
                         usi(&alts)
                     ));
                 }
@@ -397,11 +395,6 @@ fn variations(
         todo.extend(deeper.into_iter().rev());
     }
     Ok(())
-}
-
-/// `m` is `main` with the other face: the same piece from the same square to the same square.
-pub fn promotion_only(m: Move, main: Move) -> bool {
-    m != main && !m.is_drop() && m.from() == main.from() && m.to() == main.to()
 }
 
 /// "1 ply", "3 plies".

@@ -4,6 +4,8 @@
 use super::report::{leftover, line_problem, positions, verdict, AtPly, Variation, Verdict};
 use super::*;
 use crate::shogi::dfpn::{solve, MateOptions, MateStatus};
+use crate::shogi::position::Position;
+use crate::shogi::types::Move;
 
 fn pos(sfen: &str) -> Position {
     Position::from_sfen(sfen).unwrap()
@@ -16,7 +18,7 @@ fn moves(s: &str) -> Vec<Move> {
 }
 
 /// The verdicts of the five conventions on `line`.
-fn verdicts(sfen: &str, line: &str) -> Vec<Verdict> {
+fn verdicts(sfen: &str, line: &str) -> Vec<Verdict<Move>> {
     let p = pos(sfen);
     let l = moves(line);
     assert_eq!(line_problem(&p, &l), None, "{sfen}: {line}");
@@ -27,11 +29,11 @@ fn verdicts(sfen: &str, line: &str) -> Vec<Verdict> {
         .collect()
 }
 
-fn sound(vs: &[Verdict]) -> Vec<Option<bool>> {
+fn sound(vs: &[Verdict<Move>]) -> Vec<Option<bool>> {
     vs.iter().map(|v| v.sound).collect()
 }
 
-fn has_reason(v: &Verdict, what: &str) -> bool {
+fn has_reason(v: &Verdict<Move>, what: &str) -> bool {
     v.reasons.iter().any(|r| r.contains(what))
 }
 
@@ -153,7 +155,7 @@ fn alternative_mates_in_an_equal_variation_are_a_flaw_only_where_the_convention_
         "{vs:?}"
     );
     for v in &vs {
-        let with_alts: Vec<&Variation> = v
+        let with_alts: Vec<&Variation<Move>> = v
             .variations
             .iter()
             .filter(|x| !x.alternatives.is_empty())

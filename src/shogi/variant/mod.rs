@@ -45,6 +45,7 @@ mod movegen;
 mod notation;
 mod position;
 mod spec;
+mod tsume;
 
 pub use bits::Bits;
 pub use dfpn::MAX_PLIES as MAX_MATE_PLIES;
@@ -55,6 +56,7 @@ pub use spec::{
     FaceSpec, KindSpec, Promotion, RoyalRule, Spec, SpecError, Tables, MAX_FACES, MAX_RAY,
     MAX_RAYS, MAX_SIDE,
 };
+pub use tsume::TsumeBoard;
 
 use std::sync::Arc;
 
