@@ -1521,3 +1521,55 @@ fn tsume_and_batches_under_a_variant() {
     let o = okite(&["mate", "--variant", "minishogi", "--batch", b]);
     assert!(err(&o).contains("mini.sfen line 5"), "{}", err(&o));
 }
+
+/// `okite explain` and `okite compare` under a board variant: `s` is the position in the
+/// variant's geometry, the variant's reading the default; the count by the rules is the
+/// engine's (14 legal moves from minishogi's start, 28 with a gold in hand on the sparse board).
+#[test]
+fn explain_and_compare_under_a_variant() {
+    let o = okite(&[
+        "explain",
+        "--variant",
+        "minishogi",
+        "--depth",
+        "1",
+        "--json",
+        "size(legal(s))",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["value"], 14, "{v}");
+    let o = okite(&[
+        "legal",
+        "--variant",
+        "minishogi",
+        "--sfen",
+        "2k2/5/2P2/5/2K2 b G 1",
+    ]);
+    let engine = out(&o).split_whitespace().count();
+    let o = okite(&[
+        "compare",
+        "--variant",
+        "minishogi",
+        "--readings",
+        "minishogi",
+        "--sfen",
+        "2k2/5/2P2/5/2K2 b G 1",
+        "--json",
+        "size(legal(s))",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["readings"][0]["value"], engine as u64, "{v}");
+    assert_eq!(engine, 28);
+    // a position that does not fit the variant's board
+    let o = okite(&[
+        "explain",
+        "--variant",
+        "minishogi",
+        "--sfen",
+        "startpos 9",
+        "size(legal(s))",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}

@@ -468,6 +468,10 @@ pub struct ExplainArgs {
     /// "elided", "deeper"}], "cut"} ("cut": the steps shown were cut at their limit)
     #[arg(long)]
     pub json: bool,
+    /// A shipped board variant, as for eval: `s` is the position of --sfen and --moves in its
+    /// geometry, under its reading unless --reading names another
+    #[arg(long)]
+    pub variant: Option<String>,
 }
 
 /// The options of `okite compare`.
@@ -490,6 +494,10 @@ pub struct CompareArgs {
     /// side to move) instead of their SFEN
     #[arg(long, requires = "json")]
     pub pieces: bool,
+    /// A shipped board variant, as for eval: `s` is the position of --sfen and --moves in its
+    /// geometry, and the readings compared are its rules' (its own and `base`, the core's)
+    #[arg(long)]
+    pub variant: Option<String>,
 }
 
 /// The options of `okite natives`.

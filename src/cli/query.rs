@@ -17,9 +17,36 @@ pub(super) fn with_query(
     printer: &Printer,
     f: impl FnOnce(&Program, &Query, &mut Evaluator) -> i32,
 ) -> i32 {
-    let (mut prog, _) = match load_or_report(&q.rules, printer) {
-        Ok(x) => x,
-        Err(c) => return c,
+    with_query_in(q, None, expr, printer, f)
+}
+
+/// [`with_query`], under a shipped board variant where one is named: its rules loaded, `s` bound
+/// to the position of `--sfen` and `--moves` read in its geometry, its reading the default.
+pub(super) fn with_query_in(
+    q: &QueryOpts,
+    variant: Option<&str>,
+    expr: &str,
+    printer: &Printer,
+    f: impl FnOnce(&Program, &Query, &mut Evaluator) -> i32,
+) -> i32 {
+    let (mut prog, board) = match variant {
+        Some(name) => match super::variant::requested(Some(name), &q.rules, None, printer) {
+            Ok(super::variant::Asked::Board(v)) => {
+                let sfen = q.sfen.as_deref().unwrap_or("startpos");
+                let moves = q.moves.as_deref().unwrap_or("");
+                let bound = match super::variant::bound_state(&v, sfen, moves, printer) {
+                    Ok(b) => b,
+                    Err(c) => return c,
+                };
+                (v.program, Some((v.reading, bound)))
+            }
+            Ok(super::variant::Asked::Shogi(_)) => unreachable!("a variant was named"),
+            Err(c) => return c,
+        },
+        None => match load_or_report(&q.rules, printer) {
+            Ok((p, _)) => (p, None),
+            Err(c) => return c,
+        },
     };
     let fid = prog.sources.add("<query>", None, expr.to_string());
     let parsed = match crate::syntax::parse_expr(expr, fid) {
@@ -28,20 +55,24 @@ pub(super) fn with_query(
             return printer.fail_all(&ds, &prog.sources);
         }
     };
-    let reading = match &q.reading {
-        Some(r) => match prog.reading_or_error(r) {
+    let reading = match (&q.reading, &board) {
+        (Some(r), _) => match prog.reading_or_error(r) {
             Ok(r) => r,
             Err(d) => {
                 return printer.fail_in(d, &prog.sources);
             }
         },
-        None => crate::check::BASE,
+        (None, Some((r, _))) => *r,
+        (None, None) => crate::check::BASE,
     };
-    let bound = match game_binding(q, &prog, reading) {
-        Ok(b) => b,
-        Err((sources, ds)) => {
-            return printer.fail_all(&ds, &sources);
-        }
+    let bound = match board {
+        Some((_, bound)) => bound,
+        None => match game_binding(q, &prog, reading) {
+            Ok(b) => b,
+            Err((sources, ds)) => {
+                return printer.fail_all(&ds, &sources);
+            }
+        },
     };
     let query = match prog.compile_query(&parsed, &bound) {
         Ok(q) => q,
@@ -215,31 +246,38 @@ pub(super) fn explain(args: ExplainArgs) -> i32 {
         q,
         depth,
         json,
+        variant,
     } = args;
     let printer = Printer::new(&q.out);
-    with_query(&q, &expr, &printer, |prog, query, ev| {
-        let (r, tree) = ev.explain_query(query);
-        match r {
-            Ok(v) if json => {
-                if let Some(d) = json_refusal(&v) {
-                    return printer.fail_in(d, &prog.sources);
+    with_query_in(
+        &q,
+        variant.as_deref(),
+        &expr,
+        &printer,
+        |prog, query, ev| {
+            let (r, tree) = ev.explain_query(query);
+            match r {
+                Ok(v) if json => {
+                    if let Some(d) = json_refusal(&v) {
+                        return printer.fail_in(d, &prog.sources);
+                    }
+                    let (steps, cut) = explain::render_json(&tree, prog, depth);
+                    println!(
+                        "{{\"expr\": {}, \"value\": {}, \"tree\": {steps}, \"cut\": {cut}}}",
+                        json_str(&expr),
+                        to_json_with(&v, &|x| crate::natives::state_sfen(prog, x)),
+                    );
+                    0
                 }
-                let (steps, cut) = explain::render_json(&tree, prog, depth);
-                println!(
-                    "{{\"expr\": {}, \"value\": {}, \"tree\": {steps}, \"cut\": {cut}}}",
-                    json_str(&expr),
-                    to_json_with(&v, &|x| crate::natives::state_sfen(prog, x)),
-                );
-                0
+                Ok(v) => {
+                    println!("{expr} = {}", display_value(&v));
+                    print!("{}", explain::render(&tree, prog, depth));
+                    0
+                }
+                Err(e) => report_eval(e, prog, &printer),
             }
-            Ok(v) => {
-                println!("{expr} = {}", display_value(&v));
-                print!("{}", explain::render(&tree, prog, depth));
-                0
-            }
-            Err(e) => report_eval(e, prog, &printer),
-        }
-    })
+        },
+    )
 }
 
 /// `okite compare`.
@@ -251,6 +289,7 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
         depth,
         json,
         pieces,
+        variant,
     } = args;
     let printer = Printer::new(&q.out);
     // the moves of --moves are played under the first reading compared (a variant's own moves
@@ -259,67 +298,73 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
     if q.reading.is_none() {
         q.reading = readings.first().cloned();
     }
-    with_query(&q, &expr, &printer, |prog, query, ev| {
-        let mut rows = vec![];
-        for name in &readings {
-            let r = match prog.reading_or_error(name) {
-                Ok(r) => r,
-                Err(d) => {
+    with_query_in(
+        &q,
+        variant.as_deref(),
+        &expr,
+        &printer,
+        |prog, query, ev| {
+            let mut rows = vec![];
+            for name in &readings {
+                let r = match prog.reading_or_error(name) {
+                    Ok(r) => r,
+                    Err(d) => {
+                        return printer.fail_in(d, &prog.sources);
+                    }
+                };
+                ev.set_reading(r);
+                let (res, tree) = ev.explain_query(query);
+                match res {
+                    Ok(v) => rows.push((name.clone(), v, tree)),
+                    Err(e) => return report_eval(e, prog, &printer),
+                }
+            }
+            if json {
+                if let Some(d) = rows.iter().find_map(|(_, v, _)| json_refusal(v)) {
                     return printer.fail_in(d, &prog.sources);
                 }
-            };
-            ev.set_reading(r);
-            let (res, tree) = ev.explain_query(query);
-            match res {
-                Ok(v) => rows.push((name.clone(), v, tree)),
-                Err(e) => return report_eval(e, prog, &printer),
+                let items: Vec<String> = rows
+                    .iter()
+                    .map(|(n, v, _)| {
+                        format!(
+                            "{{\"reading\": {}, \"value\": {}}}",
+                            crate::front::json_str(n),
+                            if pieces {
+                                to_json(v)
+                            } else {
+                                to_json_with(v, &|x| crate::natives::state_sfen(prog, x))
+                            }
+                        )
+                    })
+                    .collect();
+                let agree = rows.windows(2).all(|p| p[0].1 == p[1].1);
+                println!(
+                    "{{\"expr\": {}, \"readings\": [{}], \"agree\": {agree}}}",
+                    crate::front::json_str(&expr),
+                    items.join(", ")
+                );
+                return 0;
             }
-        }
-        if json {
-            if let Some(d) = rows.iter().find_map(|(_, v, _)| json_refusal(v)) {
-                return printer.fail_in(d, &prog.sources);
-            }
-            let items: Vec<String> = rows
+            let w = readings
                 .iter()
-                .map(|(n, v, _)| {
-                    format!(
-                        "{{\"reading\": {}, \"value\": {}}}",
-                        crate::front::json_str(n),
-                        if pieces {
-                            to_json(v)
-                        } else {
-                            to_json_with(v, &|x| crate::natives::state_sfen(prog, x))
-                        }
-                    )
-                })
-                .collect();
-            let agree = rows.windows(2).all(|p| p[0].1 == p[1].1);
-            println!(
-                "{{\"expr\": {}, \"readings\": [{}], \"agree\": {agree}}}",
-                crate::front::json_str(&expr),
-                items.join(", ")
-            );
-            return 0;
-        }
-        let w = readings
-            .iter()
-            .map(|r| r.chars().count())
-            .max()
-            .unwrap_or(7)
-            .max(7);
-        println!("{:w$}  value", "reading");
-        for (n, v, _) in &rows {
-            println!("{n:w$}  {}", display_value(v));
-        }
-        let differ = rows.windows(2).any(|p| p[0].1 != p[1].1);
-        if differ {
-            for (n, v, tree) in &rows {
-                println!("\nwhy {expr} = {} under {n}:", display_value(v));
-                print!("{}", explain::render(tree, prog, depth));
+                .map(|r| r.chars().count())
+                .max()
+                .unwrap_or(7)
+                .max(7);
+            println!("{:w$}  value", "reading");
+            for (n, v, _) in &rows {
+                println!("{n:w$}  {}", display_value(v));
             }
-        } else {
-            println!("(the readings agree)");
-        }
-        0
-    })
+            let differ = rows.windows(2).any(|p| p[0].1 != p[1].1);
+            if differ {
+                for (n, v, tree) in &rows {
+                    println!("\nwhy {expr} = {} under {n}:", display_value(v));
+                    print!("{}", explain::render(tree, prog, depth));
+                }
+            } else {
+                println!("(the readings agree)");
+            }
+            0
+        },
+    )
 }

@@ -408,6 +408,18 @@ pub(super) fn game(
     0
 }
 
+/// `s` bound to the position of an SFEN and moves in the variant, as the core's `State`.
+pub(super) fn bound_state(
+    v: &LoadedVariant,
+    sfen: &str,
+    moves: &str,
+    printer: &Printer,
+) -> Result<Vec<(String, crate::ir::Value, String)>, i32> {
+    let p = start(v, sfen, moves, DropMate::Illegal, printer)?;
+    let s = variants::state_value(&v.program, &p).map_err(|d| printer.fail(d))?;
+    Ok(vec![("s".to_string(), s, "State".to_string())])
+}
+
 /// `okite eval` under a variant: the expression with `s` bound to the position as
 /// rules/variants/board.rule holds it, under the variant's reading.
 pub(super) fn eval(
@@ -418,16 +430,11 @@ pub(super) fn eval(
     json: bool,
     printer: &Printer,
 ) -> i32 {
-    let p = match start(&v, sfen, moves, DropMate::Illegal, printer) {
-        Ok(p) => p,
+    let bound = match bound_state(&v, sfen, moves, printer) {
+        Ok(b) => b,
         Err(c) => return c,
     };
-    let s = match variants::state_value(&v.program, &p) {
-        Ok(s) => s,
-        Err(d) => return printer.fail(d),
-    };
     let rname = v.reading_name.clone();
-    let bound = vec![("s".to_string(), s, "State".to_string())];
     match super::query::eval_with_bound(
         &mut v.program,
         expr,
