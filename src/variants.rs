@@ -16,8 +16,8 @@ use crate::ir::ReadingId;
 use crate::ir::Value;
 use crate::natives::Natives;
 use crate::shogi::variant::{
-    FaceSpec, KindSpec, Promotion, RoyalRule, Spec, VPos, Variant, MAX_FACES, MAX_RAY, MAX_RAYS,
-    MAX_SIDE,
+    FaceSpec, KindSpec, Promotion, Repetition, RepetitionResult, RoyalRule, Spec, VPos, Variant,
+    MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,
 };
 use std::path::{Path, PathBuf};
 
@@ -286,6 +286,41 @@ pub fn compile(program: &mut Program, reading: ReadingId) -> Result<Spec, Diag> 
         royal,
         flag,
         start: q.string("start_sfen")?,
+        repetition: repetition_rule(program_has(&q, "repetitions"), &mut q)?,
+    })
+}
+
+/// Does the program define `name`?
+fn program_has(q: &Queries, name: &str) -> bool {
+    q.program.key_of(name).is_some()
+}
+
+/// The repetition rule of the tables (`repetitions`, `repetition_result`,
+/// `perpetual_check_loses`); none where the program does not state it.
+fn repetition_rule(stated: bool, q: &mut Queries) -> Result<Repetition, Diag> {
+    if !stated {
+        return Ok(Repetition::default());
+    }
+    let count = q.int("repetitions")?;
+    if !(0..=1000).contains(&count) {
+        return Err(bad(format!(
+            "`repetitions` is {count}; write 0 (none) to 1000"
+        )));
+    }
+    let result = match q.string("repetition_result")?.as_str() {
+        "draw" => RepetitionResult::Draw,
+        "first_loses" => RepetitionResult::FirstLoses,
+        "mover_loses" => RepetitionResult::MoverLoses,
+        other => {
+            return Err(bad(format!(
+                "`repetition_result` is \"{other}\"; write \"draw\", \"first_loses\" or \"mover_loses\""
+            )))
+        }
+    };
+    Ok(Repetition {
+        count: count as u32,
+        result,
+        perpetual_check_loses: q.bool("perpetual_check_loses")?,
     })
 }
 
@@ -670,6 +705,101 @@ mod tests {
                 let native = p.perft(depth as u32, DropMate::Illegal);
                 assert_eq!(native, by_rules, "{name} {} depth {depth}", p.to_sfen());
             }
+        }
+    }
+
+    /// The end of a game by repetition: the engine's `repetition_end` at every ply equals the
+    /// core's `repetition_winner(g, i)` by the rules, on games that repeat (kings stepping back
+    /// and forth; a rook checking back and forth, a perpetual check) under variants whose rules
+    /// differ (a draw; 先手 loses; the mover loses; a perpetual check no loss in dobutsu).
+    #[test]
+    fn repetition_ends_as_the_rules_say() {
+        use crate::shogi::variant::repetition_end;
+        // `first`, then `four` `n` times
+        let cycle = |first: &str, four: &str, n: usize| {
+            let mut m = first.to_string();
+            for _ in 0..n {
+                m.push(' ');
+                m.push_str(four);
+            }
+            m
+        };
+        let cases = [
+            (
+                "minishogi",
+                "4k/5/5/5/K4 b - 1",
+                cycle("5e5d 1a1b 5d5e 1b1a", "5e5d 1a1b 5d5e 1b1a", 2),
+                Some(Some(1)),
+            ),
+            (
+                "judkins",
+                "5k/6/6/6/6/KR4 b - 1",
+                cycle("5f5a", "1a1b 5a5b 1b1a 5b5a", 3),
+                Some(Some(1)),
+            ),
+            (
+                "judkins",
+                "5k/6/6/6/6/K5 b - 1",
+                cycle("6f6e 1a1b 6e6f 1b1a", "6f6e 1a1b 6e6f 1b1a", 2),
+                Some(None),
+            ),
+            (
+                "torishogi",
+                "6k/7/7/7/7/7/K6 b - 1",
+                cycle("7g7f 1a1b 7f7g 1b1a", "7g7f 1a1b 7f7g 1b1a", 2),
+                Some(Some(0)),
+            ),
+            (
+                "dobutsu",
+                "2l/3/3/L2 b - 1",
+                cycle("3d3c 1a1b 3c3d 1b1a", "3d3c 1a1b 3c3d 1b1a", 2),
+                Some(None),
+            ),
+        ];
+        for (name, sfen, moves, want) in cases {
+            let mut v = load(name);
+            let mut p = v.variant.position(sfen).unwrap();
+            let mut game = vec![p.clone()];
+            for m in moves.split_whitespace() {
+                let mv = p.parse_move(m, DropMate::Illegal).unwrap();
+                p.do_move(mv);
+                game.push(p.clone());
+            }
+            let fid = v
+                .program
+                .sources
+                .add("<q>", None, "repetition_winner(g, i)".to_string());
+            let e = crate::syntax::parse_expr("repetition_winner(g, i)", fid).unwrap();
+            let dummy = vec![
+                ("g".to_string(), Value::Int(0), "Game".to_string()),
+                ("i".to_string(), Value::Int(0), "Int".to_string()),
+            ];
+            let mut q = v.program.compile_query(&e, &dummy).ok().unwrap();
+            let binder = crate::bindings::Sound::standard();
+            let states: Vec<Value> = game
+                .iter()
+                .map(|p| state_value(&v.program, p).ok().unwrap())
+                .collect();
+            for i in 1..=game.len() {
+                let native = repetition_end(&game[..i]);
+                let mut ev = Evaluator::new(&v.program, &binder);
+                ev.set_reading(v.reading);
+                q.bound = vec![Value::seq(states[..i].to_vec()), Value::Int(i as i64)];
+                let by_rules = match ev.eval_query(&q) {
+                    Ok(Value::Str(s)) => s.to_string(),
+                    other => panic!("{name}: {:?}", other.map(|v| v.to_string())),
+                };
+                let native_text = match native {
+                    None => "",
+                    Some(None) => "draw",
+                    Some(Some(0)) => "先手",
+                    Some(Some(_)) => "後手",
+                };
+                assert_eq!(native_text, by_rules, "{name} {sfen} ply {}", i - 1);
+            }
+            assert_eq!(repetition_end(&game), want, "{name} {sfen}");
+            // the end comes at the last ply, not before
+            assert_eq!(repetition_end(&game[..game.len() - 1]), None, "{name}");
         }
     }
 

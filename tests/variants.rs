@@ -1573,3 +1573,41 @@ fn explain_and_compare_under_a_variant() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
 }
+
+/// `okite game` under a variant ends a game by its repetition rule: minishogi's kings stepping
+/// back and forth make the start position occur a fourth time at ply 12, a loss for 先手
+/// (minishogi's rule); a move after it is refused.
+#[test]
+fn a_repetition_ends_a_variant_game() {
+    let four = "5e5d 1a1b 5d5e 1b1a";
+    let moves = [four, four, four].join(" ");
+    let args = |moves: &str| {
+        okite(&[
+            "game",
+            "--variant",
+            "minishogi",
+            "--sfen",
+            "4k/5/5/5/K4 b - 1",
+            "--moves",
+            moves,
+            "--json",
+        ])
+    };
+    let o = args(&moves);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["over"], true, "{v}");
+    assert_eq!(v["winner"], "w", "{v}");
+    // one ply short of it: the game goes on
+    let short: Vec<&str> = moves.split_whitespace().take(11).collect();
+    let o = args(&short.join(" "));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["over"], false, "{v}");
+    let o = args(&format!("{moves} 5e5d"));
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(
+        err(&o).contains("ended by repetition at move 12"),
+        "{}",
+        err(&o)
+    );
+}

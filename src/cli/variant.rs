@@ -358,31 +358,66 @@ pub(super) fn game(
     json: bool,
     printer: &Printer,
 ) -> i32 {
-    use crate::shogi::variant::{side_name, Over};
-    let mut p = match start(&v, sfen, moves, dm, printer) {
+    use crate::shogi::variant::{repetition_end, side_name, Over};
+    let mut p = match start(&v, sfen, "", dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
+    // the moves in turn, the game's positions kept for its repetition rule
+    let mut history = vec![p.clone()];
+    let mut ended = None;
+    for (i, m) in moves.split_whitespace().enumerate() {
+        if ended.is_some() {
+            return printer.fail(
+                Diag::error(
+                    "E0402",
+                    format!(
+                        "move {} `{m}`: the game ended by repetition at move {i}",
+                        i + 1
+                    ),
+                )
+                .help("a position that occurs the rule's number of times ends the game (千日手)"),
+            );
+        }
+        match p.parse_move(m, dm) {
+            Ok(mv) => p.do_move(mv),
+            Err(e) => {
+                return printer.fail(
+                    Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message))
+                        .help(e.help.clone()),
+                )
+            }
+        };
+        history.push(p.clone());
+        ended = repetition_end(&history);
+    }
     let n = moves.split_whitespace().count();
     let to_move = p.side;
-    let (over, winner, reason) = match p.over() {
-        Some(Over::RoyalLost(s)) => (true, Some(s ^ 1), "the royal piece captured"),
-        Some(Over::Try(s)) => (
+    let (over, winner, reason) = match (ended, p.over()) {
+        (Some(w), _) => (
             true,
-            Some(s),
-            "a try: the royal piece unattacked on the last row",
+            w,
+            "a repetition (千日手): the position occurred the rule's number of times",
         ),
-        Some(Over::BothTries) => (true, None, "both royal pieces on their last rows: a draw"),
-        None if p.legal_moves(dm).is_empty() => (
-            true,
-            Some(to_move ^ 1),
-            if p.in_check(to_move) {
-                "mate"
-            } else {
-                "no legal move"
-            },
-        ),
-        None => (false, None, "the game goes on"),
+        (None, over) => match over {
+            Some(Over::RoyalLost(s)) => (true, Some(s ^ 1), "the royal piece captured"),
+            Some(Over::Try(s)) => (
+                true,
+                Some(s),
+                "a try: the royal piece unattacked on the last row",
+            ),
+            Some(Over::BothTries) => (true, None, "both royal pieces on their last rows: a draw"),
+            None if p.legal_moves(dm).is_empty() => (
+                true,
+                Some(to_move ^ 1),
+                if p.in_check(to_move) {
+                    "mate"
+                } else {
+                    "no legal move"
+                },
+            ),
+            None => (false, None, "the game goes on"),
+        },
     };
     if json {
         let w = match winner {

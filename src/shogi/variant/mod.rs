@@ -25,6 +25,7 @@
 //!     kinds: vec![kind('K', 0, true), kind('R', 1, false)],
 //!     zone: [vec![], vec![]], promotion: Promotion::Optional, immobility_illegal: true,
 //!     royal: RoyalRule::Check, flag: None, start: "k2/3/R1K b - 1".into(),
+//!     repetition: Default::default(),
 //! };
 //! let v = Variant::new(spec).unwrap();
 //! let mut p = v.start();
@@ -44,6 +45,7 @@ mod mate;
 mod movegen;
 mod notation;
 mod position;
+mod repetition;
 mod spec;
 mod tsume;
 
@@ -52,9 +54,10 @@ pub use dfpn::MAX_PLIES as MAX_MATE_PLIES;
 pub use mate::{MateLimits, MateOutcome, MateResult};
 pub use movegen::{DropMate, Over};
 pub use position::{piece_of as piece_of_cell, side_name, Undo, VMove, VPos, MAX_IN_HAND};
+pub use repetition::repetition_end;
 pub use spec::{
-    FaceSpec, KindSpec, Promotion, RoyalRule, Spec, SpecError, Tables, MAX_FACES, MAX_RAY,
-    MAX_RAYS, MAX_SIDE,
+    FaceSpec, KindSpec, Promotion, Repetition, RepetitionResult, RoyalRule, Spec, SpecError,
+    Tables, MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,
 };
 pub use tsume::TsumeBoard;
 

@@ -77,6 +77,27 @@ pub enum RoyalRule {
     Capture,
 }
 
+/// How a repetition ends a game (千日手), when no side gave check throughout it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RepetitionResult {
+    /// No one wins (shogi).
+    #[default]
+    Draw,
+    /// 先手 loses (minishogi).
+    FirstLoses,
+    /// The side whose move made it loses (tori shogi).
+    MoverLoses,
+}
+
+/// The repetition rule: the occurrence of a position that ends the game (0: none), how it ends,
+/// and whether a side that checked throughout the repetition loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Repetition {
+    pub count: u32,
+    pub result: RepetitionResult,
+    pub perpetual_check_loses: bool,
+}
+
 /// The whole variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -103,6 +124,8 @@ pub struct Spec {
     pub flag: Option<[Vec<i32>; 2]>,
     /// The start position, in SFEN.
     pub start: String,
+    /// The repetition rule.
+    pub repetition: Repetition,
 }
 
 /// Why a spec cannot be run.
