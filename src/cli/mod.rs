@@ -11,6 +11,7 @@ mod go_result;
 mod mate;
 mod mate_report;
 mod natives_cmd;
+mod problems;
 mod query;
 mod rulesets;
 mod shell;
@@ -18,6 +19,7 @@ mod shogi;
 mod tsume;
 mod usi;
 mod variant;
+mod variant_asked;
 
 use crate::diagnostics::Diag;
 pub use crate::front::{

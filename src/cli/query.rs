@@ -30,17 +30,17 @@ pub(super) fn with_query_in(
     f: impl FnOnce(&Program, &Query, &mut Evaluator) -> i32,
 ) -> i32 {
     let (mut prog, board) = match variant {
-        Some(name) => match super::variant::requested(Some(name), &q.rules, None, printer) {
-            Ok(super::variant::Asked::Board(v)) => {
+        Some(name) => match super::variant_asked::requested(Some(name), &q.rules, None, printer) {
+            Ok(super::variant_asked::Asked::Board(v)) => {
                 let sfen = q.sfen.as_deref().unwrap_or("startpos");
                 let moves = q.moves.as_deref().unwrap_or("");
-                let bound = match super::variant::bound_state(&v, sfen, moves, printer) {
+                let bound = match super::variant_asked::bound_state(&v, sfen, moves, printer) {
                     Ok(b) => b,
                     Err(c) => return c,
                 };
                 (v.program, Some((v.reading, bound)))
             }
-            Ok(super::variant::Asked::Shogi(_)) => unreachable!("a variant was named"),
+            Ok(super::variant_asked::Asked::Shogi(_)) => unreachable!("a variant was named"),
             Err(c) => return c,
         },
         None => match load_or_report(&q.rules, printer) {

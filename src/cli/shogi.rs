@@ -5,7 +5,7 @@
 use super::args::*;
 use super::common::*;
 use super::query::*;
-use super::variant::{shogi_program, Asked};
+use super::variant_asked::{shogi_program, Asked};
 use crate::check::Program;
 use crate::diagnostics::Diag;
 use crate::front::{
@@ -486,14 +486,14 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
-    let loaded = match super::variant::requested(
+    let loaded = match super::variant_asked::requested(
         variant.variant.as_deref(),
         &rules,
         reading.as_deref(),
         &printer,
     ) {
         Ok(Asked::Board(v)) => {
-            let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
+            let dm = match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
                 Ok(d) => d,
                 Err(c) => return c,
             };
@@ -651,18 +651,22 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
     let printer = Printer::new(&pos.out);
     // `--reading` defaults to narrow: under a variant, the variant's own reading instead
     let asked = (reading != "narrow").then_some(reading.as_str());
-    let loaded =
-        match super::variant::requested(variant.variant.as_deref(), &rules, asked, &printer) {
-            Ok(Asked::Board(v)) => {
-                let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
-                    Ok(d) => d,
-                    Err(c) => return c,
-                };
-                return super::variant::legal(v, &pos.sfen, &pos.moves, dm, json, &printer);
-            }
-            Ok(Asked::Shogi(p)) => p,
-            Err(c) => return c,
-        };
+    let loaded = match super::variant_asked::requested(
+        variant.variant.as_deref(),
+        &rules,
+        asked,
+        &printer,
+    ) {
+        Ok(Asked::Board(v)) => {
+            let dm = match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
+                Ok(d) => d,
+                Err(c) => return c,
+            };
+            return super::variant::legal(v, &pos.sfen, &pos.moves, dm, json, &printer);
+        }
+        Ok(Asked::Shogi(p)) => p,
+        Err(c) => return c,
+    };
     let prog = match shogi_program(loaded, &printer) {
         Ok(p) => p,
         Err(c) => return c,
@@ -763,12 +767,13 @@ pub(super) fn game(args: GameArgs) -> i32 {
     let mut loaded = None;
     if kif.is_none() && csa.is_none() {
         let asked = (readings.len() == 1).then(|| readings[0].as_str());
-        match super::variant::requested(variant.variant.as_deref(), &rules, asked, &printer) {
+        match super::variant_asked::requested(variant.variant.as_deref(), &rules, asked, &printer) {
             Ok(Asked::Board(v)) => {
-                let dm = match super::variant::drop_mate(variant.drop_mate.as_deref(), &printer) {
-                    Ok(d) => d,
-                    Err(c) => return c,
-                };
+                let dm =
+                    match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
+                        Ok(d) => d,
+                        Err(c) => return c,
+                    };
                 return super::variant::game(
                     v,
                     &sfen,
@@ -866,7 +871,7 @@ pub(super) fn show(args: ShowArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
-    match super::variant::requested(
+    match super::variant_asked::requested(
         variant.variant.as_deref(),
         &rules,
         reading.as_deref(),

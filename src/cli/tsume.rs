@@ -42,20 +42,24 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
         color: "auto".into(),
     });
     // a board variant's problem is judged under the shipped conventions
-    let (prog, board) =
-        match super::variant::requested(a.variant.variant.as_deref(), &a.rules, None, &printer) {
-            Ok(super::variant::Asked::Board(v)) => match load_or_report(&[], &printer) {
-                Ok((p, _)) => (p, Some(v)),
-                Err(c) => return c,
-            },
-            Ok(super::variant::Asked::Shogi(p)) => {
-                match super::variant::shogi_program(p, &printer) {
-                    Ok(p) => (p, None),
-                    Err(c) => return c,
-                }
-            }
+    let (prog, board) = match super::variant_asked::requested(
+        a.variant.variant.as_deref(),
+        &a.rules,
+        None,
+        &printer,
+    ) {
+        Ok(super::variant_asked::Asked::Board(v)) => match load_or_report(&[], &printer) {
+            Ok((p, _)) => (p, Some(v)),
             Err(c) => return c,
-        };
+        },
+        Ok(super::variant_asked::Asked::Shogi(p)) => {
+            match super::variant_asked::shogi_program(p, &printer) {
+                Ok(p) => (p, None),
+                Err(c) => return c,
+            }
+        }
+        Err(c) => return c,
+    };
     let names: Vec<String> = match &a.conventions {
         Some(s) => s
             .split(',')
@@ -186,7 +190,7 @@ fn variant_tsume(
             .help("give the problem with --sfen and its solution with --solution"),
         );
     }
-    let dm = match super::variant::drop_mate(a.variant.drop_mate.as_deref(), printer) {
+    let dm = match super::variant_asked::drop_mate(a.variant.drop_mate.as_deref(), printer) {
         Ok(d) => d,
         Err(c) => return c,
     };
@@ -196,7 +200,7 @@ fn variant_tsume(
                 .help("give the problem with --sfen, in the variant's geometry"),
         );
     };
-    let p = match super::variant::position(&v, sfen, "", dm, printer) {
+    let p = match super::variant_asked::position(&v, sfen, "", dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
@@ -209,7 +213,7 @@ fn variant_tsume(
             )
         }
     };
-    super::variant::announce(&v);
+    super::variant_asked::announce(&v);
     let stated = match &a.solution {
         Some(s) => {
             let mut q = start.p.clone();

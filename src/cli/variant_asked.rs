@@ -1,0 +1,186 @@
+#![forbid(unsafe_code)]
+//! What a shogi command was asked to play: a board variant (`--variant NAME`, or `--rules` files
+//! that state the variant tables) or the standard game, and a variant's position read from the
+//! command line. The commands under a variant (`variant`), the query commands and `mate` read
+//! it from here.
+
+use super::common::{load_or_report, Printer};
+use crate::check::Program;
+use crate::diagnostics::Diag;
+use crate::json::string as json_str;
+use crate::shogi::variant::{DropMate, VPos};
+use crate::variants::{self, LoadedVariant};
+use std::path::PathBuf;
+
+/// What a shogi command was asked to play.
+pub(super) enum Asked {
+    /// A board variant: the engine compiled from its tables answers.
+    Board(LoadedVariant),
+    /// Shogi under the `--rules` files, loaded once here; `None` when none were given (the
+    /// command loads the shipped rules where it needs them).
+    Shogi(Option<Program>),
+}
+
+/// The program of the standard path: the one [`requested`] loaded, or the shipped rules.
+pub(super) fn shogi_program(p: Option<Program>, printer: &Printer) -> Result<Program, i32> {
+    match p {
+        Some(p) => Ok(p),
+        None => load_or_report(&[], printer).map(|(p, _)| p),
+    }
+}
+
+/// The variant a command was asked to play: `--variant NAME`, or `--rules` files whose program
+/// states the variant tables; otherwise the rules loaded, for the standard commands.
+pub(super) fn requested(
+    variant: Option<&str>,
+    rules: &[PathBuf],
+    reading: Option<&str>,
+    printer: &Printer,
+) -> Result<Asked, i32> {
+    if let Some(name) = variant {
+        if !rules.is_empty() {
+            return Err(printer.fail(
+                Diag::error(
+                    variants::BAD_VARIANT,
+                    "give `--variant` or `--rules`, not both",
+                )
+                .help("`--variant NAME` loads rules/variants/NAME.rule; `--rules FILE` a variant of your own"),
+            ));
+        }
+        return variants::shipped(name)
+            .map(Asked::Board)
+            .map_err(|(src, ds)| printer.fail_all(&ds, &src));
+    }
+    if rules.is_empty() {
+        return Ok(Asked::Shogi(None));
+    }
+    let (prog, files) = load_or_report(rules, printer)?;
+    if !variants::states_tables(&prog) {
+        return Ok(Asked::Shogi(Some(prog)));
+    }
+    let reading = match reading {
+        Some(r) => Some(r.to_string()),
+        None => match readings_of(&prog)[..] {
+            [] => None,
+            [ref one] => Some(one.clone()),
+            ref several => {
+                return Err(printer.fail(
+                    Diag::error(
+                        variants::BAD_VARIANT,
+                        format!(
+                            "the rules loaded state {} variants; which one?",
+                            several.len()
+                        ),
+                    )
+                    .help(format!("name one with `--reading`: {}", several.join(", "))),
+                ))
+            }
+        },
+    };
+    variants::from_program(prog, reading.as_deref(), files)
+        .map(Asked::Board)
+        .map_err(|(src, ds)| printer.fail_all(&ds, &src))
+}
+
+/// The readings a program declares besides base.
+fn readings_of(prog: &crate::check::Program) -> Vec<String> {
+    prog.readings
+        .iter()
+        .map(|r| r.name.clone())
+        .filter(|n| n != "base")
+        .collect()
+}
+
+/// The drop-mate convention asked for.
+pub(super) fn drop_mate(opt: Option<&str>, printer: &Printer) -> Result<DropMate, i32> {
+    match opt {
+        None | Some("illegal") => Ok(DropMate::Illegal),
+        Some("loses") => Ok(DropMate::Loses),
+        Some(other) => Err(printer.fail(
+            Diag::error("E0602", format!("`--drop-mate {other}` is no convention"))
+                .help("write `--drop-mate illegal` (the seeds' rule) or `--drop-mate loses` (Fairy-Stockfish's perft convention)"),
+        )),
+    }
+}
+
+/// The position of `--sfen` and `--moves` in the variant.
+pub(super) fn position(
+    v: &LoadedVariant,
+    sfen: &str,
+    moves: &str,
+    dm: DropMate,
+    printer: &Printer,
+) -> Result<VPos, i32> {
+    read_position(v, sfen, moves, dm).map_err(|d| printer.fail(d))
+}
+
+/// The position of an SFEN and moves in the variant, or why it does not read.
+pub(super) fn read_position(
+    v: &LoadedVariant,
+    sfen: &str,
+    moves: &str,
+    dm: DropMate,
+) -> Result<VPos, Diag> {
+    let mut p = v.variant.position(sfen).map_err(|e| {
+        Diag::error("E0401", format!("{} ({})", e.message, v.variant.name())).help(e.help.clone())
+    })?;
+    for (i, m) in moves.split_whitespace().enumerate() {
+        let mv = p.parse_move(m, dm).map_err(|e| {
+            Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message))
+                .help(e.help.clone())
+        })?;
+        p.do_move(mv);
+    }
+    Ok(p)
+}
+
+/// The position of a command, then the notice of the engine that answers.
+pub(super) fn start(
+    v: &LoadedVariant,
+    sfen: &str,
+    moves: &str,
+    dm: DropMate,
+    printer: &Printer,
+) -> Result<VPos, i32> {
+    let p = position(v, sfen, moves, dm, printer)?;
+    announce(v);
+    Ok(p)
+}
+
+/// The engine as JSON, in the shape of the standard commands' `engine` field.
+pub(super) fn engine_json(v: &LoadedVariant) -> String {
+    format!(
+        "{{\"definition\": \"moves\", \"reading\": {}, \"native\": true, \"engine\": \"the compiled variant engine\", \"as\": {}, \"variant\": {}}}",
+        json_str(&v.reading_name),
+        json_str(&v.reading_name),
+        json_str(v.variant.name())
+    )
+}
+
+/// The notice on standard error: which rules, which engine.
+pub(super) fn announce(v: &LoadedVariant) {
+    let files: Vec<String> = v
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .filter(|f| !f.ends_with("board.rule") || v.files.len() == 1)
+        .collect();
+    eprintln!(
+        "okite: {} ({}, reading {}): the engine compiled from its tables",
+        v.variant.name(),
+        files.join(", "),
+        v.reading_name
+    );
+}
+
+/// `s` bound to the position of an SFEN and moves in the variant, as the core's `State`.
+pub(super) fn bound_state(
+    v: &LoadedVariant,
+    sfen: &str,
+    moves: &str,
+    printer: &Printer,
+) -> Result<Vec<(String, crate::ir::Value, String)>, i32> {
+    let p = start(v, sfen, moves, DropMate::Illegal, printer)?;
+    let s = variants::state_value(&v.program, &p).map_err(|d| printer.fail(d))?;
+    Ok(vec![("s".to_string(), s, "State".to_string())])
+}
