@@ -324,14 +324,16 @@ pub fn display_value(v: &Value) -> String {
 /// [`display_value`], with a definition given as a value named as the rules name it
 /// (`<definition succ>`, where the value alone knows only its number).
 pub fn display_value_in(prog: &Program, v: &Value) -> String {
-    if let Value::Func(f) = v {
-        if let crate::ir::Func::Def(k) = &**f {
-            if let Some((name, _)) = prog.key_names.iter().find(|(_, key)| **key == *k) {
-                return format!("<definition {name}>");
-            }
-        }
+    naming_definitions(prog, || display_value(v))
+}
+
+/// Run `f` with the values it writes naming definitions as `prog` names them.
+pub fn naming_definitions<T>(prog: &Program, f: impl FnOnce() -> T) -> T {
+    let mut names = std::collections::BTreeMap::new();
+    for (name, key) in &prog.key_names {
+        names.entry(*key).or_insert_with(|| name.clone());
     }
-    display_value(v)
+    crate::ir::with_definition_names(std::rc::Rc::new(names), f)
 }
 
 /// A game from an SFEN (or `startpos`) and USI moves; errors point into the text given.

@@ -122,7 +122,7 @@ fn defaults_say_which_rules_were_read() {
 /// leaves.
 #[test]
 fn the_repl_reads_what_a_newcomer_types() {
-    let script = "let x = 3\nx + 1\nsize([1, 2, 3)\n6 * 7\n:go grid:3x3 B B2, W A1\n:board\nsucc\nexit\n7 * 7\n";
+    let script = "let x = 3\nx + 1\nsize([1, 2, 3)\n6 * 7\n:go grid:3x3 B B2, W A1\n:board\nsucc\n{1: succ}\nexit\n7 * 7\n";
     let o = okite_in(&repo(), &["repl"], Some(script));
     let text = out(&o);
     let e = err(&o);
@@ -133,6 +133,9 @@ fn the_repl_reads_what_a_newcomer_types() {
     assert!(text.contains("2 . X ."), "{text}");
     assert!(text.contains("1 O . ."), "{text}");
     assert!(text.contains("<definition succ>"), "{text}");
+    // inside a collection too
+    assert!(text.contains("{1: <definition succ>}"), "{text}");
+    assert!(!text.contains("<definition #"), "{text}");
     assert!(!lines.contains(&"49"), "exit did not leave: {text}");
     // the REPL takes the options of the other commands
     let o = okite_in(

@@ -10,6 +10,7 @@ pub mod builtin;
 pub mod coll;
 pub mod native;
 mod value;
+pub use value::with_definition_names;
 
 use crate::syntax::ast::{Agg, BinOp, Quant, Span};
 pub use builtin::Builtin;

@@ -452,6 +452,29 @@ fn hash_tuple<H: Hasher>(t: &[Value], h: &mut H, d: u32, left: &mut u32) {
     }
 }
 
+thread_local! {
+    /// The names of definitions, where whoever writes a value knows them (the front end does):
+    /// a definition given as a value is written `<definition succ>` wherever it stands, inside a
+    /// collection too, not `<definition #97>`.
+    static DEF_NAMES: std::cell::RefCell<Option<Rc<BTreeMap<super::DefKey, String>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with definitions written by their names in `names`, as values are written within it.
+pub fn with_definition_names<T>(
+    names: Rc<BTreeMap<super::DefKey, String>>,
+    f: impl FnOnce() -> T,
+) -> T {
+    let before = DEF_NAMES.with(|n| n.replace(Some(names)));
+    let r = f();
+    DEF_NAMES.with(|n| *n.borrow_mut() = before);
+    r
+}
+
+fn definition_name(k: super::DefKey) -> Option<String> {
+    DEF_NAMES.with(|n| n.borrow().as_ref().and_then(|m| m.get(&k).cloned()))
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         deep(|| self.fmt_inner(f))
@@ -527,7 +550,10 @@ impl Value {
             }
             Func(func) => match &**func {
                 super::Func::Lambda { .. } => write!(f, "<function>"),
-                super::Func::Def(k) => write!(f, "<definition #{k}>"),
+                super::Func::Def(k) => match definition_name(*k) {
+                    Some(name) => write!(f, "<definition {name}>"),
+                    None => write!(f, "<definition #{k}>"),
+                },
                 super::Func::Builtin(b) => write!(f, "<built-in {}>", b.name()),
                 super::Func::Ctor(..) => write!(f, "<constructor>"),
             },

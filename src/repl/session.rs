@@ -695,8 +695,12 @@ impl Session {
         }
     }
 
-    /// A value for people: shogi states as diagrams, others compactly.
+    /// A value for people: shogi states as diagrams, others compactly, definitions by name.
     fn show(&self, v: &Value) -> String {
+        crate::front::naming_definitions(&self.prog, || self.show_named(v))
+    }
+
+    fn show_named(&self, v: &Value) -> String {
         if matches!(v, Value::Tuple(t) if t.len() == 2) {
             if let Ok(names) = crate::natives::shogi::Names::new(&NativeCtx { enums: &self.prog }) {
                 if let Ok(p) = names.position(v) {
