@@ -729,31 +729,31 @@ mod tests {
                 "minishogi",
                 "4k/5/5/5/K4 b - 1",
                 cycle("5e5d 1a1b 5d5e 1b1a", "5e5d 1a1b 5d5e 1b1a", 2),
-                Some(Some(1)),
+                (Some(1), false),
             ),
             (
                 "judkins",
                 "5k/6/6/6/6/KR4 b - 1",
                 cycle("5f5a", "1a1b 5a5b 1b1a 5b5a", 3),
-                Some(Some(1)),
+                (Some(1), true),
             ),
             (
                 "judkins",
                 "5k/6/6/6/6/K5 b - 1",
                 cycle("6f6e 1a1b 6e6f 1b1a", "6f6e 1a1b 6e6f 1b1a", 2),
-                Some(None),
+                (None, false),
             ),
             (
                 "torishogi",
                 "6k/7/7/7/7/7/K6 b - 1",
                 cycle("7g7f 1a1b 7f7g 1b1a", "7g7f 1a1b 7f7g 1b1a", 2),
-                Some(Some(0)),
+                (Some(0), false),
             ),
             (
                 "dobutsu",
                 "2l/3/3/L2 b - 1",
                 cycle("3d3c 1a1b 3c3d 1b1a", "3d3c 1a1b 3c3d 1b1a", 2),
-                Some(None),
+                (None, false),
             ),
         ];
         for (name, sfen, moves, want) in cases {
@@ -789,7 +789,7 @@ mod tests {
                     Ok(Value::Str(s)) => s.to_string(),
                     other => panic!("{name}: {:?}", other.map(|v| v.to_string())),
                 };
-                let native_text = match native {
+                let native_text = match native.map(|e| e.winner) {
                     None => "",
                     Some(None) => "draw",
                     Some(Some(0)) => "先手",
@@ -797,7 +797,8 @@ mod tests {
                 };
                 assert_eq!(native_text, by_rules, "{name} {sfen} ply {}", i - 1);
             }
-            assert_eq!(repetition_end(&game), want, "{name} {sfen}");
+            let end = repetition_end(&game).unwrap();
+            assert_eq!((end.winner, end.perpetual_check), want, "{name} {sfen}");
             // the end comes at the last ply, not before
             assert_eq!(repetition_end(&game[..game.len() - 1]), None, "{name}");
         }

@@ -239,10 +239,14 @@ pub(super) fn game(
     let n = moves.split_whitespace().count();
     let to_move = p.side;
     let (over, winner, reason) = match (ended, p.over()) {
-        (Some(w), _) => (
+        (Some(end), _) => (
             true,
-            w,
-            "a repetition (千日手): the position occurred the rule's number of times",
+            end.winner,
+            if end.perpetual_check {
+                "a perpetual check (連続王手の千日手): the side that checked throughout loses"
+            } else {
+                "a repetition (千日手): the position occurred the rule's number of times"
+            },
         ),
         (None, over) => match over {
             Some(Over::RoyalLost(s)) => (true, Some(s ^ 1), "the royal piece captured"),

@@ -54,7 +54,7 @@ pub use dfpn::MAX_PLIES as MAX_MATE_PLIES;
 pub use mate::{MateLimits, MateOutcome, MateResult};
 pub use movegen::{DropMate, Over};
 pub use position::{piece_of as piece_of_cell, side_name, Undo, VMove, VPos, MAX_IN_HAND};
-pub use repetition::repetition_end;
+pub use repetition::{repetition_end, RepetitionEnd};
 pub use spec::{
     FaceSpec, KindSpec, Promotion, Repetition, RepetitionResult, RoyalRule, Spec, SpecError,
     Tables, MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,

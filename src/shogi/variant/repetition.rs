@@ -10,9 +10,18 @@ fn same(a: &VPos, b: &VPos) -> bool {
     a.side == b.side && a.board == b.board && a.hands == b.hands
 }
 
+/// A game ended by repetition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RepetitionEnd {
+    /// The side that wins (`None`: a draw).
+    pub winner: Option<usize>,
+    /// Lost by the side that gave check with every move of the repetition.
+    pub perpetual_check: bool,
+}
+
 /// How a game, given by its positions from the start, stands at its last position: `None` when
-/// no repetition ends it there; `Some(winner)` (`None` inside for a draw) when one does.
-pub fn repetition_end(game: &[VPos]) -> Option<Option<usize>> {
+/// no repetition ends it there.
+pub fn repetition_end(game: &[VPos]) -> Option<RepetitionEnd> {
     let last = game.last()?;
     let rule = last.t.spec.repetition;
     if rule.count == 0 {
@@ -27,18 +36,25 @@ pub fn repetition_end(game: &[VPos]) -> Option<Option<usize>> {
     // every move of o in the run gave check
     let checked_throughout = |o: usize| run.iter().all(|p| p.side != o ^ 1 || p.in_check(o ^ 1));
     let t = last.side;
+    let perpetual = |winner| RepetitionEnd {
+        winner: Some(winner),
+        perpetual_check: true,
+    };
     if rule.perpetual_check_loses {
         let (mover, other) = (checked_throughout(t ^ 1), checked_throughout(t));
         if mover && !other {
-            return Some(Some(t));
+            return Some(perpetual(t));
         }
         if other && !mover {
-            return Some(Some(t ^ 1));
+            return Some(perpetual(t ^ 1));
         }
     }
-    Some(match rule.result {
-        RepetitionResult::Draw => None,
-        RepetitionResult::FirstLoses => Some(1),
-        RepetitionResult::MoverLoses => Some(t),
+    Some(RepetitionEnd {
+        winner: match rule.result {
+            RepetitionResult::Draw => None,
+            RepetitionResult::FirstLoses => Some(1),
+            RepetitionResult::MoverLoses => Some(t),
+        },
+        perpetual_check: false,
     })
 }
