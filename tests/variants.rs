@@ -1610,4 +1610,23 @@ fn a_repetition_ends_a_variant_game() {
         "{}",
         err(&o)
     );
+    // judkins shogi: a rook checking back and forth, a perpetual check lost by 先手
+    let rook = format!("5f5a{}", " 1a1b 5a5b 1b1a 5b5a".repeat(3));
+    let o = okite(&[
+        "game",
+        "--variant",
+        "judkins",
+        "--sfen",
+        "5k/6/6/6/6/KR4 b - 1",
+        "--moves",
+        &rook,
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["winner"], "w", "{v}");
+    assert!(
+        v["reason"].as_str().unwrap().contains("perpetual check"),
+        "{v}"
+    );
 }
