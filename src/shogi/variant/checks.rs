@@ -47,13 +47,9 @@ impl VPos {
             let (f, _) = piece_of(self.board[from]);
             if !t.overlap[f * 2 + by] {
                 // the one ray that reaches `k`: a check when the squares before it are empty
-                let at = t.at(f, by, from);
-                let h = t.hit[at * t.n + k] as usize;
-                if h == 0 {
+                let Some(before) = t.ray_before(t.at(f, by, from), k) else {
                     continue;
-                }
-                let (s, _) = t.rays[t.piece_rays[at].0 as usize + (h >> 5) - 1];
-                let before = &t.ray_squares[s as usize..s as usize + (h & 31)];
+                };
                 if before.iter().any(|&x| self.board[x as usize] != 0) {
                     continue;
                 }
@@ -177,9 +173,7 @@ impl VPos {
         moves.retain(|&m| {
             let (from, to) = (m.from as usize, m.to as usize);
             let safe = !in_check && (m.is_drop() || (Some(from) != own && !exposed.has(from)));
-            let forbidden = drop_mate == DropMate::Illegal
-                && m.is_drop()
-                && t.spec.kinds[t.kind_of[m.face as usize] as usize].drop_mate_forbidden;
+            let forbidden = drop_mate == DropMate::Illegal && self.forbidden_mate_drop(m);
             if safe && !forbidden && (m.is_drop() || !screens.has(from)) {
                 // legal, and a check only by the piece moved: looked at without making the move
                 return self.reaches_after(m, k);

@@ -65,15 +65,9 @@ impl VPos {
         let at = t.at(f, side, from);
         if !t.overlap[f * 2 + side] {
             // the one ray that reaches `sq`, and the squares before it on that ray
-            let h = t.hit[at * t.n + sq] as usize;
-            if h == 0 {
-                return false;
-            }
-            let (s, _) = t.rays[t.piece_rays[at].0 as usize + (h >> 5) - 1];
-            let s = s as usize;
-            return t.ray_squares[s..s + (h & 31)]
-                .iter()
-                .all(|&x| self.board[x as usize] == 0);
+            return t
+                .ray_before(at, sq)
+                .is_some_and(|before| before.iter().all(|&x| self.board[x as usize] == 0));
         }
         if !t.scope[at].has(sq) {
             return false;

@@ -402,6 +402,20 @@ impl Tables {
             .map(move |&(s, e)| &self.ray_squares[s as usize..e as usize])
     }
 
+    /// For a face whose rays do not overlap: the squares before `sq` on the one ray of the
+    /// piece at `at` (its index in the per-piece tables) that reaches `sq`, or `None` when no
+    /// ray does. The piece reaches `sq` over the board when they are all empty.
+    #[inline]
+    pub fn ray_before(&self, at: usize, sq: usize) -> Option<&[u8]> {
+        let h = self.hit[at * self.n + sq] as usize;
+        if h == 0 {
+            return None;
+        }
+        let (s, _) = self.rays[self.piece_rays[at].0 as usize + (h >> 5) - 1];
+        let s = s as usize;
+        Some(&self.ray_squares[s..s + (h & 31)])
+    }
+
     /// Does a piece with this face and side have no move at all from `sq`, on an empty board?
     #[inline]
     pub fn immobile(&self, face: usize, side: usize, sq: usize) -> bool {
