@@ -30,8 +30,8 @@ pub(super) fn with_query_in(
     f: impl FnOnce(&Program, &Query, &mut Evaluator) -> i32,
 ) -> i32 {
     let (mut prog, board) = match variant {
-        Some(name) => match super::variant_asked::requested(Some(name), &q.rules, None, printer) {
-            Ok(super::variant_asked::Asked::Board(v)) => {
+        Some(name) => match super::variant_asked::named_variant(name, &q.rules, printer) {
+            Ok(v) => {
                 let sfen = q.sfen.as_deref().unwrap_or("startpos");
                 let moves = q.moves.as_deref().unwrap_or("");
                 let bound = match super::variant_asked::bound_state(&v, sfen, moves, printer) {
@@ -40,7 +40,6 @@ pub(super) fn with_query_in(
                 };
                 (v.program, Some((v.reading, bound)))
             }
-            Ok(super::variant_asked::Asked::Shogi(_)) => unreachable!("a variant was named"),
             Err(c) => return c,
         },
         None => match load_or_report(&q.rules, printer) {

@@ -3,7 +3,8 @@
 
 use super::common::Printer;
 use super::variant_asked::{
-    announce, bound_state, drop_mate, engine_json, position, read_position, requested, start, Asked,
+    announce, bad_move, bound_state, drop_mate, engine_json, position, read_position, requested,
+    start, Asked,
 };
 use crate::diagnostics::Diag;
 use crate::json::string as json_str;
@@ -226,12 +227,7 @@ pub(super) fn game(
         }
         match p.parse_move(m, dm) {
             Ok(mv) => p.do_move(mv),
-            Err(e) => {
-                return printer.fail(
-                    Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message))
-                        .help(e.help.clone()),
-                )
-            }
+            Err(e) => return printer.fail(bad_move(i, m, &e)),
         };
         history.push(p.clone());
         ended = repetition_end(&history);

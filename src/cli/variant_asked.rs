@@ -29,6 +29,24 @@ pub(super) fn shogi_program(p: Option<Program>, printer: &Printer) -> Result<Pro
     }
 }
 
+/// The shipped variant `--variant NAME` names (with no `--rules` beside it).
+pub(super) fn named_variant(
+    name: &str,
+    rules: &[PathBuf],
+    printer: &Printer,
+) -> Result<LoadedVariant, i32> {
+    if !rules.is_empty() {
+        return Err(printer.fail(
+            Diag::error(
+                variants::BAD_VARIANT,
+                "give `--variant` or `--rules`, not both",
+            )
+            .help("`--variant NAME` loads rules/variants/NAME.rule; `--rules FILE` a variant of your own"),
+        ));
+    }
+    variants::shipped(name).map_err(|(src, ds)| printer.fail_all(&ds, &src))
+}
+
 /// The variant a command was asked to play: `--variant NAME`, or `--rules` files whose program
 /// states the variant tables; otherwise the rules loaded, for the standard commands.
 pub(super) fn requested(
@@ -38,18 +56,7 @@ pub(super) fn requested(
     printer: &Printer,
 ) -> Result<Asked, i32> {
     if let Some(name) = variant {
-        if !rules.is_empty() {
-            return Err(printer.fail(
-                Diag::error(
-                    variants::BAD_VARIANT,
-                    "give `--variant` or `--rules`, not both",
-                )
-                .help("`--variant NAME` loads rules/variants/NAME.rule; `--rules FILE` a variant of your own"),
-            ));
-        }
-        return variants::shipped(name)
-            .map(Asked::Board)
-            .map_err(|(src, ds)| printer.fail_all(&ds, &src));
+        return named_variant(name, rules, printer).map(Asked::Board);
     }
     if rules.is_empty() {
         return Ok(Asked::Shogi(None));
@@ -125,13 +132,15 @@ pub(super) fn read_position(
         Diag::error("E0401", format!("{} ({})", e.message, v.variant.name())).help(e.help.clone())
     })?;
     for (i, m) in moves.split_whitespace().enumerate() {
-        let mv = p.parse_move(m, dm).map_err(|e| {
-            Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message))
-                .help(e.help.clone())
-        })?;
+        let mv = p.parse_move(m, dm).map_err(|e| bad_move(i, m, &e))?;
         p.do_move(mv);
     }
     Ok(p)
+}
+
+/// The `i`-th move given (from 0), `m`, that does not read or is not legal: E0402.
+pub(super) fn bad_move(i: usize, m: &str, e: &crate::shogi::sfen::ParseError) -> Diag {
+    Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message)).help(e.help.clone())
 }
 
 /// The position of a command, then the notice of the engine that answers.
