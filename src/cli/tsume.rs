@@ -251,22 +251,8 @@ fn variant_tsume(
         let r = start.p.clone().mate_search_for(limits, true);
         match r.outcome {
             MateOutcome::Mate(line) => Ok(line),
-            MateOutcome::NoMate => Err(Diag::error(
-                "E0614",
-                format!(
-                    "no mate within {} plies: the problem has no solution to examine",
-                    a.max_plies
-                ),
-            )
-            .help("give the intended solution with --solution, or a longer --max-plies")),
-            MateOutcome::Unknown => Err(Diag::error(
-                "E0614",
-                format!(
-                    "the mate search found no mate within its limits ({} nodes)",
-                    r.nodes
-                ),
-            )
-            .help("give the intended solution with --solution, or raise --time-ms / --nodes")),
+            MateOutcome::NoMate => Err(no_mate_within(a.max_plies)),
+            MateOutcome::Unknown => Err(search_ran_out(&format!("{} nodes", r.nodes))),
         }
     };
     let outcome = crate::shogi::dfpn::with_stack(move || {
@@ -362,22 +348,8 @@ fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
     let r = solver.solve(start, &opts);
     match r.result {
         MateStatus::Mate => Ok(r.pv),
-        MateStatus::NoMate => Err(Diag::error(
-            "E0614",
-            format!(
-                "no mate within {} plies: the problem has no solution to examine",
-                a.max_plies
-            ),
-        )
-        .help("give the intended solution with --solution, or a longer --max-plies")),
-        MateStatus::Unknown => Err(Diag::error(
-            "E0614",
-            format!(
-                "the mate search found no mate within its limits ({} nodes, {} ms)",
-                r.nodes, r.ms
-            ),
-        )
-        .help("give the intended solution with --solution, or raise --time-ms / --nodes")),
+        MateStatus::NoMate => Err(no_mate_within(a.max_plies)),
+        MateStatus::Unknown => Err(search_ran_out(&format!("{} nodes, {} ms", r.nodes, r.ms))),
     }
 }
 
@@ -399,6 +371,24 @@ impl Written for crate::shogi::variant::TsumeBoard {
     fn sfen(&self) -> String {
         self.p.to_sfen()
     }
+}
+
+/// E0614: no mate within `max_plies`, so no line to examine.
+fn no_mate_within(max_plies: u32) -> Diag {
+    Diag::error(
+        "E0614",
+        format!("no mate within {max_plies} plies: the problem has no solution to examine"),
+    )
+    .help("give the intended solution with --solution, or a longer --max-plies")
+}
+
+/// E0614: the search stopped at its limits (`spent`) before a mate.
+fn search_ran_out(spent: &str) -> Diag {
+    Diag::error(
+        "E0614",
+        format!("the mate search found no mate within its limits ({spent})"),
+    )
+    .help("give the intended solution with --solution, or raise --time-ms / --nodes")
 }
 
 fn usi_list<B: Board>(b: &B, ms: &[B::Move]) -> String {
