@@ -286,19 +286,14 @@ pub fn compile(program: &mut Program, reading: ReadingId) -> Result<Spec, Diag> 
         royal,
         flag,
         start: q.string("start_sfen")?,
-        repetition: repetition_rule(program_has(&q, "repetitions"), &mut q)?,
+        repetition: repetition_rule(&mut q)?,
     })
-}
-
-/// Does the program define `name`?
-fn program_has(q: &Queries, name: &str) -> bool {
-    q.program.key_of(name).is_some()
 }
 
 /// The repetition rule of the tables (`repetitions`, `repetition_result`,
 /// `perpetual_check_loses`); none where the program does not state it.
-fn repetition_rule(stated: bool, q: &mut Queries) -> Result<Repetition, Diag> {
-    if !stated {
+fn repetition_rule(q: &mut Queries) -> Result<Repetition, Diag> {
+    if q.program.key_of("repetitions").is_none() {
         return Ok(Repetition::default());
     }
     let count = q.int("repetitions")?;
