@@ -803,7 +803,7 @@ pub static CODES: &[Code] = &[
          where the side not to move is in check is searched as the rules define it (capturing \
          the king is no move), by every command alike. The rules themselves take any position (`okite eval \
          --sfen ... 'legal(g, 1)'`); the USI engine answers `go mate` with `checkmate \
-         notimplemented` until a valid position comes.",
+         timeout` (no answer found) until a valid position comes.",
         cli(
             None,
             &["perft", "--sfen", "PPPPPPPPP/9/9/9/4k4/9/9/9/4K4 b - 1", "--depth", "1"],

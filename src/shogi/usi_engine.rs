@@ -14,9 +14,10 @@
 //! waiting; the end of the input ends the search and the loop. Unknown or malformed commands
 //! produce an `info string` line; the loop never panics on input. After a `position` command
 //! that fails (a bad SFEN, an illegal move, a line that is not UTF-8 or too long to read) there is no position until the next one succeeds:
-//! `go mate` then answers `checkmate notimplemented` (the one answer of the tsume protocol that
-//! says nothing of a position) and `go` answers `bestmove resign`, each after an `info string
-//! error` that says why; never a result for the position before.
+//! `go mate` then answers `checkmate timeout` (the tsume protocol's answer when no answer was
+//! found: it claims neither that there is no mate, as `nomate` would, nor that the engine has no
+//! mate search, as `notimplemented` would) and `go` answers `bestmove resign`, each after an
+//! `info string error` that says why; never a result for the position before.
 //!
 //! With board variants offered (`usi_loop_boards`), `setoption name UCI_Variant value NAME` (as
 //! Fairy-Stockfish names the option) plays that variant: `position` is read in its geometry and
@@ -396,7 +397,10 @@ pub fn usi_loop_boards<W: Write + Send>(
                             &format!("info string error: no position to search (the last position command failed: {why})"),
                         )?;
                         if args.first() == Some(&"mate") {
-                            say(&out, "checkmate notimplemented")?;
+                            // the protocol has no answer for "no position": `timeout` (no
+                            // answer was found) is the one that claims nothing false, neither
+                            // of a position (`nomate`) nor of the engine (`notimplemented`)
+                            say(&out, "checkmate timeout")?;
                         } else if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
                             deferred = Some("bestmove resign".into());
                         } else {
@@ -863,8 +867,8 @@ mod tests {
             answers,
             vec![
                 "checkmate 1c1b+",
-                "checkmate notimplemented",
-                "checkmate notimplemented",
+                "checkmate timeout",
+                "checkmate timeout",
                 "bestmove resign",
                 "checkmate 1c1b+"
             ],
@@ -905,7 +909,7 @@ mod tests {
                 let answers: Vec<&str> =
                     out.lines().filter(|l| l.starts_with("checkmate")).collect();
                 let second = if skipped.starts_with(b"position") {
-                    "checkmate notimplemented"
+                    "checkmate timeout"
                 } else {
                     fresh
                 };
