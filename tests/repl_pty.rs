@@ -233,3 +233,65 @@ fn long_searches_show_progress_on_a_terminal() {
         );
     }
 }
+
+/// An unfinished input is continued on lines that show a continuation prompt of their own: the
+/// lines after `size([1,` are read with `   ... ` until the brackets close, an empty line ends
+/// it (reported as it is), Ctrl-C drops it, and a command typed on a continuation line is run.
+#[test]
+fn an_unfinished_input_is_continued_with_its_own_prompt() {
+    let dir = std::env::temp_dir().join(format!("okite-repl-cont-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut p = spawn(&dir.join("history"));
+    prompt(&mut p);
+    p.send_line("size([1,").unwrap();
+    p.expect("   ... ").unwrap();
+    p.send_line("2,").unwrap();
+    p.expect("   ... ").unwrap();
+    p.send_line("3])").unwrap();
+    p.expect("\n3").unwrap();
+    prompt(&mut p);
+    // an empty line ends it: the error says what is missing
+    p.send_line("size([1, 2").unwrap();
+    p.expect("   ... ").unwrap();
+    p.send_line("").unwrap();
+    p.expect("error").unwrap();
+    prompt(&mut p);
+    // Ctrl-C on a continuation line drops the whole input
+    p.send_line("size([7,").unwrap();
+    p.expect("   ... ").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    p.send(ControlCode::EndOfText).unwrap();
+    settle(&mut p);
+    p.send_line("6 * 7").unwrap();
+    p.expect("42").unwrap();
+    prompt(&mut p);
+    // a command on a continuation line ends the input before it, and is run
+    p.send_line("size([1,").unwrap();
+    p.expect("   ... ").unwrap();
+    p.send_line(":quit").unwrap();
+    p.expect(expectrl::Eof).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `okite lsp` started by hand in a terminal says what it is and how to end it, and Ctrl-D then
+/// ends it with the message and exit status the protocol gives an input that ends early.
+#[test]
+fn the_language_server_in_a_terminal_says_what_it_is() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_okite"));
+    cmd.arg("lsp").env("TERM", "xterm").env("NO_COLOR", "1");
+    let mut p = Session::spawn(cmd).expect("spawn okite lsp in a pseudo-terminal");
+    p.set_expect_timeout(Some(Duration::from_secs(30)));
+    p.expect("a language server, for an editor to start")
+        .unwrap();
+    p.expect("Ctrl-D ends it").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    p.send(ControlCode::EndOfTransmission).unwrap();
+    p.expect("the input ended before a shutdown request")
+        .unwrap();
+    p.expect(expectrl::Eof).unwrap();
+    let status = p.get_process().wait().unwrap();
+    assert!(
+        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 1)),
+        "{status:?}"
+    );
+}

@@ -3,7 +3,7 @@
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::Hinter;
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -287,12 +287,6 @@ impl Highlighter for ReplHelper {
     }
 }
 
-impl Validator for ReplHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        if super::incomplete(ctx.input()) {
-            Ok(ValidationResult::Incomplete)
-        } else {
-            Ok(ValidationResult::Valid(None))
-        }
-    }
-}
+/// Every line is whole to the editor: an unfinished input is continued on a line of its own,
+/// read with the continuation prompt (see `Input::read`).
+impl Validator for ReplHelper {}

@@ -219,7 +219,13 @@ fn history_path() -> Option<PathBuf> {
 }
 
 enum Input {
-    Tty(Box<Editor<ReplHelper, FileHistory>>, Option<PathBuf>),
+    /// A terminal: the line editor, the history file, and a line read ahead (a command that
+    /// ended an unfinished input).
+    Tty(
+        Box<Editor<ReplHelper, FileHistory>>,
+        Option<PathBuf>,
+        Option<String>,
+    ),
     /// Standard input that is not a terminal, with a line read ahead (a command that ended an
     /// unfinished definition).
     Pipe(Box<dyn std::io::BufRead>, Option<String>),
@@ -237,6 +243,11 @@ enum Line {
     Eof,
 }
 
+/// The prompt of a new input.
+const PROMPT: &str = "okite> ";
+/// The prompt of a line that continues an unfinished input (as wide as [`PROMPT`]).
+const CONTINUATION: &str = "   ... ";
+
 /// The longest input read from a pipe: a line, or an unfinished input across lines, of at most
 /// the size of a rule file.
 const MAX_INPUT_BYTES: usize = crate::syntax::parser::MAX_SOURCE_BYTES;
@@ -244,19 +255,51 @@ const MAX_INPUT_BYTES: usize = crate::syntax::parser::MAX_SOURCE_BYTES;
 impl Input {
     fn read(&mut self) -> Line {
         match self {
-            Input::Tty(ed, hist) => match ed.readline("okite> ") {
-                Ok(l) => {
-                    if !l.trim().is_empty() {
-                        let _ = ed.add_history_entry(l.as_str());
-                        if let Some(h) = hist {
-                            let _ = ed.append_history(h);
+            Input::Tty(ed, hist, ahead) => {
+                // an unfinished input is continued on lines read with their own prompt, as
+                // from a pipe: an empty line or a command ends it, Ctrl-C drops it
+                let mut text = String::new();
+                loop {
+                    let l = match ahead.take() {
+                        Some(a) => a,
+                        None => {
+                            let prompt = if text.is_empty() {
+                                PROMPT
+                            } else {
+                                CONTINUATION
+                            };
+                            match ed.readline(prompt) {
+                                Ok(l) => {
+                                    if !l.trim().is_empty() {
+                                        let _ = ed.add_history_entry(l.as_str());
+                                        if let Some(h) = hist {
+                                            let _ = ed.append_history(h);
+                                        }
+                                    }
+                                    l
+                                }
+                                Err(ReadlineError::Interrupted) => return Line::Cleared,
+                                Err(_) if text.is_empty() => return Line::Eof,
+                                Err(_) => return Line::Text(text),
+                            }
                         }
+                    };
+                    if !text.is_empty() && l.trim_start().starts_with(':') {
+                        *ahead = Some(l);
+                        return Line::Text(text);
                     }
-                    Line::Text(l)
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(&l);
+                    if text.len() > MAX_INPUT_BYTES {
+                        return Line::TooLong(text.len());
+                    }
+                    if !incomplete(&text) {
+                        return Line::Text(text);
+                    }
                 }
-                Err(ReadlineError::Interrupted) => Line::Cleared,
-                Err(_) => Line::Eof,
-            },
+            }
             Input::Pipe(stdin, ahead) => {
                 let mut text = String::new();
                 loop {
@@ -402,7 +445,7 @@ fn run_with(
                 if let Some(h) = &hist {
                     let _ = ed.load_history(h);
                 }
-                Input::Tty(Box::new(ed), hist)
+                Input::Tty(Box::new(ed), hist, None)
             }
             Err(_) => Input::Pipe(stdin(), None),
         }
