@@ -560,7 +560,7 @@ impl<'p> MovesOfRules<'p> {
     }
 
     /// Whether the rules' `succ` is the shipped one (its native binding stays on).
-    fn shipped(&self) -> bool {
+    pub fn shipped(&self) -> bool {
         if let Some(s) = self.shipped.get() {
             return s;
         }

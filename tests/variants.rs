@@ -1368,6 +1368,68 @@ fn a_movement_variants_own_moves_are_played_everywhere() {
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     let o = okite(&["legal", "--sfen", sfen, "--moves", "5e4f"]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    // USI `position`, under --rules and under the option Rules: the rules' moves are played
+    // (the engine starts, with a warning), and `go mate` says why it does not search them
+    let script = format!(
+        "position sfen {sfen} moves 5e4e 5a5b 4e5e\ngo mate 1000\nposition sfen {sfen} moves 5e3e\ngo mate 1000\nquit\n"
+    );
+    let answers = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("checkmate"))
+            .map(String::from)
+            .collect()
+    };
+    let o = {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(["usi", "--rules", rules, "--reading", "sideways-silver"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        input
+            .write_all(format!("usi\n{script}").as_bytes())
+            .unwrap();
+        drop(input);
+        child.wait_with_output().unwrap()
+    };
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(err(&o).contains("E0607"), "{}", err(&o));
+    let text = out(&o);
+    assert!(
+        text.starts_with("id name"),
+        "nothing before `usi`'s answer: {text}"
+    );
+    assert_eq!(
+        answers(&text),
+        ["checkmate notimplemented", "checkmate timeout"],
+        "{text}"
+    );
+    assert_eq!(text.matches("bad position").count(), 1, "{text}");
+    assert!(
+        text.contains("`5e3e` is not a move of this position by the rules"),
+        "{text}"
+    );
+    let s = usi_session(&format!(
+        "usi\nsetoption name Rules value {rules}\nsetoption name Reading value sideways-silver\n{script}"
+    ));
+    assert_eq!(
+        answers(&s),
+        ["checkmate notimplemented", "checkmate timeout"],
+        "{s}"
+    );
+    assert_eq!(s.matches("bad position").count(), 1, "{s}");
+    // under the shipped rules, 5e4e is no move
+    let s = usi_session(&format!("usi\n{script}"));
+    assert_eq!(
+        answers(&s),
+        ["checkmate timeout", "checkmate timeout"],
+        "{s}"
+    );
+    assert!(s.contains("`5e4e`"), "{s}");
     // the REPL: :moves plays it, and :legal lists what legal(g, i) holds
     let script = format!(
         ":reading sideways-silver\n:sfen {sfen}\n:legal\nsize(legal(g, i))\n:moves 5e4e\n:board\n"

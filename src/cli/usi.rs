@@ -5,7 +5,8 @@ use super::args::*;
 use super::common::*;
 use super::mate::variant_search;
 use crate::diagnostics::Diag;
-use crate::front::{Plan, SHOGI_READINGS};
+use crate::front::{MovesOfRules, Plan, SHOGI_READINGS};
+use crate::shogi::usi_engine::{MovesReader, Refused};
 use std::path::PathBuf;
 
 /// `okite usi`.
@@ -16,10 +17,9 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
         max_resident_mb,
     } = args;
     let max_resident_bytes = max_resident_mb.saturating_mul(1 << 20);
-    let stdin = std::io::stdin();
     // the options Rules and Reading: the search follows them where the definitions of
     // `mate_in` are the shipped ones of a native reading, and refuses otherwise
-    let resolve = |path: &str, name: &str| -> Result<crate::shogi::usi_engine::Follow, String> {
+    let resolve = |path: &str, name: &str| -> Result<crate::shogi::usi_engine::Follow, Refused> {
         let paths: Vec<PathBuf> = if path.is_empty() {
             rules.clone()
         } else {
@@ -32,6 +32,7 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
             format!("the rule files do not check ({n} errors; the first: {text})")
         })?;
         let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
+        let moves = (!MovesOfRules::new(&prog, r).shipped()).then_some(());
         match crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS) {
             Plan::Native(n) => Ok(crate::shogi::usi_engine::Follow::Native(
                 crate::shogi::readings::Reading::named(n)
@@ -47,16 +48,30 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
                     Ok(_) => Ok(crate::shogi::usi_engine::Follow::Variant(
                         variant_search(paths, name.to_string(), max_resident_bytes),
                     )),
-                    Err(no) => Err(format!(
-                        "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"
-                    )),
+                    Err(no) => Err(Refused {
+                        why: format!(
+                            "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"
+                        ),
+                        // `position` plays the rules' own moves all the same
+                        moves: moves.map(|()| rules_moves(prog, r)),
+                    }),
                 }
             }
         }
     };
     // the command line's choice is checked before the first command; a failure is told
-    // with the diagnostics of the rules or of the reading where there are some
-    if let Err(why) = resolve("", &reading) {
+    // with the diagnostics of the rules or of the reading where there are some. Rules whose
+    // moves the engine reads though it cannot search them start it all the same, with a
+    // warning: `position` plays their moves, `go mate` says why it is not answered
+    if let Err(refused) = resolve("", &reading) {
+        let why = refused.why;
+        if refused.moves.is_some() {
+            let warning = Diag::warning("E0607", why).help(
+                "`position` plays the rules' own moves; `go mate` answers `checkmate notimplemented` (the rules answer it themselves: okite eval --rules ... --sfen ... 'mate_in(g, i, N)')",
+            );
+            Printer::auto().diags(&[warning], &Default::default());
+            return run_loop(&reading, &resolve);
+        }
         let printer = Printer::auto();
         let prog = match load_or_report(&rules, &printer) {
             Ok((p, _)) => p,
@@ -70,6 +85,12 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
                 .help(format!("the rules answer it themselves, without the engine: okite eval --rules ... --reading {reading} --sfen ... 'mate_in(g, i, N)'")),
         );
     }
+    run_loop(&reading, &resolve)
+}
+
+/// The engine's loop under the command line's reading, with the shipped board variants offered.
+fn run_loop(reading: &str, resolve: crate::shogi::usi_engine::Resolver<'_>) -> i32 {
+    let stdin = std::io::stdin();
     let input = format!("setoption name Reading value {reading}\n");
     let chained = std::io::BufReader::new(std::io::Read::chain(
         std::io::Cursor::new(input),
@@ -84,7 +105,7 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
     match crate::shogi::usi_engine::usi_loop_boards(
         chained,
         std::io::stdout(),
-        &resolve,
+        resolve,
         &boards,
         &board_of,
     ) {
@@ -99,4 +120,19 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
             ),
         ),
     }
+}
+
+/// The moves of `prog` under `reading` read by its own `succ` (see [`MovesOfRules`]).
+fn rules_moves(prog: crate::check::Program, reading: crate::ir::ReadingId) -> MovesReader {
+    Box::new(move |p, text| {
+        let m = crate::shogi::types::Move::from_usi(text).ok_or("is not a USI move")?;
+        match MovesOfRules::new(&prog, reading).successors(p)? {
+            Some(succ) => succ
+                .into_iter()
+                .find(|(x, _)| *x == m)
+                .map(|(_, next)| next)
+                .ok_or_else(|| "is not a move of this position by the rules' `succ(s)`".into()),
+            None => p.after_pseudo_usi(text).map_err(String::from),
+        }
+    })
 }

@@ -170,6 +170,45 @@ impl Position {
 /// `position sfen <board> <side> <hand> <move-number> [moves ...]` (the word `position` is
 /// optional). Error spans point into `s`.
 pub fn parse_position_command(s: &str) -> Result<Game, ParseErrors> {
+    let (start, moves) = position_start(s)?;
+    let mut game = Game::new(start);
+    for (o, t) in moves {
+        let m = game
+            .last()
+            .parse_usi_move(t)
+            .map_err(|e| ParseErrors(vec![e.shifted(o)]))?;
+        game.push(m);
+    }
+    Ok(game)
+}
+
+/// The same, each move played by `play` rather than checked against the shipped move
+/// generator (the moves of a variant's rules, which may add moves or take them away); `play`
+/// gives the position after the move, or why it is no move here. The positions, oldest first.
+pub fn parse_position_command_by(
+    s: &str,
+    play: &mut dyn FnMut(&Position, &str) -> Result<Position, String>,
+) -> Result<Vec<Position>, ParseErrors> {
+    let (start, moves) = position_start(s)?;
+    let mut out = vec![start];
+    for (o, t) in moves {
+        let last = out.last().expect("a start");
+        let next = play(last, t).map_err(|why| {
+            ParseErrors(vec![ParseError::new(
+                o,
+                t.len(),
+                format!("`{t}` {why}"),
+                "moves are written in USI: 7g7f, 8h2b+, P*5e",
+            )])
+        })?;
+        out.push(next);
+    }
+    Ok(out)
+}
+
+/// The start of a `position` command and its moves, each with its byte offset in `s`.
+#[allow(clippy::type_complexity)]
+fn position_start(s: &str) -> Result<(Position, Vec<(usize, &str)>), ParseErrors> {
     let toks = tokens(s);
     let mut i = 0;
     if toks.first().map(|t| t.1) == Some("position") {
@@ -210,15 +249,7 @@ pub fn parse_position_command(s: &str) -> Result<Game, ParseErrors> {
         }
         _ => return Err(err(off, word.len(), "expected `startpos` or `sfen`")),
     };
-    let mut game = Game::new(start);
-    for &(o, t) in toks.iter().skip(moves_at + 1) {
-        let m = game
-            .last()
-            .parse_usi_move(t)
-            .map_err(|e| ParseErrors(vec![e.shifted(o)]))?;
-        game.push(m);
-    }
-    Ok(game)
+    Ok((start, toks.into_iter().skip(moves_at + 1).collect()))
 }
 
 #[cfg(test)]

@@ -69,9 +69,28 @@ pub enum Follow {
     Variant(VariantSearch),
 }
 
+/// Reads a move of a variant's own rules: the position after the USI move `text` from `p`, or
+/// why it is no move there.
+pub type MovesReader = Box<dyn Fn(&Position, &str) -> Result<Position, String>>;
+
+/// Why the search may not follow the options, and, where the rules' moves are not the shipped
+/// generator's, how their moves are read: `position` then plays the rules' own moves (a move
+/// the variant adds is played, one it takes away refused), and `go mate` answers `checkmate
+/// notimplemented` with the reason.
+pub struct Refused {
+    pub why: String,
+    pub moves: Option<MovesReader>,
+}
+
+impl From<String> for Refused {
+    fn from(why: String) -> Self {
+        Refused { why, moves: None }
+    }
+}
+
 /// Decides what the search follows, from the options `Rules` (a path, or empty for the default
 /// rules) and `Reading`; an error says why the search may not follow them.
-pub type Resolver<'a> = &'a dyn Fn(&str, &str) -> Result<Follow, String>;
+pub type Resolver<'a> = &'a dyn Fn(&str, &str) -> Result<Follow, Refused>;
 
 /// The largest transposition table `setoption name USI_Hash` takes, in MiB: the command line's
 /// default bound on resident memory (`--max-resident-mb`), since the table is made resident as
@@ -85,13 +104,13 @@ pub const MAX_LINE_BYTES: usize = 4 << 20;
 /// Runs the engine until `quit` or the end of the input. Output errors end the loop. Readings
 /// are the four native ones by name; no rule files.
 pub fn usi_loop<W: Write + Send>(input: impl BufRead, output: W) -> std::io::Result<()> {
-    let named = |rules: &str, name: &str| {
+    let named = |rules: &str, name: &str| -> Result<Follow, Refused> {
         if !rules.is_empty() {
-            return Err("this engine reads no rule files".to_string());
+            return Err("this engine reads no rule files".to_string().into());
         }
         Reading::named(name)
             .map(Follow::Native)
-            .ok_or_else(|| format!("unknown reading {name}"))
+            .ok_or_else(|| format!("unknown reading {name}").into())
     };
     usi_loop_with(input, output, &named)
 }
@@ -128,6 +147,10 @@ pub fn usi_loop_boards<W: Write + Send>(
     let mut rules_opt = String::new();
     let mut reading_opt = "narrow-check".to_string();
     let mut refused: Option<String> = None;
+    // the moves of the rules in force, where they are not the shipped generator's
+    let mut rules_moves: Option<MovesReader> = None;
+    // whether `usi` was read: the engine speaks only after it
+    let mut greeted = false;
     // the message of a `position` command that failed, until one succeeds
     let mut bad_position: Option<String> = None;
     let mut variant: Option<VariantSearch> = None;
@@ -223,6 +246,7 @@ pub fn usi_loop_boards<W: Write + Send>(
             }
             match cmd {
                 "usi" => {
+                    greeted = true;
                     say(&out, "id name okite-mate")?;
                     say(&out, "id author okite")?;
                     say(
@@ -331,15 +355,22 @@ pub fn usi_loop_boards<W: Write + Send>(
                                     reading = r;
                                     variant = None;
                                     refused = None;
+                                    rules_moves = None;
                                 }
                                 Ok(Follow::Variant(f)) => {
                                     variant = Some(f);
                                     refused = None;
+                                    rules_moves = None;
                                 }
-                                Err(why) => {
-                                    let why = why.replace('\n', " ");
-                                    say(&out, &format!("info string error: {why}"))?;
+                                Err(r) => {
+                                    let why = r.why.replace('\n', " ");
+                                    // (before `usi`, as the options of the command line are
+                                    // set, nothing is said: `go` says it)
+                                    if greeted {
+                                        say(&out, &format!("info string error: {why}"))?;
+                                    }
                                     refused = Some(why);
+                                    rules_moves = r.moves;
                                 }
                             }
                         }
@@ -364,21 +395,26 @@ pub fn usi_loop_boards<W: Write + Send>(
                 }
                 "position" => {
                     finish(&mut running, &mut solver, true);
-                    match parse_position_command(line) {
-                        Ok(game) => match game
-                            .positions
-                            .first()
-                            .and_then(super::readings::start_forbidden)
-                        {
-                            None => {
-                                history = game.positions;
-                                bad_position = None;
+                    // the moves of the rules in force, or else the shipped generator's
+                    let read = match &rules_moves {
+                        Some(play) => {
+                            super::usi::parse_position_command_by(line, &mut |p, t| play(p, t))
+                        }
+                        None => parse_position_command(line).map(|g| g.positions),
+                    };
+                    match read {
+                        Ok(positions) => {
+                            match positions.first().and_then(super::readings::start_forbidden) {
+                                None => {
+                                    history = positions;
+                                    bad_position = None;
+                                }
+                                Some(why) => {
+                                    say(&out, &format!("info string bad position: {why}"))?;
+                                    bad_position = Some(why);
+                                }
                             }
-                            Some(why) => {
-                                say(&out, &format!("info string bad position: {why}"))?;
-                                bad_position = Some(why);
-                            }
-                        },
+                        }
                         Err(e) => {
                             let msg = e.to_string().replace('\n', " ");
                             say(&out, &format!("info string bad position: {msg}"))?;
