@@ -65,7 +65,8 @@ pub enum Command {
         /// Rule files or folders, as the other commands take them (added to PATHS)
         #[arg(long)]
         rules: Vec<PathBuf>,
-        /// The reading to start under (default: base; `:reading` changes it)
+        /// The reading to start under (default: narrow-check where the rules define it, base
+        /// otherwise; `:reading` changes it)
         #[arg(long)]
         reading: Option<String>,
         #[command(flatten)]
@@ -118,7 +119,8 @@ pub struct VariantOpts {
     /// Rule files or folders (default: the shipped rules)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
-    /// A reading of the rules
+    /// A reading of the rules (default: narrow-check where the rules define it, base
+    /// otherwise; the Go commands: base)
     #[arg(long)]
     pub reading: Option<String>,
 }
@@ -506,7 +508,7 @@ pub struct NativesArgs {
     /// Rule files or folders (default: the shipped rules)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
-    /// The reading (default: base)
+    /// The reading (default: narrow-check where the rules define it, base otherwise)
     #[arg(long)]
     pub reading: Option<String>,
     /// Also list every native function okite has, with what it does
@@ -568,9 +570,9 @@ pub struct BoardVariantOpts {
 pub struct LegalArgs {
     #[command(flatten)]
     pub pos: PositionOpts,
-    /// narrow (default), broad, narrow-check, broad-check, or any reading of the rules
-    #[arg(long, default_value = "narrow")]
-    pub reading: String,
+    /// narrow-check (default), narrow, broad, broad-check, or any reading of the rules
+    #[arg(long)]
+    pub reading: Option<String>,
     /// native, rules or verify (both, compared)
     #[arg(long, default_value = "native")]
     pub engine: Engine,

@@ -62,7 +62,7 @@ pub(super) fn with_query_in(
             }
         },
         (None, Some((r, _))) => *r,
-        (None, None) => crate::check::BASE,
+        (None, None) => crate::front::default_reading(&prog),
     };
     let bound = match board {
         Some((_, bound)) => bound,

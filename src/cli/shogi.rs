@@ -508,15 +508,11 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         Ok(p) => p,
         Err(c) => return c,
     };
-    // without --reading: narrow-check (mate presupposes check, as the usual perft
-    // convention counts a pawn-drop mate), with no history before the position
-    let rname = reading.clone().unwrap_or_else(|| {
-        if prog.reading_id("narrow-check").is_some() {
-            "narrow-check".into()
-        } else {
-            "base".into()
-        }
-    });
+    // without --reading: the default reading, narrow-check (mate presupposes check, as the
+    // usual perft convention counts a pawn-drop mate), with no history before the position
+    let rname = reading
+        .clone()
+        .unwrap_or_else(|| crate::front::default_reading_name(&prog).into());
     let r = match prog.reading_or_error(&rname) {
         Ok(r) => r,
         Err(d) => {
@@ -649,8 +645,8 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
-    // `--reading` defaults to narrow: under a variant, the variant's own reading instead
-    let asked = (reading != "narrow").then_some(reading.as_str());
+    // without `--reading`: the default reading; under a variant, the variant's own reading
+    let asked = reading.as_deref();
     let loaded = match super::variant_asked::requested(
         variant.variant.as_deref(),
         &rules,
@@ -671,7 +667,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         Ok(p) => p,
         Err(c) => return c,
     };
-    let r = match prog.reading_or_error(&reading) {
+    let r = match crate::front::reading(&prog, reading.as_deref()) {
         Ok(r) => r,
         Err(d) => {
             return printer.fail_in(d, &prog.sources);
@@ -729,7 +725,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
                 printer.fail(
                     Diag::error(
                         ENGINES_DISAGREE,
-                        format!("the native engine and the rules disagree under `{reading}`: only native: {only_native:?}; only rules: {only_rules:?}"),
+                        format!("the native engine and the rules disagree under `{}`: only native: {only_native:?}; only rules: {only_rules:?}", prog.readings[r as usize].name),
                     )
                     .help("this is a bug of the native move generator or of the bindings: please report it with the position"),
                 )
