@@ -269,3 +269,69 @@ fn manual_pages_and_completions_hold() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// One default reading: without `--reading`, `legal`, `eval`, `perft`, `natives` and the REPL
+/// follow narrow-check where the rules loaded define it (base otherwise), as `mate` and the USI
+/// engine do. Position D of the readings' tests tells them apart: the pawn drop P*1c leaves the
+/// king no move without checking it, legal under narrow-check and not under narrow.
+#[test]
+fn one_default_reading_for_every_command() {
+    let d = "8k/6G2/9/9/9/9/9/9/4K4 b P 1";
+    let dir = repo();
+    let words = |args: &[&str]| -> Vec<String> {
+        let o = okite_in(&dir, args, None);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
+        out(&o).split_whitespace().map(String::from).collect()
+    };
+    let legal = words(&["legal", "--sfen", d]);
+    assert!(legal.contains(&"P*1c".to_string()), "{legal:?}");
+    assert_eq!(
+        legal,
+        words(&["legal", "--sfen", d, "--reading", "narrow-check"])
+    );
+    let narrow = words(&["legal", "--sfen", d, "--reading", "narrow"]);
+    assert!(!narrow.contains(&"P*1c".to_string()), "{narrow:?}");
+    assert_eq!(narrow.len() + 1, legal.len());
+    let n = legal.len().to_string();
+    assert_eq!(
+        words(&["eval", "--sfen", d, "size(legal(g, i))"]),
+        [n.clone()]
+    );
+    assert_eq!(
+        words(&["perft", "--sfen", d, "--depth", "1"]).last(),
+        Some(&n)
+    );
+    let o = okite_in(&dir, &["natives", "--json"], None);
+    assert!(
+        out(&o).starts_with(r#"{"reading": "narrow-check""#),
+        "{}",
+        out(&o)
+    );
+    // the REPL starts under it, and keeps a reading chosen
+    let o = okite_in(
+        &dir,
+        &["repl"],
+        Some(&format!(":sfen {d}\n:legal\n:reading narrow\n:legal\n")),
+    );
+    let text = out(&o);
+    assert!(
+        text.contains(&format!("{n} legal moves under the reading narrow-check")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "{} legal moves under the reading narrow",
+            narrow.len()
+        )),
+        "{text}"
+    );
+    // rules without it: base
+    let o = okite_in(
+        &dir,
+        &["natives", "--rules", "rules/go.rule", "--json"],
+        None,
+    );
+    assert!(out(&o).starts_with(r#"{"reading": "base""#), "{}", out(&o));
+    let o = okite_in(&dir, &["repl", "rules/go.rule"], Some(":reading\n"));
+    assert!(out(&o).contains("reading base ("), "{}", out(&o));
+}

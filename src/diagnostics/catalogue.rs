@@ -935,6 +935,9 @@ pub static CODES: &[Code] = &[
          shipped definition of a native reading, or under a variant that keeps the native move \
          generation. Where `mate_in` itself or the moves changed, no search stands for the \
          rules: they answer themselves, without a line, by `okite eval ... 'mate_in(g, i, N)'`. \
+         `okite usi` under rules whose moves changed starts with this as a warning: `position` \
+         plays the rules' own moves, and `go mate` answers `checkmate notimplemented` with the \
+         reason. \
          The Go commands refuse under the same code an SGF record where the rules loaded change \
          how a stone is placed (`place` or `is_board`): a record is replayed natively, and its \
          moves given with --moves are played by the rules.",
