@@ -73,29 +73,8 @@ impl Plan {
 /// A reading of the program by name, or a diagnostic that lists the readings there are.
 pub fn reading(prog: &Program, name: Option<&str>) -> Result<ReadingId, Diag> {
     match name {
-        None => Ok(default_reading(prog)),
+        None => Ok(BASE),
         Some(n) => prog.reading_or_error(n),
-    }
-}
-
-/// The reading every command follows without `--reading` (and the REPL starts under):
-/// `narrow-check`, the convention of the shogi engines and of tsume (a pawn-drop mate, and a
-/// mate, presuppose check; seed 000's narrow reading otherwise), where the rules loaded define
-/// it; `base` (the top-level definitions) otherwise. The Go commands follow `base`: the
-/// reading concerns shogi's pawn-drop mate alone.
-pub const DEFAULT_READING: &str = "narrow-check";
-
-/// The reading of [`DEFAULT_READING`] in `prog`, or `base` where it has none.
-pub fn default_reading(prog: &Program) -> ReadingId {
-    prog.reading_id(DEFAULT_READING).unwrap_or(BASE)
-}
-
-/// The name of [`default_reading`].
-pub fn default_reading_name(prog: &Program) -> &'static str {
-    if prog.reading_id(DEFAULT_READING).is_some() {
-        DEFAULT_READING
-    } else {
-        "base"
     }
 }
 

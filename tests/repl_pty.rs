@@ -62,9 +62,7 @@ fn a_session_in_a_terminal() {
     prompt(&mut p);
 
     p.send_line(":legal").unwrap();
-    let legal = p
-        .expect("legal moves under the reading narrow-check")
-        .unwrap();
+    let legal = p.expect("legal moves under the reading base").unwrap();
     let text = String::from_utf8_lossy(legal.before()).to_string();
     for m in ["5i4h", "5i4i", "5i5h", "5i6h", "5i6i", "P*2b", "1c1b+"] {
         assert!(text.contains(m), "{m} is legal: {text}");
@@ -79,8 +77,7 @@ fn a_session_in_a_terminal() {
     p.send(":leg\t").unwrap();
     std::thread::sleep(Duration::from_millis(200));
     p.send("\r").unwrap();
-    p.expect("30 legal moves under the reading narrow-check")
-        .unwrap();
+    p.expect("30 legal moves under the reading base").unwrap();
     prompt(&mut p);
     p.send(":rel").unwrap();
     p.expect(":reload").unwrap(); // the rest of the command, hinted

@@ -85,7 +85,7 @@ game of 1 position, now sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1; g and i bound (i = 
 sfen 7nk/9/6B1L/9/9/9/9/9/4K4 b P 1
 i = 1 (0 moves played)
 1c1b 1c1b+ 3c1e 3c1e+ 3c2b 3c2b+ 3c2d 3c2d+ 3c4b 3c4b+ 3c4d 3c4d+ 3c5a 3c5a+ 3c5e 3c5e+ 3c6f 3c6f+ 3c7g 3c7g+ 3c8h 3c8h+ 3c9i 3c9i+ 5i4h 5i4i 5i5h 5i6h 5i6i P*2b
-30 legal moves under the reading narrow-check
+30 legal moves under the reading base
 game of 2 positions, now sfen 7nk/8P/6B1L/9/9/9/9/9/4K4 w - 2; g and i bound (i = 2)
 true
 reading broad

@@ -250,6 +250,8 @@ fn edited_copy_mate_and_usi_follow_the_edit() {
         out(&o)
     );
     assert!(err(&o).contains("`succ` changed"), "{}", err(&o));
+    // the USI engine starts under them (their moves are read by the rules), says why it will
+    // not search, and answers nothing of the standard rules (with no input: no answer at all)
     let o = okite(&[
         "usi",
         "--rules",
@@ -257,7 +259,13 @@ fn edited_copy_mate_and_usi_follow_the_edit() {
         "--reading",
         "short-lance",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        err(&o).contains("E0607") && err(&o).contains("`succ` changed"),
+        "{}",
+        err(&o)
+    );
+    assert!(!out(&o).contains("checkmate"), "{}", out(&o));
     // the USI option Rules: go mate follows the edited rules (the pawn drop mates), then a
     // reading that does not exist is refused, never answered under other rules
     let text = usi_session(&format!(

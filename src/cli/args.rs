@@ -65,8 +65,7 @@ pub enum Command {
         /// Rule files or folders, as the other commands take them (added to PATHS)
         #[arg(long)]
         rules: Vec<PathBuf>,
-        /// The reading to start under (default: narrow-check where the rules define it, base
-        /// otherwise; `:reading` changes it)
+        /// The reading to start under (default: base; `:reading` changes it)
         #[arg(long)]
         reading: Option<String>,
         #[command(flatten)]
@@ -119,8 +118,7 @@ pub struct VariantOpts {
     /// Rule files or folders (default: the shipped rules)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
-    /// A reading of the rules (default: narrow-check where the rules define it, base
-    /// otherwise; the Go commands: base)
+    /// A reading of the rules
     #[arg(long)]
     pub reading: Option<String>,
 }
@@ -508,7 +506,7 @@ pub struct NativesArgs {
     /// Rule files or folders (default: the shipped rules)
     #[arg(long = "rules")]
     pub rules: Vec<PathBuf>,
-    /// The reading (default: narrow-check where the rules define it, base otherwise)
+    /// The reading (default: base)
     #[arg(long)]
     pub reading: Option<String>,
     /// Also list every native function okite has, with what it does
@@ -570,7 +568,9 @@ pub struct BoardVariantOpts {
 pub struct LegalArgs {
     #[command(flatten)]
     pub pos: PositionOpts,
-    /// narrow-check (default), narrow, broad, broad-check, or any reading of the rules
+    /// base (default: the rules as written, for shogi seed 001's narrow reading, as `eval` and
+    /// the REPL take them), narrow, broad, narrow-check, broad-check, or any reading of the
+    /// rules
     #[arg(long)]
     pub reading: Option<String>,
     /// native, rules or verify (both, compared)

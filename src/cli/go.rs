@@ -167,9 +167,7 @@ pub(super) fn go_plan(
 ) -> Result<(Program, Plan), i32> {
     let printer = Printer::auto();
     let prog = load_or_report(rules, &printer)?.0;
-    let r = reading
-        .map_or(Ok(crate::check::BASE), |n| prog.reading_or_error(n))
-        .map_err(|d| printer.fail_in(d, &prog.sources))?;
+    let r = crate::front::reading(&prog, reading).map_err(|d| printer.fail_in(d, &prog.sources))?;
     let plan = match engine {
         Engine::Rules => Plan::rules_asked(),
         _ => crate::front::plan_all(&prog, r, defs, natives),
@@ -545,10 +543,8 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 asked = (0..g.n).collect();
             }
             let ej = {
-                let r = reading
-                    .as_deref()
-                    .and_then(|n| cprog.reading_id(n))
-                    .unwrap_or(crate::check::BASE);
+                let r =
+                    crate::front::reading(&cprog, reading.as_deref()).unwrap_or(crate::check::BASE);
                 if engine == Engine::Rules {
                     engine_json(
                         &cprog,

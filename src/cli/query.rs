@@ -62,7 +62,7 @@ pub(super) fn with_query_in(
             }
         },
         (None, Some((r, _))) => *r,
-        (None, None) => crate::front::default_reading(&prog),
+        (None, None) => crate::check::BASE,
     };
     let bound = match board {
         Some((_, bound)) => bound,

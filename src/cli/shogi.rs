@@ -508,11 +508,15 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         Ok(p) => p,
         Err(c) => return c,
     };
-    // without --reading: the default reading, narrow-check (mate presupposes check, as the
-    // usual perft convention counts a pawn-drop mate), with no history before the position
-    let rname = reading
-        .clone()
-        .unwrap_or_else(|| crate::front::default_reading_name(&prog).into());
+    // without --reading: narrow-check (mate presupposes check, as the usual perft
+    // convention counts a pawn-drop mate), with no history before the position
+    let rname = reading.clone().unwrap_or_else(|| {
+        if prog.reading_id("narrow-check").is_some() {
+            "narrow-check".into()
+        } else {
+            "base".into()
+        }
+    });
     let r = match prog.reading_or_error(&rname) {
         Ok(r) => r,
         Err(d) => {
@@ -645,7 +649,8 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
-    // without `--reading`: the default reading; under a variant, the variant's own reading
+    // without `--reading`: base (the rules as written, for shogi seed 001's narrow reading, as
+    // the evaluator and the REPL); under a variant, the variant's own reading
     let asked = reading.as_deref();
     let loaded = match super::variant_asked::requested(
         variant.variant.as_deref(),

@@ -406,8 +406,7 @@ pub fn run(paths: Vec<PathBuf>) -> i32 {
 pub struct Options {
     /// The budgets; none: the command line's defaults.
     pub run: Option<crate::front::RunOpts>,
-    /// The reading the session starts under (the default one, `front::default_reading`, when
-    /// none, or when the rules lack it).
+    /// The reading the session starts under (`base` when none, or when the rules lack it).
     pub reading: Option<String>,
 }
 

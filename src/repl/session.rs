@@ -73,9 +73,6 @@ pub struct Session {
     /// The program queries are compiled with (the evaluator runs on a twin built alike).
     prog: Program,
     reading: String,
-    /// Whether the reading was chosen (`--reading`, `:reading`); else it is the default one of
-    /// the rules loaded (`front::default_reading`), following them as they change.
-    reading_chosen: bool,
     /// The evaluation budgets (`okite repl --max-resident-mb ...`).
     pub run_opts: RunOpts,
     shogi: Option<ShogiGame>,
@@ -199,8 +196,7 @@ impl Session {
             sources: SourceMap::default(),
             prog: Program::build(vec![], SourceMap::default(), &Natives::standard())
                 .unwrap_or_else(|_| panic!("the empty program checks")),
-            reading: crate::front::DEFAULT_READING.into(),
-            reading_chosen: false,
+            reading: "base".into(),
             run_opts: RunOpts::parse_default(),
             shogi: None,
             go: None,
@@ -404,12 +400,10 @@ impl Session {
     pub fn start_reading(&mut self, name: &str) {
         if self.prog.reading_id(name).is_some() {
             self.reading = name.to_string();
-            self.reading_chosen = true;
         } else {
             fail!(
                 self,
-                "error: no reading `{name}` in the rules loaded; the session is under {} (:reading lists them)",
-                crate::front::default_reading_name(&self.prog)
+                "error: no reading `{name}` in the rules loaded; the session is under base (:reading lists them)"
             );
         }
     }
@@ -462,9 +456,8 @@ impl Session {
     /// Settings of a new evaluator.
     pub fn configure(&mut self, ev: &mut Evaluator) {
         self.run_opts.apply(ev);
-        if !self.reading_chosen || self.prog.reading_id(&self.reading).is_none() {
-            self.reading = crate::front::default_reading_name(&self.prog).into();
-            self.reading_chosen = false;
+        if self.prog.reading_id(&self.reading).is_none() {
+            self.reading = "base".into();
         }
         ev.set_reading(self.reading_id());
     }
@@ -814,7 +807,6 @@ impl Session {
                 match self.prog.reading_or_error(arg) {
                     Ok(r) => {
                         self.reading = arg.to_string();
-                        self.reading_chosen = true;
                         ev.set_reading(r);
                         println!("reading {arg}");
                     }
