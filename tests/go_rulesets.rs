@@ -55,6 +55,8 @@ fn sgf(name: &str) -> Vec<Row> {
 }
 
 const B: Option<&str> = Some("B");
+/// The reason of a game RE ends by resignation, time or forfeit.
+const RESIGNED: &str = "resignation, time or forfeit (as RE states)";
 const W: Option<&str> = Some("W");
 
 /// 7 x 7, komi 6.5 (KM). Black's wall D1-D7 and White's wall E1-E7 touch (no dame); Black's
@@ -334,7 +336,7 @@ fn not_over_resigned_and_handicap() {
     assert_eq!(r.2, Some(-1.5));
     assert!(r.4.starts_with("not over"), "{r:?}");
     // Chinese: N points for N handicap stones; AGA N - 1; Japanese none. Black B2 on 3 x 3
-    // after two passes: area -9 + komi 7.5 + bonus.
+    // after two passes: area -9 + bonus, and no komi in a handicap game but AGA's 0.5.
     let v = json(&[
         "--graph",
         "grid:3x3",
@@ -346,8 +348,8 @@ fn not_over_resigned_and_handicap() {
         "chinese,aga,japanese",
     ]);
     let scores: Vec<Option<f64>> = rows(&v).iter().map(|r| r.2).collect();
-    // Japanese: territory 8 for Black, komi 6.5: -1.5
-    assert_eq!(scores, [Some(1.5), Some(0.5), Some(-1.5)]);
+    // Japanese: territory 8 for Black: -8
+    assert_eq!(scores, [Some(-6.0), Some(-6.5), Some(-8.0)]);
     let dir = std::env::temp_dir().join(format!("okite-go-result-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join("resigned.sgf");
@@ -361,8 +363,8 @@ fn not_over_resigned_and_handicap() {
     expect(
         &rows(&v),
         &[
-            ("japanese", W, None, 3, "resignation"),
-            ("chinese", W, None, 3, "resignation"),
+            ("japanese", W, None, 3, RESIGNED),
+            ("chinese", W, None, 3, RESIGNED),
         ],
     );
     assert_eq!(v["results"][0]["agrees"], true);
@@ -469,4 +471,102 @@ fn refusals() {
     let o = okite(&["go", "result", "--graph", "path:3", "--moves", &passes]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("at most 5000"));
+}
+
+/// Records as their referees read them: a handicap game's komi when the record states none (AGA
+/// 0.5; NZ "There is no komi"; none in Japanese and Chinese handicap games), FF[1]-style
+/// identifiers with lower-case letters, `AE` after the moves as the stones the scorer took off,
+/// `W+Time Over` as a time win, and a winner without a count that the moves do not show.
+#[test]
+fn records_as_referees_read_them() {
+    let dir = std::env::temp_dir().join(format!("okite-go-referees-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| -> String {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // 3 x 3, Black's two handicap stones on the corners A3 and C1 (AB), White passes, Black
+    // passes: Black's area 9, territory 7. Chinese -9 + 2 = -7; AGA -9 + 0.5 + 1 = -7.5;
+    // Japanese -7; NZ -9; with the even game's komi each would be 7.5, 7.5, 6.5 and 7 more
+    let rs = "chinese,aga,japanese,new-zealand";
+    let h = write("handicap.sgf", "(;GM[1]FF[4]SZ[3]HA[2]AB[aa][cc];W[];B[])");
+    let v = json(&["--sgf", &h, "--rulesets", rs]);
+    let scores: Vec<Option<f64>> = rows(&v).iter().map(|r| r.2).collect();
+    assert_eq!(scores, [Some(-7.0), Some(-7.5), Some(-7.0), Some(-9.0)]);
+    // a komi the record states holds in a handicap game too
+    let k = write(
+        "handicap_km.sgf",
+        "(;GM[1]FF[4]SZ[3]HA[2]KM[5.5]AB[aa][cc];W[];B[])",
+    );
+    let v = json(&["--sgf", &k, "--rulesets", rs]);
+    let scores: Vec<Option<f64>> = rows(&v).iter().map(|r| r.2).collect();
+    assert_eq!(scores, [Some(-1.5), Some(-2.5), Some(-1.5), Some(-3.5)]);
+    // the even game, written with FF[1]-style identifiers: the customary komi
+    let old = write(
+        "ff1.sgf",
+        "(;GaMe[1]SiZe[3]AddBlack[aa][cc];White[];Black[])",
+    );
+    let v = json(&["--sgf", &old, "--rulesets", rs]);
+    assert_eq!(v["plays"], 2);
+    let scores: Vec<Option<f64>> = rows(&v).iter().map(|r| r.2).collect();
+    assert_eq!(scores, [Some(-1.5), Some(-1.5), Some(-0.5), Some(-2.0)]);
+    // AE after the moves marks the dead stones as TB/TW do (tests/data/go/dead_stone.sgf)
+    let ae = write(
+        "ae.sgf",
+        "(;GM[1]FF[4]SZ[4]KM[0.5]RE[W+0.5];B[bc];W[cc];B[bb];W[cb];B[bd];W[cd];B[ba];W[ca];B[];W[ac];B[];W[]AE[ac])",
+    );
+    let v = json(&["--sgf", &ae, "--rulesets", "chinese,japanese"]);
+    assert_eq!(
+        v["dead"]["source"],
+        "the record's AE after the moves (the stones taken off)"
+    );
+    assert_eq!(v["dead"]["stones"], serde_json::json!(["A2"]));
+    expect(
+        &rows(&v),
+        &[
+            ("chinese", W, Some(0.5), 12, "area count"),
+            ("japanese", B, Some(-0.5), 12, "territory count"),
+        ],
+    );
+    assert_eq!(v["results"][0]["agrees"], true);
+    assert_eq!(v["results"][1]["agrees"], false);
+    // a stone AE takes off is not put back by a later setup: AB after the moves is refused
+    let ab = write("ab.sgf", "(;SZ[3];B[aa];W[];B[]AB[bb])");
+    let o = okite(&["go", "result", "--sgf", &ab]);
+    assert_eq!(o.status.code(), Some(2));
+    // W+Time Over: White wins on time; B+ alone: the moves must end the game to be compared
+    for (re, winner) in [
+        ("W+Time Over", W),
+        ("W+Time", W),
+        ("B+T", B),
+        ("W+Forfeit", W),
+    ] {
+        let t = write(
+            "time.sgf",
+            &format!("(;SZ[5]KM[6.5]RE[{re}];B[cc];W[dc];B[cd])"),
+        );
+        let v = json(&["--sgf", &t, "--rulesets", "japanese"]);
+        expect(&rows(&v), &[("japanese", winner, None, 3, RESIGNED)]);
+        assert_eq!(v["results"][0]["agrees"], true, "{re}");
+    }
+    let mid = write("mid.sgf", "(;SZ[5]KM[6.5]RE[B+];B[cc];W[dc];B[cd])");
+    let v = json(&["--sgf", &mid, "--rulesets", "chinese"]);
+    let r = &v["results"][0];
+    assert!(r["winner"].is_null(), "{v}");
+    assert!(r["reason"].as_str().unwrap().starts_with("not over"), "{v}");
+    assert!(r["agrees"].is_null(), "{v}");
+    assert!(
+        r["not_shown"]
+            .as_str()
+            .unwrap()
+            .contains("the moves do not show"),
+        "{v}"
+    );
+    // with two passes the moves end it, and B+ is compared
+    let ended = write("ended.sgf", "(;SZ[3]KM[0.5]RE[B+];B[bb];W[];B[])");
+    let v = json(&["--sgf", &ended, "--rulesets", "chinese"]);
+    assert_eq!(v["results"][0]["agrees"], true, "{v}");
+    assert!(v["results"][0]["not_shown"].is_null(), "{v}");
+    std::fs::remove_dir_all(&dir).ok();
 }

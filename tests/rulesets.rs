@@ -454,3 +454,28 @@ fn verdicts_by_the_rules_agree_with_the_native_bindings() {
     }
     assert!(distinct.len() >= 8, "{distinct:?}");
 }
+
+/// In a 駒落ち game the JSA counts the pieces 上手 took off as 上手's (docs/RULES.md): a 角落ち
+/// game stopped for the count at once is 27 to 22 on the board and in hand, 27 to 27 with the
+/// bishop taken off, so both have 24 and it is replayed; 八枚落ち, 27 to 11 on the board, is
+/// 27 to 27 too. The 27-point rules count 先手's alone (27: 後手 wins).
+#[test]
+fn a_handicap_games_count_gives_the_pieces_taken_off_to_uwate() {
+    for handicap in ["角落ち", "八枚落ち"] {
+        let text = format!("手合割：{handicap}\n手数----指手---------消費時間--\n   1 持将棋\n");
+        let path = std::env::temp_dir().join(format!(
+            "okite-rulesets-{}-{handicap}.kif",
+            std::process::id()
+        ));
+        std::fs::write(&path, text).unwrap();
+        let rows = results(&[
+            "--rulesets",
+            "jsa,amateur",
+            "--kif",
+            path.to_str().unwrap(),
+        ]);
+        let _ = std::fs::remove_file(&path);
+        expect(&rows, &[("jsa", "replay", 0), ("amateur", "gote", 0)]);
+        assert_eq!(rows[0].3, "impasse count: both 24 or more", "{handicap}");
+    }
+}

@@ -768,7 +768,9 @@ pub struct GoResultArgs {
     #[arg(long, default_value = "native")]
     pub engine: Engine,
     /// One JSON object: {"results": [{"ruleset", "winner" (B, W, draw or null), "score"
-    /// (White minus Black, komi included, or null), "reason", "play", "agrees"}], "plays",
+    /// (White minus Black, komi included, or null), "reason", "play", "agrees" (null when
+    /// nothing is compared), "not_shown" (why the record's result is not compared: the moves do
+    /// not show it; else null)}], "plays",
     /// "komi", "handicap", "dead": {"source", "stones"}, "record_result"}
     #[arg(long)]
     pub json: bool,

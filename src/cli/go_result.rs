@@ -25,6 +25,8 @@ struct Judged {
     stated: Option<String>,
     /// the TB/TW marks
     territory: Option<(Vec<usize>, Vec<usize>)>,
+    /// the points emptied by AE after the moves (the stones the scorer took off)
+    removed: Vec<usize>,
 }
 
 /// The most plays a record judged may have: real games have a few hundred; the rules compare
@@ -83,6 +85,7 @@ fn judged(a: &GoResultArgs) -> Result<Judged, i32> {
             handicap: 0,
             stated: None,
             territory: None,
+            removed: vec![],
         });
     };
     read_sgf(a.graph.as_deref(), path)
@@ -133,6 +136,7 @@ fn read_sgf(graph: Option<&str>, path: &Path) -> Result<Judged, i32> {
         handicap,
         stated: record.result.map(|r| r.0),
         territory: marked.then_some(record.territory),
+        removed: record.removed,
     })
 }
 
@@ -183,7 +187,24 @@ fn stated(re: &str) -> Stated {
         }
     }
     let lower = how.to_ascii_lowercase();
-    if ["r", "resign", "t", "time", "f", "forfeit"].contains(&lower.as_str()) {
+    // the first word: `R`, `Resign`, `T`, `Time`, `Time Over`, `Timeout`, `F`, `Forfeit`
+    let word = lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("");
+    if [
+        "r",
+        "resign",
+        "resigned",
+        "resignation",
+        "t",
+        "time",
+        "timeout",
+        "f",
+        "forfeit",
+    ]
+    .contains(&word)
+    {
         return Stated {
             winner: Some(w),
             score: None,
@@ -191,12 +212,12 @@ fn stated(re: &str) -> Stated {
             counted: false,
         };
     }
-    // `B+` alone: a win, no count stated
+    // `B+` alone: a win, no count stated; the game is counted only where the moves end it
     Stated {
         winner: Some(w),
         score: None,
         loser: 0,
-        counted: how.is_empty(),
+        counted: false,
     }
 }
 
@@ -227,16 +248,24 @@ fn dead_stones(
         }
         return Ok((out, "--dead".into()));
     }
-    if let Some((tb, tw)) = &j.territory {
+    if j.territory.is_some() || !j.removed.is_empty() {
+        // a stone inside the other colour's territory, or taken off by AE after the moves
+        let (tb, tw) = j.territory.clone().unwrap_or_default();
         let mut out: Vec<usize> = tb
             .iter()
             .filter(|&&v| last.get(v) == Color::White.value())
             .chain(tw.iter().filter(|&&v| last.get(v) == Color::Black.value()))
+            .chain(j.removed.iter().filter(|&&v| last.get(v) != 0))
             .copied()
             .collect();
         out.sort_unstable();
         out.dedup();
-        return Ok((out, "the record's TB/TW".into()));
+        let source = match (j.territory.is_some(), j.removed.is_empty()) {
+            (true, true) => "the record's TB/TW",
+            (false, _) => "the record's AE after the moves (the stones taken off)",
+            (true, false) => "the record's TB/TW and its AE after the moves",
+        };
+        return Ok((out, source.into()));
     }
     if g.n <= crate::go::life::TRACK_MAX_VERTICES {
         let regular = (0..seq.len()).all(|i| !seq[..i].contains(&seq[i]));
@@ -266,7 +295,10 @@ fn dead_stones(
             .collect();
         return Ok((out, "seed 004's outcome classes".into()));
     }
-    Ok((vec![], "none given (--dead, or TB/TW in the record)".into()))
+    Ok((
+        vec![],
+        "none given (--dead, or TB/TW or AE after the moves in the record)".into(),
+    ))
 }
 
 fn winner_name(v: &Value) -> Option<Option<&'static str>> {
@@ -295,6 +327,8 @@ struct Row {
     play: i64,
     reason: String,
     agrees: Option<bool>,
+    /// why a stated result is neither agreed nor disagreed with
+    not_shown: Option<String>,
     natives: Vec<(String, bool)>,
 }
 
@@ -431,8 +465,14 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
             _ => None,
         };
         let over = winner.is_some() || why.starts_with("forbidden") || why.starts_with("a cycle");
-        let agrees = st.as_ref().filter(|s| s.winner.is_some()).map(|s| {
-            over && s.winner == winner
+        // a stated result is compared only with a game the moves end; one they leave
+        // unfinished is not shown by them, neither agreeing nor disagreeing
+        let stated_result = st.as_ref().filter(|s| s.winner.is_some());
+        let not_shown = stated_result.filter(|_| !over).map(|_| {
+            "the record states a result the moves do not show: they do not end the game (no two passes, no resignation, no count stated)".to_string()
+        });
+        let agrees = stated_result.filter(|_| over).map(|s| {
+            s.winner == winner
                 && match (s.score, score) {
                     (Some(x), Some(y)) => (x * 2.0) as i64 == y,
                     _ => true,
@@ -447,6 +487,7 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
             play: *play,
             reason: why.to_string(),
             agrees,
+            not_shown,
             natives,
         });
     }
@@ -461,13 +502,14 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
                     .map(|(p, on)| format!("{{\"native\": {}, \"on\": {on}}}", json_str(p)))
                     .collect();
                 format!(
-                    "{{\"ruleset\": {}, \"winner\": {}, \"score\": {}, \"reason\": {}, \"play\": {}, \"agrees\": {}, \"natives\": [{}]}}",
+                    "{{\"ruleset\": {}, \"winner\": {}, \"score\": {}, \"reason\": {}, \"play\": {}, \"agrees\": {}, \"not_shown\": {}, \"natives\": [{}]}}",
                     json_str(&r.ruleset),
                     r.winner.map_or("null".to_string(), json_str),
                     r.score.map_or("null".to_string(), points),
                     json_str(&r.reason),
                     r.play,
                     r.agrees.map_or("null".to_string(), |x| x.to_string()),
+                    r.not_shown.as_deref().map_or("null".to_string(), json_str),
                     natives.join(", ")
                 )
             })
@@ -506,8 +548,9 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
         println!("record result: {re}");
     }
     for r in &rows {
-        let flag = match r.agrees {
-            Some(false) => "   (the record says otherwise)",
+        let flag = match (r.agrees, &r.not_shown) {
+            (Some(false), _) => "   (the record says otherwise)",
+            (None, Some(_)) => "   (the record's result is not shown by the moves)",
             _ => "",
         };
         // the play a forbidden move or a cycle falls at

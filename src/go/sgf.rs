@@ -32,6 +32,8 @@ pub struct SgfRecord {
     pub ruleset: Option<String>,
     /// Points marked as Black's and White's territory (`TB`, `TW`, every node of the main line).
     pub territory: (Vec<usize>, Vec<usize>),
+    /// Points emptied by `AE` after the first move: the stones a scorer took off as dead.
+    pub removed: Vec<usize>,
 }
 
 struct Parser<'a> {
@@ -146,7 +148,12 @@ impl<'a> Parser<'a> {
             if self.pos == start {
                 return Ok(props);
             }
-            let ident = self.text[start..self.pos].to_string();
+            // FF[1] to FF[3] allowed lower-case letters in an identifier (`AddBlack`,
+            // `SiZe`), which a reader ignores (FF[4], "Changes from FF[3]"): `AB`, `SZ`
+            let ident: String = self.text[start..self.pos]
+                .chars()
+                .filter(|c| c.is_ascii_uppercase())
+                .collect();
             let mut values = Vec::new();
             loop {
                 self.skip_ws();
@@ -305,9 +312,16 @@ pub fn parse_sgf(text: &str) -> GoResult<SgfRecord> {
     let mut moves = Vec::new();
     let (mut handicap, mut result, mut ruleset) = (None, None, None);
     let mut territory = (vec![], vec![]);
+    let mut removed = vec![];
     for node in &nodes {
         for (ident, values, start) in node {
             match ident.as_str() {
+                "AE" if !moves.is_empty() => {
+                    // after the moves: the stones the scorer took off (dead stones)
+                    for (v, at) in values {
+                        removed.extend(points(text, v, *at, rows, cols)?);
+                    }
+                }
                 "AB" | "AW" | "AE" => {
                     if !moves.is_empty() {
                         return Err(GoError::at(
@@ -387,6 +401,7 @@ pub fn parse_sgf(text: &str) -> GoResult<SgfRecord> {
         result,
         ruleset,
         territory,
+        removed,
     })
 }
 
@@ -532,6 +547,11 @@ mod tests {
         assert!(parse_sgf(&deep).is_err());
         let ok = format!("{}{}", "(;B[aa]".repeat(100), ")".repeat(100));
         assert!(parse_sgf(&ok).is_ok());
+        // FF[1]-style identifiers with lower-case letters; AE after the moves: taken off
+        let r = parse_sgf("(;GaMe[1]SiZe[3]AddBlack[aa];Black[bb];White[];Black[]AddEmpty[aa])")
+            .unwrap();
+        assert_eq!((r.rows, r.cols, r.setup.black.len()), (3, 3, 1));
+        assert_eq!((r.moves.len(), r.removed.clone()), (3, vec![0]));
         // 20x19: tt is a point, not a pass.
         let r = parse_sgf("(;SZ[20:19];B[ts])").unwrap();
         assert_eq!(r.moves[0].1, Move::Place(18 * 20 + 19));

@@ -124,8 +124,11 @@ impl Record {
     }
 }
 
-/// The start positions named by KIF `手合割` values.
-const HANDICAPS: [(&str, &str); 11] = [
+/// The start positions named by KIF `手合割` values: every one of the KIF format's list but
+/// `その他` (a board diagram follows). 上手's left is the side of file 1, as in 香落ち: 五枚落ち
+/// takes the right knight (8a) with the four of 四枚落ち, 左五枚落ち the left one (2a); 左七枚落ち
+/// and 右七枚落ち take a silver from 六枚落ち's (3a and 7a).
+const HANDICAPS: [(&str, &str); 16] = [
     (
         "平手",
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -155,12 +158,32 @@ const HANDICAPS: [(&str, &str); 11] = [
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
     ),
     (
+        "三枚落ち",
+        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
         "四枚落ち",
         "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
     ),
     (
+        "五枚落ち",
+        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左五枚落ち",
+        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
         "六枚落ち",
         "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左七枚落ち",
+        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "右七枚落ち",
+        "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
     ),
     (
         "八枚落ち",
@@ -365,7 +388,22 @@ fn kif_move_text(rest: &str) -> String {
         None => rest.split_whitespace().next().unwrap_or("").to_string(),
     };
     // a variation mark right after the move
-    word.trim_end_matches('+').to_string()
+    without_time(&word).trim_end_matches('+').to_string()
+}
+
+/// A KIF move written with its time and no space between (`７六歩(77)( 0:00/00:00:00)`, as
+/// some applications write it): the move alone. The origin is two digits in parentheses; any
+/// other parenthesis starts the time.
+fn without_time(word: &str) -> &str {
+    let Some(i) = word.find('(') else {
+        return word;
+    };
+    let b = &word.as_bytes()[i..];
+    if b.len() >= 4 && b[1].is_ascii_digit() && b[2].is_ascii_digit() && b[3] == b')' {
+        &word[..i + 4]
+    } else {
+        &word[..i]
+    }
 }
 
 /// Parses a KIF or KI2 game record (main line only) into the game, with the moves as written.
@@ -1183,6 +1221,46 @@ mod tests {
         let usi: Vec<String> = g.moves.iter().map(|m| m.to_usi()).collect();
         assert_eq!(usi, ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
         assert_eq!(g.positions.len(), 6);
+    }
+
+    /// Every handicap of the KIF format's list: 上手 (gote) lacks as many pieces as the name
+    /// says, moves first, and the pieces of each side of 上手 go as its name says.
+    #[test]
+    fn every_handicap_of_the_kif_list() {
+        for (name, removed, gone) in [
+            ("香落ち", 1, &["1a"][..]),
+            ("右香落ち", 1, &["9a"][..]),
+            ("三枚落ち", 3, &["8b", "2b", "1a"][..]),
+            ("五枚落ち", 5, &["9a", "8a", "1a"][..]),
+            ("左五枚落ち", 5, &["9a", "2a", "1a"][..]),
+            ("左七枚落ち", 7, &["8a", "3a", "2a"][..]),
+            ("右七枚落ち", 7, &["8a", "7a", "2a"][..]),
+            ("十枚落ち", 10, &["6a", "4a"][..]),
+        ] {
+            let text = format!("手合割：{name}\n手数----指手---------消費時間--\n   1 ５二玉(51)\n");
+            let g = parse_kif(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let start = &g.positions[0];
+            let white = start
+                .pieces()
+                .filter(|(_, p)| p.color == Color::White)
+                .count();
+            assert_eq!(white, 20 - removed, "{name}");
+            for sq in gone {
+                let sq = Square::from_usi(sq).unwrap();
+                assert!(start.piece_at(sq).is_none(), "{name}: {sq:?}");
+            }
+            assert_eq!(g.moves[0].to_usi(), "5a5b", "{name}");
+        }
+    }
+
+    /// A move written with its time and no space between, as some applications write them.
+    #[test]
+    fn kif_time_without_a_space() {
+        let tight = KIF.replace("   ( 0:00", "( 0:00");
+        assert!(tight.contains("７六歩(77)( 0:00") && tight.contains("４五角打( 0:00"));
+        let g = parse_kif(&tight).unwrap();
+        let usi: Vec<String> = g.moves.iter().map(|m| m.to_usi()).collect();
+        assert_eq!(usi, ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
     }
 
     #[test]
