@@ -468,12 +468,7 @@ fn a_handicap_games_count_gives_the_pieces_taken_off_to_uwate() {
             std::process::id()
         ));
         std::fs::write(&path, text).unwrap();
-        let rows = results(&[
-            "--rulesets",
-            "jsa,amateur",
-            "--kif",
-            path.to_str().unwrap(),
-        ]);
+        let rows = results(&["--rulesets", "jsa,amateur", "--kif", path.to_str().unwrap()]);
         let _ = std::fs::remove_file(&path);
         expect(&rows, &[("jsa", "replay", 0), ("amateur", "gote", 0)]);
         assert_eq!(rows[0].3, "impasse count: both 24 or more", "{handicap}");

@@ -1237,7 +1237,8 @@ mod tests {
             ("右七枚落ち", 7, &["8a", "7a", "2a"][..]),
             ("十枚落ち", 10, &["6a", "4a"][..]),
         ] {
-            let text = format!("手合割：{name}\n手数----指手---------消費時間--\n   1 ５二玉(51)\n");
+            let text =
+                format!("手合割：{name}\n手数----指手---------消費時間--\n   1 ５二玉(51)\n");
             let g = parse_kif(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
             let start = &g.positions[0];
             let white = start
