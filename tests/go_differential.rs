@@ -306,3 +306,44 @@ fn outcome_classes_from_the_command_line() {
     );
     assert_eq!(by("depth-first"), by("proof-numbers"));
 }
+
+/// `winner` refuses what its native refuses, by the rules alone too: a graph that is not
+/// connected, a board with a colour outside -1, 0, 1 or without every vertex. Before, the rules
+/// answered where the native refused, and `--verify` found nothing to compare.
+#[test]
+fn winner_refuses_by_the_rules_what_the_native_refuses() {
+    let cases = [
+        (
+            "winner({1: {2}, 2: {1}, 3: {4}, 4: {3}}, {1: 0, 2: 0, 3: 0, 4: 0}, 0)",
+            "connected",
+        ),
+        (
+            "winner(path(2), {1: 5, 2: 0}, 0)",
+            "-1 (black), 0 (empty) or 1",
+        ),
+        (
+            "winner(path(3), {1: 1, 2: 0}, 0)",
+            "-1 (black), 0 (empty) or 1",
+        ),
+    ];
+    for (expr, said) in cases {
+        for engine in ["rules", "native"] {
+            let o = common::okite(&["eval", "--engine", engine, expr]);
+            let err = String::from_utf8_lossy(&o.stderr).to_string();
+            assert_eq!(o.status.code(), Some(2), "{engine} {expr}: {err}");
+            if engine == "rules" {
+                assert!(err.contains(said), "{expr}: {err}");
+            }
+        }
+    }
+    // a board the seed plays is answered alike
+    for engine in ["rules", "native"] {
+        let o = common::okite(&[
+            "eval",
+            "--engine",
+            engine,
+            "winner(path(2), {1: 1, 2: 0}, 0)",
+        ]);
+        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1", "{engine}");
+    }
+}

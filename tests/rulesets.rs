@@ -474,3 +474,21 @@ fn a_handicap_games_count_gives_the_pieces_taken_off_to_uwate() {
         assert_eq!(rows[0].3, "impasse count: both 24 or more", "{handicap}");
     }
 }
+
+/// The "Last Judgment" under the professional rules, read both ways (seed 001: the official
+/// rules leave it open). Under `jsa` the interposed pawn is a pawn-drop mate: its only answer
+/// would complete 先手's own perpetual check. Under `jsa-escape-counts` that answer still
+/// escapes, the pawn is legal, and the answer then loses for 先手 as a perpetual check.
+#[test]
+fn the_last_judgment_read_both_ways() {
+    let t = "8k/1b7/9/2g3g2/4+B4/4KP3/3PPL3/9/9 w P 1";
+    let r = "1a2a P*2b 2a1a 2b2a+ 1a2a 5e6e 2a1a 6e6f P*5e 6f5e";
+    let drop = format!("{r} {r} 1a2a P*2b 2a1a 2b2a+ 1a2a 5e6e 2a1a 6e6f P*5e");
+    let sets = "jsa,jsa-escape-counts";
+    let rows = usi(t, &drop, sets);
+    expect(&rows, &[("jsa", "sente", 29), ("jsa-escape-counts", "none", 29)]);
+    assert!(rows[0].3.contains("打ち歩詰め"), "{rows:?}");
+    let rows = usi(t, &format!("{drop} 6f5e"), "jsa-escape-counts");
+    expect(&rows, &[("jsa-escape-counts", "gote", 30)]);
+    assert!(rows[0].3.contains("perpetual check"), "{rows:?}");
+}

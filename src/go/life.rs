@@ -1032,7 +1032,11 @@ impl Classifier {
     fn orbits(&self, seq: &[Board], asked: &[usize]) -> GoResult<(Vec<usize>, Vec<Vec<usize>>)> {
         if let Some(&v) = asked.iter().find(|&&v| v >= self.sg.n) {
             return Err(GoError::new(
-                format!("vertex index {v} is not a vertex of the graph"),
+                format!(
+                    "vertex {} is not a vertex of the graph (its vertices are 1 to {})",
+                    v + 1,
+                    self.sg.n
+                ),
                 "vertices are numbered from 1 in the rules",
             ));
         }

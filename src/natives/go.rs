@@ -143,6 +143,13 @@ pub fn register(h: &mut Natives) {
         |_, a| {
             let g = native_graph(&a[0])?;
             let b = board(&g, &a[1])?;
+            // a final board gives every vertex its colour, as the rules ask
+            if matches!(&a[1], Value::Map(m) if m.len() != g.n) {
+                return Err(
+                    "a board maps each vertex of the graph to -1 (black), 0 (empty) or 1 (white)"
+                        .into(),
+                );
+            }
             Ok(winner_value(b.pure_score(), half_points(&a[2])?))
         },
     );
