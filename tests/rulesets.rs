@@ -486,7 +486,10 @@ fn the_last_judgment_read_both_ways() {
     let drop = format!("{r} {r} 1a2a P*2b 2a1a 2b2a+ 1a2a 5e6e 2a1a 6e6f P*5e");
     let sets = "jsa,jsa-escape-counts";
     let rows = usi(t, &drop, sets);
-    expect(&rows, &[("jsa", "sente", 29), ("jsa-escape-counts", "none", 29)]);
+    expect(
+        &rows,
+        &[("jsa", "sente", 29), ("jsa-escape-counts", "none", 29)],
+    );
     assert!(rows[0].3.contains("打ち歩詰め"), "{rows:?}");
     let rows = usi(t, &format!("{drop} 6f5e"), "jsa-escape-counts");
     expect(&rows, &[("jsa-escape-counts", "gote", 30)]);

@@ -167,13 +167,20 @@ pub(super) fn report(
             r.line
         );
     }
+    // the names in a column as wide as the longest (9 at least, as the shipped ones print)
+    let w = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(9);
     for (n, r, p, why, agrees) in &rows {
         let flag = match agrees {
             Some(true) => "",
             Some(false) => "   (the record says otherwise)",
             None => "",
         };
-        println!("{n:<9} {r:<7} move {p:<4} {why}{flag}");
+        println!("{n:<w$} {r:<7} move {p:<4} {why}{flag}");
     }
     0
 }
