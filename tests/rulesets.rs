@@ -495,3 +495,33 @@ fn the_last_judgment_read_both_ways() {
     expect(&rows, &[("jsa-escape-counts", "gote", 30)]);
     assert!(rows[0].3.contains("perpetual check"), "{rows:?}");
 }
+
+/// The rule sets judge a move, the seeds' readings a position (seed 001): a start that already
+/// has two of 先手's pawns on a file (a composed 九歩 problem) makes every later position
+/// forbidden under `narrow`, a foul at 先手's first move; under the rule sets no move made it,
+/// and the game goes on. A pawn dropped on the file of another is a foul everywhere.
+#[test]
+fn two_pawns_on_a_file_is_a_foul_of_the_move_that_makes_it() {
+    let sets = "jsa,amateur,csa,narrow";
+    let doubled = "4k4/9/9/9/4P4/4P4/9/9/4K4 b - 1";
+    expect(
+        &usi(doubled, "5i4i 5a4a", sets),
+        &[
+            ("jsa", "none", 2),
+            ("amateur", "none", 2),
+            ("csa", "none", 2),
+            ("narrow", "gote", 1),
+        ],
+    );
+    let rows = usi("4k4/9/9/9/4P4/9/9/9/4K4 b P 1", "P*5g", sets);
+    expect(
+        &rows,
+        &[
+            ("jsa", "gote", 1),
+            ("amateur", "gote", 1),
+            ("csa", "gote", 1),
+            ("narrow", "gote", 1),
+        ],
+    );
+    assert!(rows.iter().all(|r| r.3.contains("二歩")), "{rows:?}");
+}
