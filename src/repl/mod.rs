@@ -252,6 +252,28 @@ const CONTINUATION: &str = "   ... ";
 /// the size of a rule file.
 const MAX_INPUT_BYTES: usize = crate::syntax::parser::MAX_SOURCE_BYTES;
 
+/// Adds the line `l` to the input `text` read so far, from a terminal or a pipe: the input to
+/// run once it is whole, or once a command (kept in `ahead`, run next) ends it unfinished, or
+/// the input's length past the bound; `None` while it goes on.
+fn continue_input(text: &mut String, l: &str, ahead: &mut Option<String>) -> Option<Line> {
+    if !text.is_empty() && l.trim_start().starts_with(':') {
+        // a command: the unfinished input before it ends here
+        *ahead = Some(l.to_string());
+        return Some(Line::Text(std::mem::take(text)));
+    }
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(l);
+    if text.len() > MAX_INPUT_BYTES {
+        return Some(Line::TooLong(text.len()));
+    }
+    if !incomplete(text) {
+        return Some(Line::Text(std::mem::take(text)));
+    }
+    None
+}
+
 impl Input {
     fn read(&mut self) -> Line {
         match self {
@@ -284,19 +306,8 @@ impl Input {
                             }
                         }
                     };
-                    if !text.is_empty() && l.trim_start().starts_with(':') {
-                        *ahead = Some(l);
-                        return Line::Text(text);
-                    }
-                    if !text.is_empty() {
-                        text.push('\n');
-                    }
-                    text.push_str(&l);
-                    if text.len() > MAX_INPUT_BYTES {
-                        return Line::TooLong(text.len());
-                    }
-                    if !incomplete(&text) {
-                        return Line::Text(text);
+                    if let Some(done) = continue_input(&mut text, &l, ahead) {
+                        return done;
                     }
                 }
             }
@@ -338,20 +349,8 @@ impl Input {
                         }
                         Ok(_) => {
                             let l = l.trim_end_matches(['\n', '\r']);
-                            if !text.is_empty() && l.trim_start().starts_with(':') {
-                                // a command: the unfinished input before it ends here
-                                *ahead = Some(l.to_string());
-                                return Line::Text(text);
-                            }
-                            if !text.is_empty() {
-                                text.push('\n');
-                            }
-                            text.push_str(l);
-                            if text.len() > MAX_INPUT_BYTES {
-                                return Line::TooLong(text.len());
-                            }
-                            if !incomplete(&text) {
-                                return Line::Text(text);
+                            if let Some(done) = continue_input(&mut text, l, ahead) {
+                                return done;
                             }
                         }
                     }
