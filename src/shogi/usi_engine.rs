@@ -43,6 +43,24 @@ fn say<W: Write>(out: &Mutex<W>, line: &str) -> std::io::Result<()> {
     w.flush()
 }
 
+/// The answer to a `go` that no search answers: `mate` (`go mate`'s answer), else `bestmove
+/// resign`, held back (returned, to be said when the search is told to end) after `go
+/// infinite` or `go ponder`.
+fn go_unanswered<W: Write>(
+    out: &Mutex<W>,
+    args: &[&str],
+    mate: &str,
+) -> std::io::Result<Option<String>> {
+    if args.first() == Some(&"mate") {
+        say(out, mate)?;
+    } else if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
+        return Ok(Some("bestmove resign".into()));
+    } else {
+        say(out, "bestmove resign")?;
+    }
+    Ok(None)
+}
+
 /// What a search under a variant is given besides the game and the stop flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VariantLimits {
@@ -432,16 +450,10 @@ pub fn usi_loop_boards<W: Write + Send>(
                             &out,
                             &format!("info string error: no position to search (the last position command failed: {why})"),
                         )?;
-                        if args.first() == Some(&"mate") {
-                            // the protocol has no answer for "no position": `timeout` (no
-                            // answer was found) is the one that claims nothing false, neither
-                            // of a position (`nomate`) nor of the engine (`notimplemented`)
-                            say(&out, "checkmate timeout")?;
-                        } else if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
-                            deferred = Some("bestmove resign".into());
-                        } else {
-                            say(&out, "bestmove resign")?;
-                        }
+                        // the protocol has no answer for "no position": `timeout` (no answer
+                        // was found) is the one that claims nothing false, neither of a
+                        // position (`nomate`) nor of the engine (`notimplemented`)
+                        deferred = go_unanswered(&out, &args, "checkmate timeout")?;
                         continue;
                     }
                     if let Some((_, pos)) = &board {
@@ -486,13 +498,7 @@ pub fn usi_loop_boards<W: Write + Send>(
                     }
                     if let Some(why) = &refused {
                         say(&out, &format!("info string error: {why}"))?;
-                        if args.first() == Some(&"mate") {
-                            say(&out, "checkmate notimplemented")?;
-                        } else if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
-                            deferred = Some("bestmove resign".into());
-                        } else {
-                            say(&out, "bestmove resign")?;
-                        }
+                        deferred = go_unanswered(&out, &args, "checkmate notimplemented")?;
                         continue;
                     }
                     if args.first() == Some(&"mate") {
