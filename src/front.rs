@@ -587,6 +587,31 @@ impl<'p> MovesOfRules<'p> {
         let mut oracle = crate::hybrid::RulesOracle::new(self.prog, &binder, self.reading)?;
         oracle.successors(p).map(Some)
     }
+
+    /// The position after the USI move `tok` from `p` (forbidden moves included: the rules
+    /// judge them): one of the rules' successors where their `succ` is not the shipped one,
+    /// else the shipped generator's; or why it is no move here.
+    pub fn play(
+        &mut self,
+        p: &crate::shogi::position::Position,
+        tok: &str,
+    ) -> Result<crate::shogi::position::Position, String> {
+        if let (false, Some(m)) = (self.shipped(), crate::shogi::types::Move::from_usi(tok)) {
+            // a variant's `succ`: the move is one of its successors, or none
+            return match self.successors(p) {
+                Ok(Some(succ)) => succ
+                    .into_iter()
+                    .find(|(x, _)| *x == m)
+                    .map(|(_, next)| next)
+                    .ok_or_else(|| {
+                        "is not a move of this position by the rules' `succ(s)`".to_string()
+                    }),
+                Ok(None) => Err("is not a move of this position".to_string()),
+                Err(e) => Err(format!("could not be read by the rules' moves: {e}")),
+            };
+        }
+        p.after_pseudo_usi(tok).map_err(String::from)
+    }
 }
 
 /// Play USI moves of the one-step transition (forbidden moves included: the rules judge them)
@@ -603,27 +628,16 @@ pub fn play_pseudo(
     let mut out = from;
     for &(at, tok) in toks {
         let Some(cur) = out.last() else { break };
-        let by_rules = rules.as_deref_mut().filter(|r| !r.shipped());
-        let why = match (by_rules, crate::shogi::types::Move::from_usi(tok)) {
-            // a variant's `succ`: the move is one of its successors, or none
-            (Some(r), Some(m)) => match r.successors(cur) {
-                Ok(Some(succ)) => match succ.into_iter().find(|(x, _)| *x == m) {
-                    Some((_, next)) => {
-                        out.push(next);
-                        continue;
-                    }
-                    None => "is not a move of this position by the rules' `succ(s)`".to_string(),
-                },
-                Ok(None) => "is not a move of this position".to_string(),
-                Err(e) => format!("could not be read by the rules' moves: {e}"),
-            },
-            _ => match cur.after_pseudo_usi(tok) {
-                Ok(next) => {
-                    out.push(next);
-                    continue;
-                }
-                Err(why) => why.to_string(),
-            },
+        let played = match rules.as_deref_mut() {
+            Some(r) => r.play(cur, tok),
+            None => cur.after_pseudo_usi(tok).map_err(String::from),
+        };
+        let why = match played {
+            Ok(next) => {
+                out.push(next);
+                continue;
+            }
+            Err(why) => why,
         };
         return Err(Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
             .label(

@@ -124,15 +124,5 @@ fn run_loop(reading: &str, resolve: crate::shogi::usi_engine::Resolver<'_>) -> i
 
 /// The moves of `prog` under `reading` read by its own `succ` (see [`MovesOfRules`]).
 fn rules_moves(prog: crate::check::Program, reading: crate::ir::ReadingId) -> MovesReader {
-    Box::new(move |p, text| {
-        let m = crate::shogi::types::Move::from_usi(text).ok_or("is not a USI move")?;
-        match MovesOfRules::new(&prog, reading).successors(p)? {
-            Some(succ) => succ
-                .into_iter()
-                .find(|(x, _)| *x == m)
-                .map(|(_, next)| next)
-                .ok_or_else(|| "is not a move of this position by the rules' `succ(s)`".into()),
-            None => p.after_pseudo_usi(text).map_err(String::from),
-        }
-    })
+    Box::new(move |p, text| MovesOfRules::new(&prog, reading).play(p, text))
 }
