@@ -314,6 +314,17 @@ pub const MAX_VALUE_TEXT: usize = 16 << 20;
 
 /// A value for people: native values (positions, boards) as diagrams; the text of others cut at
 /// [`MAX_VALUE_TEXT`] characters.
+/// The width of a column of names (rule sets, readings): the longest name's, `least` at least,
+/// so that a long name a user defines does not push its row out of line.
+pub fn column_width<'a>(names: impl IntoIterator<Item = &'a str>, least: usize) -> usize {
+    names
+        .into_iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(least)
+}
+
 pub fn display_value(v: &Value) -> String {
     match v {
         Value::Native(n) => n.display_long(),

@@ -1,6 +1,7 @@
 //! rules/go.rule and rules/go_play.rule against the native Go engine: the same boards, the same
 //! moves and captures, the same regular sequences and the same values, on small graphs of every
-//! family and on random connected graphs.
+//! family and on random connected graphs; and the counting of rules/go_rulesets.rule (the dame
+//! filled at the confirmation, the surrounded points) on random boards of grids.
 
 mod common;
 
@@ -226,6 +227,45 @@ proptest! {
             let r2 = eval(&mut prog, "next_boards(G, c)", &g, extra.clone(), "base", Engine::Rules);
             let n2 = eval(&mut prog, "next_boards(G, c)", &g, extra, "base", Engine::Native);
             prop_assert_eq!(r2, n2);
+        }
+    }
+}
+
+/// A random board of a grid of 2 to 4 rows and 2 to 5 columns: each vertex black, white or
+/// empty, the stones without a liberty taken off (so that it is a board).
+fn grid_board_strategy() -> impl Strategy<Value = (Graph, Vec<i64>)> {
+    (2usize..=4, 2usize..=5, prop::collection::vec(-1i8..=1, 20)).prop_map(|(r, c, seed)| {
+        let g = Graph::grid(r, c).unwrap();
+        let b = okite::go::board::Board::from_values(&seed[..g.n]);
+        let dead = b
+            .dead_stones(&g, okite::go::board::Color::Black)
+            .or(&b.dead_stones(&g, okite::go::board::Color::White));
+        let values = (0..g.n)
+            .map(|v| if dead.contains(v) { 0 } else { b.get(v) as i64 })
+            .collect();
+        (g, values)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, .. ProptestConfig::default() })]
+
+    /// The confirmation stage's fill and the count of the surrounded points it gives, by the
+    /// rules and by the natives, on random boards.
+    #[test]
+    fn dame_filled_and_counted_alike((g, values) in grid_board_strategy()) {
+        let mut prog = rules();
+        let c = Value::map(values.iter().enumerate().map(|(i, &x)| (Value::Int(i as i64 + 1), Value::Int(x))).collect());
+        let extra = vec![("c".to_string(), c, "Config".to_string())];
+        for q in [
+            "dame_filled(G, c)",
+            "empty_points(G, c, dame_filled(G, c), false)",
+            "empty_points(G, c, c, false)",
+            "empty_points(G, c, c, true)",
+        ] {
+            let r = eval(&mut prog, q, &g, extra.clone(), "base", Engine::Rules);
+            let n = eval(&mut prog, q, &g, extra.clone(), "base", Engine::Native);
+            prop_assert_eq!(r, n, "{}", q);
         }
     }
 }

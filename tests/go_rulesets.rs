@@ -122,15 +122,97 @@ fn triple_ko() {
     );
 }
 
+/// 6 x 6, komi 0, RE B+6: Black's wall on column C and White's on column E, the column between
+/// them filled (D1-D3 Black, D4-D5 White) but for D6; then two passes. Black's 地 is columns A
+/// and B (12 points), White's column F (6): B+6, as the record says. As the record leaves the
+/// board, every stone of both walls touches the open dame D6, so under 第八条 read literally
+/// nothing is 地: a draw (japanese-literal). The confirmation stage (第九条-2 解説) fills D6
+/// (Black's stone keeps its wall's liberties) without counting it a move, and the count is the
+/// referees'. Area counting: Black 9 stones + 12, White 8 + 6: B+7.
+#[test]
+fn an_open_dame_is_filled_at_the_confirmation() {
+    let v = json(&[
+        "--sgf",
+        &data("open_dame.sgf"),
+        "--rulesets",
+        "japanese,korean,japanese-literal,korean-literal,chinese",
+    ]);
+    expect(
+        &rows(&v),
+        &[
+            ("japanese", B, Some(-6.0), 19, "territory count"),
+            ("korean", B, Some(-6.0), 19, "territory count"),
+            (
+                "japanese-literal",
+                Some("draw"),
+                Some(0.0),
+                19,
+                "territory count",
+            ),
+            (
+                "korean-literal",
+                Some("draw"),
+                Some(0.0),
+                19,
+                "territory count",
+            ),
+            ("chinese", B, Some(-7.0), 19, "area count"),
+        ],
+    );
+    let agrees: Vec<bool> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["agrees"].as_bool().unwrap())
+        .collect();
+    assert_eq!(agrees, [true, true, false, false, false]);
+    // the fill is bound to its native, and --engine verify finds no difference
+    let natives: Vec<&str> = v["results"][0]["natives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["native"].as_str().unwrap())
+        .collect();
+    assert!(natives.contains(&"go.dame_filled"), "{natives:?}");
+    // a seki's shared liberty stays open: seki.sgf's eyes are still not 地 (see above)
+    let s = rows(&json(&[
+        "--sgf",
+        &data("seki.sgf"),
+        "--rulesets",
+        "japanese",
+    ]));
+    expect(&s, &[("japanese", W, Some(0.5), 6, "territory count")]);
+}
+
 /// Two kos on a 9 x 9 board, Black to move: Black takes the first, White the second, Black
 /// passes, White takes the first back, Black takes the second back: the board of the start
 /// again, now with White to move. Positional superko forbids play 5; situational superko does
 /// not (that situation never occurred), nor does the simple ko rule (neither retake is
 /// immediate). Then two passes. Count: 5 stones each; the two ko points are surrounded by one
-/// colour each (area: 6 - 6 = 0), but their stones touch the dame of the open board (territory
-/// under 第八条: nothing); prisoners 2 each. So 0 + 6.5 for every rule set that counts.
+/// colour each (area: 6 - 6 = 0); prisoners 2 each. So 0 + 6.5 under area counting.
+///
+/// Territory: the rest of the board is one open dame. As the record leaves it, the stones around
+/// both ko points touch it and neither is 地 (第八条): 6.5 under japanese-literal. The
+/// confirmation stage's fill (Black first, from the lowest point) floods the open board and
+/// leaves J2 open between White's H2, J1 and Black's stones (Black there would take H2, White
+/// there would leave its stones no liberty): Black's stones around G1 touch that dame, White's
+/// around C1 touch none, so White's C1 alone is 地: 1 + 6.5 = 7.5. An open board is no finished
+/// game for the referees; the count only shows what the fill makes of it.
 #[test]
 fn positional_and_situational_superko_differ_after_a_pass() {
+    let literal = rows(&json(&[
+        "--sgf",
+        &data("superko.sgf"),
+        "--rulesets",
+        "japanese-literal,korean-literal",
+    ]));
+    expect(
+        &literal,
+        &[
+            ("japanese-literal", W, Some(6.5), 7, "territory count"),
+            ("korean-literal", W, Some(6.5), 7, "territory count"),
+        ],
+    );
     let all = sgf("superko.sgf");
     let psk = (None, None, 5, "forbidden: positional superko");
     expect(
@@ -138,8 +220,8 @@ fn positional_and_situational_superko_differ_after_a_pass() {
         &[
             ("tromp-taylor", psk.0, psk.1, psk.2, psk.3),
             ("chinese", W, Some(6.5), 7, "area count"),
-            ("japanese", W, Some(6.5), 7, "territory count"),
-            ("korean", W, Some(6.5), 7, "territory count"),
+            ("japanese", W, Some(7.5), 7, "territory count"),
+            ("korean", W, Some(7.5), 7, "territory count"),
             ("aga", W, Some(6.5), 7, "area count"),
             ("new-zealand", W, Some(6.5), 7, "area count"),
             ("ing", psk.0, psk.1, psk.2, psk.3),
@@ -310,6 +392,7 @@ fn the_rules_alone_agree_with_the_natives() {
         "seki.sgf",
         "suicide.sgf",
         "dead_stone.sgf",
+        "open_dame.sgf",
     ] {
         let native = rows(&json(&["--sgf", &data(f)]));
         let rules = rows(&json(&["--sgf", &data(f), "--engine", "rules"]));

@@ -547,6 +547,8 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
     if let Some(re) = &j.stated {
         println!("record result: {re}");
     }
+    // the rule sets in a column as wide as the longest name (13 at least, as the shipped ones print)
+    let w = crate::front::column_width(rows.iter().map(|r| r.ruleset.as_str()), 13);
     for r in &rows {
         let flag = match (r.agrees, &r.not_shown) {
             (Some(false), _) => "   (the record says otherwise)",
@@ -570,7 +572,7 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
             _ => String::new(),
         };
         println!(
-            "{:<13} {:<5} {:>6}  play {:<4} {}{at}{flag}",
+            "{:<w$} {:<5} {:>6}  play {:<4} {}{at}{flag}",
             r.ruleset,
             r.winner.unwrap_or("-"),
             r.score.map_or("-".to_string(), points),

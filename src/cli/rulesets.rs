@@ -168,12 +168,7 @@ pub(super) fn report(
         );
     }
     // the names in a column as wide as the longest (9 at least, as the shipped ones print)
-    let w = rows
-        .iter()
-        .map(|r| r.0.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(9);
+    let w = crate::front::column_width(rows.iter().map(|r| r.0.as_str()), 9);
     for (n, r, p, why, agrees) in &rows {
         let flag = match agrees {
             Some(true) => "",

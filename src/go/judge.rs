@@ -6,6 +6,7 @@
 //! Each function states in Rust what the definition of the same name states in the rules; the
 //! natives bound to them are checked against the rules (tests/go_rulesets.rs).
 
+use super::bitset::BitSet;
 use super::board::{Board, Color, Illegal};
 use super::graph::Graph;
 use std::collections::{HashMap, HashSet};
@@ -146,36 +147,22 @@ pub fn first_stop(
 
 /// The surrounded points of a board, White's minus Black's: each empty region bordered by one
 /// colour counts for it, except (when `seki` is false) a region some bordering stone of which
-/// touches a dame (an empty region bordered by both colours).
-pub fn empty_points(g: &Graph, b: &Board, seki: bool) -> i64 {
-    let empties = b.empties(g.n);
-    // the regions and the colours bordering each
-    let mut region_of = vec![usize::MAX; g.n];
-    let mut regions = vec![];
-    let mut rest = empties;
+/// touches a dame (an empty region bordered by both colours) on `d`: the board itself, or the
+/// board with its dame filled ([`dame_filled`]).
+pub fn empty_points(g: &Graph, b: &Board, d: &Board, seki: bool) -> i64 {
+    let mut total = 0i64;
+    let dame = dame_points(g, d);
+    // stones that touch a dame on d: a neighbour of a chain's stones in a dame region
+    let touches_dame = |w: usize| -> bool {
+        let chain = d.chain(g, w);
+        g.neighbours_of(&chain).intersects(&dame)
+    };
+    let mut rest = b.empties(g.n);
     while let Some(v) = rest.first() {
         let r = g.component(v, &rest);
         rest = rest.minus(&r);
         let border = g.neighbours_of(&r);
-        let nb = border.intersects(&b.black);
-        let nw = border.intersects(&b.white);
-        for u in r.iter() {
-            region_of[u] = regions.len();
-        }
-        regions.push((r, border, nb, nw));
-    }
-    let dame = |r: usize| regions[r].2 && regions[r].3;
-    // stones that touch a dame: a neighbour of a chain's stones in a dame region
-    let touches_dame = |w: usize| -> bool {
-        let chain = b.chain(g, w);
-        g.neighbours_of(&chain)
-            .and(&empties)
-            .iter()
-            .any(|x| dame(region_of[x]))
-    };
-    let mut total = 0i64;
-    for (r, border, nb, nw) in &regions {
-        let owner = match (nb, nw) {
+        let owner = match (border.intersects(&b.black), border.intersects(&b.white)) {
             (true, false) => -1,
             (false, true) => 1,
             _ => continue,
@@ -186,6 +173,60 @@ pub fn empty_points(g: &Graph, b: &Board, seki: bool) -> i64 {
         total += owner * r.len() as i64;
     }
     total
+}
+
+/// The empty points of a board's regions that both colours border: its dame.
+fn dame_points(g: &Graph, b: &Board) -> BitSet {
+    let mut dame = BitSet::default();
+    let mut rest = b.empties(g.n);
+    while let Some(v) = rest.first() {
+        let r = g.component(v, &rest);
+        rest = rest.minus(&r);
+        let border = g.neighbours_of(&r);
+        if border.intersects(&b.black) && border.intersects(&b.white) {
+            dame = dame.or(&r);
+        }
+    }
+    dame
+}
+
+/// The board after the confirmation stage fills the dame (日本囲碁規約 第九条-2 解説): the
+/// lowest point of a region both colours border that a stone can fill (next to a stone of its
+/// colour, taking nothing, its chain left more than one liberty), Black's stone first, until
+/// none is left. A shared liberty of a seki is never filled.
+pub fn dame_filled(g: &Graph, b: &Board) -> Board {
+    let mut b = *b;
+    'fill: loop {
+        for v in dame_points(g, &b).iter() {
+            for s in [Color::Black, Color::White] {
+                if fills_dame(g, &b, v, s) {
+                    b.set(v, Some(s));
+                    continue 'fill;
+                }
+            }
+        }
+        return b;
+    }
+}
+
+/// Whether a stone of s at the dame point v fills it: v is next to a stone of s, the stone
+/// takes nothing, and its chain keeps more than one liberty.
+fn fills_dame(g: &Graph, b: &Board, v: usize, s: Color) -> bool {
+    let next = g.neighbours_of(&BitSet::single(v));
+    if !next.intersects(b.stones(s)) {
+        return false;
+    }
+    let takes = next.and(b.stones(s.opponent())).iter().any(|w| {
+        let chain = b.chain(g, w);
+        b.liberties(g, &chain) == BitSet::single(v)
+    });
+    if takes {
+        return false;
+    }
+    let mut after = *b;
+    after.set(v, Some(s));
+    let chain = after.chain(g, v);
+    after.liberties(g, &chain).len() >= 2
 }
 
 #[cfg(test)]
@@ -199,12 +240,28 @@ mod tests {
     #[test]
     fn strips() {
         let g = Graph::path(5).unwrap();
-        assert_eq!(empty_points(&g, &board(&[-1, -1, 0, 1, 1]), true), 0);
-        assert_eq!(empty_points(&g, &board(&[0, -1, 1, 1, 1]), true), -1);
+        assert_eq!(
+            empty_points(
+                &g,
+                &board(&[-1, -1, 0, 1, 1]),
+                &board(&[-1, -1, 0, 1, 1]),
+                true
+            ),
+            0
+        );
+        assert_eq!(
+            empty_points(
+                &g,
+                &board(&[0, -1, 1, 1, 1]),
+                &board(&[0, -1, 1, 1, 1]),
+                true
+            ),
+            -1
+        );
         // Black 2 with its eye at 1 touches the dame at 3
         let c = board(&[0, -1, 0, 1, 1]);
-        assert_eq!(empty_points(&g, &c, true), -1);
-        assert_eq!(empty_points(&g, &c, false), 0);
+        assert_eq!(empty_points(&g, &c, &c, true), -1);
+        assert_eq!(empty_points(&g, &c, &c, false), 0);
     }
 
     /// The first stop found with hash tables is the one the definitions give play by play.

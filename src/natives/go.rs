@@ -353,13 +353,30 @@ pub fn register_judge(h: &mut Natives) {
         },
     );
     h.add(
-        "go.empty_points",
-        3,
-        "empty_points(G, c, seki): the surrounded points, White's minus Black's (seki false: not the eyes of stones touching a dame)",
+        "go.dame_filled",
+        2,
+        "dame_filled(G, c): the board with its dame filled as the confirmation stage fills them (a seki's shared liberties left open)",
         |_, a| {
             let g = native_graph(&a[0])?;
             let b = board(&g, &a[1])?;
-            Ok(Value::Int(judge::empty_points(&g, &b, bool_of(&a[2])?)))
+            Ok(config_value(&g, &judge::dame_filled(&g, &b)))
+        },
+    );
+    h.add(
+        "go.empty_points",
+        4,
+        "empty_points(G, c, d, seki): the surrounded points of c, White's minus Black's (seki false: not the eyes of stones touching a dame on d)",
+        |_, a| {
+            let g = native_graph(&a[0])?;
+            let b = board(&g, &a[1])?;
+            let d = board(&g, &a[2])?;
+            if [Color::Black, Color::White]
+                .iter()
+                .any(|&s| !b.stones(s).minus(d.stones(s)).is_empty())
+            {
+                return Err("the board the dame are read on keeps every stone of the board counted".into());
+            }
+            Ok(Value::Int(judge::empty_points(&g, &b, &d, bool_of(&a[3])?)))
         },
     );
 }

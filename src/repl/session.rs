@@ -1036,12 +1036,7 @@ impl Session {
             }
         }
         ev.set_reading(saved);
-        let w = rows
-            .iter()
-            .map(|r| r.0.chars().count())
-            .max()
-            .unwrap_or(7)
-            .max(7);
+        let w = crate::front::column_width(rows.iter().map(|r| r.0.as_str()), 7);
         println!("{:w$}  value", "reading");
         for (n, v, _) in &rows {
             println!("{n:w$}  {}", self.show(v));
