@@ -525,3 +525,217 @@ fn two_pawns_on_a_file_is_a_foul_of_the_move_that_makes_it() {
     );
     assert!(rows.iter().all(|r| r.3.contains("二歩")), "{rows:?}");
 }
+
+/// The record's result compared with each rule set's. A 千日手 the JSA replays is the game the
+/// CSA scores a draw: both agree with the record's `%SENNICHITE`. A result no move shows (a loss
+/// on time, a foul the server never recorded, a winner alone) is neither agreement nor
+/// disagreement when the rule set finds the game undecided at the end of the moves: the row says
+/// why (`not_shown`), and says nothing of agreement.
+#[test]
+fn results_the_moves_cannot_show() {
+    let dir = std::env::temp_dir().join(format!("okite-not-shown-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str, text: &str| -> serde_json::Value {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        let flag = if name.ends_with(".kif") {
+            "--kif"
+        } else {
+            "--csa"
+        };
+        json_ok(&[
+            "game",
+            "--json",
+            "--rulesets",
+            "jsa,csa",
+            flag,
+            p.to_str().unwrap(),
+        ])
+    };
+    let fields = |v: &serde_json::Value| -> Vec<(String, Option<bool>, Option<String>)> {
+        v["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["result"].as_str().unwrap().to_string(),
+                    r["agrees"].as_bool(),
+                    r["not_shown"].as_str().map(str::to_string),
+                )
+            })
+            .collect()
+    };
+    let shuffle = "+5958OU\n-5152OU\n+5859OU\n-5251OU\n".repeat(3);
+    // fourfold repetition: replay (jsa) and draw (csa) both agree with %SENNICHITE
+    let v = run(
+        "sennichite.csa",
+        &format!("V2.2\nPI\n+\n{shuffle}%SENNICHITE\n"),
+    );
+    assert_eq!(
+        fields(&v),
+        [
+            ("replay".to_string(), Some(true), None),
+            ("draw".to_string(), Some(true), None)
+        ]
+    );
+    // a loss on time after two moves: not shown by the moves
+    let v = run("time.csa", "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TIME_UP\n");
+    for (result, agrees, why) in fields(&v) {
+        assert_eq!(result, "none");
+        assert_eq!(agrees, None);
+        assert!(why.unwrap().contains("on time"));
+    }
+    // a foul the server never recorded (the last move is legal)
+    let v = run("foul.csa", "V2.2\nPI\n+\n+7776FU\n-3334FU\n%ILLEGAL_MOVE\n");
+    for (_, agrees, why) in fields(&v) {
+        assert_eq!(agrees, None);
+        assert!(why.unwrap().contains("foul"));
+    }
+    // a winner alone (KIF's summary line, no ending move)
+    let v = run(
+        "winner.kif",
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で先手の勝ち\n",
+    );
+    for (_, agrees, why) in fields(&v) {
+        assert_eq!(agrees, None);
+        assert!(why.unwrap().contains("winner"), "{v}");
+    }
+    // a resignation is compared: the rule sets take it from the record
+    let v = run("toryo.csa", "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n");
+    for (result, agrees, why) in fields(&v) {
+        assert_eq!((result.as_str(), agrees, why), ("gote", Some(true), None));
+    }
+    // a result the moves decide otherwise is a disagreement: the game ended in 千日手 at the
+    // twelfth move, the record says 先手 lost on time after it
+    let v = run(
+        "late.csa",
+        &format!("V2.2\nPI\n+\n{shuffle}+5958OU\n%TIME_UP\n"),
+    );
+    assert_eq!(
+        fields(&v),
+        [
+            ("replay".to_string(), Some(false), None),
+            ("draw".to_string(), Some(false), None)
+        ]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `plies` king moves from `start`, each to a square (file, rank from 1) that `ok` allows the
+/// mover, never a position a fourth time; the last position and the moves.
+fn kings_walk_where(
+    start: &Position,
+    plies: usize,
+    ok: impl Fn(Color, u8, u8) -> bool,
+) -> (Position, Vec<String>) {
+    let mut p = start.clone();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut moves = vec![];
+    let key = |p: &Position| {
+        let s = p.to_sfen();
+        s.rsplit_once(' ').map_or(s.clone(), |(a, _)| a.to_string())
+    };
+    let mut x: u64 = 11;
+    for _ in 0..plies {
+        let mover = p.side_to_move();
+        let ms: Vec<_> = p
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| {
+                let u = m.to_usi();
+                let b = u.as_bytes();
+                b[1] != b'*'
+                    && p.piece_at(Square::new(b[0] - b'0', b[1] - b'a' + 1).unwrap())
+                        .is_some_and(|pc| pc.kind == PieceKind::King)
+                    && ok(mover, b[2] - b'0', b[3] - b'a' + 1)
+            })
+            .collect();
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let start = (x >> 33) as usize % ms.len();
+        // the move to the position seen least often, the first from a random start
+        let m = (0..ms.len())
+            .map(|k| ms[(start + k) % ms.len()])
+            .min_by_key(|m| seen.get(&key(&p.after(*m))).copied().unwrap_or(0))
+            .unwrap();
+        p = p.after(m);
+        *seen.entry(key(&p)).or_default() += 1;
+        moves.push(m.to_usi());
+    }
+    assert!(
+        seen.values().all(|&n| n < 4),
+        "the walk repeats a position four times"
+    );
+    (p, moves)
+}
+
+/// The JSA's 500-move rule (対局規定 as revised on 2019-10-01, as the Asahi report of 2019-10-07
+/// and Wikipedia's 入玉 article give it): at 500 moves the game is 持将棋 whatever the points, but
+/// not when neither king has entered; a position in check after the 500th move plays on while
+/// the checks go on, and is 持将棋 when they stop.
+#[test]
+fn the_jsa_move_limit_asks_for_an_entered_king() {
+    let pos = |s: &str| Position::from_sfen(s).unwrap();
+    let bare = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
+    // neither king enters (先手's stays off ranks 1-3, 後手's off ranks 7-9): no limit
+    let (_, ms) = kings_walk_where(&pos(bare), 510, |c, _, r| {
+        if c == Color::Black {
+            r >= 4
+        } else {
+            r <= 6
+        }
+    });
+    let rows = usi(bare, &ms.join(" "), "jsa,csa");
+    expect(&rows, &[("jsa", "none", 510), ("csa", "draw", 320)]);
+    // 先手's king in 後手's camp (ranks 1-3, files 1-4) the whole game, 後手's at home (ranks
+    // 1-4, files 6-9): 持将棋 at the 500th move
+    let camp = |c: Color, f: u8, r: u8| {
+        if c == Color::Black {
+            r <= 3 && f <= 4
+        } else {
+            r <= 4 && f >= 6
+        }
+    };
+    let entered = "k8/9/8K/9/9/9/9/9/9 b - 1";
+    let (_, ms) = kings_walk_where(&pos(entered), 510, camp);
+    let rows = usi(entered, &ms.join(" "), "jsa");
+    expect(&rows, &[("jsa", "replay", 500)]);
+    assert_eq!(rows[0].3, "move limit");
+    // the same with 後手's rook on 9e, which checks at the 500th move: play goes on while the
+    // checks go on; 先手's king steps aside (501), 後手's king moves without a check (502), and
+    // the game is 持将棋 there
+    let rook = "k8/9/8K/9/r8/9/9/9/9 b - 1";
+    let (mut p, mut ms) = kings_walk_where(&pos(rook), 499, camp);
+    let file = (1..=4u8)
+        .find(|&f| {
+            (1..=3u8).any(|r| {
+                p.piece_at(Square::new(f, r).unwrap())
+                    .is_some_and(|pc| pc.kind == PieceKind::King)
+            })
+        })
+        .unwrap();
+    let check = format!("9e{file}e");
+    let m = p
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.to_usi() == check)
+        .unwrap();
+    p = p.after(m);
+    assert!(p.in_check());
+    ms.push(check);
+    for n in [500, 501] {
+        let rows = usi(rook, &ms.join(" "), "jsa");
+        expect(&rows, &[("jsa", "none", n)]);
+        let (q, next) = kings_walk_where(&p, 1, |_, _, _| true);
+        p = q;
+        ms.extend(next);
+    }
+    assert!(!p.in_check());
+    let rows = usi(rook, &ms.join(" "), "jsa");
+    expect(&rows, &[("jsa", "replay", 502)]);
+    assert_eq!(rows[0].3, "move limit");
+}

@@ -8,7 +8,7 @@ use crate::check::Program;
 use crate::front::json_str;
 use crate::ir::Value;
 use crate::natives::Engine;
-use crate::shogi::ending::{Ending, Outcome};
+use crate::shogi::ending::{Ending, Outcome, RecordResult};
 use crate::shogi::position::Position;
 use crate::shogi::record::Record;
 use crate::shogi::types::Color;
@@ -44,6 +44,33 @@ fn ending_word(record: Option<&Record>) -> &'static str {
         Some(Ending::Resignation) => "resign",
         _ => "",
     }
+}
+
+/// Whether a rule set's result is the record's: the same winner, or no winner where both end
+/// the game without one (a 千日手 or 持将棋 the JSA replays and the CSA scores a draw).
+fn same_result(stated: Outcome, result: &str) -> bool {
+    let name = outcome_name(stated);
+    name == result || (matches!(name, "draw" | "replay") && matches!(result, "draw" | "replay"))
+}
+
+/// Why a record's result is not shown by the moves, when the rule set finds the game undecided
+/// at the end of the moves and the record ends it in a way no move shows: a loss on time, a
+/// foul off the board or not recorded, a game not played, a winner alone, the event's own
+/// limit of moves.
+fn not_shown(stated: &RecordResult, result: &str) -> Option<&'static str> {
+    if result != "none" || stated.outcome == Outcome::None {
+        return None;
+    }
+    Some(match stated.ending {
+        Ending::TimeUp => "a loss on time, as the record states",
+        Ending::Foul => "a foul the recorded moves do not show, as the record states",
+        Ending::IllegalAction => "a foul other than a move, as the record states",
+        Ending::Default => "a game won without play, as the record states",
+        Ending::Stated => "a winner the record states without the move that ends the game",
+        Ending::Error => "an error the record states",
+        Ending::MaxMoves => "the event's own limit of moves, as the record states",
+        _ => return None,
+    })
 }
 
 pub(super) fn report(
@@ -118,20 +145,27 @@ pub(super) fn report(
                 reason = format!("foul: an illegal move ({})", e.why);
             }
         }
-        let agrees = stated.map(|r| outcome_name(r.outcome) == result);
-        rows.push((name.clone(), result, ply, reason, agrees));
+        let hidden = stated.and_then(|r| not_shown(r, result));
+        let agrees = stated
+            .filter(|_| hidden.is_none())
+            .map(|r| same_result(r.outcome, result));
+        rows.push((name.clone(), result, ply, reason, agrees, hidden));
     }
     if json {
         let results: Vec<String> = rows
             .iter()
-            .map(|(n, r, p, why, agrees)| {
+            .map(|(n, r, p, why, agrees, hidden)| {
                 format!(
-                    "{{\"ruleset\": {}, \"result\": {}, \"ply\": {p}, \"reason\": {}{}}}",
+                    "{{\"ruleset\": {}, \"result\": {}, \"ply\": {p}, \"reason\": {}{}{}}}",
                     json_str(n),
                     json_str(r),
                     json_str(why),
                     match agrees {
                         Some(a) => format!(", \"agrees\": {a}"),
+                        None => String::new(),
+                    },
+                    match hidden {
+                        Some(h) => format!(", \"not_shown\": {}", json_str(h)),
                         None => String::new(),
                     }
                 )
@@ -169,11 +203,11 @@ pub(super) fn report(
     }
     // the names in a column as wide as the longest (9 at least, as the shipped ones print)
     let w = crate::front::column_width(rows.iter().map(|r| r.0.as_str()), 9);
-    for (n, r, p, why, agrees) in &rows {
-        let flag = match agrees {
-            Some(true) => "",
-            Some(false) => "   (the record says otherwise)",
-            None => "",
+    for (n, r, p, why, agrees, hidden) in &rows {
+        let flag = match (agrees, hidden) {
+            (Some(false), _) => "   (the record says otherwise)".to_string(),
+            (_, Some(h)) => format!("   (the record's result is not shown by the moves: {h})"),
+            _ => String::new(),
         };
         println!("{n:<w$} {r:<7} move {p:<4} {why}{flag}");
     }
