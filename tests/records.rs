@@ -473,3 +473,84 @@ fn a_stray_line_in_a_record_is_refused() {
     let t = "手合割：平手\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
     assert_eq!(parse_kif(t).unwrap().moves.len(), 1);
 }
+
+/// Dialects of real sites: a CSA record with no start position (将棋ウォーズ writes none: the
+/// even game), 将棋倶楽部24's result on a line of its own (`先手 反則負け`), a 封じ手 that adjourns
+/// the game (the record's end when nothing follows, a mark when the game goes on), and EUC-JP
+/// text.
+#[test]
+fn dialects_of_real_sites_are_read() {
+    // CSA without PI or P1-P9, with and without the side line
+    for t in [
+        "V2.2\nN+a\nN-b\n+\n+7776FU\n-3334FU\n%TORYO\n",
+        "V2.2\nN+a\nN-b\n+7776FU,T3\n-3334FU,T2\n%TORYO\n",
+        "+7776FU\n-3334FU\n%TORYO\n",
+    ] {
+        let r = read_csa(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+        assert_eq!(usi(&r), ["7g7f", "3c3d"], "{t}");
+        assert_eq!(
+            r.game.start().to_sfen(),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+        );
+        let res = r.result.unwrap();
+        assert_eq!(
+            (res.ending, res.outcome),
+            (Ending::Resignation, Outcome::Win(Color::White))
+        );
+    }
+    // a move of 後手 first with no start position is still the side not to move
+    assert!(read_csa("-3334FU\n").is_err());
+    // 将棋倶楽部24: `先手 反則負け` after the moves, and the other sides and words
+    let moves = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:01/00:00:01)\n   2 ３四歩(33)   ( 0:01/00:00:01)\n";
+    for (line, ending, outcome) in [
+        ("先手 反則負け", Ending::Foul, Outcome::Win(Color::White)),
+        ("後手 反則負け", Ending::Foul, Outcome::Win(Color::Black)),
+        ("後手の勝ち", Ending::Stated, Outcome::Win(Color::White)),
+        ("先手　切れ負け", Ending::TimeUp, Outcome::Win(Color::White)),
+    ] {
+        let r = read_kif(&format!("{moves}{line}\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let res = r.result.unwrap();
+        assert_eq!(
+            (
+                res.ending,
+                res.outcome,
+                res.ply,
+                res.line,
+                res.stated.as_str()
+            ),
+            (ending, outcome, 2, 5, line),
+            "{line}"
+        );
+    }
+    // a line that names a side and says more is still no line of a record
+    assert!(read_kif(&format!("{moves}先手 反則負けです\n")).is_err());
+    // 封じ手 with nothing after it: the game is adjourned, no result
+    let r = read_kif(&format!("{moves}   3 封じ手\n")).unwrap();
+    assert_eq!(r.game.moves.len(), 2);
+    let res = r.result.unwrap();
+    assert_eq!(
+        (res.ending, res.outcome, res.ply),
+        (Ending::Sealed, Outcome::None, 2)
+    );
+    // 封じ手 and the sealed move played on: a mark, and the game goes on to its end
+    let r = read_kif(&format!(
+        "{moves}   3 封じ手\n   3 ２六歩(27)   ( 0:01/00:00:01)\n   4 投了\n"
+    ))
+    .unwrap();
+    assert_eq!(usi(&r), ["7g7f", "3c3d", "2g2f"]);
+    let res = r.result.unwrap();
+    assert_eq!(
+        (res.ending, res.outcome, res.ply),
+        (Ending::Resignation, Outcome::Win(Color::Black), 3)
+    );
+    // EUC-JP text through the command
+    let text = format!("{moves}   3 投了\n");
+    let (euc, _, _) = encoding_rs::EUC_JP.encode(&text);
+    let p = tmp("euc.kif", &euc);
+    let o = okite(&["game", "--kif", p.to_str().unwrap(), "--rulesets", "jsa"]);
+    assert!(o.status.success(), "{}", out(&o));
+    assert!(out(&o).contains("resignation after 2 moves"), "{}", out(&o));
+    let (t, e) = decode_record(&euc).unwrap();
+    assert_eq!(e, TextEncoding::EucJp);
+    assert!(t.starts_with("手合割：平手"));
+}

@@ -59,6 +59,8 @@ pub enum Ending {
     TimeUp,
     /// `中断`, `%CHUDAN`: the game was interrupted.
     Interrupted,
+    /// `封じ手`: the game was adjourned with a sealed move, not yet played on (no result).
+    Sealed,
     /// `%MAX_MOVES`: the game reached the tournament's limit of moves (V3.0).
     MaxMoves,
     /// `不戦勝`, `不戦敗`: won or lost without play.
@@ -85,6 +87,7 @@ impl Ending {
             Ending::IllegalAction => "illegal-action",
             Ending::TimeUp => "time-up",
             Ending::Interrupted => "interrupted",
+            Ending::Sealed => "sealed-move",
             Ending::MaxMoves => "max-moves",
             Ending::Default => "default",
             Ending::NoMate => "no-mate",
@@ -138,9 +141,10 @@ pub fn csa_ending(word: &str, to_move: Color) -> Option<(Ending, Outcome)> {
 pub fn kif_ending(word: &str, to_move: Color) -> Option<(Ending, Outcome, usize)> {
     let other = Outcome::Win(to_move.flip());
     let me = Outcome::Win(to_move);
-    const WORDS: [&str; 13] = [
+    const WORDS: [&str; 14] = [
         "投了",
         "中断",
+        "封じ手",
         "千日手",
         "詰み",
         "持将棋",
@@ -157,6 +161,7 @@ pub fn kif_ending(word: &str, to_move: Color) -> Option<(Ending, Outcome, usize)
     let (ending, outcome) = match *w {
         "投了" => (Ending::Resignation, other),
         "中断" => (Ending::Interrupted, Outcome::None),
+        "封じ手" => (Ending::Sealed, Outcome::None),
         "千日手" => (Ending::Repetition, Outcome::Replay),
         "詰み" => (Ending::Checkmate, other),
         "持将棋" => (Ending::Impasse, Outcome::Replay),

@@ -431,6 +431,9 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
     // the ending "move" and the summary line
     let mut ending: Option<RecordResult> = None;
     let mut summary: Option<(usize, usize, String)> = None;
+    let mut side_line: Option<(usize, String)> = None;
+    // a 封じ手 line no move has followed yet
+    let mut sealed: Option<RecordResult> = None;
     // the first line that is none of a record's (refused where the rest is a record)
     let mut stray: Option<ParseError> = None;
     'lines: for &(no, off, line) in &lines {
@@ -451,6 +454,12 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
                 known = true;
                 continue;
             }
+        }
+        // 将棋倶楽部24 states the result on a line of its own, `先手 反則負け`: a summary of the
+        // moves read so far
+        if moves.is_some() && side_result(trimmed).is_some() {
+            side_line = Some((no, trimmed.to_string()));
+            continue;
         }
         if let Some(v) = trimmed.strip_prefix("手合割：") {
             known = true;
@@ -620,9 +629,15 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
             }
             let bare = text.trim_start_matches(|c| side_mark(c).is_some());
             if let Some((e, o, _)) = kif_ending(bare, ms.to_move()) {
-                ending = Some(ms.result(e, o, bare, no));
+                if e == Ending::Sealed {
+                    // 封じ手 adjourns the game: it ends the record only if no move follows
+                    sealed = Some(ms.result(e, o, bare, no));
+                } else {
+                    ending = Some(ms.result(e, o, bare, no));
+                }
                 continue;
             }
+            sealed = None;
             if let Err(e) = ms.check_pending() {
                 errs.push(e);
                 break 'lines;
@@ -691,10 +706,17 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
             Moves::new(pos)
         }
     };
-    // the ending "move" says why; the summary, where it names a winner, says who won
+    // the ending "move" says why (a 封じ手 when no move followed it); the summary, where it
+    // names a winner, says who won
+    let ending = ending.or(sealed);
     let first = ms.game.start().side_to_move();
+    let played = ms.written();
+    let summary = summary.or_else(|| side_line.map(|(line, text)| (line, played, text)));
     let stated = summary.and_then(|(line, _, text)| {
-        let (n, s) = kif_summary(&text, first)?;
+        let (n, s) = match side_result(&text) {
+            Some(said) => kif_summary(&format!("まで{played}手で{said}"), first)?,
+            None => kif_summary(&text, first)?,
+        };
         let (e, o) = s?;
         Some(RecordResult {
             ending: e,
@@ -714,6 +736,28 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
         (e, s) => e.or(s),
     };
     Ok(ms.finish(result))
+}
+
+/// A line that names a side and its result and nothing else (`先手 反則負け`, `後手の勝ち`), as
+/// 将棋倶楽部24 writes it: the result as a summary line words it (`先手の反則負け`).
+fn side_result(line: &str) -> Option<String> {
+    let (side, rest) = ["先手", "後手", "下手", "上手"]
+        .iter()
+        .find_map(|s| line.strip_prefix(s).map(|r| (*s, r)))?;
+    let rest = rest.trim_start_matches([' ', '\u{3000}']);
+    let rest = rest.strip_prefix('の').unwrap_or(rest).trim();
+    const WORDS: [&str; 9] = [
+        "反則負け",
+        "反則勝ち",
+        "切れ負け",
+        "入玉勝ち",
+        "宣言勝ち",
+        "不戦勝",
+        "不戦敗",
+        "勝ち",
+        "負け",
+    ];
+    WORDS.contains(&rest).then(|| format!("{side}の{rest}"))
 }
 
 /// A line of a board diagram's frame: its border (`+---...---+`) or the column numerals above it
@@ -802,8 +846,10 @@ fn csa_piece(s: &str) -> Option<PieceKind> {
 /// Parses a CSA game record: `PI` (with optional removals), `P1`..`P9` rows, `P+`/`P-` piece
 /// placements (including `00AL`), the side line `+`/`-`, moves such as `+7776FU` (several
 /// statements per line separated by `,` are allowed), with the moves as written, and the `%`
-/// line that ends the game (`%TORYO`, `%SENNICHITE`, `%KACHI`, ...). Reads the first game of a
-/// file that holds several (separated by `/`). Errors name the line and span it.
+/// line that ends the game (`%TORYO`, `%SENNICHITE`, `%KACHI`, ...). A record whose moves come
+/// with no start position at all (将棋ウォーズ's) starts from the even game, as a KIF record
+/// without `手合割` does. Reads the first game of a file that holds several (separated by `/`).
+/// Errors name the line and span it.
 pub fn read_csa(text: &str) -> Result<Record, ParseErrors> {
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err(empty_record("CSA"));
@@ -1016,12 +1062,10 @@ pub fn read_csa(text: &str) -> Result<Record, ParseErrors> {
                     if !errs.is_empty() {
                         break 'lines;
                     }
+                    // no start position at all (将棋ウォーズ writes none): the even game, as a
+                    // KIF record without 手合割
                     if board.is_none() {
-                        errs.push(err(
-                            "a move before the start position (`PI`, `P1` to `P9`, or `P+` / `P-`)"
-                                .into(),
-                        ));
-                        break 'lines;
+                        board = Some(Position::startpos());
                     }
                     if let Some(e) = missing_rows(&rows, first_row) {
                         errs.push(e);
