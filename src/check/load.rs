@@ -26,10 +26,10 @@
 use super::Program;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::natives::Natives;
-use crate::syntax::ast::{self, Item, Span};
+use crate::syntax::ast::{self, FileId, Item, Span};
 use crate::syntax::parse_file;
 use crate::syntax::parser::MAX_SOURCE_BYTES;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -341,6 +341,31 @@ pub fn read_all(
     read_all_interruptible(fs, paths, sources, known, None)
 }
 
+thread_local! {
+    /// The parses of the shipped rule files, by the file's place among them and the id it was
+    /// given: a command that loads the shipped rules and then compares a program with them (the
+    /// bindings' fingerprints) parses each file once.
+    static SHIPPED_PARSES: std::cell::RefCell<HashMap<(usize, FileId), ast::File>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// The parse of a rule file's text, kept when the text is a shipped file's (a parse depends on
+/// the text and the file's id alone).
+fn parse_remembered(text: &str, fid: FileId) -> Result<ast::File, Vec<Diag>> {
+    let mut shipped = crate::shipped::FILES
+        .iter()
+        .chain(crate::shipped::VARIANT_FILES);
+    let Some(k) = shipped.position(|(_, t)| *t == text) else {
+        return parse_file(text, fid);
+    };
+    if let Some(f) = SHIPPED_PARSES.with(|m| m.borrow().get(&(k, fid)).cloned()) {
+        return Ok(f);
+    }
+    let parsed = parse_file(text, fid)?;
+    SHIPPED_PARSES.with(|m| m.borrow_mut().insert((k, fid), parsed.clone()));
+    Ok(parsed)
+}
+
 /// Files of at least this many bytes are parsed on a thread of their own where an interrupt can
 /// stop the reading (a file of 6 MiB takes seconds).
 const PARSE_APART_BYTES: usize = 256 << 10;
@@ -406,7 +431,7 @@ pub fn read_all_interruptible(
                 let fid = sources.add(name, Some(path.clone()), text.clone());
                 let parsed = match interrupt {
                     Some(flag) if text.len() >= PARSE_APART_BYTES => parse_apart(&text, fid, flag),
-                    _ => Some(parse_file(&text, fid)),
+                    _ => Some(parse_remembered(&text, fid)),
                 };
                 match parsed {
                     Some(Ok(ast)) => RuleFile { path, text, ast },
@@ -565,5 +590,23 @@ mod tests {
         assert!(errs.is_empty(), "{errs:?}");
         assert_eq!(files.len(), 1);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_shipped_files_are_parsed_once_a_process() {
+        let natives = Natives::standard();
+        let first = load_shipped(&natives);
+        let kept = SHIPPED_PARSES.with(|m| m.borrow().len());
+        assert_eq!(kept, crate::shipped::FILES.len());
+        let second = load_shipped(&natives);
+        // nothing more was parsed, and the two programs are the same
+        assert_eq!(SHIPPED_PARSES.with(|m| m.borrow().len()), kept);
+        let (a, b) = (first.program.ok().unwrap(), second.program.ok().unwrap());
+        assert_eq!(a.fingerprint, b.fingerprint);
+        // a text that is no shipped file's is parsed as it is
+        let mut sources = SourceMap::default();
+        let fid = sources.add("x.rule".to_string(), None, "def x -> Int = 1\n".to_string());
+        assert!(parse_remembered("def x -> Int = 1\n", fid).is_ok());
+        assert_eq!(SHIPPED_PARSES.with(|m| m.borrow().len()), kept);
     }
 }
