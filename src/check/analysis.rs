@@ -71,9 +71,10 @@ impl Program {
     /// whose definitions call it.
     fn recursive_group(&self, scc: &[DefKey]) -> bool {
         scc.len() > 1
-            || self.defs_of_key[scc[0] as usize]
-                .iter()
-                .any(|&d| self.defs[d as usize].deps.contains(&scc[0]))
+            || self.defs_of_key[scc[0] as usize].iter().any(|&d| {
+                let d = &self.defs[d as usize];
+                d.deps.contains(&scc[0]) && !d.base_self_only
+            })
     }
 
     /// The definitions of a group of keys, in order.
@@ -432,6 +433,33 @@ pub(super) fn tarjan(edges: &[Vec<DefKey>]) -> Vec<Vec<DefKey>> {
 mod tests {
     use super::super::test_util::build;
     use super::*;
+
+    /// An override that calls the definition it replaces (`base.f`) is no recursion; a base
+    /// definition that calls its own name still is, and so is the override that reaches it.
+    #[test]
+    fn base_f_in_an_override_is_no_recursion() {
+        let recursive = |src: &str| {
+            let p = build(src).unwrap();
+            let f = p.key_of("f").unwrap();
+            let notes: Vec<String> = p.notes.iter().map(|d| d.message.clone()).collect();
+            (p.recursive[f as usize], notes)
+        };
+        let (rec, notes) = recursive(
+            "def f(x: Int) -> Int = x + 1\nreading r { override def f(x) = base.f(x) * 2 }",
+        );
+        assert!(!rec);
+        assert!(notes.is_empty(), "{notes:?}");
+        let (rec, notes) = recursive(
+            "def f(x: Int) -> Int = if x <= 0 then 0 else f(x - 1)\nreading r { override def f(x) = base.f(x) * 2 }",
+        );
+        assert!(rec);
+        assert_eq!(notes, ["`f` is recursive"]);
+        // an override that calls itself by name is recursive
+        let (rec, _) = recursive(
+            "def f(x: Int) -> Int = x\nreading r { override def f(x) = if x <= 0 then base.f(x) else f(x - 1) }",
+        );
+        assert!(rec);
+    }
 
     #[test]
     fn a_reading_shares_what_it_leaves_alone() {

@@ -54,6 +54,10 @@ impl Program {
         let mut edges: Vec<Vec<DefKey>> = vec![vec![]; nkeys];
         for d in &self.defs {
             for &k in &d.deps {
+                // `base.f` inside an override of f is another definition, not a cycle
+                if k == d.key && d.base_self_only {
+                    continue;
+                }
                 if !edges[d.key as usize].contains(&k) {
                     edges[d.key as usize].push(k);
                 }

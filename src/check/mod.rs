@@ -71,6 +71,9 @@ pub struct DefInfo {
     pub deps: Vec<DefKey>,
     /// Keys referred to under a negation (`not`, the left of `implies`, `!=`...).
     pub neg_deps: Vec<DefKey>,
+    /// Whether the definition refers to its own name only as `base.f` (an override that calls
+    /// the definition it replaces): no recursion, since `base.f` is another definition.
+    pub base_self_only: bool,
     pub(crate) ast: Option<DefDecl>,
     pub(crate) param_tys: Vec<Option<Ty>>,
     pub(crate) ret_ty: Option<Ty>,

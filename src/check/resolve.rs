@@ -22,6 +22,8 @@ impl Program {
             }
             let body = r.expr(&d.body);
             let uses = std::mem::take(&mut r.uses);
+            let own = self.defs[id].key;
+            let base_self_only = r.based.contains(&own) && !r.named.contains(&own);
             let (nlocals, deps, neg, e) = (r.nlocals, r.deps, r.neg_deps, r.errs);
             self.count_uses(&uses, Some(id as DefId));
             errs.extend(e);
@@ -30,6 +32,7 @@ impl Program {
             def.nlocals = nlocals;
             def.deps = deps.into_iter().collect();
             def.neg_deps = neg.into_iter().collect();
+            def.base_self_only = base_self_only;
             def.ast = Some(d);
         }
         for f in files {
@@ -133,6 +136,9 @@ pub(super) struct Resolver<'p> {
     pub(super) nlocals: u32,
     pub(super) deps: BTreeSet<DefKey>,
     pub(super) neg_deps: BTreeSet<DefKey>,
+    /// Keys called by name, and keys called as `base.f`.
+    pub(super) named: BTreeSet<DefKey>,
+    pub(super) based: BTreeSet<DefKey>,
     pub(super) negated: bool,
     pub(super) errs: Vec<Diag>,
     /// Every name of a definition used, in order, and whether the use is a call with the
@@ -149,6 +155,8 @@ impl<'p> Resolver<'p> {
             nlocals: 0,
             deps: BTreeSet::new(),
             neg_deps: BTreeSet::new(),
+            named: BTreeSet::new(),
+            based: BTreeSet::new(),
             negated: false,
             errs: vec![],
             uses: vec![],
@@ -198,6 +206,18 @@ impl<'p> Resolver<'p> {
     }
 
     pub(super) fn use_key(&mut self, k: DefKey) {
+        self.named.insert(k);
+        self.use_any(k);
+    }
+
+    /// `base.f`: the key is a dependency (its definitions decide what `base.f` means), but a
+    /// call of the owner's own name this way is no recursion.
+    fn use_base_key(&mut self, k: DefKey) {
+        self.based.insert(k);
+        self.use_any(k);
+    }
+
+    fn use_any(&mut self, k: DefKey) {
         self.uses.push((k, false));
         self.deps.insert(k);
         if self.negated {
@@ -539,7 +559,7 @@ impl<'p> Resolver<'p> {
                 }
                 match self.p.key_names.get(&n.text) {
                     Some(&k) => {
-                        self.use_key(k);
+                        self.use_base_key(k);
                         if let Some(want) = self.p.keys[k as usize].arity {
                             if want != args.len() {
                                 let ds = self.def_span_of(k);
