@@ -1766,3 +1766,74 @@ fn go_classes_keeps_its_results_in_a_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `mate --batch --jobs N` searches problems side by side and prints what one job prints, in
+/// the order of the file: on nshogi's mate-7 set (the first 200 problems), 1, 2 and 7 jobs give
+/// the same shortest mates, line for line; with the first mate found, the same results.
+/// `--jobs 0` is refused.
+#[test]
+fn jobs_answer_as_one_job_does() {
+    if !common::oracles::present() {
+        return;
+    }
+    let set7 = std::fs::read_to_string(common::oracles::path("mate-7-ply.sfen")).unwrap();
+    let some: String = set7.lines().take(200).map(|l| format!("{l}\n")).collect();
+    let batch = tmp("jobs-mate-7.sfen", some.as_bytes());
+    for length in ["shortest", "any"] {
+        let answers = |jobs: &str| -> Vec<(String, u64, Vec<String>)> {
+            let o = okite(&[
+                "mate",
+                "--batch",
+                batch.to_str().unwrap(),
+                "--length",
+                length,
+                "--json",
+                "--jobs",
+                jobs,
+            ]);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(|l| {
+                    let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                    (
+                        v["result"].as_str().unwrap().to_string(),
+                        v["plies"].as_u64().unwrap(),
+                        v["pv"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|m| m.as_str().unwrap().to_string())
+                            .collect(),
+                    )
+                })
+                .collect()
+        };
+        let one = answers("1");
+        assert_eq!(one.len(), 200);
+        assert!(one.iter().all(|(r, _, _)| r == "mate"), "{one:?}");
+        for jobs in ["2", "7"] {
+            let got = answers(jobs);
+            if length == "shortest" {
+                assert_eq!(got, one, "--jobs {jobs}");
+            } else {
+                // the first mate found may be another one (each job has its share of the
+                // table): never another result
+                assert_eq!(got.len(), one.len(), "--jobs {jobs}");
+                assert!(
+                    got.iter()
+                        .all(|(r, p, pv)| r == "mate" && pv.len() == *p as usize),
+                    "--jobs {jobs}: {got:?}"
+                );
+            }
+        }
+    }
+    let o = okite(&["mate", "--batch", batch.to_str().unwrap(), "--jobs", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs 0 is out of range"));
+}

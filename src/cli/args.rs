@@ -68,6 +68,10 @@ pub enum Command {
         /// The reading to start under (default: base; `:reading` changes it)
         #[arg(long)]
         reading: Option<String>,
+        /// A shipped board variant (minishogi, kyotoshogi, dobutsu, ...): its rule file loaded,
+        /// its reading in force; `:sfen`, `:moves`, `:board` and `:legal` play its positions
+        #[arg(long)]
+        variant: Option<String>,
         #[command(flatten)]
         run: crate::front::RunOpts,
     },
@@ -716,6 +720,10 @@ pub struct MateArgs {
     /// what it stands for) runs on one thread, and says so
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// With --batch: problems searched side by side (default: one per core), each with its
+    /// share of --hash-mb (a total); the answers are printed in the order of the file
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// One JSON object per problem: {"result", "plies", "pv", "nodes", "ms", "shortest",
     /// "lower_bound", "engine"} (`lower_bound`: no mate has fewer plies, proved)
     #[arg(long)]

@@ -5,6 +5,15 @@
 use crate::diagnostics::Diag;
 
 /// `--threads N` of the mate search: from 1 to `MAX_THREADS`, else E0602.
+/// `--jobs N`, when given, is 1 to 256.
+pub(super) fn jobs_in_range(n: Option<usize>) -> Result<(), Diag> {
+    match n {
+        None | Some(1..=256) => Ok(()),
+        Some(n) => Err(Diag::error("E0602", format!("--jobs {n} is out of range"))
+            .help("give from 1 to 256 jobs (without --jobs: one per core)")),
+    }
+}
+
 pub(super) fn threads_in_range(n: usize) -> Result<(), Diag> {
     use crate::shogi::dfpn::MAX_THREADS;
     if (1..=MAX_THREADS).contains(&n) {

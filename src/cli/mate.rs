@@ -2,7 +2,7 @@
 //! `okite mate`: the df-pn mate search, natively or under a variant.
 
 use super::args::MateArgs;
-use super::bounds::{hash_in_bound, threads_in_range};
+use super::bounds::{hash_in_bound, jobs_in_range, threads_in_range};
 use super::common::*;
 use super::mate_report::{print_mate, MateReport};
 use super::problems::{bad_problem, problems_of, Problem};
@@ -128,6 +128,14 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             );
         }
         return run_mate_hybrid(&a, &prog, r, &v, &problems, &engine_json, &printer);
+    }
+    // a batch runs its problems side by side, one job per core unless --jobs says otherwise
+    let jobs = super::mate_jobs::jobs_for(a.jobs, problems.len());
+    if let Err(d) = jobs_in_range(a.jobs) {
+        return printer.fail(d);
+    }
+    if a.batch.is_some() && jobs > 1 {
+        return super::mate_jobs::run(&a, &problems, jobs, length, reading, &engine_json, &printer);
     }
     let tty = progress_shown();
     let outcome = crate::shogi::dfpn::with_stack(|| {

@@ -9,6 +9,7 @@ mod common;
 mod go;
 mod go_result;
 mod mate;
+mod mate_jobs;
 mod mate_report;
 mod natives_cmd;
 mod problems;
@@ -81,10 +82,26 @@ pub fn run(cli: Cli) -> i32 {
             mut paths,
             rules,
             reading,
+            variant,
             run,
         } => {
             paths.extend(rules);
-            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            if let Some(name) = &variant {
+                let names = crate::shipped::variant_names();
+                if !paths.is_empty() || !names.contains(&name.as_str()) {
+                    let why = if paths.is_empty() {
+                        format!("no shipped variant `{name}`")
+                    } else {
+                        "give `--variant` or rule files, not both".to_string()
+                    };
+                    return Printer::auto().fail(
+                        Diag::error(crate::variants::BAD_VARIANT, why).help(format!(
+                            "the shipped variants are {}; a variant of your own is loaded as rule files (`okite repl my.rule --reading NAME`)",
+                            names.join(", ")
+                        )),
+                    );
+                }
+            } else if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
                 crate::front::note_default_rules(&paths);
             }
             crate::repl::run_with_options(
@@ -92,6 +109,7 @@ pub fn run(cli: Cli) -> i32 {
                 crate::repl::Options {
                     run: Some(run),
                     reading,
+                    variant,
                 },
             )
         }
