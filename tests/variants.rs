@@ -1700,3 +1700,80 @@ fn a_repetition_ends_a_variant_game() {
         "{v}"
     );
 }
+
+/// The REPL under a board variant: `okite repl --variant NAME` (and rule files that state a
+/// variant, under its reading) reads `:sfen` in the variant's geometry, plays `:moves` in its
+/// notation, shows `:board`, lists `:legal` by the compiled engine, and binds `s`, so that the
+/// rules' count of the legal moves is the engine's, as `okite legal --variant` gives them.
+#[test]
+fn the_repl_plays_a_board_variant() {
+    for (args, name) in [
+        (vec!["--variant", "minishogi"], "minishogi"),
+        (
+            vec!["rules/variants/kyotoshogi.rule", "--reading", "kyotoshogi"],
+            "kyotoshogi",
+        ),
+        (vec!["--variant", "dobutsu"], "dobutsu"),
+    ] {
+        let cli = okite(&["legal", "--variant", name]);
+        let first = out(&cli).split_whitespace().next().unwrap().to_string();
+        let o = okite(&["legal", "--variant", name, "--moves", &first]);
+        let after: Vec<String> = out(&o).split_whitespace().map(str::to_string).collect();
+        let script = format!(
+            ":sfen startpos\n:legal\n:moves {first}\n:board\n:legal\nsize(legal(s))\n:moves\n"
+        );
+        let o = repl_with(&args, &script);
+        let text = out(&o);
+        assert!(o.status.success(), "{name}: {text}\n{}", err(&o));
+        assert!(
+            text.contains("game of 1 position, now sfen"),
+            "{name}: {text}"
+        );
+        assert!(text.contains("game of 2 positions"), "{name}: {text}");
+        // :legal after the move lists the engine's moves, and the rules count as many
+        let lines: Vec<&str> = text.lines().collect();
+        let summaries: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].contains(" legal moves of "))
+            .collect();
+        assert_eq!(summaries.len(), 2, "{name}: {text}");
+        let mut listed: Vec<&str> = lines[summaries[1] - 1].split_whitespace().collect();
+        listed.sort();
+        let mut want: Vec<&str> = after.iter().map(String::as_str).collect();
+        want.sort();
+        assert_eq!(listed, want, "{name}: {text}");
+        assert!(
+            lines[summaries[1]].starts_with(&format!(
+                "{} legal moves of {name} under the reading {name}",
+                after.len()
+            )),
+            "{name}: {text}"
+        );
+        let counted: usize = text
+            .lines()
+            .rev()
+            .nth(1)
+            .and_then(|l| l.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{name}: {text}"));
+        assert_eq!(counted, after.len(), "{name}: {text}");
+        // :moves without moves lists the game's
+        assert_eq!(text.lines().last().unwrap().trim(), first, "{name}: {text}");
+    }
+    // a move the variant does not allow, and an SFEN that does not fit its board, are refused
+    // with their place; a record of standard shogi is not read under a variant
+    let o = repl_with(
+        &["--variant", "minishogi"],
+        ":sfen startpos 5e5a\n:sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n:kif tests/data/records/nifu.kif\n",
+    );
+    let e = err(&o);
+    assert!(e.contains("E0402"), "{e}");
+    assert!(e.contains("E0401"), "{e}");
+    assert!(e.contains(":kif reads records of standard shogi"), "{e}");
+    // an unknown variant is refused before the session starts
+    let o = repl_with(&["--variant", "chess"], "1 + 1\n");
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(
+        err(&o).contains("no shipped variant `chess`"),
+        "{}",
+        err(&o)
+    );
+}

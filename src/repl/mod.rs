@@ -44,7 +44,7 @@ pub const COMMANDS: &[Cmd] = &[
     Cmd {
         name: ":sfen",
         args: "SFEN|startpos [moves ...]",
-        help: "set the shogi game: binds g (the game) and i (its current index)",
+        help: "set the shogi game: binds g (the game) and i (its current index); under a board variant's rules, s (its position)",
     },
     Cmd {
         name: ":moves",
@@ -407,6 +407,9 @@ pub struct Options {
     pub run: Option<crate::front::RunOpts>,
     /// The reading the session starts under (`base` when none, or when the rules lack it).
     pub reading: Option<String>,
+    /// A shipped board variant: its file (rules/variants/NAME.rule) is the session's rules, and
+    /// its reading the one it starts under unless `reading` names another.
+    pub variant: Option<String>,
 }
 
 /// Run the REPL on rule files with `options`; the exit status.
@@ -453,7 +456,15 @@ fn run_with(
     };
     let flag = Arc::new(AtomicBool::new(false));
     install_interrupt(flag.clone());
-    let mut s = Session::new(paths, color);
+    let mut s = match &options.variant {
+        Some(name) => Session::new_shipped(
+            vec![std::path::Path::new(crate::shipped::FOLDER)
+                .join("variants")
+                .join(format!("{name}.rule"))],
+            color,
+        ),
+        None => Session::new(paths, color),
+    };
     s.interrupt = Some(flag.clone());
     if let Some(run) = options.run {
         s.run_opts = run;
@@ -465,7 +476,7 @@ fn run_with(
         );
     }
     s.load_initial();
-    if let Some(r) = options.reading {
+    if let Some(r) = options.reading.or(options.variant) {
         s.start_reading(&r);
     }
     let mut carried = vec![];

@@ -30,6 +30,7 @@ macro_rules! fail {
 }
 
 // after the macro, which its code uses
+mod board_game;
 mod games;
 
 /// What the loop does after an input.
@@ -58,6 +59,7 @@ struct GoGame {
 #[derive(PartialEq)]
 enum Current {
     Shogi,
+    Board,
     Go,
 }
 
@@ -76,6 +78,8 @@ pub struct Session {
     /// The evaluation budgets (`okite repl --max-resident-mb ...`).
     pub run_opts: RunOpts,
     shogi: Option<ShogiGame>,
+    /// A game of the board variant the rules state (their `:sfen` is in its geometry).
+    board: Option<board_game::BoardGame>,
     go: Option<GoGame>,
     current: Option<Current>,
     color: bool,
@@ -178,8 +182,18 @@ fn was_interrupted(ds: &[Diag]) -> bool {
 
 impl Session {
     pub fn new(paths: Vec<PathBuf>, color: bool) -> Session {
-        let shipped = paths.is_empty();
-        let paths = if shipped {
+        Session::reading(paths, false, color)
+    }
+
+    /// A session on shipped rule files named by their path under the shipped folder
+    /// (`rules/variants/minishogi.rule`: `okite repl --variant minishogi`).
+    pub fn new_shipped(paths: Vec<PathBuf>, color: bool) -> Session {
+        Session::reading(paths, true, color)
+    }
+
+    fn reading(paths: Vec<PathBuf>, shipped_named: bool, color: bool) -> Session {
+        let shipped = paths.is_empty() || shipped_named;
+        let paths = if paths.is_empty() {
             vec![PathBuf::from(crate::shipped::FOLDER)]
         } else {
             paths
@@ -199,6 +213,7 @@ impl Session {
             reading: "base".into(),
             run_opts: RunOpts::parse_default(),
             shogi: None,
+            board: None,
             go: None,
             current: None,
             color,
@@ -620,6 +635,9 @@ impl Session {
             b.push(("g".to_string(), Value::seq(states), alias("Game")));
             b.push(("i".to_string(), Value::Int(n), "Int".to_string()));
         }
+        if let Some((n, v, ty)) = self.board_bound()? {
+            b.push((n, v, alias(&ty)));
+        }
         if let Some(go) = &self.go {
             let g = &go.graph;
             let graph: BTreeMap<Value, Value> = (0..g.n)
@@ -768,6 +786,13 @@ impl Session {
             }
             "sfen" => self.set_sfen(arg, line, off),
             "moves" => self.play_moves(arg, line, off),
+            "kif" | "csa" if self.states_variant() => {
+                fail!(
+                    self,
+                    "error: :{cmd} reads records of standard shogi; the rules loaded state a board variant (set its game with :sfen)"
+                );
+                Flow::Continue
+            }
             "kif" | "csa" => {
                 let q = QueryOpts {
                     rules: vec![],
@@ -827,6 +852,7 @@ impl Session {
                             count(sg.moves.len(), "move")
                         );
                     }
+                    Some(Current::Board) => self.board_diagram(),
                     Some(Current::Go) => {
                         let go = self.go.as_ref().expect("a board");
                         print!("{}", crate::go::render::diagram(&go.graph, &go.board));

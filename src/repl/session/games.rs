@@ -37,6 +37,9 @@ impl Session {
     }
 
     pub(super) fn set_sfen(&mut self, arg: &str, line: &str, off: usize) -> Flow {
+        if self.states_variant() {
+            return self.set_board_sfen(arg, line, off);
+        }
         let toks = tokens(arg, off);
         if toks.is_empty() {
             fail!(
@@ -86,6 +89,9 @@ impl Session {
     }
 
     pub(super) fn play_moves(&mut self, arg: &str, line: &str, off: usize) -> Flow {
+        if self.states_variant() {
+            return self.board_moves(arg, line, off);
+        }
         let toks = tokens(arg, off);
         if toks.is_empty() {
             match &self.shogi {
@@ -212,6 +218,10 @@ impl Session {
     pub(super) fn legal(&mut self, ev: &mut Evaluator) {
         if self.current == Some(Current::Go) {
             self.go_legal();
+            return;
+        }
+        if self.states_variant() {
+            self.board_legal();
             return;
         }
         let Some(sg) = &self.shogi else {
