@@ -166,6 +166,11 @@ fn an_open_dame_is_filled_at_the_confirmation() {
         .map(|r| r["agrees"].as_bool().unwrap())
         .collect();
     assert_eq!(agrees, [true, true, false, false, false]);
+    // the record's own rules (RU[Japanese]) name the rule set its result is stated under
+    assert_eq!(
+        v["record_rules"],
+        serde_json::json!({"stated": "Japanese", "ruleset": "japanese"})
+    );
     // the fill is bound to its native, and --engine verify finds no difference
     let natives: Vec<&str> = v["results"][0]["natives"]
         .as_array()
@@ -632,6 +637,21 @@ fn records_as_referees_read_them() {
         let v = json(&["--sgf", &t, "--rulesets", "japanese"]);
         expect(&rows(&v), &[("japanese", winner, None, 3, RESIGNED)]);
         assert_eq!(v["results"][0]["agrees"], true, "{re}");
+    }
+    // RU as writers spell it: a shipped rule set, or none
+    for (ru, own) in [
+        ("Chinese", serde_json::json!("chinese")),
+        ("NZ", serde_json::json!("new-zealand")),
+        ("GOE", serde_json::json!("ing")),
+        ("korean", serde_json::json!("korean")),
+        ("AGA", serde_json::json!("aga")),
+        ("Tromp-Taylor", serde_json::json!("tromp-taylor")),
+        ("Ancient", serde_json::Value::Null),
+    ] {
+        let t = write("ru.sgf", &format!("(;SZ[3]RU[{ru}];B[aa];W[];B[])"));
+        let v = json(&["--sgf", &t, "--rulesets", "chinese"]);
+        assert_eq!(v["record_rules"]["stated"], ru);
+        assert_eq!(v["record_rules"]["ruleset"], own, "{ru}");
     }
     let mid = write("mid.sgf", "(;SZ[5]KM[6.5]RE[B+];B[cc];W[dc];B[cd])");
     let v = json(&["--sgf", &mid, "--rulesets", "chinese"]);

@@ -23,10 +23,32 @@ struct Judged {
     handicap: usize,
     /// RE's text
     stated: Option<String>,
+    /// RU's text: the rules the game was played under
+    rules: Option<String>,
     /// the TB/TW marks
     territory: Option<(Vec<usize>, Vec<usize>)>,
     /// the points emptied by AE after the moves (the stones the scorer took off)
     removed: Vec<usize>,
+}
+
+/// The shipped rule set a record's `RU` names, as SGF writers spell them (FF[4]'s `Japanese`,
+/// `Chinese`, `AGA`, `NZ`, `GOE`; KGS's and others' variants): none for rules not shipped.
+fn own_ruleset(ru: &str) -> Option<&'static str> {
+    let k: String = ru
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    Some(match k.as_str() {
+        "japanese" | "jp" | "japan" | "nihonkiin" | "jpn" => "japanese",
+        "chinese" | "cn" | "china" | "chn" => "chinese",
+        "korean" | "ko" | "kr" | "korea" | "kor" => "korean",
+        "aga" | "american" => "aga",
+        "nz" | "newzealand" => "new-zealand",
+        "goe" | "ing" | "ings" => "ing",
+        "trompt" | "tromptaylor" | "tt" => "tromp-taylor",
+        _ => return None,
+    })
 }
 
 /// The most plays a record judged may have: real games have a few hundred; the rules compare
@@ -84,6 +106,7 @@ fn judged(a: &GoResultArgs) -> Result<Judged, i32> {
             komi: None,
             handicap: 0,
             stated: None,
+            rules: None,
             territory: None,
             removed: vec![],
         });
@@ -135,6 +158,7 @@ fn read_sgf(graph: Option<&str>, path: &Path) -> Result<Judged, i32> {
         komi: record.komi,
         handicap,
         stated: record.result.map(|r| r.0),
+        rules: record.ruleset,
         territory: marked.then_some(record.territory),
         removed: record.removed,
     })
@@ -524,8 +548,15 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
             _ => "null".to_string(),
         };
         let names: Vec<String> = dead_names.iter().map(|n| json_str(n)).collect();
+        let rules = j.rules.as_deref().map_or("null".to_string(), |ru| {
+            format!(
+                "{{\"stated\": {}, \"ruleset\": {}}}",
+                json_str(ru),
+                own_ruleset(ru).map_or("null".to_string(), json_str)
+            )
+        });
         println!(
-            "{{\"results\": [{}], \"plays\": {}, \"komi\": {}, \"handicap\": {handicap}, \"dead\": {{\"source\": {}, \"stones\": [{}]}}, \"record_result\": {record}}}",
+            "{{\"results\": [{}], \"plays\": {}, \"komi\": {}, \"handicap\": {handicap}, \"dead\": {{\"source\": {}, \"stones\": [{}]}}, \"record_result\": {record}, \"record_rules\": {rules}}}",
             results.join(", "),
             j.plays.len(),
             komi.map_or("null".to_string(), |k| k.to_string()),
@@ -546,6 +577,12 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
     }
     if let Some(re) = &j.stated {
         println!("record result: {re}");
+    }
+    if let Some(ru) = &j.rules {
+        match own_ruleset(ru) {
+            Some(r) => println!("record rules: {ru} (the rule set {r})"),
+            None => println!("record rules: {ru} (no shipped rule set)"),
+        }
     }
     // the rule sets in a column as wide as the longest name (13 at least, as the shipped ones print)
     let w = crate::front::column_width(rows.iter().map(|r| r.ruleset.as_str()), 13);
