@@ -40,6 +40,7 @@ pub mod check;
 pub mod cli;
 pub mod diagnostics;
 pub mod eval;
+pub mod files;
 pub mod front;
 pub mod go;
 pub mod hybrid;

@@ -88,44 +88,76 @@ pub fn text(name: &str) -> Option<&'static str> {
         .map(|(_, t)| *t)
 }
 
+/// What stands where `okite rules export` would write a shipped file.
+#[derive(PartialEq)]
+enum There {
+    Nothing,
+    /// The shipped text.
+    Same,
+    /// Other text (or a file that cannot be read): an edit, kept unless forced.
+    Edited,
+    /// A folder, a device, a FIFO: never written over, nor read.
+    NotAFile,
+}
+
+fn there(p: &std::path::Path, text: &str) -> There {
+    use crate::files::{read_regular, ReadError};
+    if std::fs::symlink_metadata(p).is_err() {
+        return There::Nothing;
+    }
+    match read_regular(p, text.len() as u64) {
+        Ok(b) if b == text.as_bytes() => There::Same,
+        Ok(_) | Err(ReadError::TooBig) | Err(ReadError::Io(_)) => There::Edited,
+        Err(ReadError::NotRegular) => There::NotAFile,
+    }
+}
+
 /// Write the shipped files into `dir` (created if missing) for editing; the paths written.
 pub fn export(dir: &std::path::Path, force: bool) -> Result<Vec<std::path::PathBuf>, String> {
     let io = |e: std::io::Error| e.to_string();
     // a file already there whose text is not the shipped one was edited: it is kept unless
-    // `force` says to overwrite it, and nothing is written then
-    let files: Vec<(std::path::PathBuf, &str)> = FILES
+    // `force` says to overwrite it, and nothing is written then; what is no regular file (a
+    // folder, a FIFO) is never written over
+    let files: Vec<(std::path::PathBuf, &str, There)> = FILES
         .iter()
         .chain(VARIANT_FILES)
-        .map(|(name, text)| (dir.join(name), *text))
+        .map(|(name, text)| {
+            let p = dir.join(name);
+            let t = there(&p, text);
+            (p, *text, t)
+        })
         .collect();
-    if !force {
-        let edited: Vec<String> = files
+    let listed = |which: &There| -> Vec<String> {
+        files
             .iter()
-            .filter(|(p, text)| {
-                std::fs::symlink_metadata(p).is_ok()
-                    && std::fs::read(p).map_or(true, |b| b != text.as_bytes())
-            })
-            .map(|(p, _)| p.display().to_string())
-            .collect();
-        if !edited.is_empty() {
-            return Err(format!(
-                "{} file{} there differ{} from the shipped text and would be overwritten: {}",
-                edited.len(),
-                if edited.len() == 1 { "" } else { "s" },
-                if edited.len() == 1 { "s" } else { "" },
-                edited.join(", ")
-            ));
-        }
+            .filter(|(_, _, t)| t == which)
+            .map(|(p, _, _)| p.display().to_string())
+            .collect()
+    };
+    let odd = listed(&There::NotAFile);
+    if !odd.is_empty() {
+        return Err(format!(
+            "not a regular file, so not written over: {}",
+            odd.join(", ")
+        ));
+    }
+    let edited = listed(&There::Edited);
+    if !force && !edited.is_empty() {
+        return Err(format!(
+            "{} file{} there differ{} from the shipped text and would be overwritten: {}",
+            edited.len(),
+            if edited.len() == 1 { "" } else { "s" },
+            if edited.len() == 1 { "s" } else { "" },
+            edited.join(", ")
+        ));
     }
     std::fs::create_dir_all(dir).map_err(io)?;
     std::fs::create_dir_all(dir.join("variants")).map_err(io)?;
     let mut out = vec![];
-    for (p, text) in files {
-        if std::fs::read(&p).is_ok_and(|b| b == text.as_bytes()) {
-            out.push(p);
-            continue;
+    for (p, text, t) in files {
+        if t != There::Same {
+            std::fs::write(&p, text).map_err(io)?;
         }
-        std::fs::write(&p, text).map_err(io)?;
         out.push(p);
     }
     Ok(out)

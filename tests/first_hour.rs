@@ -71,6 +71,25 @@ fn export_keeps_edited_files_unless_forced() {
     let o = okite_in(&d, &["rules", "export", "mine", "--force"], None);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert_eq!(std::fs::read_to_string(&shogi).unwrap(), shipped);
+    // a FIFO where a file would be written is neither read (which would wait for a writer) nor
+    // written over, forced or not
+    #[cfg(unix)]
+    {
+        let fifo = d.join("mine/go.rule");
+        std::fs::remove_file(&fifo).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            for force in [false, true] {
+                let mut args = vec!["rules", "export", "mine"];
+                if force {
+                    args.push("--force");
+                }
+                let o = okite_in(&d, &args, None);
+                assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+                assert!(err(&o).contains("not a regular file"), "{}", err(&o));
+            }
+        }
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
 

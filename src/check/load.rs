@@ -238,10 +238,17 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Diag> {
 /// the kind of file in the diagnostics, one and many (`("a rule file", "rule files")`).
 pub fn read_limited(path: &Path, limit: usize, kind: (&str, &str)) -> Result<Vec<u8>, Diag> {
     let (what, many) = kind;
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| io_diag(path, &e))?;
-    let too_big = || {
-        Diag::error(
+    use crate::files::ReadError;
+    crate::files::read_regular(path, limit as u64).map_err(|e| match e {
+        ReadError::Io(e) => io_diag(path, &e),
+        ReadError::NotRegular => Diag::error(
+            "E0012",
+            format!("`{}` is not a regular file", path.display()),
+        )
+        .help(format!(
+            "{many} are regular text files (not devices, FIFOs or folders)"
+        )),
+        ReadError::TooBig => Diag::error(
             "E0012",
             format!(
                 "`{}` is larger than {what} may be ({} MiB)",
@@ -249,29 +256,8 @@ pub fn read_limited(path: &Path, limit: usize, kind: (&str, &str)) -> Result<Vec
                 limit >> 20
             ),
         )
-        .help(format!("{many} are text of at most {} MiB", limit >> 20))
-    };
-    if !meta.is_file() {
-        return Err(Diag::error(
-            "E0012",
-            format!("`{}` is not a regular file", path.display()),
-        )
-        .help(format!(
-            "{many} are regular text files (not devices, FIFOs or folders)"
-        )));
-    }
-    if meta.len() > limit as u64 {
-        return Err(too_big());
-    }
-    let f = std::fs::File::open(path).map_err(|e| io_diag(path, &e))?;
-    let mut buf = Vec::with_capacity(meta.len() as usize);
-    f.take(limit as u64 + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| io_diag(path, &e))?;
-    if buf.len() > limit {
-        return Err(too_big());
-    }
-    Ok(buf)
+        .help(format!("{many} are text of at most {} MiB", limit >> 20)),
+    })
 }
 
 /// A text file read as [`read_bounded`] reads rule files (a regular file of at most

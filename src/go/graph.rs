@@ -420,22 +420,13 @@ const MAX_EDGE_FILE_BYTES: u64 = 16 << 20;
 /// An edge-list file's text: a regular file of at most [`MAX_EDGE_FILE_BYTES`], checked before
 /// and while reading (a device, a FIFO or a file that grows is refused, never read without end).
 fn read_edge_file(file: &str) -> Result<String, String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(file).map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("it is not a regular file".into());
-    }
-    let too_big = || format!("it is larger than {} MiB", MAX_EDGE_FILE_BYTES >> 20);
-    if meta.len() > MAX_EDGE_FILE_BYTES {
-        return Err(too_big());
-    }
-    let mut bytes = vec![];
-    std::fs::File::open(file)
-        .and_then(|f| f.take(MAX_EDGE_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_EDGE_FILE_BYTES {
-        return Err(too_big());
-    }
+    use crate::files::ReadError;
+    let bytes = crate::files::read_regular(std::path::Path::new(file), MAX_EDGE_FILE_BYTES)
+        .map_err(|e| match e {
+            ReadError::Io(e) => e.to_string(),
+            ReadError::NotRegular => "it is not a regular file".into(),
+            ReadError::TooBig => format!("it is larger than {} MiB", MAX_EDGE_FILE_BYTES >> 20),
+        })?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "it is not UTF-8 text (invalid byte at offset {})",
