@@ -312,8 +312,6 @@ pub struct QueryOpts {
 /// made of shared parts, `(p, p)` over and over, is far longer written out than stored.)
 pub const MAX_VALUE_TEXT: usize = 16 << 20;
 
-/// A value for people: native values (positions, boards) as diagrams; the text of others cut at
-/// [`MAX_VALUE_TEXT`] characters.
 /// The width of a column of names (rule sets, readings): the longest name's, `least` at least,
 /// so that a long name a user defines does not push its row out of line.
 pub fn column_width<'a>(names: impl IntoIterator<Item = &'a str>, least: usize) -> usize {
@@ -325,6 +323,8 @@ pub fn column_width<'a>(names: impl IntoIterator<Item = &'a str>, least: usize) 
         .max(least)
 }
 
+/// A value for people: native values (positions, boards) as diagrams; the text of others cut at
+/// [`MAX_VALUE_TEXT`] characters.
 pub fn display_value(v: &Value) -> String {
     match v {
         Value::Native(n) => n.display_long(),

@@ -4,8 +4,7 @@
 
 use crate::diagnostics::Diag;
 
-/// `--threads N` of the mate search: from 1 to `MAX_THREADS`, else E0602.
-/// `--jobs N`, when given, is 1 to 256.
+/// `--jobs N` of a batch, when given: from 1 to 256, else E0602.
 pub(super) fn jobs_in_range(n: Option<usize>) -> Result<(), Diag> {
     match n {
         None | Some(1..=256) => Ok(()),
@@ -14,6 +13,7 @@ pub(super) fn jobs_in_range(n: Option<usize>) -> Result<(), Diag> {
     }
 }
 
+/// `--threads N` of the mate search: from 1 to `MAX_THREADS`, else E0602.
 pub(super) fn threads_in_range(n: usize) -> Result<(), Diag> {
     use crate::shogi::dfpn::MAX_THREADS;
     if (1..=MAX_THREADS).contains(&n) {

@@ -116,6 +116,9 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     if let Err(d) = threads_in_range(a.threads) {
         return printer.fail(d);
     }
+    if let Err(d) = jobs_in_range(a.jobs) {
+        return printer.fail(d);
+    }
     let problems = match problems_of(&a, &printer) {
         Ok(p) => p,
         Err(c) => return c,
@@ -131,9 +134,6 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     }
     // a batch runs its problems side by side, one job per core unless --jobs says otherwise
     let jobs = super::mate_jobs::jobs_for(a.jobs, problems.len());
-    if let Err(d) = jobs_in_range(a.jobs) {
-        return printer.fail(d);
-    }
     if a.batch.is_some() && jobs > 1 {
         return super::mate_jobs::run(&a, &problems, jobs, length, reading, &engine_json, &printer);
     }
