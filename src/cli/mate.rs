@@ -5,10 +5,10 @@ use super::args::MateArgs;
 use super::bounds::{hash_in_bound, jobs_in_range, threads_in_range};
 use super::common::*;
 use super::mate_report::{print_mate, MateReport};
-use super::problems::{bad_problem, problems_of, Problem};
+use super::problems::{bad_problem, problems_of, read_problem, Problem};
 use crate::check::Program;
 use crate::diagnostics::Diag;
-use crate::front::{pseudo_game, shogi_game};
+use crate::front::pseudo_game;
 use crate::front::{Plan, SHOGI_READINGS};
 use crate::natives::Engine;
 use std::path::PathBuf;
@@ -143,22 +143,13 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         solver.set_threads(a.threads);
         let mut code = 0;
         for p in problems.iter() {
-            if let Some(d) = p.unreadable(a.batch.as_deref()) {
-                code = bad_problem(&a, p, Default::default(), &[d], &printer);
-                continue;
-            }
-            let text = &p.text;
-            let game = match shogi_game(text, if a.batch.is_some() { "" } else { &a.moves }) {
-                Ok(g) => g,
+            let positions = match read_problem(&a, p) {
+                Ok(ps) => ps,
                 Err((sources, ds)) => {
                     code = bad_problem(&a, p, sources, &ds, &printer);
                     continue;
                 }
             };
-            if let Err(d) = crate::front::engine_start(&game.positions) {
-                code = bad_problem(&a, p, Default::default(), &[d], &printer);
-                continue;
-            }
             let bar = tty.then(|| {
                 let b = indicatif::ProgressBar::new_spinner();
                 b.set_style(
@@ -193,7 +184,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 stop: None,
                 progress,
             };
-            let r = solver.solve_history(&game.positions, &opts);
+            let r = solver.solve_history(&positions, &opts);
             if let Some(b) = bar {
                 b.finish_and_clear();
             }

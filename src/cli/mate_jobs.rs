@@ -6,7 +6,7 @@
 use super::args::MateArgs;
 use super::common::*;
 use super::mate_report::{print_mate, MateReport};
-use super::problems::{bad_problem, Problem};
+use super::problems::{bad_problem, read_problem, Problem};
 use crate::diagnostics::{Diag, SourceMap};
 use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
 use crate::shogi::position::Position;
@@ -22,10 +22,7 @@ pub(super) fn jobs_for(asked: Option<usize>, problems: usize) -> usize {
 }
 
 /// A problem of the batch, read: its game, or why it does not read.
-enum Read {
-    Game(Vec<Position>),
-    Bad(SourceMap, Vec<Diag>),
-}
+type Read = Result<Vec<Position>, (SourceMap, Vec<Diag>)>;
 
 /// Search the problems on `jobs` threads; the exit status (that of the last problem that did
 /// not read, else 0), as the one-job loop gives it.
@@ -38,21 +35,7 @@ pub(super) fn run(
     engine_json: &str,
     printer: &Printer,
 ) -> i32 {
-    let read: Vec<Read> = problems
-        .iter()
-        .map(|p| {
-            if let Some(d) = p.unreadable(a.batch.as_deref()) {
-                return Read::Bad(SourceMap::default(), vec![d]);
-            }
-            match crate::front::shogi_game(&p.text, "") {
-                Err((sources, ds)) => Read::Bad(sources, ds),
-                Ok(g) => match crate::front::engine_start(&g.positions) {
-                    Err(d) => Read::Bad(SourceMap::default(), vec![d]),
-                    Ok(()) => Read::Game(g.positions),
-                },
-            }
-        })
-        .collect();
+    let read: Vec<Read> = problems.iter().map(|p| read_problem(a, p)).collect();
     let hash_mb = (a.hash_mb / jobs).max(1);
     let next = AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, MateReport)>();
@@ -68,7 +51,7 @@ pub(super) fn run(
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(r) = read.get(i) else { break };
-                    let Read::Game(positions) = r else { continue };
+                    let Ok(positions) = r else { continue };
                     let opts = MateOptions {
                         max_nodes: a.nodes,
                         max_ms: a.time_ms,
@@ -104,10 +87,10 @@ pub(super) fn run(
         let mut show = |done: &mut BTreeMap<usize, MateReport>| {
             while let Some(r) = read.get(shown) {
                 match r {
-                    Read::Bad(sources, ds) => {
+                    Err((sources, ds)) => {
                         code = bad_problem(a, &problems[shown], sources.clone(), ds, printer);
                     }
-                    Read::Game(_) => match done.remove(&shown) {
+                    Ok(_) => match done.remove(&shown) {
                         Some(report) => {
                             print_mate(&report, a, engine_json, length == MateLength::Any)
                         }

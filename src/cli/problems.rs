@@ -8,6 +8,22 @@ use super::common::*;
 use crate::diagnostics::Diag;
 use crate::front::json_str;
 
+/// A problem read for the native search: the positions of its game (`--moves` played on a
+/// lone `--sfen`), or the diagnostics of why it does not read, with their sources.
+pub(super) fn read_problem(
+    a: &MateArgs,
+    p: &Problem,
+) -> Result<Vec<crate::shogi::position::Position>, (crate::diagnostics::SourceMap, Vec<Diag>)> {
+    let none = crate::diagnostics::SourceMap::default;
+    if let Some(d) = p.unreadable(a.batch.as_deref()) {
+        return Err((none(), vec![d]));
+    }
+    let moves = if a.batch.is_some() { "" } else { &a.moves };
+    let game = crate::front::shogi_game(&p.text, moves)?;
+    crate::front::engine_start(&game.positions).map_err(|d| (none(), vec![d]))?;
+    Ok(game.positions)
+}
+
 /// The problems a `mate` command asks: its `--sfen`, or each position of its `--batch` file.
 pub(super) fn problems_of(a: &MateArgs, printer: &Printer) -> Result<Vec<Problem>, i32> {
     match (&a.sfen, &a.batch) {
