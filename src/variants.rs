@@ -66,13 +66,20 @@ fn bad(msg: impl Into<String>) -> Diag {
 
 /// Load a shipped variant by name (`minishogi`): `rules/variants/NAME.rule`, its reading NAME.
 pub fn shipped(name: &str) -> Result<LoadedVariant, (SourceMap, Vec<Diag>)> {
-    let names = crate::shipped::variant_names();
-    if !names.contains(&name) {
-        let d = Diag::error(BAD_VARIANT, format!("no shipped variant `{name}`"))
-            .help(format!("the shipped variants are {}", names.join(", ")));
-        return Err((SourceMap::default(), vec![d]));
-    }
+    shipped_name(name).map_err(|d| (SourceMap::default(), vec![d]))?;
     shipped_file(&format!("{name}.rule"), Some(name))
+}
+
+/// `name` is a shipped variant's, or the diagnostic that lists them.
+pub fn shipped_name(name: &str) -> Result<(), Diag> {
+    let names = crate::shipped::variant_names();
+    if names.contains(&name) {
+        return Ok(());
+    }
+    Err(
+        Diag::error(BAD_VARIANT, format!("no shipped variant `{name}`"))
+            .help(format!("the shipped variants are {}", names.join(", "))),
+    )
 }
 
 /// Load a file of the shipped `rules/variants/` (`minishogi.rule`, or `board.rule` for the core)

@@ -87,19 +87,17 @@ pub fn run(cli: Cli) -> i32 {
         } => {
             paths.extend(rules);
             if let Some(name) = &variant {
-                let names = crate::shipped::variant_names();
-                if !paths.is_empty() || !names.contains(&name.as_str()) {
-                    let why = if paths.is_empty() {
-                        format!("no shipped variant `{name}`")
-                    } else {
-                        "give `--variant` or rule files, not both".to_string()
-                    };
-                    return Printer::auto().fail(
-                        Diag::error(crate::variants::BAD_VARIANT, why).help(format!(
-                            "the shipped variants are {}; a variant of your own is loaded as rule files (`okite repl my.rule --reading NAME`)",
-                            names.join(", ")
-                        )),
-                    );
+                let named = if paths.is_empty() {
+                    crate::variants::shipped_name(name)
+                } else {
+                    Err(Diag::error(
+                        crate::variants::BAD_VARIANT,
+                        "give `--variant` or rule files, not both",
+                    )
+                    .help("a variant of your own is loaded as rule files (`okite repl my.rule --reading NAME`)"))
+                };
+                if let Err(d) = named {
+                    return Printer::auto().fail(d);
                 }
             } else if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
                 crate::front::note_default_rules(&paths);

@@ -182,16 +182,18 @@ fn was_interrupted(ds: &[Diag]) -> bool {
 
 impl Session {
     pub fn new(paths: Vec<PathBuf>, color: bool) -> Session {
-        Session::reading(paths, false, color)
+        Session::on(paths, false, color)
     }
 
     /// A session on shipped rule files named by their path under the shipped folder
     /// (`rules/variants/minishogi.rule`: `okite repl --variant minishogi`).
     pub fn new_shipped(paths: Vec<PathBuf>, color: bool) -> Session {
-        Session::reading(paths, true, color)
+        Session::on(paths, true, color)
     }
 
-    fn reading(paths: Vec<PathBuf>, shipped_named: bool, color: bool) -> Session {
+    /// A session on `paths` (the shipped rules when none), read from the shipped files where
+    /// `shipped_named`.
+    fn on(paths: Vec<PathBuf>, shipped_named: bool, color: bool) -> Session {
         let shipped = paths.is_empty() || shipped_named;
         let paths = if paths.is_empty() {
             vec![PathBuf::from(crate::shipped::FOLDER)]
@@ -1109,6 +1111,31 @@ fn count(n: usize, what: &str) -> String {
 }
 
 /// Whitespace-separated tokens of `s` with their offsets (plus `off`).
+/// The position of `:sfen`'s tokens (not empty) and the moves after it: `startpos`, or an SFEN's
+/// board, side and hands and its move number where one is written, with its offset in `line`;
+/// then the moves, a leading `moves` dropped.
+fn sfen_and_moves<'t, 'a>(
+    toks: &'t [(usize, &'a str)],
+    line: &str,
+) -> (String, usize, &'t [(usize, &'a str)]) {
+    let at = toks[0].0;
+    let (sfen, rest) = if toks[0].1 == "startpos" {
+        ("startpos".to_string(), &toks[1..])
+    } else {
+        let mut n = toks.len().min(3);
+        if toks.len() > 3 && toks[3].1.parse::<u32>().is_ok() {
+            n = 4;
+        }
+        let end = toks[n - 1].0 + toks[n - 1].1.len();
+        (line[at..end].to_string(), &toks[n..])
+    };
+    let rest = match rest.first() {
+        Some((_, "moves")) => &rest[1..],
+        _ => rest,
+    };
+    (sfen, at, rest)
+}
+
 fn tokens(s: &str, off: usize) -> Vec<(usize, &str)> {
     let mut out = vec![];
     let mut start = None;

@@ -8,6 +8,9 @@
 use super::*;
 use crate::shogi::variant::{DropMate, VPos, Variant};
 
+/// What `:moves` and `:legal` say before `:sfen` set a game of the variant.
+const NO_GAME: &str = "error: no game of the variant yet: set one with :sfen (`:sfen startpos`)";
+
 /// A game of a board variant: the engine compiled when it was set, its positions and moves.
 pub(super) struct BoardGame {
     variant: Variant,
@@ -45,32 +48,18 @@ impl Session {
     /// `:sfen SFEN|startpos [moves ...]` in the variant's geometry.
     pub(super) fn set_board_sfen(&mut self, arg: &str, line: &str, off: usize) -> Flow {
         let toks = tokens(arg, off);
-        let Some(&(sfen_at, first)) = toks.first() else {
+        if toks.is_empty() {
             fail!(
                 self,
                 "error: :sfen needs a position: an SFEN of the variant's board or `startpos`, and moves"
             );
             return Flow::Continue;
-        };
+        }
         let Some(variant) = self.compiled() else {
             self.errors.set(self.errors.get() + 1);
             return Flow::Continue;
         };
-        // an SFEN is its board, side and hands, and a move number where one is written
-        let (sfen, rest) = if first == "startpos" {
-            ("startpos".to_string(), &toks[1..])
-        } else {
-            let mut n = toks.len().min(3);
-            if toks.len() > 3 && toks[3].1.parse::<u32>().is_ok() {
-                n = 4;
-            }
-            let end = toks[n - 1].0 + toks[n - 1].1.len();
-            (line[sfen_at..end].to_string(), &toks[n..])
-        };
-        let rest = match rest.first() {
-            Some((_, "moves")) => &rest[1..],
-            _ => rest,
-        };
+        let (sfen, sfen_at, rest) = sfen_and_moves(&toks, line);
         let start = match variant.position(&sfen) {
             Ok(p) => p,
             Err(e) => {
@@ -105,10 +94,7 @@ impl Session {
     pub(super) fn board_moves(&mut self, arg: &str, line: &str, off: usize) -> Flow {
         let toks = tokens(arg, off);
         let Some(mut game) = self.board.take() else {
-            fail!(
-                self,
-                "error: no game of the variant yet: set one with :sfen (`:sfen startpos`)"
-            );
+            fail!(self, "{NO_GAME}");
             return Flow::Continue;
         };
         if toks.is_empty() {
@@ -184,10 +170,7 @@ impl Session {
     /// `:legal` for the variant's game: the moves of the engine compiled from its tables.
     pub(super) fn board_legal(&mut self) {
         let Some(g) = &mut self.board else {
-            fail!(
-                self,
-                "error: no game of the variant yet: set one with :sfen (`:sfen startpos`)"
-            );
+            fail!(self, "{NO_GAME}");
             return;
         };
         let p = g.positions.last_mut().expect("a position");

@@ -48,20 +48,7 @@ impl Session {
             );
             return Flow::Continue;
         }
-        let (sfen, sfen_at, rest) = if toks[0].1 == "startpos" {
-            ("startpos".to_string(), toks[0].0, &toks[1..])
-        } else {
-            let mut n = toks.len().min(3);
-            if toks.len() > 3 && toks[3].1.parse::<u32>().is_ok() {
-                n = 4;
-            }
-            let end = toks[n - 1].0 + toks[n - 1].1.len();
-            (line[toks[0].0..end].to_string(), toks[0].0, &toks[n..])
-        };
-        let rest = match rest.first() {
-            Some((_, "moves")) => &rest[1..],
-            _ => rest,
-        };
+        let (sfen, sfen_at, rest) = sfen_and_moves(&toks, line);
         let start = match Position::from_sfen(&sfen) {
             Ok(p) => p,
             Err(errs) => {
