@@ -430,8 +430,9 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
     let mut known = false;
     // the ending "move" and the summary line
     let mut ending: Option<RecordResult> = None;
-    let mut summary: Option<(usize, usize, String)> = None;
-    let mut side_line: Option<(usize, String)> = None;
+    let mut summary: Option<(usize, String)> = None;
+    // 将棋倶楽部24's result line: its line, its words, and the summary's wording of them
+    let mut side_line: Option<(usize, String, String)> = None;
     // a 封じ手 line no move has followed yet
     let mut sealed: Option<RecordResult> = None;
     // the first line that is none of a record's (refused where the rest is a record)
@@ -448,17 +449,16 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
         if trimmed.starts_with("変化") {
             break;
         }
-        if trimmed.starts_with("まで") {
-            if let Some((n, _)) = kif_summary(trimmed, Color::Black) {
-                summary = Some((no, n, trimmed.to_string()));
-                known = true;
-                continue;
-            }
+        // the summary line (kif_summary reads only a line that starts with まで)
+        if kif_summary(trimmed, Color::Black).is_some() {
+            summary = Some((no, trimmed.to_string()));
+            known = true;
+            continue;
         }
         // 将棋倶楽部24 states the result on a line of its own, `先手 反則負け`: a summary of the
         // moves read so far
-        if moves.is_some() && side_result(trimmed).is_some() {
-            side_line = Some((no, trimmed.to_string()));
+        if let Some(said) = side_result(trimmed).filter(|_| moves.is_some()) {
+            side_line = Some((no, trimmed.to_string(), said));
             continue;
         }
         if let Some(v) = trimmed.strip_prefix("手合割：") {
@@ -710,13 +710,15 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
     // names a winner, says who won
     let ending = ending.or(sealed);
     let first = ms.game.start().side_to_move();
-    let played = ms.written();
-    let summary = summary.or_else(|| side_line.map(|(line, text)| (line, played, text)));
-    let stated = summary.and_then(|(line, _, text)| {
-        let (n, s) = match side_result(&text) {
-            Some(said) => kif_summary(&format!("まで{played}手で{said}"), first)?,
-            None => kif_summary(&text, first)?,
-        };
+    // the summary line as written, or 24's line worded as one of the moves read
+    let summary = summary
+        .map(|(line, text)| (line, text.clone(), text))
+        .or_else(|| {
+            side_line
+                .map(|(line, text, said)| (line, text, format!("まで{}手で{said}", ms.written())))
+        });
+    let stated = summary.and_then(|(line, text, words)| {
+        let (n, s) = kif_summary(&words, first)?;
         let (e, o) = s?;
         Some(RecordResult {
             ending: e,
