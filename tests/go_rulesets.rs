@@ -54,6 +54,16 @@ fn sgf(name: &str) -> Vec<Row> {
     rows(&json(&["--sgf", &data(name)]))
 }
 
+/// Each row's `agrees`, where every row compares its result with the record's.
+fn agreements(v: &serde_json::Value) -> Vec<bool> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["agrees"].as_bool().unwrap())
+        .collect()
+}
+
 const B: Option<&str> = Some("B");
 /// The reason of a game RE ends by resignation, time or forfeit.
 const RESIGNED: &str = "resignation, time or forfeit (as RE states)";
@@ -84,12 +94,7 @@ fn area_and_territory_disagree_on_the_last_stone() {
     );
     // the record's RE[W+0.5] agrees with the territory counts only
     let v = json(&["--sgf", &data("area_territory.sgf")]);
-    let agrees: Vec<bool> = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["agrees"].as_bool().unwrap())
-        .collect();
+    let agrees = agreements(&v);
     assert_eq!(
         agrees,
         [false, false, true, true, false, false, false, false]
@@ -159,12 +164,7 @@ fn an_open_dame_is_filled_at_the_confirmation() {
             ("chinese", B, Some(-7.0), 19, "area count"),
         ],
     );
-    let agrees: Vec<bool> = v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["agrees"].as_bool().unwrap())
-        .collect();
+    let agrees = agreements(&v);
     assert_eq!(agrees, [true, true, false, false, false]);
     // the record's own rules (RU[Japanese]) name the rule set its result is stated under
     assert_eq!(

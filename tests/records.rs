@@ -7,7 +7,8 @@ mod common;
 use common::okite;
 use okite::shogi::record::{parse_csa, parse_kif};
 use okite::shogi::{
-    decode_record, read_csa, read_kif, Color, Ending, Move, Outcome, Record, TextEncoding,
+    decode_record, read_csa, read_kif, Color, Ending, Move, Outcome, Record, RecordResult,
+    TextEncoding,
 };
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -24,6 +25,17 @@ fn text_of(name: &str) -> String {
 
 fn kif(name: &str) -> Record {
     read_kif(&text_of(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A stated result as the tests compare it: ending, outcome, ply, line and words.
+fn stated(res: &RecordResult) -> (Ending, Outcome, usize, usize, &str) {
+    (
+        res.ending,
+        res.outcome,
+        res.ply,
+        res.line,
+        res.stated.as_str(),
+    )
 }
 
 fn usi(r: &Record) -> Vec<String> {
@@ -276,15 +288,8 @@ fn every_csa_ending_is_read() {
         ("%ERROR", Ending::Error, Outcome::None),
     ] {
         let r = csa_ending(word).unwrap();
-        let res = r.result.unwrap();
         assert_eq!(
-            (
-                res.ending,
-                res.outcome,
-                res.ply,
-                res.line,
-                res.stated.as_str()
-            ),
+            stated(&r.result.unwrap()),
             (ending, outcome, 2, 6, word),
             "{word}"
         );
@@ -509,15 +514,8 @@ fn dialects_of_real_sites_are_read() {
         ("先手　切れ負け", Ending::TimeUp, Outcome::Win(Color::White)),
     ] {
         let r = read_kif(&format!("{moves}{line}\n")).unwrap_or_else(|e| panic!("{line}: {e}"));
-        let res = r.result.unwrap();
         assert_eq!(
-            (
-                res.ending,
-                res.outcome,
-                res.ply,
-                res.line,
-                res.stated.as_str()
-            ),
+            stated(&r.result.unwrap()),
             (ending, outcome, 2, 5, line),
             "{line}"
         );
