@@ -156,7 +156,8 @@ pub fn export(dir: &std::path::Path, force: bool) -> Result<Vec<std::path::PathB
     let mut out = vec![];
     for (p, text, t) in files {
         if t != There::Same {
-            std::fs::write(&p, text).map_err(io)?;
+            crate::files::write_regular(&p, text.as_bytes())
+                .map_err(|e| format!("{}: {e}", p.display()))?;
         }
         out.push(p);
     }

@@ -218,6 +218,26 @@ fn history_path() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".okite_history"))
 }
 
+/// The most bytes of a history file the line editor is given to read.
+const MAX_HISTORY_BYTES: u64 = 16 << 20;
+
+/// The history file, when it can be kept: nothing there yet, or a regular file within
+/// [`MAX_HISTORY_BYTES`]. The line editor opens it itself, so it is checked first (a FIFO
+/// there would make it wait, a device or a sparse file of gigabytes read without end); one
+/// that cannot be kept is named on standard error and the session goes on without history.
+fn usable_history(path: PathBuf) -> Option<PathBuf> {
+    let within = std::fs::metadata(&path).map_or(true, |m| m.len() <= MAX_HISTORY_BYTES);
+    if crate::files::absent_or_regular(&path) && within {
+        return Some(path);
+    }
+    eprintln!(
+        "note: the history file `{}` is not kept: it is no regular file of at most {} MiB",
+        path.display(),
+        MAX_HISTORY_BYTES >> 20
+    );
+    None
+}
+
 enum Input {
     /// A terminal: the line editor, the history file, and a line read ahead (a command that
     /// ended an unfinished input).
@@ -443,7 +463,7 @@ fn run_with(
         match Editor::with_config(config) {
             Ok(mut ed) => {
                 ed.set_helper(Some(ReplHelper::new(names.clone(), color)));
-                let hist = history_path();
+                let hist = history_path().and_then(usable_history);
                 if let Some(h) = &hist {
                     let _ = ed.load_history(h);
                 }

@@ -168,24 +168,20 @@ fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(name)
 }
 
-/// Opens `path` as `open` says, without waiting (a FIFO would block the open until the other
-/// end came) and, with `no_link`, without following a link at it: `None` when it is no regular
-/// file (a FIFO, a device, a folder).
+/// Opens `path` as `open` says through the one opener of user-named files: `None` when it is
+/// no regular file (a FIFO, a device, a folder).
 fn open_regular(
     path: &Path,
     open: &mut std::fs::OpenOptions,
     no_link: bool,
 ) -> std::io::Result<Option<std::fs::File>> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        let link = if no_link { libc::O_NOFOLLOW } else { 0 };
-        open.custom_flags(link | libc::O_NONBLOCK);
+    use crate::files::ReadError;
+    match crate::files::open_regular(path, open, no_link) {
+        Ok(f) => Ok(Some(f)),
+        Err(ReadError::NotRegular) => Ok(None),
+        Err(ReadError::Io(e)) => Err(e),
+        Err(ReadError::TooBig) => Ok(None),
     }
-    #[cfg(not(unix))]
-    let _ = no_link;
-    let file = open.open(path)?;
-    Ok(file.metadata()?.is_file().then_some(file))
 }
 
 /// Takes the lock of the results file `path` for this process: a file beside it
