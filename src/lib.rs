@@ -54,4 +54,5 @@ pub mod repl;
 pub mod shipped;
 pub mod shogi;
 pub mod syntax;
+pub mod text;
 pub mod variants;

@@ -31,6 +31,53 @@ pub fn resident_bytes() -> Option<usize> {
     kib_line("/proc/self/status", "VmRSS")
 }
 
+/// What this process occupies: its resident memory and its mapped address space, in bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Usage {
+    /// `VmRSS`.
+    pub resident: usize,
+    /// `VmSize`: what counts against an address-space limit (`ulimit -v`).
+    pub mapped: usize,
+}
+
+/// The resident memory and the mapped address space of this process, read at once.
+pub fn usage() -> Option<Usage> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open("/proc/self/status")
+        .ok()?
+        .take(MAX_READ)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(Usage {
+        resident: parse_kib_line(&text, "VmRSS")?,
+        mapped: parse_kib_line(&text, "VmSize").unwrap_or(0),
+    })
+}
+
+/// The address-space limit of this process in bytes (`ulimit -v`, RLIMIT_AS), when it has one:
+/// an allocation past it fails however much memory the machine has free, so the bounds that
+/// weigh a value before it is made weigh it against this too.
+pub fn address_space_limit() -> Option<usize> {
+    static LIMIT: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        #[cfg(unix)]
+        {
+            let mut r = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes the limit into the struct it is given, which lives here
+            #[allow(unsafe_code)]
+            let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
+            if ok && r.rlim_cur != libc::RLIM_INFINITY {
+                return Some(usize::try_from(r.rlim_cur).unwrap_or(usize::MAX));
+            }
+        }
+        None
+    })
+}
+
 /// The physical memory of the machine in bytes.
 pub fn physical_memory_bytes() -> Option<usize> {
     kib_line("/proc/meminfo", "MemTotal")

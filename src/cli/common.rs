@@ -140,11 +140,23 @@ pub(super) fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i3
 /// The parts of a value `--json` writes at most.
 pub const MAX_JSON_PARTS: usize = 50_000_000;
 
+/// The bytes the JSON text of a value may take when the process may occupy
+/// `max_resident_bytes`: a third of the room left under that bound (the text grows in a buffer
+/// that doubles, and is written out from it), so that the text is refused before it is made.
+pub fn json_room(max_resident_bytes: usize) -> usize {
+    let resident = crate::memory::resident_bytes().unwrap_or(0);
+    max_resident_bytes.saturating_sub(resident) / 3
+}
+
 /// E0307 when the value has more than [`MAX_JSON_PARTS`] parts written out (a value made of
-/// shared parts, `(p, p)` over and over, is far longer written out than it is stored). The count
-/// stops at the bound, and goes without recursion (enum cells nest as deep as the rules build).
-pub fn json_refusal(v: &Value) -> Option<Diag> {
+/// shared parts, `(p, p)` over and over, is far longer written out than it is stored), or when
+/// its JSON text would take more than `max_bytes`. The count stops at the bound, and goes
+/// without recursion (enum cells nest as deep as the rules build); the text's length is
+/// counted as it will be written (a text with its escapes, an integer's digits, the
+/// punctuation), an over-estimate for enum constants and native values.
+pub fn json_refusal(v: &Value, max_bytes: usize) -> Option<Diag> {
     let mut left = MAX_JSON_PARTS;
+    let mut bytes = 0usize;
     let mut todo: Vec<&Value> = vec![v];
     while let Some(v) = todo.pop() {
         if left == 0 {
@@ -156,14 +168,40 @@ pub fn json_refusal(v: &Value) -> Option<Diag> {
                 .help("ask for a part of it, or its size; without `--json` its text is shown cut"),
             );
         }
+        if bytes > max_bytes {
+            return Some(
+                Diag::error(
+                    "E0307",
+                    format!(
+                        "the value's JSON text would take more than {} MiB, more than the command may still occupy",
+                        max_bytes >> 20
+                    ),
+                )
+                .help("ask for a part of it, or its size, or raise --max-resident-mb; without `--json` its text is shown cut"),
+            );
+        }
         left -= 1;
+        // the separator or brackets around it
+        bytes += 2;
         match v {
-            Value::Enum(e) => todo.extend(e.fields.iter()),
+            Value::Enum(e) => {
+                bytes += e.name.len() + 4;
+                todo.extend(e.fields.iter())
+            }
             Value::Tuple(t) => todo.extend(t.iter()),
             Value::Set(s) => todo.extend(s.iter()),
             Value::Seq(s) => todo.extend(s.iter()),
-            Value::Map(m) => m.iter().for_each(|(k, x)| todo.extend([k, x])),
-            _ => {}
+            Value::Map(m) => m.iter().for_each(|(k, x)| {
+                bytes += 4;
+                todo.extend([k, x])
+            }),
+            Value::Str(s) => {
+                let escaped = s.bytes().filter(|b| *b < 0x20 || *b == b'"' || *b == b'\\');
+                bytes = bytes.saturating_add(s.len() + 5 * escaped.count())
+            }
+            Value::Int(_) => bytes += 20,
+            Value::Bool(_) => bytes += 5,
+            Value::Func(_) | Value::Native(_) => bytes += 256,
         }
     }
     None

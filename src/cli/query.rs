@@ -219,7 +219,9 @@ pub(super) fn eval(args: EvalArgs) -> i32 {
         match r {
             Ok(v) => {
                 if json {
-                    if let Some(d) = json_refusal(&v) {
+                    if let Some(d) =
+                        json_refusal(&v, super::common::json_room(ev.budget.max_resident_bytes))
+                    {
                         return printer.fail_in(d, &prog.sources);
                     }
                     let value = if pieces {
@@ -257,7 +259,9 @@ pub(super) fn explain(args: ExplainArgs) -> i32 {
             let (r, tree) = ev.explain_query(query);
             match r {
                 Ok(v) if json => {
-                    if let Some(d) = json_refusal(&v) {
+                    if let Some(d) =
+                        json_refusal(&v, super::common::json_room(ev.budget.max_resident_bytes))
+                    {
                         return printer.fail_in(d, &prog.sources);
                     }
                     let (steps, cut) = explain::render_json(&tree, prog, depth);
@@ -319,7 +323,9 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
                 }
             }
             if json {
-                if let Some(d) = rows.iter().find_map(|(_, v, _)| json_refusal(v)) {
+                if let Some(d) = rows.iter().find_map(|(_, v, _)| {
+                    json_refusal(v, super::common::json_room(ev.budget.max_resident_bytes))
+                }) {
                     return printer.fail_in(d, &prog.sources);
                 }
                 let items: Vec<String> = rows

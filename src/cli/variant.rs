@@ -314,6 +314,10 @@ pub(super) fn eval(
     ) {
         Ok(val) => {
             if json {
+                let room = super::common::json_room(crate::eval::DEFAULT_MAX_RESIDENT_MB << 20);
+                if let Some(d) = super::common::json_refusal(&val, room) {
+                    return printer.fail(d);
+                }
                 println!("{{\"value\": {}}}", super::common::to_json(&val));
             } else {
                 println!("{}", crate::front::display_value(&val));

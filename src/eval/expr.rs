@@ -151,7 +151,17 @@ impl Evaluator<'_> {
                         CompKind::Set => {
                             set.insert(v);
                         }
-                        CompKind::Seq => seq.push(v),
+                        CompKind::Seq => {
+                            // a full vector doubles: the larger buffer is weighed first
+                            if seq.len() == seq.capacity() {
+                                let cap = seq.capacity().saturating_mul(2).max(4);
+                                ev.before_making(
+                                    cap.saturating_mul(std::mem::size_of::<Value>()),
+                                    span,
+                                )?;
+                            }
+                            seq.push(v)
+                        }
                         CompKind::Map => {
                             let w = ev.eval(h2.as_ref().unwrap(), fr)?;
                             bytes += w.approx_size();
@@ -236,12 +246,18 @@ impl Evaluator<'_> {
             Ir::WithComp(a, k, v, qs, span) => {
                 let base = self.eval(a, frame)?;
                 let mut updates = vec![];
+                let span = *span;
                 self.quals(qs, 0, frame, &mut |ev, fr| {
                     let kv = ev.eval(k, fr)?;
                     let vv = ev.eval(v, fr)?;
+                    ev.grew(
+                        2 * ELEMENT_BYTES + kv.approx_size() + vv.approx_size(),
+                        span,
+                    )?;
                     updates.push((kv, vv));
                     Ok(true)
                 })?;
+                let span = &span;
                 self.update(base, updates, *span)
             }
             Ir::Not(a, _) => Ok(Value::Bool(!self.eval_bool(a, frame)?)),
@@ -365,6 +381,16 @@ impl Evaluator<'_> {
         updates: Vec<(Value, Value)>,
         span: Span,
     ) -> R<Value> {
+        // a map or sequence shared elsewhere is copied whole before it is updated: the copy
+        // is weighed against the memory bounds first
+        let copied = match &base {
+            Value::Map(m) if Rc::strong_count(m) > 1 => m.len().saturating_mul(ELEMENT_BYTES + 48),
+            Value::Seq(s) if Rc::strong_count(s) > 1 => {
+                s.len().saturating_mul(std::mem::size_of::<Value>())
+            }
+            _ => 0,
+        };
+        self.before_making(copied, span)?;
         match base {
             Value::Map(m) => {
                 let mut m = Coll::take(m);

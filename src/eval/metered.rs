@@ -18,6 +18,34 @@ impl Evaluator<'_> {
         self.check_resident(0, span)
     }
 
+    /// The text of `v` as `str` writes it: refused (E0306) before it would take more than a
+    /// quarter of the room the memory bounds leave (the text is written, then copied into the
+    /// value, in buffers that may double), never written past that.
+    pub(super) fn text_metered(&mut self, v: &Value, span: Span) -> R<String> {
+        let cap = self.room_left() / 4;
+        let text = v.text_within(cap);
+        match text {
+            Some(t) => {
+                self.charge(t.len() / 16, span)?;
+                self.before_making(t.len(), span)?;
+                Ok(t)
+            }
+            None => Err(EvalError::new(
+                ErrKind::Budget,
+                Diag::error(
+                    "E0306",
+                    format!(
+                        "the text of this value would take more than {} MiB, more than the query may still occupy ({} MiB in all)",
+                        cap.div_ceil(1 << 20),
+                        self.budget.max_resident_bytes >> 20
+                    ),
+                )
+                .label(span, "this text would not fit")
+                .help("raise it with --max-resident-mb, or write a smaller value"),
+            )),
+        }
+    }
+
     /// `it`'s items collected, the budget charged every [`CHUNK`] of them: the first refusal
     /// ends the collecting.
     pub(super) fn collect_metered<T, C: FromIterator<T>>(
@@ -25,6 +53,13 @@ impl Evaluator<'_> {
         it: impl Iterator<Item = T>,
         span: Span,
     ) -> R<C> {
+        // what the iterator says it will give at least is weighed before the collection is
+        // made in one piece (a vector of that many elements)
+        let at_least = it.size_hint().0;
+        self.before_making(
+            at_least.saturating_mul(std::mem::size_of::<T>().max(ELEMENT_BYTES)),
+            span,
+        )?;
         let mut refused = None;
         let mut n = 0usize;
         let out: C = it

@@ -87,7 +87,7 @@ const DEEP_READ_LEVELS: usize = 1024;
 /// its slot in a B-tree node or a vector.
 const ELEMENT_BYTES: usize = 24;
 
-use crate::memory::resident_bytes;
+use crate::memory::{address_space_limit, usage};
 
 /// The default budget, written once: `Budget::default` and the command line's options use these.
 pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;
@@ -505,14 +505,18 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Ends the query when the process's resident memory, with `extra` bytes more that are
-    /// about to be built, passes the bound.
+    /// about to be built, passes the bound; `extra` is weighed against the address space left
+    /// under the process's limit too (`ulimit -v`), past which the allocation itself would fail.
     pub(super) fn check_resident(&mut self, extra: usize, span: Span) -> R<()> {
         self.grown = 0;
-        let Some(rss) = resident_bytes() else {
+        let Some(usage) = usage() else {
             return Ok(());
         };
+        let rss = usage.resident;
         let bound = self.budget.max_resident_bytes;
-        if rss.saturating_add(extra) <= bound {
+        let mapped_room = address_space_limit().map(|l| l.saturating_sub(usage.mapped));
+        let fits_mapped = extra == 0 || mapped_room.is_none_or(|room| extra <= room);
+        if rss.saturating_add(extra) <= bound && fits_mapped {
             return Ok(());
         }
         let (msg, label) = if extra == 0 || rss > bound {
@@ -522,6 +526,15 @@ impl<'p> Evaluator<'p> {
                     bound >> 20
                 ),
                 "evaluating this when memory ran out",
+            )
+        } else if !fits_mapped {
+            (
+                format!(
+                    "building this value would take about {} MiB, more than the process's address-space limit leaves ({} MiB)",
+                    extra.div_ceil(1 << 20),
+                    mapped_room.unwrap_or(0) >> 20
+                ),
+                "this value would not fit",
             )
         } else {
             (
@@ -539,6 +552,20 @@ impl<'p> Evaluator<'p> {
                 .label(span, label)
                 .help("raise it with --max-resident-mb, or ask a smaller question"),
         ))
+    }
+
+    /// The bytes a value may still take before the memory bounds in force would pass: the
+    /// resident bound less what is resident, and the address space left under a limit.
+    pub(super) fn room_left(&self) -> usize {
+        let bound = self.budget.max_resident_bytes;
+        let Some(usage) = usage() else {
+            return bound;
+        };
+        let room = bound.saturating_sub(usage.resident);
+        match address_space_limit() {
+            Some(l) => room.min(l.saturating_sub(usage.mapped)),
+            None => room,
+        }
     }
 
     /// Before a value of about `bytes` is made in one piece (a joined text or sequence, a union):

@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// The most bytes of a message `error` gives a diagnostic.
+const MESSAGE_BYTES: usize = 4096;
+
 /// The most maps `functions(A, B)` lists (|B|^|A| of them).
 const MAX_FUNCTIONS: u128 = 50_000_000;
 
@@ -142,14 +145,11 @@ impl Evaluator<'_> {
                     Value::seq(v)
                 }
                 (Value::Str(s), Value::Str(t)) => {
-                    // the text is written once into a buffer of its size, then copied into the
-                    // shared value: twice its length, weighed before either is made
-                    let n = s.len().saturating_add(t.len());
-                    self.before_making(n.saturating_mul(2), span)?;
-                    let mut joined = String::with_capacity(n);
-                    joined.push_str(&s);
-                    joined.push_str(&t);
-                    Value::str(&joined)
+                    // the text is written once, into the shared value itself: its length is
+                    // weighed before it is made
+                    let n = s.len().saturating_add(t.len()).saturating_add(16);
+                    self.before_making(n, span)?;
+                    Value::Str(crate::text::joined(&s, &t))
                 }
                 (x, y) => {
                     return Err(rt(
@@ -428,6 +428,8 @@ impl Evaluator<'_> {
                     match s {
                         Value::Set(s) => {
                             self.charge(s.len(), span)?;
+                            // at most every element is new: weighed before it goes in
+                            self.before_making(s.len().saturating_mul(ELEMENT_BYTES + 16), span)?;
                             out.extend(s.iter().cloned())
                         }
                         _ => return Err(bad("takes a collection of sets")),
@@ -468,11 +470,22 @@ impl Evaluator<'_> {
                 }
                 els.into_iter().next().unwrap()
             }
-            Str => Value::str(&a0.to_string()),
+            Str => {
+                let text = self.text_metered(&a0, span)?;
+                Value::str(&text)
+            }
             Error => {
+                // the message is cut: a diagnostic is small whatever the value
                 let msg = match &a0 {
+                    Value::Str(s) if s.len() > MESSAGE_BYTES => {
+                        let mut end = MESSAGE_BYTES;
+                        while !s.is_char_boundary(end) {
+                            end -= 1;
+                        }
+                        format!("{}…", &s[..end])
+                    }
                     Value::Str(s) => s.to_string(),
-                    v => v.to_string(),
+                    v => v.text_cut(MESSAGE_BYTES),
                 };
                 return Err(rt(
                     "E0318",

@@ -481,6 +481,61 @@ impl fmt::Display for Value {
     }
 }
 
+/// A text sink that takes at most `cap` bytes and fails the write that would pass them, so that
+/// writing a value of many shared parts (a tuple doubled 60 times has 2^60 written parts) ends
+/// at the bound instead of growing without end.
+struct Capped {
+    text: String,
+    cap: usize,
+    over: bool,
+}
+
+impl fmt::Write for Capped {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.text.len().saturating_add(s.len()) > self.cap {
+            // what fits is kept, cut at a character's boundary
+            let mut end = self.cap - self.text.len();
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.text.push_str(&s[..end]);
+            self.over = true;
+            return Err(fmt::Error);
+        }
+        self.text.push_str(s);
+        Ok(())
+    }
+}
+
+impl Value {
+    /// The text of the value (as `Display` writes it) when it takes at most `cap` bytes, or
+    /// `None`: at most `cap` bytes are ever held while it is written.
+    pub fn text_within(&self, cap: usize) -> Option<String> {
+        let (text, over) = self.text_capped(cap);
+        (!over).then_some(text)
+    }
+
+    /// The text of the value cut to at most `cap` bytes, with `…` at its end when it was cut.
+    pub fn text_cut(&self, cap: usize) -> String {
+        let (mut text, over) = self.text_capped(cap);
+        if over {
+            text.push('…');
+        }
+        text
+    }
+
+    fn text_capped(&self, cap: usize) -> (String, bool) {
+        use fmt::Write;
+        let mut w = Capped {
+            text: String::with_capacity(cap.min(1 << 12)),
+            cap,
+            over: false,
+        };
+        let _ = write!(w, "{self}");
+        (w.text, w.over)
+    }
+}
+
 impl Value {
     fn fmt_inner(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Value::*;
