@@ -399,6 +399,201 @@ fn devices_are_refused_not_read() {
     }
 }
 
+/// The options of every command whose value is a file or a folder, found in the command line's
+/// own definition (so that an option added later is tried too): (the subcommand's words, the
+/// option's long name, or `None` for a positional argument).
+fn path_options() -> Vec<(Vec<String>, Option<String>)> {
+    use clap::CommandFactory;
+    fn walk(c: &clap::Command, words: Vec<String>, out: &mut Vec<(Vec<String>, Option<String>)>) {
+        for a in c.get_arguments() {
+            if format!("{:?}", a.get_value_parser()).contains("path_buf") {
+                out.push((words.clone(), a.get_long().map(str::to_string)));
+            }
+        }
+        for s in c.get_subcommands() {
+            let mut w = words.clone();
+            w.push(s.get_name().to_string());
+            walk(s, w, out);
+        }
+    }
+    let mut out = vec![];
+    walk(&okite::cli::Cli::command(), vec![], &mut out);
+    out
+}
+
+/// The command line that gives `file` to the option `long` of the subcommand `words`, with
+/// what else the command needs to get as far as opening it.
+fn giving(words: &[String], long: Option<&str>, file: &str) -> Vec<String> {
+    let mut args: Vec<String> = words.to_vec();
+    match long {
+        Some(l) => args.extend([format!("--{l}"), file.to_string()]),
+        None => args.push(file.to_string()),
+    }
+    let w: Vec<&str> = words.iter().map(String::as_str).collect();
+    let extra: &[&str] = match w.as_slice() {
+        ["eval"] | ["explain"] => &["1"],
+        ["compare"] => &["--readings", "base", "1"],
+        ["perft"] => &["--depth", "1"],
+        ["go", "sequences"] | ["go", "count"] | ["go", "ultimate"] => &["--graph", "path:2"],
+        ["go", sub] if *sub != "result" || long != Some("sgf") => &["--graph", "path:2"],
+        ["mate"] if long != Some("batch") => &["--sfen", "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"],
+        _ => &[],
+    };
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// Every file a command opens must be a regular file of bounded size, checked before a byte is
+/// read or written: each option of every command that takes a file (found in the command line's
+/// definition), given a FIFO nobody writes, a folder, `/dev/zero` and a sparse file of 2 GiB, is
+/// refused at once with a diagnostic (exit 2), never read without end nor waited on. The
+/// options that take a folder (`man --dir`, `rules export`) are given the others. The REPL
+/// reports a failed load as it reports every failed input of a session, with exit 1.
+#[cfg(unix)]
+#[test]
+fn every_file_option_refuses_what_is_no_regular_file() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let d = dir().join("file-options");
+    std::fs::create_dir_all(&d).unwrap();
+    let fifo = d.join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let sparse = d.join("sparse");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let folder = d.join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let bad = [
+        ("a FIFO", fifo.to_str().unwrap().to_string()),
+        ("a folder", folder.to_str().unwrap().to_string()),
+        ("/dev/zero", "/dev/zero".to_string()),
+        (
+            "a sparse file of 2 GiB",
+            sparse.to_str().unwrap().to_string(),
+        ),
+    ];
+    let options = path_options();
+    assert!(options.len() >= 40, "{options:?}");
+    let mut failures = vec![];
+    for (words, long) in &options {
+        let takes_folder = long.as_deref() == Some("dir") || words == &["rules", "export"];
+        for (what, file) in &bad {
+            if takes_folder && *what == "a folder" {
+                continue;
+            }
+            let args = giving(words, long.as_deref(), file);
+            let start = Instant::now();
+            let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+                .args(&args)
+                .env("NO_COLOR", "1")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let status = loop {
+                if let Some(st) = child.try_wait().unwrap() {
+                    break Some(st);
+                }
+                if start.elapsed() > Duration::from_secs(20) {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            };
+            let mut err = String::new();
+            use std::io::Read;
+            let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+            let code = if words == &["repl"] { 1 } else { 2 };
+            let ok = status.is_some_and(|st| st.code() == Some(code))
+                && err.contains("E0")
+                && !err.contains("Usage:");
+            if !ok {
+                failures.push(format!(
+                    "okite {} ({what}): {status:?} after {:?}: {}",
+                    args.join(" "),
+                    start.elapsed(),
+                    err.lines().take(3).collect::<Vec<_>>().join(" / ")
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&fifo);
+    let _ = std::fs::remove_file(&sparse);
+    assert!(
+        failures.is_empty(),
+        "{} refused wrongly:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The files named inside a command's value or a session, past the options: an edge list
+/// (`--graph edges:FILE`) and the REPL's `:load`, `:kif` and `:csa`, each given a FIFO, a folder,
+/// `/dev/zero` and a sparse file of 2 GiB, are refused at once, and the session goes on.
+#[cfg(unix)]
+#[test]
+fn edge_lists_and_repl_files_refuse_what_is_no_regular_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let d = dir().join("inner-files");
+    std::fs::create_dir_all(&d).unwrap();
+    let fifo = d.join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let sparse = d.join("sparse");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    for file in [
+        fifo.to_str().unwrap(),
+        d.to_str().unwrap(),
+        "/dev/zero",
+        sparse.to_str().unwrap(),
+    ] {
+        let o = common::okite(&["go", "count", "--graph", &format!("edges:{file}")]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "edges:{file}: {err}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .arg("repl")
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!(":load {file}\n:kif {file}\n:csa {file}\n6 * 7\n");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        assert_eq!(err.matches("E001").count(), 3, "{file}: {err}");
+        assert!(out.contains("42"), "{file}: the session goes on: {out}");
+    }
+    let _ = std::fs::remove_file(&fifo);
+    let _ = std::fs::remove_file(&sparse);
+}
+
 mod properties {
     //! Properties per class of hostile input, on generated inputs: nesting and flat chains of
     //! any shape and depth (class 1), lines piped to the REPL and batches of positions
@@ -1133,60 +1328,120 @@ fn go_solve_by_the_rules_keeps_its_time_limit() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// Values that double with each line (a text, a sequence, a union of shared sets), evaluated
-/// under `--max-resident-mb 384` in a process whose address space is 1.5 GiB: each is refused
-/// with E0306 before the allocation that would pass the bound is asked for (a text of 1.6 GB
-/// made by `++` aborted the process: "memory allocation failed").
+/// Chains of definitions that double a value at each line, one for every operation that makes
+/// a value: (what, the first definition, the step from `v{j}` to `v{k}`, the query of `v{n}`).
+/// `{half}` is 2^(k-1), so that a set's new elements are new.
+const DOUBLINGS: [(&str, &str, &str, &str); 13] = [
+    ("text ++", "def v0 = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"", "v{k} = v{j} ++ v{j}", "len(v{n})"),
+    ("sequence ++", "def v0 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]", "v{k} = v{j} ++ v{j}", "len(v{n})"),
+    ("set union", "def v0 = {0}", "v{k} = v{j} union { x + {half} | x in v{j} }", "size(v{n})"),
+    ("sequence comprehension", "def v0 = [1, 2, 3, 4]", "v{k} = [ y | x in v{j}, y in [x, x + 1] ]", "len(v{n})"),
+    ("set comprehension", "def v0 = {0}", "v{k} = { 2 * x + b | x in v{j}, b in {0, 1} }", "size(v{n})"),
+    ("map comprehension", "def v0 = {0: 0}", "v{k} = { 2 * x + b: b | x in keys(v{j}), b in {0, 1} }", "size(v{n})"),
+    ("with", "def v0 = {0: 0}", "v{k} = v{j} with { x + {half}: 1 | x in keys(v{j}) }", "size(v{n})"),
+    ("product", "def v0 = {0}", "v{k} = { p.1 * 2 + p.2 | p in product(v{j}, {0, 1}) }", "size(v{n})"),
+    ("zip", "def v0 = [1, 2]", "v{k} = [ y | p in zip(v{j}, v{j}), y in [p.1, p.2] ]", "len(v{n})"),
+    ("rev", "def v0 = [1, 2, 3]", "v{k} = rev(v{j}) ++ v{j}", "len(v{n})"),
+    ("union_all", "def v0 = {0}", "v{k} = union_all({ v{j}, { x + {half} | x in v{j} } })", "size(v{n})"),
+    ("str of shared parts", "def v0 = \"xxxxxxxx\"", "v{k} = (v{j}, v{j})", "len(str(v{n}))"),
+    ("sort of keys", "def v0 = {0: 0}", "v{k} = { x: 0 | x in sort(seq(keys(v{j}))) ++ [ y + {half} | y in seq(keys(v{j})) ] }", "size(v{n})"),
+];
+
+/// The rule file of the chain `chain` doubled `n` times, and its query.
+fn doubling(chain: usize, n: usize) -> (String, String) {
+    let (_, first, step, query) = DOUBLINGS[chain];
+    let mut text = format!("{first}\n");
+    for k in 1..=n {
+        let line = step
+            .replace("{k}", &k.to_string())
+            .replace("{j}", &(k - 1).to_string())
+            .replace("{half}", &(1u64 << (k - 1)).to_string());
+        text += &format!("def {line}\n");
+    }
+    (text, query.replace("{n}", &n.to_string()))
+}
+
+/// `okite eval` of `query` over `text` under `--max-resident-mb bound` in a process whose
+/// address space is limited to `space_mb` (`ulimit -v`): the exit code and standard error.
+#[cfg(target_os = "linux")]
+fn eval_limited(
+    name: &str,
+    text: &str,
+    query: &str,
+    bound: usize,
+    space_mb: usize,
+    json: bool,
+) -> (Option<i32>, String) {
+    let dir = dir().join("doubling");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.rule"));
+    std::fs::write(&file, text).unwrap();
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {}; exec \"$0\" eval {} --max-resident-mb {bound} --rules \"$1\" \"$2\"",
+            space_mb << 10,
+            if json { "--json" } else { "" }
+        ))
+        .arg(env!("CARGO_BIN_EXE_okite"))
+        .arg(&file)
+        .arg(query)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+/// Values that double at each line, by every operation that makes a value (`++` on texts and
+/// sequences, `union`, the three comprehensions, `with`, `product`, `zip`, `rev`, `union_all`,
+/// `sort`, the text `str` writes of shared parts), past any bound: under `--max-resident-mb 256`
+/// in a process whose address space is 352 MiB, each is refused with E0306 before the
+/// allocation that would pass a bound is asked for, never aborted by the allocator (a text of
+/// 1.6 GB made by `++` aborted the process: "memory allocation failed", exit 134). The JSON text
+/// of a value of shared parts is weighed before it is written too (E0307).
 #[cfg(target_os = "linux")]
 #[test]
 fn doubling_values_are_refused_before_they_are_made() {
-    let dir = dir().join("doubling");
-    std::fs::create_dir_all(&dir).unwrap();
-    let chains = [
-        (
-            "text",
-            format!("def v0 = \"{}\"", "x".repeat(100)),
-            "v{k} = v{j} ++ v{j}",
-            "len(v24)",
-        ),
-        (
-            "sequence",
-            format!("def v0 = [{}]", vec!["1"; 100].join(", ")),
-            "v{k} = v{j} ++ v{j}",
-            "len(v24)",
-        ),
-        (
-            "set",
-            "def v0 = {0}".to_string(),
-            "v{k} = v{j} union { x + {half} | x in v{j} }",
-            "size(v24)",
-        ),
-    ];
-    for (what, first, step, query) in chains {
-        let mut text = format!("{first}\n");
-        for k in 1..=24 {
-            let line = step
-                .replace("{k}", &k.to_string())
-                .replace("{j}", &(k - 1).to_string())
-                .replace("{half}", &(1u64 << (k - 1)).to_string());
-            text += &format!("def {line}\n");
-        }
-        let file = dir.join(format!("{what}.rule"));
-        std::fs::write(&file, text).unwrap();
-        let o = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "ulimit -v {}; exec \"$0\" eval --max-resident-mb 384 --rules \"$1\" \"$2\"",
-                3 << 19
-            ))
-            .arg(env!("CARGO_BIN_EXE_okite"))
-            .arg(&file)
-            .arg(query)
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    for (i, (what, ..)) in DOUBLINGS.iter().enumerate() {
+        let (text, query) = doubling(i, 40);
+        let (code, err) = eval_limited(&format!("chain{i}"), &text, &query, 256, 352, false);
+        assert_eq!(code, Some(2), "{what}: {err}");
         assert!(err.contains("E0306"), "{what}: {err}");
+    }
+    let (text, _) = doubling(11, 40);
+    let (code, err) = eval_limited("json", &text, "v24", 256, 352, true);
+    assert_eq!(code, Some(2), "JSON: {err}");
+    assert!(err.contains("E0307"), "JSON: {err}");
+}
+
+#[cfg(target_os = "linux")]
+mod growth {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+        /// Any chain of doublings, of any length, under any tight bound and an address-space
+        /// limit a little above it: an answer (exit 0) when the value fits, E0306 (exit 2)
+        /// when it does not, never the allocator's abort (134) nor any other end.
+        #[test]
+        fn growth_answers_or_is_refused_never_aborts(
+            chain in 0..DOUBLINGS.len(),
+            n in 8usize..48,
+            bound in 96usize..320,
+            slack in 48usize..160,
+        ) {
+            let (text, query) = doubling(chain, n);
+            let (code, err) = eval_limited(&format!("grow{chain}-{n}"), &text, &query, bound, bound + slack, false);
+            prop_assert!(
+                code == Some(0) || (code == Some(2) && err.contains("E0306")),
+                "{} doubled {n} times under {bound} MiB, {} MiB of address space: {code:?} {err}",
+                DOUBLINGS[chain].0,
+                bound + slack
+            );
+        }
     }
 }
