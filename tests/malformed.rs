@@ -1423,7 +1423,7 @@ mod growth {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: std::env::var("OKITE_GROWTH_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(8), ..ProptestConfig::default() })]
         /// Any chain of doublings, of any length, under any tight bound and an address-space
         /// limit a little above it: an answer (exit 0) when the value fits, E0306 (exit 2)
         /// when it does not, never the allocator's abort (134) nor any other end.

@@ -78,6 +78,20 @@ pub const DEFAULT_MAX_RESIDENT_MB: usize = 4096;
 /// reads of the resident memory: the bound is checked as a set grows, not once it is built.
 const GROWTH_CHECK_BYTES: usize = 8 << 20;
 
+/// Address space kept free under a limit (`ulimit -v`) beyond what a value weighs: the
+/// allocator maps memory in segments, aligned by mapping more than it keeps, and small values
+/// are counted only every [`GROWTH_CHECK_BYTES`] (an allocation of 100 MB failed with 130 MB
+/// of address space left).
+const MAPPING_RESERVE: usize = 64 << 20;
+
+/// The address space a value of `extra` bytes needs under a limit: the value, a quarter more
+/// for the allocator's alignment of a large block, and [`MAPPING_RESERVE`].
+fn mapped_need(extra: usize) -> usize {
+    extra
+        .saturating_add(extra / 4)
+        .saturating_add(MAPPING_RESERVE)
+}
+
 /// Nested calls take memory faster than the steps between two reads of the resident memory
 /// tell (a level's frame, its entries and its share of a new stack segment): the bound is read
 /// again each time the calls nest this many levels deeper.
@@ -515,7 +529,7 @@ impl<'p> Evaluator<'p> {
         let rss = usage.resident;
         let bound = self.budget.max_resident_bytes;
         let mapped_room = address_space_limit().map(|l| l.saturating_sub(usage.mapped));
-        let fits_mapped = extra == 0 || mapped_room.is_none_or(|room| extra <= room);
+        let fits_mapped = mapped_room.is_none_or(|room| mapped_need(extra) <= room);
         if rss.saturating_add(extra) <= bound && fits_mapped {
             return Ok(());
         }
@@ -563,7 +577,12 @@ impl<'p> Evaluator<'p> {
         };
         let room = bound.saturating_sub(usage.resident);
         match address_space_limit() {
-            Some(l) => room.min(l.saturating_sub(usage.mapped)),
+            Some(l) => {
+                let mapped = l
+                    .saturating_sub(usage.mapped)
+                    .saturating_sub(MAPPING_RESERVE);
+                room.min(mapped / 5 * 4)
+            }
             None => room,
         }
     }
