@@ -547,6 +547,10 @@ pub struct PerftArgs {
     /// One JSON object: {"count", "engine"}
     #[arg(long)]
     pub json: bool,
+    /// Threads counting side by side, the first moves handed out among them (default: one per
+    /// core); the count, and --divide's lines in their order, are one job's
+    #[arg(long)]
+    pub jobs: Option<usize>,
     #[command(flatten)]
     pub variant: BoardVariantOpts,
 }
@@ -788,8 +792,16 @@ pub struct GoResultArgs {
 #[derive(Args)]
 pub struct TsumeArgs {
     /// The problem (SFEN; the side to move mates)
-    #[arg(long, conflicts_with_all = ["kif", "csa"])]
+    #[arg(long, conflicts_with_all = ["kif", "csa", "batch"])]
     pub sfen: Option<String>,
+    /// A file of problems, one SFEN a line (blank lines and `#` comments skipped): a report for
+    /// each, in the order of the file, its solution the shortest mate the df-pn search finds
+    #[arg(long, conflicts_with_all = ["kif", "csa", "solution"])]
+    pub batch: Option<PathBuf>,
+    /// With --batch: problems checked side by side (default: one per core); the reports are
+    /// printed in the order of the file, as one job prints them
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// The problem and its intended solution as a KIF or KI2 record
     #[arg(long, conflicts_with = "csa")]
     pub kif: Option<PathBuf>,

@@ -13,6 +13,11 @@ pub(super) fn jobs_in_range(n: Option<usize>) -> Result<(), Diag> {
     }
 }
 
+/// The jobs `--jobs` asks for, or one per core without it.
+pub(super) fn jobs_or_cores(n: Option<usize>) -> usize {
+    n.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// `--threads N` of the mate search: from 1 to `MAX_THREADS`, else E0602.
 pub(super) fn threads_in_range(n: usize) -> Result<(), Diag> {
     use crate::shogi::dfpn::MAX_THREADS;

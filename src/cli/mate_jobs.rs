@@ -17,8 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// The jobs a batch of `problems` runs on: `--jobs`, or one per core; never more than the
 /// problems.
 pub(super) fn jobs_for(asked: Option<usize>, problems: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    asked.unwrap_or(cores).clamp(1, problems.max(1))
+    super::bounds::jobs_or_cores(asked).clamp(1, problems.max(1))
 }
 
 /// A problem of the batch, read: its game, or why it does not read.

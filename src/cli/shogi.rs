@@ -474,6 +474,10 @@ fn too_deep_with_history(depth: u32, what: &str) -> Diag {
 }
 
 /// `okite perft`.
+/// The depth from which `perft` splits its count over threads: below it the count takes less
+/// time than starting them.
+const SPLIT_DEPTH: u32 = 4;
+
 pub(super) fn perft(args: PerftArgs) -> i32 {
     let PerftArgs {
         pos,
@@ -483,9 +487,14 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         rules,
         reading,
         json,
+        jobs,
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
+    if let Err(d) = super::bounds::jobs_in_range(jobs) {
+        return printer.fail(d);
+    }
+    let jobs = super::bounds::jobs_or_cores(jobs);
     let loaded = match super::variant_asked::requested(
         variant.variant.as_deref(),
         &rules,
@@ -498,7 +507,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
                 Err(c) => return c,
             };
             return super::variant::perft(
-                v, &pos.sfen, &pos.moves, depth, divide, dm, json, &printer,
+                v, &pos.sfen, &pos.moves, depth, divide, dm, json, jobs, &printer,
             );
         }
         Ok(Asked::Shogi(p)) => p,
@@ -612,8 +621,8 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
                 (m, c)
             })
             .collect()
-    } else if divide {
-        crate::shogi::perft::perft_divide(&mut p, depth)
+    } else if divide || (jobs > 1 && depth >= SPLIT_DEPTH) {
+        crate::shogi::perft::perft_divide_jobs(&p, depth, jobs)
     } else {
         vec![]
     };
@@ -624,7 +633,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             total += c;
         }
         total
-    } else if p.is_king_attacked(p.side_to_move().flip()) {
+    } else if !root.is_empty() || p.is_king_attacked(p.side_to_move().flip()) {
         root.iter().map(|(_, c)| c).sum()
     } else {
         crate::shogi::perft::perft(&mut p, depth)

@@ -24,6 +24,7 @@ pub(super) fn perft(
     divide: bool,
     dm: DropMate,
     json: bool,
+    jobs: usize,
     printer: &Printer,
 ) -> i32 {
     // the count recurses a level a ply: a depth past any count that could finish is refused
@@ -38,11 +39,18 @@ pub(super) fn perft(
         Ok(p) => p,
         Err(c) => return c,
     };
-    let n = if divide {
-        let rows = p.perft_divide(depth, dm);
+    let n = if divide || (jobs > 1 && depth >= 4) {
+        let moves = p.legal_moves(dm);
+        let counts = crate::shogi::perft::split(&p, &moves, jobs, |q, m| {
+            let u = q.do_move(m);
+            let n = q.perft(depth.saturating_sub(1), dm);
+            q.undo_move(m, u);
+            n
+        });
+        let rows: Vec<(VMove, u64)> = moves.into_iter().zip(counts).collect();
         let mut total = 0;
         for (m, n) in &rows {
-            if !json {
+            if divide && !json {
                 println!("{}: {n}", p.move_text(*m));
             }
             total += n;

@@ -59,6 +59,70 @@ fn perft_popcnt(pos: &mut Position, depth: u32) -> u64 {
     n
 }
 
+/// The counts of `moves` from `root`, each counted by `count` on a copy of `root`, split over
+/// `jobs` threads: the moves are handed out one at a time as threads come free, and the counts
+/// come back in the order of `moves`, whatever thread counted them. The engines' perft split
+/// by first moves (`okite perft --jobs`).
+pub fn split<P, M>(
+    root: &P,
+    moves: &[M],
+    jobs: usize,
+    count: impl Fn(&mut P, M) -> u64 + Sync,
+) -> Vec<u64>
+where
+    P: Clone + Send + Sync,
+    M: Copy + Send + Sync,
+{
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let jobs = jobs.clamp(1, moves.len().max(1));
+    if jobs == 1 {
+        let mut p = root.clone();
+        return moves.iter().map(|&m| count(&mut p, m)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut counts = vec![0u64; moves.len()];
+    let parts: Vec<Vec<(usize, u64)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut p = root.clone();
+                    let mut mine = vec![];
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&m) = moves.get(i) else {
+                            break mine;
+                        };
+                        mine.push((i, count(&mut p, m)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    for (i, n) in parts.into_iter().flatten() {
+        counts[i] = n;
+    }
+    counts
+}
+
+/// Perft per root move, split over `jobs` threads (the counts of [`perft_divide`]).
+pub fn perft_divide_jobs(pos: &Position, depth: u32, jobs: usize) -> Vec<(Move, u64)> {
+    let list: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let counts = split(pos, &list, jobs, |p, m| {
+        if depth <= 1 {
+            return 1;
+        }
+        let u = p.do_move(m);
+        let n = perft(p, depth - 1);
+        p.undo_move(m, u);
+        n
+    });
+    list.into_iter().zip(counts).collect()
+}
+
 /// Perft per root move.
 pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     let list = pos.legal_moves();
@@ -75,6 +139,17 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_counts_as_one_job_does() {
+        let p = Position::startpos();
+        let one = perft_divide(&mut p.clone(), 3);
+        for jobs in [1, 2, 3, 7, 500] {
+            assert_eq!(perft_divide_jobs(&p, 3, jobs), one, "{jobs} jobs");
+        }
+        assert_eq!(one.iter().map(|(_, n)| n).sum::<u64>(), 25_470);
+        assert_eq!(perft_divide_jobs(&p, 1, 2).len(), 30);
+    }
 
     #[test]
     fn portable_matches() {
