@@ -1767,6 +1767,49 @@ fn go_classes_keeps_its_results_in_a_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `perft --jobs N` splits the count by first moves over N threads: the count and `--divide`'s
+/// lines (in their order) are one job's, for the standard engine from the start and from a
+/// played position, and for a board variant's compiled engine; `--jobs 0` is refused.
+#[test]
+fn perft_jobs_count_as_one_job_does() {
+    let run = |args: &[&str]| -> String {
+        let o = okite(args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    for (extra, depth, want) in [
+        (vec!["--sfen", "startpos"], "4", Some("719731")),
+        (vec!["--moves", "7g7f 3c3d 8h2b+"], "4", None),
+        (vec!["--variant", "minishogi"], "5", Some("533203")),
+        (vec!["--variant", "kyotoshogi"], "4", None),
+    ] {
+        let mut one: Vec<&str> = vec!["perft", "--depth", depth, "--jobs", "1"];
+        one.extend(&extra);
+        let single = run(&one);
+        if let Some(w) = want {
+            assert_eq!(single.trim(), w, "{extra:?}");
+        }
+        let mut div_one = one.clone();
+        div_one.push("--divide");
+        let divided = run(&div_one);
+        for jobs in ["2", "3", "64"] {
+            let mut many: Vec<&str> = vec!["perft", "--depth", depth, "--jobs", jobs];
+            many.extend(&extra);
+            assert_eq!(run(&many), single, "{extra:?} --jobs {jobs}");
+            many.push("--divide");
+            assert_eq!(run(&many), divided, "{extra:?} --jobs {jobs} --divide");
+        }
+    }
+    let o = okite(&["perft", "--depth", "3", "--jobs", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("E0602"));
+}
+
 /// `mate --batch --jobs N` searches problems side by side and prints what one job prints, in
 /// the order of the file: on nshogi's mate-7 set (the first 200 problems), 1, 2 and 7 jobs give
 /// the same shortest mates, line for line; with the first mate found, the same results.

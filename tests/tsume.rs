@@ -263,3 +263,83 @@ fn refusals() {
         out(&o)
     );
 }
+
+/// `tsume --batch FILE`: one report a problem, in the order of the file, the same with one job
+/// and with several (but for their counts of nodes and times); each report is the one `--sfen`
+/// gives for the problem alone; a line that does not read is reported in its place (its line
+/// number, an error object under `--json`) and the batch goes on, exit 2; a problem with no
+/// mate has no report either. Problems: the first of nshogi's mate-3, mate-5 and mate-7 sets
+/// (../shared/shogi-oracles/tsume/nshogi), which must be found with 3, 5 and 7 plies.
+#[test]
+fn batches_report_each_problem_in_order() {
+    if !common::oracles::present() {
+        return;
+    }
+    let first = |n: u32| {
+        let set =
+            std::fs::read_to_string(common::oracles::path(&format!("mate-{n}-ply.sfen"))).unwrap();
+        set.lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let (p3, p5, p7) = (first(3), first(5), first(7));
+    let dir = std::env::temp_dir().join(format!("okite-tsume-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let batch = dir.join("batch.sfen");
+    std::fs::write(
+        &batch,
+        format!("# three problems and a bad line\n{p3}\n\n{p5}\nnot an sfen\n{p7}\n"),
+    )
+    .unwrap();
+    let b = batch.to_str().unwrap();
+    let without_counts = |j: &str| -> Vec<String> {
+        j.lines()
+            .map(|l| {
+                l.split(", \"nodes\"")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect()
+    };
+    let one = okite(&["tsume", "--batch", b, "--json", "--jobs", "1"]);
+    assert_eq!(one.status.code(), Some(2), "{}", text(&one));
+    let lines = without_counts(&out(&one));
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for (line, (p, plies)) in [(0, (&p3, 3)), (1, (&p5, 5)), (3, (&p7, 7))] {
+        assert!(
+            lines[line].contains(&format!("\"plies\": {plies}, \"solution\": \"searched\"")),
+            "{}",
+            lines[line]
+        );
+        let alone = okite(&["tsume", "--sfen", p, "--json"]);
+        assert_eq!(without_counts(&out(&alone)), vec![lines[line].clone()]);
+    }
+    assert!(
+        lines[2].starts_with(r#"{"result": "error", "line": 5, "code": "E0401""#),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        text(&one).contains("batch.sfen` line 5") || text(&one).contains("batch.sfen line 5"),
+        "{}",
+        text(&one)
+    );
+    for jobs in ["2", "3", "8"] {
+        let many = okite(&["tsume", "--batch", b, "--json", "--jobs", jobs]);
+        assert_eq!(many.status.code(), Some(2));
+        assert_eq!(without_counts(&out(&many)), lines, "--jobs {jobs}");
+    }
+    let plain = okite(&["tsume", "--batch", b, "--jobs", "2"]);
+    let t = out(&plain);
+    assert!(
+        t.contains(&format!("== line 2: {p3}")) && t.contains(&format!("== line 6: {p7}")),
+        "{t}"
+    );
+    let o = okite(&["tsume", "--batch", b, "--jobs", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("E0602"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,6 +18,7 @@ mod rulesets;
 mod shell;
 mod shogi;
 mod tsume;
+mod tsume_batch;
 mod usi;
 mod variant;
 mod variant_asked;
@@ -112,7 +113,10 @@ pub fn run(cli: Cli) -> i32 {
             )
         }
         Command::Mate(args) => run_mate(args),
-        Command::Tsume(args) => tsume::run_tsume(args),
+        Command::Tsume(args) => match &args.batch {
+            Some(path) => tsume_batch::run(&args, &path.clone()),
+            None => tsume::run_tsume(args),
+        },
         Command::Usi(args) => usi::usi(args),
         Command::Natives(args) => natives_cmd::natives_command(args),
         Command::Lsp => crate::lsp::run(),

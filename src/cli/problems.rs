@@ -28,18 +28,24 @@ pub(super) fn read_problem(
 pub(super) fn problems_of(a: &MateArgs, printer: &Printer) -> Result<Vec<Problem>, i32> {
     match (&a.sfen, &a.batch) {
         (Some(s), _) => Ok(vec![Problem::given(s)]),
-        (None, Some(path)) => match crate::check::load::read_limited(
-            path,
-            MAX_BATCH_BYTES,
-            ("a batch of positions", "batches of positions"),
-        ) {
-            Ok(bytes) => Ok(batch_problems(&bytes)),
-            Err(d) => Err(printer.fail(d)),
-        },
+        (None, Some(path)) => batch_of(path, printer),
         (None, None) => Err(printer.fail(
             Diag::error("E0602", "no position to search")
                 .help("give a position with --sfen or a file of positions with --batch"),
         )),
+    }
+}
+
+/// The problems of the batch file `path`, one a position (its diagnostic printed when it cannot
+/// be read).
+pub(super) fn batch_of(path: &std::path::Path, printer: &Printer) -> Result<Vec<Problem>, i32> {
+    match crate::check::load::read_limited(
+        path,
+        MAX_BATCH_BYTES,
+        ("a batch of positions", "batches of positions"),
+    ) {
+        Ok(bytes) => Ok(batch_problems(&bytes)),
+        Err(d) => Err(printer.fail(d)),
     }
 }
 
@@ -110,17 +116,29 @@ const MAX_BATCH_BYTES: usize = 256 << 20;
 pub(super) fn bad_problem(
     a: &MateArgs,
     p: &Problem,
+    sources: crate::diagnostics::SourceMap,
+    ds: &[Diag],
+    printer: &Printer,
+) -> i32 {
+    bad_line(a.batch.as_deref(), a.json, p, sources, ds, printer)
+}
+
+/// [`bad_problem`] of any command's batch: `batch` names the file, `json` asks for the object.
+pub(super) fn bad_line(
+    batch: Option<&std::path::Path>,
+    json: bool,
+    p: &Problem,
     mut sources: crate::diagnostics::SourceMap,
     ds: &[Diag],
     printer: &Printer,
 ) -> i32 {
-    if let (Some(path), Some(line)) = (&a.batch, p.line) {
+    if let (Some(path), Some(line)) = (batch, p.line) {
         for f in sources.files.iter_mut().filter(|f| f.name == "--sfen") {
             f.name = format!("{} line {line}", path.display());
         }
     }
     let code = printer.fail_all(ds, &sources);
-    if a.json {
+    if json {
         let first = ds.first();
         println!(
             "{{\"result\": \"error\", \"line\": {}, \"code\": {}, \"message\": {}}}",

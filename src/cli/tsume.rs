@@ -32,33 +32,40 @@ const TSUME_READINGS: [&str; 5] = [
 ];
 
 /// A convention asked for: the name given and what the checker follows.
-struct Asked {
+pub(super) struct Asked {
     name: String,
     conv: Convention,
 }
 
-pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
-    let printer = Printer::new(&OutOpts {
-        color: "auto".into(),
-    });
+/// What every problem of a `tsume` command is judged by: the program, the board variant asked
+/// (if any), and the conventions, each one the checker follows; or the exit status of why not
+/// (its diagnostic printed).
+pub(super) type Prepared = (
+    crate::check::Program,
+    Option<crate::variants::LoadedVariant>,
+    Vec<Asked>,
+);
+
+/// The rules, the board variant and the conventions of `a`, read and checked.
+pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32> {
     // a board variant's problem is judged under the shipped conventions
     let (prog, board) = match super::variant_asked::requested(
         a.variant.variant.as_deref(),
         &a.rules,
         None,
-        &printer,
+        printer,
     ) {
-        Ok(super::variant_asked::Asked::Board(v)) => match load_or_report(&[], &printer) {
+        Ok(super::variant_asked::Asked::Board(v)) => match load_or_report(&[], printer) {
             Ok((p, _)) => (p, Some(v)),
-            Err(c) => return c,
+            Err(c) => return Err(c),
         },
         Ok(super::variant_asked::Asked::Shogi(p)) => {
-            match super::variant_asked::shogi_program(p, &printer) {
+            match super::variant_asked::shogi_program(p, printer) {
                 Ok(p) => (p, None),
-                Err(c) => return c,
+                Err(c) => return Err(c),
             }
         }
-        Err(c) => return c,
+        Err(c) => return Err(c),
     };
     let names: Vec<String> = match &a.conventions {
         Some(s) => s
@@ -69,21 +76,21 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
         None => CONVENTIONS.iter().map(|c| c.name.to_string()).collect(),
     };
     if let Err(d) = super::bounds::threads_in_range(a.threads) {
-        return printer.fail(d);
+        return Err(printer.fail(d));
     }
     if names.is_empty() {
-        return printer.fail(
+        return Err(printer.fail(
             Diag::error("E0602", "--conventions names no convention").help(format!(
                 "name readings of rules/shogi_tsume.rule: {}",
                 TSUME_READINGS.join(", ")
             )),
-        );
+        ));
     }
     let mut asked = vec![];
     for n in &names {
         let r = match prog.reading_or_error(n) {
             Ok(r) => r,
-            Err(d) => return printer.fail_in(d, &prog.sources),
+            Err(d) => return Err(printer.fail_in(d, &prog.sources)),
         };
         match crate::bindings::engine_reading(&prog, r, &TSUME_DEFS, &TSUME_READINGS) {
             Ok(c) => asked.push(Asked {
@@ -91,16 +98,27 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
                 conv: crate::shogi::tsume::convention(c).expect("the conventions are named"),
             }),
             Err(why) => {
-                return printer.fail(
+                return Err(printer.fail(
                     Diag::error(
                         "E0612",
                         format!("the tsume checker cannot follow the convention {n} with these rules: {why}"),
                     )
                     .help("the rules answer themselves, without a report: okite eval --rules ... --reading ... --sfen ... 'tsume_within(g, i, N, futile_uncounted)'"),
-                );
+                ));
             }
         }
     }
+    Ok((prog, board, asked))
+}
+
+pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
+    let printer = Printer::new(&OutOpts {
+        color: "auto".into(),
+    });
+    let (_, board, asked) = match prepare(&a, &printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
     if let Some(v) = board {
         return variant_tsume(a, v, asked, &printer);
     }
@@ -262,7 +280,7 @@ fn variant_tsume(
 }
 
 /// The report printed, or why there is none.
-fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -> i32 {
+pub(super) fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -> i32 {
     match outcome {
         Some(Ok(text)) => {
             println!("{text}");
@@ -280,7 +298,7 @@ fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -> i32 {
 }
 
 /// The report, as text or JSON.
-fn report_problem<B: Written>(
+pub(super) fn report_problem<B: Written>(
     a: &TsumeArgs,
     start: &B,
     stated: Option<Vec<B::Move>>,
@@ -331,7 +349,7 @@ fn report_problem<B: Written>(
 }
 
 /// The shortest mate the df-pn search finds, every interposition counted.
-fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
+pub(super) fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
     use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver, MateStatus};
     let opts = MateOptions {
         max_nodes: a.nodes,

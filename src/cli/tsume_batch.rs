@@ -1,0 +1,133 @@
+#![forbid(unsafe_code)]
+//! `okite tsume --batch FILE --jobs N`: the report of each problem of a file, checked side by
+//! side on N threads (each with the search's large stack), printed in the order of the file as
+//! one job prints them.
+
+use super::args::TsumeArgs;
+use super::common::*;
+use super::problems::{bad_line, batch_of, Problem};
+use super::tsume::{finish, prepare, report_problem, search_line, Asked};
+use crate::diagnostics::{Diag, SourceMap};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What a problem of the batch gives: its report, or why it has none (with the sources of
+/// its diagnostics).
+type Answer = Result<String, (SourceMap, Vec<Diag>)>;
+
+/// The report of the problem `p`: its position read and checked as an engine's start, then its
+/// soundness under each convention asked, on a thread with the search's stack.
+fn answer(a: &TsumeArgs, p: &Problem, batch: &std::path::Path, asked: &[Asked]) -> Answer {
+    let none = SourceMap::default;
+    if let Some(d) = p.unreadable(Some(batch)) {
+        return Err((none(), vec![d]));
+    }
+    let game = crate::front::shogi_game(&p.text, "")?;
+    let Some(start) = game.positions.last().cloned() else {
+        return Err((none(), vec![Diag::error("E0401", "no position")]));
+    };
+    crate::front::engine_start(std::slice::from_ref(&start)).map_err(|d| (none(), vec![d]))?;
+    match crate::shogi::dfpn::with_stack(|| {
+        report_problem(a, &start, None, asked, || search_line(a, &start))
+    }) {
+        Some(Ok(text)) => Ok(text),
+        Some(Err(d)) => Err((none(), vec![d])),
+        None => Err((
+            none(),
+            vec![Diag::error(
+                "E0610",
+                "the tsume checker could not run (no thread for its stack)",
+            )
+            .help("the system refused a thread: free memory or raise the limit of threads")],
+        )),
+    }
+}
+
+/// Prints the answer of `p`: under `--json` its report on a line (or an error object in its
+/// place), else a heading naming its line and position, then its report. The exit status.
+fn print(
+    a: &TsumeArgs,
+    batch: &std::path::Path,
+    p: &Problem,
+    ans: Answer,
+    printer: &Printer,
+) -> i32 {
+    match ans {
+        Ok(text) => {
+            if !a.json {
+                println!("== line {}: {}", p.line.unwrap_or(1), p.text);
+            }
+            finish(Some(Ok(text)), printer)
+        }
+        Err((sources, ds)) => bad_line(Some(batch), a.json, p, sources, &ds, printer),
+    }
+}
+
+/// `okite tsume --batch`: the exit status is that of the last problem without a report, else 0.
+pub(super) fn run(a: &TsumeArgs, batch: &std::path::Path) -> i32 {
+    let printer = &Printer::new(&crate::front::OutOpts {
+        color: "auto".into(),
+    });
+    if let Err(d) = super::bounds::jobs_in_range(a.jobs) {
+        return printer.fail(d);
+    }
+    let asked = match prepare(a, printer) {
+        Ok((_, None, asked)) => asked,
+        Ok((_, Some(_), _)) => {
+            return printer.fail(
+                Diag::error(crate::variants::BAD_VARIANT, "--batch is not read under a board variant yet")
+                    .help("give each problem with --sfen, or search a batch with okite mate --variant NAME --batch FILE"),
+            )
+        }
+        Err(c) => return c,
+    };
+    let asked = &asked[..];
+    let problems = match batch_of(batch, printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let jobs = super::bounds::jobs_or_cores(a.jobs).clamp(1, problems.len().max(1));
+    let mut status = 0;
+    let mut keep = |p: &Problem, ans: Answer| {
+        let c = print(a, batch, p, ans, printer);
+        if c != 0 {
+            status = c;
+        }
+    };
+    if jobs == 1 {
+        for p in &problems {
+            keep(p, answer(a, p, batch, asked));
+        }
+        return status;
+    }
+    // the problems are handed out one at a time as jobs come free; the answers come back by a
+    // channel and are printed as soon as every one before them is
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Answer)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, problems) = (&next, &problems);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(p) = problems.get(i) else {
+                    break;
+                };
+                if tx.send((i, answer(a, p, batch, asked))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting: BTreeMap<usize, Answer> = BTreeMap::new();
+        let mut printed = 0;
+        for (i, ans) in rx {
+            waiting.insert(i, ans);
+            while let Some(ans) = waiting.remove(&printed) {
+                keep(&problems[printed], ans);
+                printed += 1;
+            }
+        }
+    });
+    status
+}
