@@ -23,7 +23,13 @@ impl Evaluator<'_> {
     /// value, in buffers that may double), never written past that.
     pub(super) fn text_metered(&mut self, v: &Value, span: Span) -> R<String> {
         let cap = self.room_left() / 4;
-        let text = v.text_within(cap);
+        // counted first (each shared part once): a text past the room is refused at once
+        self.charge(0, span)?;
+        let text = if v.text_len() > cap {
+            None
+        } else {
+            v.text_within(cap)
+        };
         match text {
             Some(t) => {
                 self.charge(t.len() / 16, span)?;

@@ -235,6 +235,50 @@ pub fn short(v: &Value, max: usize) -> String {
 mod tests {
     use super::*;
 
+    /// The length counted without writing is at least the text's, and near it; shared parts are
+    /// counted once (a pair doubled 60 times is counted at once, its text far past memory); the
+    /// capped writers stop at their bound.
+    #[test]
+    fn text_length_is_counted_without_writing() {
+        let vals = vec![
+            Value::Int(-1234),
+            Value::Bool(false),
+            Value::str("将棋 \"quoted\"\n"),
+            Value::tuple(vec![Value::Int(1)]),
+            Value::tuple(vec![Value::Int(1), Value::str("x"), Value::Bool(true)]),
+            Value::set((1..=30).map(Value::Int).collect()),
+            Value::seq(vec![Value::set(Default::default()), Value::seq(vec![])]),
+            Value::map(
+                [
+                    (Value::Int(1), Value::str("a")),
+                    (Value::Int(2), Value::str("b")),
+                ]
+                .into_iter()
+                .collect(),
+            ),
+            Value::map(Default::default()),
+        ];
+        for v in &vals {
+            let n = v.to_string().len();
+            assert!(
+                v.text_len() >= n && v.text_len() <= 2 * n + 16,
+                "{v}: {} for {n}",
+                v.text_len()
+            );
+            assert_eq!(v.text_within(n).as_deref(), Some(v.to_string().as_str()));
+            if n > 0 {
+                assert_eq!(v.text_within(n - 1), None);
+            }
+        }
+        let mut t = Value::str("xxxxxxxx");
+        for _ in 0..60 {
+            t = Value::tuple(vec![t.clone(), t]);
+        }
+        assert!(t.text_len() > 1 << 62);
+        assert_eq!(t.text_within(1000), None);
+        assert!(t.text_cut(1000).ends_with('…'));
+    }
+
     /// `short` gives the whole text up to `max` characters, and the first `max` and `…` beyond
     /// (the rest is not written).
     #[test]

@@ -524,6 +524,79 @@ impl Value {
         text
     }
 
+    /// The length in bytes of the value's text (as `Display` writes it), counted without writing
+    /// it: each part held in several places is counted once and its length reused, so a pair
+    /// doubled 60 times is counted in 60 steps; at least the length, never less (a function or
+    /// a native value is counted as 256 bytes); saturating.
+    pub fn text_len(&self) -> usize {
+        use std::collections::HashMap;
+        /// A step of the walk: a value to count, or a composite whose `n` parts are counted.
+        enum Step<'a> {
+            Count(&'a Value),
+            Sum(&'a Value, usize, usize),
+        }
+        fn shared(v: &Value) -> Option<usize> {
+            match v {
+                Value::Tuple(t) => Some(Rc::as_ptr(t) as *const u8 as usize),
+                Value::Set(s) => Some(Rc::as_ptr(s) as *const u8 as usize),
+                Value::Seq(s) => Some(Rc::as_ptr(s) as *const u8 as usize),
+                Value::Map(m) => Some(Rc::as_ptr(m) as *const u8 as usize),
+                Value::Enum(e) if !e.fields.is_empty() => Some(Rc::as_ptr(e) as *const u8 as usize),
+                _ => None,
+            }
+        }
+        let mut memo: HashMap<usize, usize> = HashMap::new();
+        let mut lens: Vec<usize> = vec![];
+        let mut todo = vec![Step::Count(self)];
+        while let Some(step) = todo.pop() {
+            match step {
+                Step::Count(v) => {
+                    if let Some(n) = shared(v).and_then(|k| memo.get(&k)) {
+                        lens.push(*n);
+                        continue;
+                    }
+                    // the punctuation around the parts, and the parts
+                    let (extra, parts): (usize, Vec<&Value>) = match v {
+                        Value::Bool(_) => (5, vec![]),
+                        Value::Int(i) => (i.to_string().len(), vec![]),
+                        Value::Str(s) => (
+                            2 + s.len()
+                                + 10 * s
+                                    .chars()
+                                    .filter(|c| c.is_control() || *c == '"' || *c == '\\')
+                                    .count(),
+                            vec![],
+                        ),
+                        Value::Enum(e) => (
+                            e.name.len() + 2 * e.fields.len() + 2,
+                            e.fields.iter().collect(),
+                        ),
+                        Value::Tuple(t) => (2 * t.len() + 3, t.iter().collect()),
+                        Value::Set(x) => (2 * x.len() + 3, x.iter().collect()),
+                        Value::Seq(x) => (2 * x.len() + 2, x.iter().collect()),
+                        Value::Map(m) => (
+                            4 * m.len() + 3,
+                            m.iter().flat_map(|(k, x)| [k, x]).collect(),
+                        ),
+                        Value::Func(_) | Value::Native(_) => (256, vec![]),
+                    };
+                    todo.push(Step::Sum(v, parts.len(), extra));
+                    todo.extend(parts.into_iter().rev().map(Step::Count));
+                }
+                Step::Sum(v, n, extra) => {
+                    let total = lens
+                        .drain(lens.len() - n..)
+                        .fold(extra, |a, b| a.saturating_add(b));
+                    if let Some(k) = shared(v) {
+                        memo.insert(k, total);
+                    }
+                    lens.push(total);
+                }
+            }
+        }
+        lens.pop().unwrap_or(0)
+    }
+
     fn text_capped(&self, cap: usize) -> (String, bool) {
         use fmt::Write;
         let mut w = Capped {
