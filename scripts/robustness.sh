@@ -357,6 +357,12 @@ truncate -s "$(n 2)G" "$work/sparse.csa"
 run "5 reads" "CSA record, sparse" "$(n 2) GiB" 2 60 /dev/null -- "$okite" game --csa "$work/sparse.csa"
 truncate -s "$(n 300)M" "$work/sparse.batch"
 run "5 reads" "mate batch, sparse" "$(n 300) MiB" 2 60 /dev/null -- "$okite" mate --batch "$work/sparse.batch"
+mkfifo "$work/results.fifo"
+run "5 reads" "go classes --results, a FIFO nobody reads" "endless" 2 20 /dev/null -- "$okite" go classes --graph path:3 --results "$work/results.fifo"
+mkfifo "$work/export/go.rule" 2>/dev/null || { mkdir -p "$work/export"; mkfifo "$work/export/go.rule"; }
+run "5 reads" "rules export --force over a FIFO" "endless" 2 20 /dev/null -- "$okite" rules export --force "$work/export"
+run "5 reads" "game --kif, a FIFO nobody writes" "endless" 2 20 /dev/null -- "$okite" game --kif "$work/results.fifo"
+run "5 reads" "tsume --csa, a folder" "a folder" 2 20 /dev/null -- "$okite" tsume --csa "$work"
 printf ':load /dev/zero\n6 * 7\n' >"$work/load-zero.txt"
 run "5 reads" "REPL :load /dev/zero, then a query" "endless" 1 60 "$work/load-zero.txt" -- "$okite" repl
 printf 'def x = 1\n' >"$work/grows.rule"
@@ -391,6 +397,20 @@ run "6 memory" "eval under --timeout-ms 2000" "$(n 4) x 10^8 steps" 2 60 /dev/nu
 run "6 memory" "go sequences path:4, --limit $(nc 10000000)" "719,178,893 sequences" 2 120 /dev/null -- "$okite" go sequences --graph path:4 --limit "$(n 10000000)"
 run "6 memory" "go solve grid:5x5, --time-ms $(n 3000)" "25 vertices" 2 60 /dev/null -- "$okite" go solve --graph grid:5x5 --time-ms "$(n 3000)"
 run "6 memory" "go classes grid:4x4, --nodes $(nc 1000000)" "16 vertices" 2 120 /dev/null -- "$okite" go classes --graph grid:4x4 --nodes "$(n 1000000)"
+# values that double with each line (issue of the third round): the address-space cap of this
+# script (6 GiB by default) is the limit they are weighed against, beside the resident bound
+dbl=$((24 + $(at10 0 1)))
+python3 -c "
+print('def s0 = \"' + 'x' * 100 + '\"')
+for k in range(1, 30): print('def s%d = s%d ++ s%d' % (k, k - 1, k - 1))
+print('def t0 = \"xxxxxxxx\"')
+for k in range(1, 61): print('def t%d = (t%d, t%d)' % (k, k - 1, k - 1))" >"$work/dbl.rule"
+run "6 memory" "a text doubled $dbl times from 100 characters, written once" "$((100 << (dbl - 20))) MiB" "$(at10 0 2)" 60 /dev/null -- "$okite" eval --rules "$work/dbl.rule" "len(s$dbl)"
+run "6 memory" "a text doubled 25 times from 100 characters (refused before its 3.2 GB)" "3,200 MiB" 2 60 /dev/null -- "$okite" eval --rules "$work/dbl.rule" "len(s25)"
+run "6 memory" "str of a pair doubled 60 times" "2^60 written parts" 2 60 /dev/null -- "$okite" eval --rules "$work/dbl.rule" "len(str(t60))"
+run "6 memory" "--json of a pair doubled 24 times under 256 MiB" "2^24 written parts" 2 60 /dev/null -- "$okite" eval --json --max-resident-mb 256 --rules "$work/dbl.rule" "t24"
+{ echo 'def v0 = {0: 0}'; for k in $(seq 1 40); do echo "def v$k = v$((k - 1)) with { x + $((1 << (k - 1))): 1 | x in keys(v$((k - 1))) }"; done; } >"$work/with.rule"
+run "6 memory" "a map doubled by with, under 256 MiB" "2^40 keys" 2 60 /dev/null -- "$okite" eval --max-resident-mb 256 --rules "$work/with.rule" "size(v40)"
 
 # ---------------------------------------------------------------- 7. inconsistent inputs
 printf 'def bad(x: a) -> b = x\n' >"$work/rigid.rule"
