@@ -443,6 +443,24 @@ fn giving(words: &[String], long: Option<&str>, file: &str) -> Vec<String> {
     args
 }
 
+/// A folder `name` of the tests' folder, holding a FIFO nobody writes and a sparse file of 2 GiB:
+/// (the folder, the FIFO, the sparse file).
+#[cfg(unix)]
+fn no_regular_files(name: &str) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let d = dir().join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    let fifo = d.join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.unwrap().success());
+    let sparse = d.join("sparse");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    (d, fifo, sparse)
+}
+
 /// Every file a command opens must be a regular file of bounded size, checked before a byte is
 /// read or written: each option of every command that takes a file (found in the command line's
 /// definition), given a FIFO nobody writes, a folder, `/dev/zero` and a sparse file of 2 GiB, is
@@ -454,20 +472,7 @@ fn giving(words: &[String], long: Option<&str>, file: &str) -> Vec<String> {
 fn every_file_option_refuses_what_is_no_regular_file() {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let d = dir().join("file-options");
-    std::fs::create_dir_all(&d).unwrap();
-    let fifo = d.join("fifo");
-    let _ = std::fs::remove_file(&fifo);
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
-    let sparse = d.join("sparse");
-    std::fs::File::create(&sparse)
-        .unwrap()
-        .set_len(2 << 30)
-        .unwrap();
+    let (d, fifo, sparse) = no_regular_files("file-options");
     let folder = d.join("folder");
     std::fs::create_dir_all(&folder).unwrap();
     let bad = [
@@ -544,20 +549,7 @@ fn every_file_option_refuses_what_is_no_regular_file() {
 fn edge_lists_and_repl_files_refuse_what_is_no_regular_file() {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let d = dir().join("inner-files");
-    std::fs::create_dir_all(&d).unwrap();
-    let fifo = d.join("fifo");
-    let _ = std::fs::remove_file(&fifo);
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
-    let sparse = d.join("sparse");
-    std::fs::File::create(&sparse)
-        .unwrap()
-        .set_len(2 << 30)
-        .unwrap();
+    let (d, fifo, sparse) = no_regular_files("inner-files");
     for file in [
         fifo.to_str().unwrap(),
         d.to_str().unwrap(),
