@@ -205,7 +205,10 @@ impl Evaluator<'_> {
                         "slices are 1-based and inclusive: s[1..len(s)] is the whole of s",
                     ));
                 }
-                Ok(Value::seq(s[(i - 1) as usize..j as usize].to_vec()))
+                let part = &s[(i - 1) as usize..j as usize];
+                Ok(Value::seq(
+                    self.collect_metered(part.iter().cloned(), *span)?,
+                ))
             }
             Ir::Proj(a, k, span) => {
                 let v = self.eval(a, frame)?;

@@ -533,11 +533,19 @@ impl<'p> Evaluator<'p> {
         if rss.saturating_add(extra) <= bound && fits_mapped {
             return Ok(());
         }
-        let (msg, label) = if extra == 0 || rss > bound {
+        let (msg, label) = if rss > bound || (extra == 0 && fits_mapped) {
             (
                 format!(
                     "the query used more memory than allowed ({} MiB resident)",
                     bound >> 20
+                ),
+                "evaluating this when memory ran out",
+            )
+        } else if extra == 0 {
+            (
+                format!(
+                    "the query came within {} MiB of the process's address-space limit",
+                    MAPPING_RESERVE >> 20
                 ),
                 "evaluating this when memory ran out",
             )
@@ -564,7 +572,11 @@ impl<'p> Evaluator<'p> {
             ErrKind::Budget,
             Diag::error("E0306", msg)
                 .label(span, label)
-                .help("raise it with --max-resident-mb, or ask a smaller question"),
+                .help(if fits_mapped {
+                    "raise it with --max-resident-mb, or ask a smaller question"
+                } else {
+                    "raise the process's address-space limit (ulimit -v), or ask a smaller question"
+                }),
         ))
     }
 
