@@ -74,7 +74,7 @@ pub(super) fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> i32 {
         if let Err(e) = std::fs::create_dir_all(dir) {
             return fail(format!("cannot write into `{}`: {e}", dir.display()));
         }
-        return match clap_mangen::generate_to(cmd, dir) {
+        return match write_pages(cmd, dir) {
             Ok(()) => {
                 println!("{}", dir.display());
                 0
@@ -99,6 +99,25 @@ pub(super) fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> i32 {
     }
     let _ = std::io::stdout().write_all(&page);
     0
+}
+
+/// Every page, okite(1) and one a subcommand not hidden, written into `dir` as clap_mangen
+/// names them, each through the one writer of user-named files (a FIFO or a folder where a page
+/// would go is refused, never waited on nor written into).
+fn write_pages(cmd: clap::Command, dir: &std::path::Path) -> Result<(), String> {
+    fn each(cmd: clap::Command, dir: &std::path::Path) -> Result<(), String> {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
+            each(sub, dir)?;
+        }
+        let man = clap_mangen::Man::new(cmd);
+        let mut page = Vec::new();
+        man.render(&mut page).map_err(|e| e.to_string())?;
+        let path = dir.join(man.get_filename());
+        crate::files::write_regular(&path, &page).map_err(|e| format!("{}: {e}", path.display()))
+    }
+    let mut cmd = cmd.disable_help_subcommand(true);
+    cmd.build();
+    each(cmd, dir)
 }
 
 /// The command `name` (`perft`, `go-solve`, `okite-go-solve`), named as its page is, with the
