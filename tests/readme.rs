@@ -182,16 +182,29 @@ fn the_readme_tour_is_true_from_an_empty_folder() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // the files under tests/ and examples/ that the tour's commands and variables name
+    // the files under tests/ and examples/ that the tour's commands and variables name, and
+    // the files of the folders it names
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let copy = |word: &str| {
+        let to = dir.join(word);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(word), &to).unwrap();
+    };
     for word in readme.split_whitespace() {
         let word = word.trim_matches(|c: char| "\"'()$`".contains(c));
-        if (word.starts_with("tests/") || word.starts_with("examples/"))
-            && root.join(word).is_file()
-        {
-            let to = dir.join(word);
-            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-            std::fs::copy(root.join(word), &to).unwrap();
+        if !(word.starts_with("tests/") || word.starts_with("examples/")) {
+            continue;
+        }
+        if root.join(word).is_file() {
+            copy(word);
+        } else if root.join(word).is_dir() {
+            for e in std::fs::read_dir(root.join(word)).unwrap() {
+                let name = e.unwrap().file_name();
+                let inner = format!("{}/{}", word.trim_end_matches('/'), name.to_string_lossy());
+                if root.join(&inner).is_file() {
+                    copy(&inner);
+                }
+            }
         }
     }
     let (ran, failures) = run_tour(&dir);

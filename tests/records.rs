@@ -552,3 +552,115 @@ fn dialects_of_real_sites_are_read() {
     assert_eq!(e, TextEncoding::EucJp);
     assert!(t.starts_with("手合割：平手"));
 }
+
+/// `game --records PATH`: every record of a folder (in the order of their names) or of a list
+/// (relative paths from the list's folder) judged, a report each in that order: under `--json`
+/// one object a line, the record's `okite game --kif/--csa --json` with its "record" first, the
+/// same with one job and with several, under the readings and under rule sets; a record that
+/// cannot be read is an error object in its place, and the batch goes on (exit 2).
+#[test]
+fn many_records_are_judged_in_order() {
+    let names = ["ambiguous.ki2", "nifu.kif", "resign.csa", "uchifuzume.kif"];
+    for extra in [vec![], vec!["--rulesets", "jsa,csa"]] {
+        let run = |jobs: &str| {
+            let mut args = vec![
+                "game",
+                "--records",
+                "tests/data/records",
+                "--json",
+                "--jobs",
+                jobs,
+            ];
+            args.extend(&extra);
+            okite(&args)
+        };
+        let one = run("1");
+        let lines: Vec<String> = String::from_utf8_lossy(&one.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(lines.len(), names.len(), "{}", out(&one));
+        let mut failed = false;
+        for (line, name) in lines.iter().zip(names) {
+            let path = format!("tests/data/records/{name}");
+            let flag = if name.ends_with(".csa") {
+                "--csa"
+            } else {
+                "--kif"
+            };
+            let mut args = vec!["game", flag, path.as_str(), "--json"];
+            args.extend(&extra);
+            let alone = okite(&args);
+            let head = format!("{{\"record\": \"{path}\", ");
+            if alone.status.code() == Some(0) {
+                let text = String::from_utf8_lossy(&alone.stdout);
+                assert_eq!(line, &format!("{head}{}", &text.trim_end()[1..]), "{name}");
+            } else {
+                failed = true;
+                assert!(
+                    line.starts_with(&format!("{head}\"result\": \"error\"")),
+                    "{line}"
+                );
+            }
+        }
+        assert_eq!(
+            one.status.code(),
+            Some(if failed { 2 } else { 0 }),
+            "{}",
+            out(&one)
+        );
+        for jobs in ["2", "4"] {
+            assert_eq!(run(jobs).stdout, one.stdout, "--jobs {jobs} {extra:?}");
+        }
+    }
+    let plain = okite(&[
+        "game",
+        "--records",
+        "tests/data/records",
+        "--readings",
+        "narrow",
+    ]);
+    let text = String::from_utf8_lossy(&plain.stdout);
+    assert!(text.contains("== tests/data/records/nifu.kif\n"), "{text}");
+    // a list, with a record that is not there
+    let dir = std::env::temp_dir().join(format!("okite-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let here = std::env::current_dir().unwrap().join("tests/data/records");
+    let list = dir.join("list.txt");
+    std::fs::write(
+        &list,
+        format!(
+            "# two records and one missing\n{}\nmissing.kif\n{}\n",
+            here.join("resign.csa").display(),
+            here.join("nifu.kif").display()
+        ),
+    )
+    .unwrap();
+    let o = okite(&[
+        "game",
+        "--records",
+        list.to_str().unwrap(),
+        "--json",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+    let lines: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].contains("\"moves\": [") && lines[2].contains("\"moves\": ["),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains("missing.kif\", \"result\": \"error\""),
+        "{}",
+        lines[1]
+    );
+    let o = okite(&["game", "--records", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(out(&o).contains("holds no records"), "{}", out(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

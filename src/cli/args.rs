@@ -603,6 +603,15 @@ pub struct GameArgs {
     /// A KIF or KI2 record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub kif: Option<PathBuf>,
+    /// Many records: a folder (its .kif, .kifu, .ki2 and .csa files, in the order of their
+    /// names) or a file that lists records, one path a line (relative to the file's folder); a
+    /// report for each, in that order (under --json one object a line, with its "record")
+    #[arg(long, conflicts_with_all = ["kif", "csa", "usi"])]
+    pub records: Option<PathBuf>,
+    /// With --records: records judged side by side (default: one per core); the reports are
+    /// printed in their order, as one job prints them
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// A CSA record (UTF-8 or Shift-JIS)
     #[arg(long)]
     pub csa: Option<PathBuf>,

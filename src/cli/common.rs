@@ -16,6 +16,8 @@ use std::path::PathBuf;
 pub struct Printer {
     pub color: bool,
     pub width: usize,
+    /// Where the diagnostics go when they are kept instead of printed ([`Printer::capturing`]).
+    sink: Option<std::sync::Mutex<String>>,
 }
 
 impl Printer {
@@ -30,7 +32,26 @@ impl Printer {
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(100);
-        Printer { color, width }
+        Printer {
+            color,
+            width,
+            sink: None,
+        }
+    }
+    /// The same printer, keeping what it would print on standard error (a job of a batch,
+    /// whose diagnostics are printed in the order of the batch): [`Printer::captured`] gives it.
+    pub fn capturing(self) -> Printer {
+        Printer {
+            sink: Some(std::sync::Mutex::new(String::new())),
+            ..self
+        }
+    }
+    /// What a capturing printer kept.
+    pub fn captured(&self) -> String {
+        self.sink
+            .as_ref()
+            .map(|s| s.lock().map(|t| t.clone()).unwrap_or_default())
+            .unwrap_or_default()
     }
     /// The printer of a command without a `--color` option: colour on a terminal.
     pub fn auto() -> Printer {
@@ -39,7 +60,15 @@ impl Printer {
         })
     }
     pub fn diags(&self, ds: &[Diag], sources: &SourceMap) {
-        eprint!("{}", render(ds, sources, self.width, self.color));
+        let text = render(ds, sources, self.width, self.color);
+        match &self.sink {
+            Some(s) => {
+                if let Ok(mut t) = s.lock() {
+                    t.push_str(&text)
+                }
+            }
+            None => eprint!("{text}"),
+        }
     }
     /// Print the error a command stops on, with no source to show, and give the command's exit
     /// status (see [`exit_status`]).

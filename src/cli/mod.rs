@@ -6,6 +6,7 @@ mod bounds;
 mod check;
 mod codes;
 mod common;
+mod game_batch;
 mod go;
 mod go_result;
 mod mate;
@@ -61,7 +62,10 @@ pub fn run(cli: Cli) -> i32 {
         Command::Compare(args) => query::compare(args),
         Command::Perft(args) => shogi::perft(args),
         Command::Legal(args) => shogi::legal(args),
-        Command::Game(args) => shogi::game(args),
+        Command::Game(args) => match &args.records {
+            Some(path) => game_batch::run(&args, &path.clone()),
+            None => shogi::game(args),
+        },
         Command::Show(args) => shogi::show(args),
         Command::Go(cmd) => run_go(cmd),
         Command::Rules(RulesCommand::Export { dir, force }) => match crate::shipped::export(&dir, force) {

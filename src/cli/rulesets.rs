@@ -80,7 +80,9 @@ pub(super) fn report(
     rulesets: &[String],
     printer: &Printer,
     json: bool,
+    out: &mut String,
 ) -> i32 {
+    use std::fmt::Write as _;
     // every rule set is known before anything runs
     for name in rulesets {
         if let Err(d) = prog.reading_or_error(name) {
@@ -183,16 +185,18 @@ pub(super) fn report(
                 r.line
             ));
         }
-        println!(
+        let _ = writeln!(
+            out,
             "{{\"moves\": [{}], \"results\": [{}]{extra}}}",
             ms.join(", "),
             results.join(", ")
         );
         return 0;
     }
-    println!("{}", super::common::plural(moves.len(), "move"));
+    let _ = writeln!(out, "{}", super::common::plural(moves.len(), "move"));
     if let Some(r) = stated {
-        println!(
+        let _ = writeln!(
+            out,
             "record result: {}, {} after {} moves (`{}`, line {})",
             outcome_name(r.outcome),
             r.ending.name(),
@@ -209,7 +213,7 @@ pub(super) fn report(
             (_, Some(h)) => format!("   (the record's result is not shown by the moves: {h})"),
             _ => String::new(),
         };
-        println!("{n:<w$} {r:<7} move {p:<4} {why}{flag}");
+        let _ = writeln!(out, "{n:<w$} {r:<7} move {p:<4} {why}{flag}");
     }
     0
 }

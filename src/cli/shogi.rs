@@ -221,8 +221,10 @@ pub(super) fn report_game(
     readings: &[String],
     printer: &Printer,
     json: bool,
+    out: &mut String,
 ) -> i32 {
     use crate::shogi::readings::{replay, Reading, Replay};
+    use std::fmt::Write as _;
     // the moves between consecutive positions (a variant's own moves included)
     let mut moves = vec![];
     for w in positions.windows(2) {
@@ -257,15 +259,17 @@ pub(super) fn report_game(
     let stated = record.and_then(|r| r.result.as_ref());
     let foul = record.and_then(|r| r.illegal_end.as_ref());
     if !json {
-        println!("{}", plural(moves.len(), "move"));
+        let _ = writeln!(out, "{}", plural(moves.len(), "move"));
         if let Some(e) = foul {
-            println!(
+            let _ = writeln!(
+                out,
                 "the record ends with an illegal move: move {} `{}` (line {}): {}",
                 e.ply, e.written, e.place.line, e.why
             );
         }
         if let Some(r) = stated {
-            println!(
+            let _ = writeln!(
+                out,
                 "record result: {}, {} after {} moves (`{}`, line {})",
                 r.outcome.name(),
                 r.ending.name(),
@@ -352,7 +356,8 @@ pub(super) fn report_game(
                 1 => format!("{what} at move {}", list(v)),
                 _ => format!("{what}s at moves {}", list(v)),
             };
-            println!(
+            let _ = writeln!(
+                out,
                 "{name:<13} {first}; {}; {}; final position {}",
                 at(
                     &repetitions,
@@ -386,7 +391,8 @@ pub(super) fn report_game(
                 e.place.line
             ));
         }
-        println!(
+        let _ = writeln!(
+            out,
             "{{\"moves\": [{}], \"readings\": [{}]{extra}}}",
             ms.join(", "),
             rows.join(", ")
@@ -772,6 +778,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
         json,
         out,
         variant,
+        ..
     } = args;
     let printer = Printer::new(&out);
     let mut loaded = None;
@@ -831,22 +838,11 @@ pub(super) fn game(args: GameArgs) -> i32 {
     // that cannot be played
     if let Some(read) = record_of(&q) {
         return match read {
-            Ok((record, _, _)) if !rulesets.is_empty() => super::rulesets::report(
-                &mut prog,
-                &record.game.positions,
-                Some(&record),
-                &rulesets,
-                &printer,
-                json,
-            ),
-            Ok((record, _, _)) => report_game(
-                &mut prog,
-                &record.game.positions,
-                Some(&record),
-                &readings,
-                &printer,
-                json,
-            ),
+            Ok((record, _, _)) => printed(|out| {
+                judge_record(
+                    &mut prog, &record, &rulesets, &readings, &printer, json, out,
+                )
+            }),
             Err((sources, ds)) => printer.fail_all(&ds, &sources),
         };
     }
@@ -865,9 +861,46 @@ pub(super) fn game(args: GameArgs) -> i32 {
         }
     };
     if !rulesets.is_empty() {
-        return super::rulesets::report(&mut prog, &positions, None, &rulesets, &printer, json);
+        return printed(|out| {
+            super::rulesets::report(&mut prog, &positions, None, &rulesets, &printer, json, out)
+        });
     }
-    report_game(&mut prog, &positions, None, &readings, &printer, json)
+    printed(|out| report_game(&mut prog, &positions, None, &readings, &printer, json, out))
+}
+
+/// Runs a report that writes into a text, then prints what it wrote (all of it, when the
+/// report stops at an error); the report's exit status.
+fn printed(report: impl FnOnce(&mut String) -> i32) -> i32 {
+    let mut out = String::new();
+    let c = report(&mut out);
+    print!("{out}");
+    c
+}
+
+/// The report of a record read to its end: under the rule sets asked (a row each), else under
+/// the readings; written into `out`, the exit status returned.
+pub(super) fn judge_record(
+    prog: &mut Program,
+    record: &crate::shogi::record::Record,
+    rulesets: &[String],
+    readings: &[String],
+    printer: &Printer,
+    json: bool,
+    out: &mut String,
+) -> i32 {
+    let positions = &record.game.positions;
+    if !rulesets.is_empty() {
+        return super::rulesets::report(
+            prog,
+            positions,
+            Some(record),
+            rulesets,
+            printer,
+            json,
+            out,
+        );
+    }
+    report_game(prog, positions, Some(record), readings, printer, json, out)
 }
 
 /// `okite show`.
