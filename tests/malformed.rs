@@ -541,6 +541,29 @@ fn every_file_option_refuses_what_is_no_regular_file() {
     );
 }
 
+/// `man --dir` writes each page through the one writer: a FIFO where a page would go is
+/// refused at once (exit 2), not waited on, and the pages are written in a folder that is.
+#[cfg(unix)]
+#[test]
+fn manual_pages_are_not_written_into_a_fifo() {
+    let (d, fifo, _) = no_regular_files("pages");
+    let _ = std::fs::remove_file(d.join("sparse"));
+    std::fs::rename(&fifo, d.join("okite.1")).unwrap();
+    let o = common::okite(&["man", "--dir", d.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("okite.1: not a regular file"), "{err}");
+    let _ = std::fs::remove_file(d.join("okite.1"));
+    let o = common::okite(&["man", "--dir", d.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(d.join("okite.1").is_file() && d.join("okite-perft.1").is_file());
+}
+
 /// The files named inside a command's value or a session, past the options: an edge list
 /// (`--graph edges:FILE`) and the REPL's `:load`, `:kif` and `:csa`, each given a FIFO, a folder,
 /// `/dev/zero` and a sparse file of 2 GiB, are refused at once, and the session goes on.
@@ -1323,7 +1346,7 @@ fn go_solve_by_the_rules_keeps_its_time_limit() {
 /// Chains of definitions that double a value at each line, one for every operation that makes
 /// a value: (what, the first definition, the step from `v{j}` to `v{k}`, the query of `v{n}`).
 /// `{half}` is 2^(k-1), so that a set's new elements are new.
-const DOUBLINGS: [(&str, &str, &str, &str); 13] = [
+const DOUBLINGS: [(&str, &str, &str, &str); 14] = [
     ("text ++", "def v0 = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"", "v{k} = v{j} ++ v{j}", "len(v{n})"),
     ("sequence ++", "def v0 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]", "v{k} = v{j} ++ v{j}", "len(v{n})"),
     ("set union", "def v0 = {0}", "v{k} = v{j} union { x + {half} | x in v{j} }", "size(v{n})"),
@@ -1337,6 +1360,7 @@ const DOUBLINGS: [(&str, &str, &str, &str); 13] = [
     ("union_all", "def v0 = {0}", "v{k} = union_all({ v{j}, { x + {half} | x in v{j} } })", "size(v{n})"),
     ("str of shared parts", "def v0 = \"xxxxxxxx\"", "v{k} = (v{j}, v{j})", "len(str(v{n}))"),
     ("sort of keys", "def v0 = {0: 0}", "v{k} = { x: 0 | x in sort(seq(keys(v{j}))) ++ [ y + {half} | y in seq(keys(v{j})) ] }", "size(v{n})"),
+    ("slices", "def v0 = [1, 2, 3, 4]", "v{k} = v{j}[1..len(v{j})] ++ take(v{j}, len(v{j}))", "len(v{n})"),
 ];
 
 /// The rule file of the chain `chain` doubled `n` times, and its query.
@@ -1389,7 +1413,7 @@ fn eval_limited(
 
 /// Values that double at each line, by every operation that makes a value (`++` on texts and
 /// sequences, `union`, the three comprehensions, `with`, `product`, `zip`, `rev`, `union_all`,
-/// `sort`, the text `str` writes of shared parts), past any bound: under `--max-resident-mb 256`
+/// `sort`, slices and `take`, the text `str` writes of shared parts), past any bound: under `--max-resident-mb 256`
 /// in a process whose address space is 352 MiB, each is refused with E0306 before the
 /// allocation that would pass a bound is asked for, never aborted by the allocator (a text of
 /// 1.6 GB made by `++` aborted the process: "memory allocation failed", exit 134). The JSON text
