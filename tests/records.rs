@@ -623,7 +623,7 @@ fn many_records_are_judged_in_order() {
     let text = String::from_utf8_lossy(&plain.stdout);
     assert!(text.contains("== tests/data/records/nifu.kif\n"), "{text}");
     // a list, with a record that is not there
-    let dir = std::env::temp_dir().join(format!("okite-records-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("okite-record-batches-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let here = std::env::current_dir().unwrap().join("tests/data/records");
     let list = dir.join("list.txt");
@@ -659,7 +659,9 @@ fn many_records_are_judged_in_order() {
         "{}",
         lines[1]
     );
-    let o = okite(&["game", "--records", dir.to_str().unwrap()]);
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = okite(&["game", "--records", empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(out(&o).contains("holds no records"), "{}", out(&o));
     let _ = std::fs::remove_dir_all(&dir);
