@@ -7,9 +7,7 @@ use super::args::GameArgs;
 use super::common::*;
 use crate::diagnostics::Diag;
 use crate::front::{json_str, RecordFormat};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most records a list may name (a line a record).
 const MAX_LIST_BYTES: usize = 64 << 20;
@@ -157,43 +155,22 @@ pub(super) fn run(a: &GameArgs, path: &Path) -> i32 {
         return c;
     }
     let jobs = super::bounds::jobs_or_cores(a.jobs).clamp(1, records.len().max(1));
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Answer)>();
     let mut status = 0;
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (next, records) = (&next, &records);
-            scope.spawn(move || {
-                // each job checks its own program (a program is not shared between threads)
-                let quiet = Printer::new(&a.out).capturing();
-                let Ok((mut prog, _)) = load_or_report(&a.rules, &quiet) else {
-                    return;
-                };
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(r) = records.get(i) else {
-                        break;
-                    };
-                    if tx.send((i, answer(a, &mut prog, r))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut waiting: BTreeMap<usize, Answer> = BTreeMap::new();
-        let mut printed = 0;
-        for (i, ans) in rx {
-            waiting.insert(i, ans);
-            while let Some(ans) = waiting.remove(&printed) {
-                print(a, &records[printed], &ans);
-                if ans.status != 0 {
-                    status = ans.status;
-                }
-                printed += 1;
+    super::side_by_side::in_order(
+        &records,
+        jobs,
+        // each job checks its own program (a program is not shared between threads)
+        || {
+            let quiet = Printer::new(&a.out).capturing();
+            load_or_report(&a.rules, &quiet).ok().map(|(p, _)| p)
+        },
+        |prog, r| answer(a, prog, r),
+        |i, ans| {
+            print(a, &records[i], &ans);
+            if ans.status != 0 {
+                status = ans.status;
             }
-        }
-    });
+        },
+    );
     status
 }

@@ -18,6 +18,7 @@ mod query;
 mod rulesets;
 mod shell;
 mod shogi;
+mod side_by_side;
 mod tsume;
 mod tsume_batch;
 mod usi;

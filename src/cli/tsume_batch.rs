@@ -8,8 +8,6 @@ use super::common::*;
 use super::problems::{bad_line, batch_of, Problem};
 use super::tsume::{finish, prepare, report_problem, search_line, Asked};
 use crate::diagnostics::{Diag, SourceMap};
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What a problem of the batch gives: its report, or why it has none (with the sources of
 /// its diagnostics).
@@ -88,46 +86,17 @@ pub(super) fn run(a: &TsumeArgs, batch: &std::path::Path) -> i32 {
     };
     let jobs = super::bounds::jobs_or_cores(a.jobs).clamp(1, problems.len().max(1));
     let mut status = 0;
-    let mut keep = |p: &Problem, ans: Answer| {
-        let c = print(a, batch, p, ans, printer);
-        if c != 0 {
-            status = c;
-        }
-    };
-    if jobs == 1 {
-        for p in &problems {
-            keep(p, answer(a, p, batch, asked));
-        }
-        return status;
-    }
-    // the problems are handed out one at a time as jobs come free; the answers come back by a
-    // channel and are printed as soon as every one before them is
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Answer)>();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (next, problems) = (&next, &problems);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(p) = problems.get(i) else {
-                    break;
-                };
-                if tx.send((i, answer(a, p, batch, asked))).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut waiting: BTreeMap<usize, Answer> = BTreeMap::new();
-        let mut printed = 0;
-        for (i, ans) in rx {
-            waiting.insert(i, ans);
-            while let Some(ans) = waiting.remove(&printed) {
-                keep(&problems[printed], ans);
-                printed += 1;
+    super::side_by_side::in_order(
+        &problems,
+        jobs,
+        || Some(()),
+        |_, p| answer(a, p, batch, asked),
+        |i, ans| {
+            let c = print(a, batch, &problems[i], ans, printer);
+            if c != 0 {
+                status = c;
             }
-        }
-    });
+        },
+    );
     status
 }
