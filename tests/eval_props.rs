@@ -221,3 +221,251 @@ fn ranges_and_keys_are_walked_in_order() {
         Value::Int(1)
     );
 }
+
+/// Incremental checking: a program extended input by input (as the REPL extends its program
+/// with what is typed) against a fresh check of the same text.
+mod incremental {
+    use super::*;
+    use okite::check::Program;
+    use okite::syntax::parser::parse_file;
+
+    /// Enums, readings that override and add names, an example: what the new definitions call
+    /// and the readings' tables must follow.
+    const BASE_TEXT: &str = "\
+enum Colour { Red, Blue }
+def weight(c: Colour) -> Int = match c { Red => 1, Blue => 2 }
+def scale = 3
+def twice(n) = 2 * n
+def deep(n) = if n <= 0 then scale else deep(n - 1) + weight(Blue)
+def spread(n) = count x in {1, 2, 3}: x <= n
+reading heavy {
+    override def scale = 5
+    def extra = 7
+}
+reading lighter extends heavy {
+    override def weight(c: Colour) -> Int = 0
+}
+example \"base\" { assert twice(scale) == 6 }
+";
+
+    /// One input of a session, as text: definitions (one or two, the second maybe calling the
+    /// first back), an example, a definition given again, or one with an error.
+    #[derive(Clone, Debug)]
+    enum Input {
+        Const(Vec<u8>),
+        Fun(Vec<u8>, bool),
+        Pair(u8),
+        Example(u8),
+        Again(u8),
+        Wrong(u8),
+    }
+
+    fn input() -> impl Strategy<Value = Input> {
+        prop_oneof![
+            4 => prop::collection::vec(any::<u8>(), 0..4).prop_map(Input::Const),
+            4 => (prop::collection::vec(any::<u8>(), 0..4), any::<bool>()).prop_map(|(b, c)| Input::Fun(b, c)),
+            1 => any::<u8>().prop_map(Input::Pair),
+            1 => any::<u8>().prop_map(Input::Example),
+            1 => any::<u8>().prop_map(Input::Again),
+            1 => any::<u8>().prop_map(Input::Wrong),
+        ]
+    }
+
+    /// A term calling what is defined so far (`names`: constants and one-parameter functions).
+    fn term(pick: u8, consts: &[String], funs: &[String], arg: &str) -> String {
+        let olds = [
+            "scale",
+            "twice(ARG)",
+            "weight(Red)",
+            "deep(ARG)",
+            "spread(ARG)",
+        ];
+        match pick % 4 {
+            0 if !consts.is_empty() => consts[pick as usize / 4 % consts.len()].clone(),
+            1 if !funs.is_empty() => format!("{}({arg})", funs[pick as usize / 4 % funs.len()]),
+            2 => olds[pick as usize / 4 % olds.len()].replace("ARG", arg),
+            _ => format!("{}", pick % 7),
+        }
+    }
+
+    /// The text of each input, named in order (`c3`, `f4`, ...); the names each defines.
+    fn texts(inputs: &[Input]) -> Vec<(String, Vec<String>)> {
+        let (mut consts, mut funs): (Vec<String>, Vec<String>) = (vec![], vec![]);
+        let mut out = vec![];
+        for (i, inp) in inputs.iter().enumerate() {
+            let sum = |picks: &[u8], consts: &[String], funs: &[String], arg: &str| {
+                let mut t: Vec<String> =
+                    picks.iter().map(|&p| term(p, consts, funs, arg)).collect();
+                t.push("1".into());
+                t.join(" + ")
+            };
+            let (text, names) = match inp {
+                Input::Const(picks) => {
+                    let n = format!("c{i}");
+                    let body = sum(picks, &consts, &funs, "1");
+                    consts.push(n.clone());
+                    (format!("def {n} = {body}"), vec![n])
+                }
+                Input::Fun(picks, rec) => {
+                    let n = format!("f{i}");
+                    let arg = if picks.len() % 2 == 0 { "n" } else { "n - 1" };
+                    let body = sum(picks, &consts, &funs, arg);
+                    let rec = if *rec {
+                        format!(" + {n}(n - 1)")
+                    } else {
+                        String::new()
+                    };
+                    funs.push(n.clone());
+                    (
+                        format!("def {n}(n) = if n <= 0 then 0 else {body}{rec}"),
+                        vec![n],
+                    )
+                }
+                Input::Pair(p) => {
+                    let (a, b) = (format!("g{i}"), format!("h{i}"));
+                    let t = term(*p, &consts, &funs, "n");
+                    let text = format!(
+                        "def {a}(n) = if n <= 0 then 1 else {b}(n - 1) + {t}\ndef {b}(n) = if n <= 0 then 2 else {a}(n - 1)"
+                    );
+                    funs.push(a.clone());
+                    funs.push(b.clone());
+                    (text, vec![a, b])
+                }
+                Input::Example(p) => {
+                    let t = term(*p, &consts, &funs, "2");
+                    (format!("example \"x{i}\" {{ assert {t} == {t} }}"), vec![])
+                }
+                Input::Again(p) => match consts.get(*p as usize % consts.len().max(1)) {
+                    Some(n) => (format!("def {n} = {}", p % 5), vec![n.clone()]),
+                    None => ("def scale = 4".to_string(), vec![]),
+                },
+                Input::Wrong(p) => match p % 3 {
+                    0 => (format!("def w{i} = no_such_name"), vec![]),
+                    1 => (format!("def w{i} = 1 + (1 == 1)"), vec![]),
+                    _ => (format!("def w{i}(n) = twice(n, n)"), vec![]),
+                },
+            };
+            out.push((text, names));
+        }
+        out
+    }
+
+    /// What a program says of each of its names: its type, and per definition (named by reading
+    /// and name) its fingerprint, its tabling and whether each reading shares it with base.
+    fn summary(p: &Program) -> (BTreeMap<String, String>, BTreeMap<(String, String), String>) {
+        let types = p
+            .key_names
+            .iter()
+            .map(|(n, &k)| (n.clone(), p.signature(k)))
+            .collect();
+        let mut defs = BTreeMap::new();
+        for (i, d) in p.defs.iter().enumerate() {
+            let shares: Vec<bool> = (0..p.readings.len() as u32)
+                .map(|r| p.shares_base(r, i as u32))
+                .collect();
+            defs.insert(
+                (p.readings[d.reading as usize].name.clone(), d.name.clone()),
+                format!(
+                    "{:x} light {} recursive {} shadowed {} shares {shares:?}",
+                    p.fingerprint[i], p.light[i], p.recursive[i], p.shadowed[i]
+                ),
+            );
+        }
+        (types, defs)
+    }
+
+    /// The value of `query` under each reading, or its error's text.
+    fn values(p: &mut Program, query: &str) -> Vec<String> {
+        let fid = p.sources.add("<q>", None, query.to_string());
+        let e = parse_expr(query, fid).expect("the query parses");
+        let q = match p.compile_query(&e, &[]) {
+            Ok(q) => q,
+            Err(ds) => {
+                return vec![format!(
+                    "{:?}",
+                    ds.iter().map(|d| &d.message).collect::<Vec<_>>()
+                )]
+            }
+        };
+        let binder = okite::bindings::Sound::standard();
+        (0..p.readings.len() as u32)
+            .map(|r| {
+                let mut ev = Evaluator::new(p, &binder);
+                ev.set_reading(r);
+                match ev.eval_query(&q) {
+                    Ok(v) => format!("{v}"),
+                    Err(e) => e.diag.message.clone(),
+                }
+            })
+            .collect()
+    }
+
+    fn fresh(items: &[(String, String)]) -> Result<Program, Vec<String>> {
+        let mut text = BASE_TEXT.to_string();
+        for (_, t) in items {
+            text.push_str(t);
+            text.push('\n');
+        }
+        load_str("all.rule", &text, &Natives::standard()).map_err(|(_, ds)| {
+            ds.iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, .. ProptestConfig::default() })]
+        #[test]
+        fn an_extended_program_is_the_fresh_check_of_its_text(inputs in prop::collection::vec(input(), 1..14)) {
+            let mut inc = fresh(&[]).expect("the base checks");
+            // the accepted inputs by the name they define first (given again, one replaces it)
+            let mut accepted: Vec<(String, String)> = vec![];
+            let mut extended = 0;
+            for (i, (text, names)) in texts(&inputs).into_iter().enumerate() {
+                let key = names.first().cloned().unwrap_or_else(|| format!("input {i}"));
+                let mut next = accepted.clone();
+                next.retain(|(k, _)| *k != key);
+                next.push((key, text.clone()));
+                let whole = fresh(&next);
+                let fid = inc.sources.add(format!("<input {i}>"), None, text.clone());
+                let file = parse_file(&text, fid).expect("the input parses");
+                if inc.extends_with(&file.items) {
+                    extended += 1;
+                    match (inc.extend(&file), &whole) {
+                        (Ok(()), Ok(_)) => {}
+                        (Err(ds), Err(want)) => {
+                            let got: Vec<String> = ds.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+                            prop_assert_eq!(&got, want, "the errors of {}", text);
+                            inc = fresh(&accepted).expect("what was accepted checks");
+                            continue;
+                        }
+                        (got, want) => prop_assert!(false, "{text}: extended {:?}, fresh {:?}", got.is_ok(), want.as_ref().err()),
+                    }
+                } else {
+                    match whole {
+                        Ok(p) => inc = p,
+                        Err(_) => continue,
+                    }
+                }
+                accepted = next;
+                let mut whole = fresh(&accepted).expect("checked above");
+                prop_assert_eq!(summary(&inc), summary(&whole), "after {}", text);
+                let notes = |p: &Program| {
+                    let mut n: Vec<String> = p.notes.iter().map(|d| d.message.clone()).collect();
+                    n.sort();
+                    n
+                };
+                prop_assert_eq!(notes(&inc), notes(&whole));
+                let ex = |p: &Program| p.examples.iter().map(|e| e.name.clone()).collect::<BTreeSet<_>>();
+                prop_assert_eq!(ex(&inc), ex(&whole));
+                for n in &names {
+                    let q = if n.starts_with('c') { n.clone() } else { format!("{n}(3)") };
+                    prop_assert_eq!(values(&mut inc, &q), values(&mut whole, &q), "{}", q);
+                }
+            }
+            // a first input that adds and is right is always an extension
+            prop_assert!(extended > 0 || matches!(inputs[0], Input::Again(_) | Input::Wrong(_)));
+        }
+    }
+}

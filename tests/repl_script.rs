@@ -406,3 +406,136 @@ fn a_line_that_is_not_text_is_skipped_not_the_end() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Definitions typed one by one (the REPL extends its program with each, and builds it afresh
+/// when one replaces another or fails) answer as the same definitions loaded from a file, with
+/// queries asked between them (whose memo entries are carried from program to program).
+#[test]
+fn definitions_typed_one_by_one_answer_as_the_same_text_loaded() {
+    const BASE: &str = "def scale = 3\n\
+        def twice(n) = 2 * n\n\
+        def deep(n) = if n <= 0 then scale else deep(n - 1) + 1\n\
+        def spread(n) = count x in {1, 2, 3}: x <= n\n\
+        reading heavy {\n    override def scale = 5\n    def extra = 7\n}\n";
+    let dir = std::env::temp_dir().join(format!("okite-repl-typed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for seed in [1u64, 7, 42] {
+        let state = std::cell::Cell::new(seed);
+        let next = |n: u64| {
+            state.set(
+                state
+                    .get()
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407),
+            );
+            (state.get() >> 33) % n
+        };
+        let olds = ["scale", "twice(ARG)", "deep(ARG)", "spread(ARG)", "1"];
+        let mut names: Vec<String> = vec![];
+        // the accepted definitions, by name (one given again replaces the earlier one)
+        let mut accepted: Vec<(String, String)> = vec![];
+        let mut script = String::new();
+        for i in 0..60 {
+            let term = |arg: &str, names: &[String]| -> String {
+                match (next(3), names.is_empty()) {
+                    (0, false) => {
+                        let n = &names[next(names.len() as u64) as usize];
+                        if n.starts_with('c') {
+                            n.clone()
+                        } else {
+                            format!("{n}({arg})")
+                        }
+                    }
+                    _ => olds[next(olds.len() as u64) as usize].replace("ARG", arg),
+                }
+            };
+            let (name, text) = match next(8) {
+                0..=2 => {
+                    let n = format!("c{i}");
+                    let t = format!("def {n} = {} + {}", term("2", &names), term("1", &names));
+                    (n, t)
+                }
+                3 | 4 => {
+                    let n = format!("f{i}");
+                    let t = format!(
+                        "def {n}(n) = if n <= 0 then 1 else {} + {n}(n - 1)",
+                        term("n", &names)
+                    );
+                    (n, t)
+                }
+                5 => match names.iter().find(|n| n.starts_with('c')) {
+                    Some(n) => (n.clone(), format!("def {n} = {}", next(9))),
+                    None => continue,
+                },
+                6 => {
+                    script.push_str(&format!("def w{i} = no_such_name + 1\n"));
+                    continue;
+                }
+                _ => {
+                    if let Some(n) = names.last() {
+                        let q = if n.starts_with('c') {
+                            n.clone()
+                        } else {
+                            format!("{n}(3)")
+                        };
+                        script.push_str(&format!("{q}\n"));
+                    }
+                    continue;
+                }
+            };
+            script.push_str(&text);
+            script.push('\n');
+            accepted.retain(|(k, _)| *k != name);
+            accepted.push((name.clone(), text));
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        let queries: String = names
+            .iter()
+            .map(|n| {
+                if n.starts_with('c') {
+                    format!("{n}\n")
+                } else {
+                    format!("{n}(4)\n")
+                }
+            })
+            .collect();
+        let all = format!("{queries}:reading heavy\n{queries}");
+        let (base, whole) = (
+            dir.join(format!("base{seed}.rule")),
+            dir.join(format!("all{seed}.rule")),
+        );
+        std::fs::write(&base, BASE).unwrap();
+        let mut text = BASE.to_string();
+        for (_, t) in &accepted {
+            text.push_str(t);
+            text.push('\n');
+        }
+        std::fs::write(&whole, text).unwrap();
+        let run = |file: &std::path::Path, script: &str| -> String {
+            let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(script.as_bytes())
+                .unwrap();
+            let out = child.wait_with_output().unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let typed = run(&base, &format!("{script}\"answers\"\n{all}"));
+        let loaded = run(&whole, &format!("\"answers\"\n{all}"));
+        let answers = |out: &str| out.split("\"answers\"\n").nth(1).map(str::to_string);
+        assert!(
+            answers(&loaded).is_some_and(|a| a.lines().count() >= names.len()),
+            "{loaded}"
+        );
+        assert_eq!(
+            answers(&typed),
+            answers(&loaded),
+            "seed {seed}, script:\n{script}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -69,7 +69,7 @@ impl Program {
 
     /// A group of keys (a strongly connected component) is recursive: several keys, or one
     /// whose definitions call it.
-    fn recursive_group(&self, scc: &[DefKey]) -> bool {
+    pub(super) fn recursive_group(&self, scc: &[DefKey]) -> bool {
         scc.len() > 1
             || self.defs_of_key[scc[0] as usize].iter().any(|&d| {
                 let d = &self.defs[d as usize];
@@ -117,20 +117,15 @@ impl Program {
                 let mut all = !defs.is_empty();
                 for &i in defs {
                     let d = &self.defs[i];
-                    light[i] = d.kind == DefKind::Rule
-                        && d.native.is_none()
-                        && !d.is_const
-                        && !recursive.get(d.key as usize).copied().unwrap_or(true)
-                        && d.deps
-                            .iter()
-                            .all(|k| light_key.get(*k as usize) == Some(&true))
-                        && d.body.as_ref().is_some_and(|b| light_ir(b, 0, &light_key));
+                    let rec = recursive.get(d.key as usize).copied().unwrap_or(true);
+                    light[i] = light_def(d, rec, &light_key);
                     all &= light[i];
                 }
                 light_key[k as usize] = all;
             }
         }
         self.light = light;
+        self.light_key = light_key;
     }
 
     /// Which definitions are `shadowed`: outside any recursion, named once in all the rules, by
@@ -138,37 +133,30 @@ impl Program {
     /// table holds an answer the call is not made again, so the callee's table would never be
     /// asked (and would keep, say, every position before `canon`, for nothing).
     pub(super) fn compute_shadowed(&mut self) {
-        let uses = std::mem::take(&mut self.key_uses);
-        self.shadowed = self
-            .defs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                let Some(&(n, Some(c))) = uses.get(d.key as usize) else {
-                    return false;
-                };
-                let caller = &self.defs[c as usize];
-                n == 1
-                    && d.kind == DefKind::Rule
-                    && d.native.is_none()
-                    && !d.is_const
-                    && !self.recursive[i]
-                    && !self.light[i]
-                    && caller.kind == DefKind::Rule
-                    && caller.key != d.key
-                    && !self.light[c as usize]
-            })
-            .collect();
+        self.shadowed = (0..self.defs.len()).map(|i| self.is_shadowed(i)).collect();
     }
 
-    pub(super) fn compute_fingerprints(&mut self) {
-        use std::hash::{Hash, Hasher};
-        let hash = |t: &str| {
-            let mut h = rustc_hash::FxHasher::default();
-            t.hash(&mut h);
-            h.finish()
+    /// Whether definition `i` is shadowed, by the counts of uses made so far.
+    pub(super) fn is_shadowed(&self, i: usize) -> bool {
+        let d = &self.defs[i];
+        let Some(&(n, Some(c))) = self.key_uses.get(d.key as usize) else {
+            return false;
         };
-        // the enum declarations, which give values their meaning
+        let caller = &self.defs[c as usize];
+        n == 1
+            && d.kind == DefKind::Rule
+            && d.native.is_none()
+            && !d.is_const
+            && !self.recursive[i]
+            && !self.light[i]
+            && caller.kind == DefKind::Rule
+            && caller.key != d.key
+            && !self.light[c as usize]
+    }
+
+    /// The text of the enum declarations, which give values their meaning (a part of every
+    /// definition's fingerprint).
+    pub(super) fn enums_text(&self) -> String {
         let mut enums = String::new();
         for e in &self.enums {
             enums.push_str(&e.name);
@@ -177,20 +165,30 @@ impl Program {
             }
             enums.push(';');
         }
-        let own: Vec<u64> = self
-            .defs
-            .iter()
-            .map(|d| {
-                let text = match &d.ast {
-                    Some(a) => crate::syntax::print::print_def(a),
-                    None => format!("native {}({})", d.name, d.params.join(",")),
-                };
-                hash(&format!(
-                    "{}|{}|{}|{:?}|{}",
-                    self.readings[d.reading as usize].name, d.is_override, text, d.native, enums
-                ))
-            })
-            .collect();
+        enums
+    }
+
+    /// The hash of a definition's own text (with its reading and the enum declarations).
+    pub(super) fn own_hash(&self, d: &DefInfo, enums: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let text = match &d.ast {
+            Some(a) => crate::syntax::print::print_def(a),
+            None => format!("native {}({})", d.name, d.params.join(",")),
+        };
+        let mut h = rustc_hash::FxHasher::default();
+        format!(
+            "{}|{}|{}|{:?}|{}",
+            self.readings[d.reading as usize].name, d.is_override, text, d.native, enums
+        )
+        .hash(&mut h);
+        h.finish()
+    }
+
+    pub(super) fn compute_fingerprints(&mut self) {
+        use std::hash::{Hash, Hasher};
+        let enums = self.enums_text();
+        let own: Vec<u64> = self.defs.iter().map(|d| self.own_hash(d, &enums)).collect();
+        self.enums_text = enums;
         let mut by_key: Vec<Vec<DefId>> = vec![vec![]; self.keys.len()];
         for (i, d) in self.defs.iter().enumerate() {
             by_key[d.key as usize].push(i as DefId);
@@ -244,10 +242,14 @@ impl Program {
                 h.finish()
             })
             .collect();
+        self.comp_hash = (0..self.defs.len())
+            .map(|d| comp_hash[comp_of[d]])
+            .collect();
     }
 
-    pub(super) fn recursion_notes(&mut self) {
-        for scc in &self.sccs {
+    /// The notes on the recursive groups, from group `from` on.
+    pub(super) fn recursion_notes(&mut self, from: usize) {
+        for scc in &self.sccs[from.min(self.sccs.len())..] {
             if !self.recursive_group(scc) {
                 continue;
             }
@@ -299,6 +301,19 @@ impl Program {
             self.notes.push(d);
         }
     }
+}
+
+/// A definition is light: a rule of no recursion (`recursive`) and no native binding, a small
+/// body, and only light names called (`light_key[k]`: every definition of the name is light).
+pub(super) fn light_def(d: &DefInfo, recursive: bool, light_key: &[bool]) -> bool {
+    d.kind == DefKind::Rule
+        && d.native.is_none()
+        && !d.is_const
+        && !recursive
+        && d.deps
+            .iter()
+            .all(|k| light_key.get(*k as usize) == Some(&true))
+        && d.body.as_ref().is_some_and(|b| light_ir(b, 0, light_key))
 }
 
 /// A small expression: no iteration, a bounded size, and no calls but of light definitions

@@ -70,6 +70,17 @@ impl Program {
             if i & 0xFF == 0 && self.interrupted() {
                 return;
             }
+            if !self.infer_group(scc, errs) {
+                return;
+            }
+        }
+        self.infer_proofs(0, 0, errs);
+    }
+
+    /// Infers the types of one group of mutually recursive keys, whose callees outside the
+    /// group are typed; false when the unifier's budget ran out (reported).
+    pub(super) fn infer_group(&mut self, scc: &[DefKey], errs: &mut Vec<Diag>) -> bool {
+        {
             // monomorphic types for the group
             let mut mono: HashMap<DefKey, Ty> = HashMap::new();
             for &k in scc {
@@ -96,11 +107,15 @@ impl Program {
             if self.unifier.exhausted() {
                 let d = &self.defs[defs_of[0] as usize];
                 self.report_spent(&format!("`{}`", d.name), d.name_span, errs);
-                return;
+                return false;
             }
         }
-        // examples and theorems
-        for i in 0..self.examples.len() {
+        true
+    }
+
+    /// Infers the types in the examples from `examples` on and the theorems from `theorems` on.
+    pub(super) fn infer_proofs(&mut self, examples: usize, theorems: usize, errs: &mut Vec<Diag>) {
+        for i in examples..self.examples.len() {
             let ex = std::mem::replace(
                 &mut self.examples[i],
                 Example {
@@ -139,7 +154,7 @@ impl Program {
                 return;
             }
         }
-        for i in 0..self.theorems.len() {
+        for i in theorems..self.theorems.len() {
             let th = std::mem::replace(
                 &mut self.theorems[i],
                 Theorem {

@@ -6,6 +6,7 @@
 
 mod analysis;
 mod declare;
+mod extend;
 mod infer;
 pub mod load;
 mod query;
@@ -180,12 +181,22 @@ pub struct Program {
     /// once, with that definition's own parameters (`succ(s)` calling `board_moves(s)`): its
     /// table would hold what the caller's already answers, so it is not kept.
     pub shadowed: Vec<bool>,
-    /// Per key, while building: how many times the rules name it, and the definition that calls
-    /// it with its own parameters when that is the only use.
+    /// Per key: how many times the rules name it, and the definition that calls it with its own
+    /// parameters when that is the only use.
     key_uses: Vec<(u32, Option<DefId>)>,
+    /// While the program is extended: the keys whose uses were counted (their `shadowed` is
+    /// weighed again).
+    uses_touched: Option<Vec<DefKey>>,
+    /// The text of the enum declarations, a part of every fingerprint.
+    enums_text: String,
     /// defs_of_key[key]: the definitions of a key (of every reading), in order, so that what
     /// is asked per key or per group of keys takes no walk of all definitions.
     pub defs_of_key: Vec<Vec<DefId>>,
+    /// comp_hash[def]: the hash of the definition's strongly connected component (its members'
+    /// texts and what they call), from which its fingerprint is made.
+    comp_hash: Vec<u64>,
+    /// light_key[key]: every definition of the name is light.
+    light_key: Vec<bool>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
     /// The native functions the rule files were checked against: path and arity.
@@ -250,7 +261,11 @@ impl Program {
             recursive: vec![],
             shadowed: vec![],
             key_uses: vec![],
+            uses_touched: None,
+            enums_text: String::new(),
             fingerprint: vec![],
+            comp_hash: vec![],
+            light_key: vec![],
             defs_of_key: vec![],
             notes: vec![],
             native_sigs: natives.signatures(),
@@ -304,7 +319,7 @@ impl Program {
         p.compute_light();
         p.compute_shadowed();
         p.compute_fingerprints();
-        p.recursion_notes();
+        p.recursion_notes(0);
         if errs.iter().any(|d| d.is_error()) {
             let sources = std::mem::take(&mut p.sources);
             let mut all = errs;

@@ -9,7 +9,13 @@ use super::*;
 
 impl Program {
     pub(super) fn resolve_all(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
-        for id in 0..self.defs.len() {
+        self.resolve_defs(0, errs);
+        self.resolve_proofs(files, errs);
+    }
+
+    /// Resolves the bodies of the definitions from `from` on.
+    pub(super) fn resolve_defs(&mut self, from: usize, errs: &mut Vec<Diag>) {
+        for id in from..self.defs.len() {
             if id & 0xFF == 0 && self.interrupted() {
                 return;
             }
@@ -35,6 +41,10 @@ impl Program {
             def.base_self_only = base_self_only;
             def.ast = Some(d);
         }
+    }
+
+    /// Resolves the examples and theorems of `files`.
+    pub(super) fn resolve_proofs(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
         for f in files {
             for it in &f.items {
                 match it {
@@ -104,6 +114,9 @@ impl Program {
     fn count_uses(&mut self, uses: &[(DefKey, bool)], caller: Option<DefId>) {
         if self.key_uses.len() < self.keys.len() {
             self.key_uses.resize(self.keys.len(), (0, None));
+        }
+        if let Some(t) = &mut self.uses_touched {
+            t.extend(uses.iter().map(|u| u.0));
         }
         for &(k, own) in uses {
             if let Some(u) = self.key_uses.get_mut(k as usize) {

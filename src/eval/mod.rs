@@ -162,6 +162,12 @@ fn rt(
     )
 }
 
+/// The memo tables of an evaluator, kept for the evaluator of the same program extended.
+pub struct KeptMemo {
+    memo: HashMap<MemoKey, Value>,
+    bytes: usize,
+}
+
 /// A memo entry carried from one program to another.
 pub struct CarriedEntry {
     reading: String,
@@ -384,8 +390,29 @@ impl<'p> Evaluator<'p> {
             .collect()
     }
 
+    /// The memo tables as they are, for an evaluator of this program extended with new
+    /// definitions ([`crate::check::Program::extend`]: the old ones keep their ids and meaning).
+    pub fn take_memo(&mut self) -> KeptMemo {
+        self.explain_memo = Default::default();
+        KeptMemo {
+            memo: std::mem::take(&mut self.memo),
+            bytes: std::mem::take(&mut self.memo_bytes),
+        }
+    }
+
+    /// Takes over the memo tables of an evaluator of this program before it was extended; the
+    /// number of entries kept.
+    pub fn keep_memo(&mut self, kept: KeptMemo) -> usize {
+        self.memo = kept.memo;
+        self.memo_bytes = kept.bytes;
+        self.memo.len()
+    }
+
     /// Take over the entries of definitions whose fingerprint is unchanged; the number kept.
     pub fn import_memo(&mut self, entries: Vec<CarriedEntry>) -> usize {
+        if entries.is_empty() {
+            return 0;
+        }
         let mut index: HashMap<(String, u64), DefId> = HashMap::default();
         for (i, d) in self.prog.defs.iter().enumerate() {
             let r = self.prog.readings[d.reading as usize].name.clone();

@@ -28,10 +28,15 @@ impl Outcome {
 
 /// Run every example and theorem (those whose name contains `filter`, if given).
 pub fn run_all(ev: &mut Evaluator, filter: Option<&str>) -> Vec<Outcome> {
+    run_where(ev, &|name| filter.is_none_or(|f| name.contains(f)))
+}
+
+/// Runs the examples and theorems whose names `chosen` accepts.
+pub fn run_where(ev: &mut Evaluator, chosen: &dyn Fn(&str) -> bool) -> Vec<Outcome> {
     let prog = ev.prog;
     let mut out = vec![];
     for ex in &prog.examples {
-        if filter.is_some_and(|f| !ex.name.contains(f)) {
+        if !chosen(&ex.name) {
             continue;
         }
         ev.set_reading(ex.reading.unwrap_or(crate::check::BASE));
@@ -47,7 +52,7 @@ pub fn run_all(ev: &mut Evaluator, filter: Option<&str>) -> Vec<Outcome> {
         });
     }
     for th in &prog.theorems {
-        if filter.is_some_and(|f| !th.name.contains(f)) {
+        if !chosen(&th.name) {
             continue;
         }
         ev.set_reading(th.reading.unwrap_or(crate::check::BASE));

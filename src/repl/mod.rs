@@ -500,19 +500,30 @@ fn run_with(
         s.start_reading(&r);
     }
     let mut carried = vec![];
+    // the program queries run on: built like the session's, kept (with its memo tables) until
+    // the definitions change, and extended when definitions are only added
+    let mut twin: Option<crate::check::Program> = None;
+    let mut kept_memo = None;
     loop {
-        *names.borrow_mut() = s.names();
-        // the program queries run on: built like the session's, and kept (with its memo tables)
-        // until the definitions change
-        let prog = match s.build_twin() {
+        if tty {
+            *names.borrow_mut() = s.names();
+        }
+        let (built, extended) = s.next_twin(twin.take());
+        let prog = match built {
             Ok(p) => p,
             Err(_) => s.empty_program(),
         };
+        if !extended {
+            kept_memo = None;
+        }
         let binder = crate::bindings::Sound::standard();
         let mut ev = Evaluator::new(&prog, &binder);
         s.configure(&mut ev);
         ev.interrupt = Some(flag.clone());
-        let kept = ev.import_memo(std::mem::take(&mut carried));
+        let kept = match kept_memo.take() {
+            Some(m) => ev.keep_memo(m),
+            None => ev.import_memo(std::mem::take(&mut carried)),
+        };
         if let Some(note) = s.reload_note.take() {
             println!("{note}; kept {kept} memo entries of unchanged definitions");
         }
@@ -542,6 +553,10 @@ fn run_with(
             }
             match flow {
                 Flow::Continue => {}
+                Flow::Rebuild if s.twin_extends() => {
+                    kept_memo = Some(ev.take_memo());
+                    break;
+                }
                 Flow::Rebuild => {
                     carried = ev.export_memo();
                     break;
@@ -549,5 +564,7 @@ fn run_with(
                 Flow::Quit => return s.status(tty),
             }
         }
+        drop(ev);
+        twin = Some(prog);
     }
 }

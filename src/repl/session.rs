@@ -97,6 +97,9 @@ pub struct Session {
     /// The session as it was before its program last changed, until the evaluator's twin of the
     /// new program is built: put back if that build is interrupted.
     before: Option<Box<Before>>,
+    /// What the session's program was extended with since its twin was made: the twin is
+    /// extended alike.
+    extended: Vec<ast::File>,
 }
 
 /// What a session was before its program changed.
@@ -226,6 +229,7 @@ impl Session {
             reload_note: None,
             interrupt: None,
             before: None,
+            extended: vec![],
         }
     }
 
@@ -297,6 +301,37 @@ impl Session {
             &Natives::standard(),
             self.interrupt.clone(),
         )
+    }
+
+    /// Whether the twin of the program only needs the definitions typed since it was made (its
+    /// definitions keep their ids and meanings, and so does the memo of their evaluator).
+    pub fn twin_extends(&self) -> bool {
+        !self.extended.is_empty()
+    }
+
+    /// The evaluator's twin of the session's program: `old` extended with the definitions typed
+    /// since, when that is all that changed (then `true`: the ids of its definitions stand), or
+    /// else built alike ([`Session::build_twin`]).
+    pub fn next_twin(
+        &mut self,
+        old: Option<Program>,
+    ) -> (Result<Program, (SourceMap, Vec<Diag>)>, bool) {
+        let extended = std::mem::take(&mut self.extended);
+        if let Some(mut p) = old.filter(|_| !extended.is_empty()) {
+            if extended.iter().all(|f| p.extend(f).is_ok()) {
+                let have = p.sources.files.len();
+                p.sources
+                    .files
+                    .extend(self.sources.files.iter().skip(have).cloned());
+                self.before = None;
+                return (Ok(p), true);
+            }
+            // the session's program is built afresh too, to number its names as the twin does
+            if let Ok(p) = self.build() {
+                self.prog = p;
+            }
+        }
+        (self.build_twin(), false)
     }
 
     /// The evaluator's twin of the session's program, built alike. When Ctrl-C stops that build,
@@ -551,6 +586,36 @@ impl Session {
             );
             return Flow::Continue;
         }
+        if self.prog.extends_with(&new) {
+            let file = ast::File { items: new };
+            if self.prog.extend(&file).is_ok() {
+                for it in &file.items {
+                    let name = item_names(it).first().map(|n| n.to_string());
+                    let name = name.unwrap_or_default();
+                    println!("{} `{name}` defined", item_kind(it));
+                    if matches!(it, Item::Example(_) | Item::Theorem(_)) {
+                        self.pending.push(name);
+                    }
+                }
+                self.items.extend(file.items.iter().cloned());
+                self.extended.push(file);
+                return Flow::Rebuild;
+            }
+            // the program is part-extended: it is built again as it was, and the build of the
+            // whole text below says what is wrong; the twin is then built afresh too (the
+            // programs number their names alike only when both are built the same way)
+            self.prog = self.build().unwrap_or_else(|_| self.empty_program());
+            self.extended.clear();
+            return match self.define_afresh(file.items) {
+                Flow::Continue => Flow::Rebuild,
+                flow => flow,
+            };
+        }
+        self.define_afresh(new)
+    }
+
+    /// Definitions that replace or change what the program has: the whole text is built again.
+    fn define_afresh(&mut self, new: Vec<Item>) -> Flow {
         let mut items = self.items.clone();
         let mut notes = vec![];
         let mut pending = vec![];
@@ -602,8 +667,8 @@ impl Session {
     /// Run the examples and theorems just typed, on the rebuilt program.
     pub fn run_pending(&mut self, ev: &mut Evaluator) {
         for name in std::mem::take(&mut self.pending) {
-            let outcomes = interruptible(ev, |ev| crate::eval::run::run_all(ev, Some(&name)));
-            for o in outcomes.iter().filter(|o| o.name == name) {
+            let outcomes = interruptible(ev, |ev| crate::eval::run::run_where(ev, &|n| n == name));
+            for o in &outcomes {
                 match &o.failure {
                     None if o.kind == "theorem" => {
                         println!("ok    theorem \"{}\" ({} cases)", o.name, o.cases)

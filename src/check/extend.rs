@@ -1,0 +1,321 @@
+#![forbid(unsafe_code)]
+//! Extending a checked program with new definitions, examples and theorems, checked against
+//! what it holds: what the REPL does with a definition typed at the prompt. Nothing the program
+//! holds can name what it did not define, so only the new items are resolved, typed and weighed
+//! (their groups of recursion, lightness, fingerprints, the readings' tables), and a session's
+//! ten-thousandth definition costs what its first did. What is no pure addition (a name given
+//! again, a built-in's name, an enum, a type, a reading, a native binding) changes what is there:
+//! the program is then built afresh from the text.
+
+use super::analysis::{light_def, tarjan};
+use super::*;
+
+/// The names the language gives its types.
+const TYPE_NAMES: [&str; 7] = ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"];
+
+impl Program {
+    /// Whether `items` only add to the program: definitions of names it does not know (nor the
+    /// language: no built-in's name), examples and theorems of names it has not.
+    pub fn extends_with(&self, items: &[Item]) -> bool {
+        if self.types_unknown || items.is_empty() {
+            return false;
+        }
+        let mut new: Vec<&str> = vec![];
+        let mut proofs: Vec<&str> = vec![];
+        for it in items {
+            match it {
+                Item::Def(d) => {
+                    for n in std::iter::once(&d.name).chain(d.aliases.iter()) {
+                        let n = n.text.as_str();
+                        if self.key_names.contains_key(n)
+                            || self.ctors.contains_key(n)
+                            || self.type_names.contains_key(n)
+                            || TYPE_NAMES.contains(&n)
+                            || Builtin::from_name(n).is_some()
+                            || new.contains(&n)
+                        {
+                            return false;
+                        }
+                        new.push(n);
+                    }
+                }
+                Item::Example(x) => {
+                    if self.examples.iter().any(|e| e.name == x.name) || proofs.contains(&&*x.name)
+                    {
+                        return false;
+                    }
+                    proofs.push(&x.name);
+                }
+                Item::Theorem(t) => {
+                    if self.theorems.iter().any(|e| e.name == t.name) || proofs.contains(&&*t.name)
+                    {
+                        return false;
+                    }
+                    proofs.push(&t.name);
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// Checks the items of `file` (which [`Program::extends_with`] accepts) against the program
+    /// and adds them, as a fresh build of the whole text would have them. On `Err` (the errors
+    /// of the new items) the program is left part-extended: build it afresh.
+    pub fn extend(&mut self, file: &ast::File) -> Result<(), Vec<Diag>> {
+        let mut errs = vec![];
+        let (first_def, first_key) = (self.defs.len(), self.keys.len());
+        let (first_ex, first_th) = (self.examples.len(), self.theorems.len());
+        for it in &file.items {
+            if let Item::Def(d) = it {
+                self.new_def(d, BASE, false, &mut errs);
+            }
+        }
+        for i in first_def..self.defs.len() {
+            let (d, k) = (i as DefId, self.defs[i].key);
+            self.readings[BASE as usize].own.insert(k, d);
+            self.defs_of_key.push(vec![d]);
+            self.base_table.push(Some(d));
+            // no reading overrides a new name: each table made so far gives it base's definition
+            for cell in &mut self.tables {
+                if let Some(t) = cell.get_mut() {
+                    t.push(Some(d));
+                }
+            }
+        }
+        self.uses_touched = Some(vec![]);
+        self.resolve_defs(first_def, &mut errs);
+        self.resolve_proofs(std::slice::from_ref(file), &mut errs);
+        let touched = self.uses_touched.take().unwrap_or_default();
+        if errs.iter().any(|d| d.is_error()) {
+            return Err(errs);
+        }
+        // the groups of recursion among the new names (they call the old ones, typed already)
+        let mut edges: Vec<Vec<DefKey>> = vec![vec![]; self.keys.len() - first_key];
+        for d in &self.defs[first_def..] {
+            for &k in &d.deps {
+                if (k as usize) < first_key || (k == d.key && d.base_self_only) {
+                    continue;
+                }
+                let (from, to) = (d.key as usize - first_key, k - first_key as DefKey);
+                if !edges[from].contains(&to) {
+                    edges[from].push(to);
+                }
+            }
+        }
+        let groups: Vec<Vec<DefKey>> = tarjan(&edges)
+            .into_iter()
+            .map(|g| g.into_iter().map(|k| k + first_key as DefKey).collect())
+            .collect();
+        self.unifier.refuel();
+        for g in &groups {
+            if !self.infer_group(g, &mut errs) {
+                return Err(errs);
+            }
+        }
+        let first_group = self.sccs.len();
+        self.sccs.extend(groups);
+        self.infer_proofs(first_ex, first_th, &mut errs);
+        if errs.iter().any(|d| d.is_error()) {
+            return Err(errs);
+        }
+        self.weigh_new(first_def, first_key, first_group, &touched);
+        self.recursion_notes(first_group);
+        self.notes.extend(errs);
+        Ok(())
+    }
+
+    /// What the analyses know of the definitions from `first_def` on (of the keys from
+    /// `first_key` on, in the groups from `first_group` on), and of the old names `touched` by
+    /// their uses.
+    fn weigh_new(
+        &mut self,
+        first_def: usize,
+        first_key: usize,
+        first_group: usize,
+        touched: &[DefKey],
+    ) {
+        let nkeys = self.keys.len();
+        // recursion and lightness, callees first
+        self.light_key.resize(nkeys, false);
+        self.recursive.resize(self.defs.len(), false);
+        self.light.resize(self.defs.len(), false);
+        for g in first_group..self.sccs.len() {
+            let rec = self.recursive_group(&self.sccs[g]);
+            for j in 0..self.sccs[g].len() {
+                let k = self.sccs[g][j] as usize;
+                let mut all = true;
+                for &d in &self.defs_of_key[k] {
+                    let light = light_def(&self.defs[d as usize], rec, &self.light_key);
+                    self.recursive[d as usize] = rec;
+                    self.light[d as usize] = light;
+                    all &= light;
+                }
+                self.light_key[k] = all;
+            }
+        }
+        // shadowing: the new definitions, and those of names whose count of uses grew
+        self.shadowed.resize(self.defs.len(), false);
+        for i in first_def..self.defs.len() {
+            self.shadowed[i] = self.is_shadowed(i);
+        }
+        for &k in touched {
+            if (k as usize) < first_key {
+                for j in 0..self.defs_of_key[k as usize].len() {
+                    let d = self.defs_of_key[k as usize][j] as usize;
+                    self.shadowed[d] = self.is_shadowed(d);
+                }
+            }
+        }
+        self.share_new(first_def);
+        self.fingerprint_new(first_def);
+    }
+
+    /// `base_users` and the sharing tables made so far, for the new definitions (all of base).
+    fn share_new(&mut self, first_def: usize) {
+        self.base_users.resize(self.keys.len(), vec![]);
+        for i in first_def..self.defs.len() {
+            let k = self.defs[i].key;
+            for j in 0..self.defs[i].deps.len() {
+                let x = self.defs[i].deps[j] as usize;
+                if self.base_users[x].last() != Some(&k) {
+                    self.base_users[x].push(k);
+                }
+            }
+        }
+        for r in 1..self.sharing.len() {
+            let more = match (
+                self.sharing[r].get(),
+                self.tables.get(r).and_then(|t| t.get()),
+            ) {
+                (None, _) => continue,
+                (Some(shares), Some(table)) if shares.len() == first_def => {
+                    Some(self.shares_of_new(first_def, shares, table))
+                }
+                _ => None,
+            };
+            match more {
+                Some(more) => {
+                    if let Some(s) = self.sharing[r].get_mut() {
+                        s.extend(more);
+                    }
+                }
+                None => self.sharing[r] = std::sync::OnceLock::new(),
+            }
+        }
+    }
+
+    /// Which new definitions (from `first_def` on) a reading shares with base, given what it
+    /// shares of the old ones and its table: a name is affected under the reading when the
+    /// reading uses another definition for it, or base's definition calls an affected name.
+    fn shares_of_new(
+        &self,
+        first_def: usize,
+        shares: &[bool],
+        table: &[Option<DefId>],
+    ) -> Vec<bool> {
+        let n = self.defs.len() - first_def;
+        // the def of a new key (each has one, of base)
+        let new_def = |k: DefKey| -> Option<usize> {
+            match self.base_table.get(k as usize).copied().flatten() {
+                Some(d) if d as usize >= first_def => Some(d as usize - first_def),
+                _ => None,
+            }
+        };
+        let old_affected = |k: DefKey| -> bool {
+            let k = k as usize;
+            table[k] != self.base_table[k]
+                || self.base_table[k].is_some_and(|d| !shares[d as usize])
+        };
+        let mut affected = vec![false; n];
+        let mut users: Vec<Vec<usize>> = vec![vec![]; n];
+        let mut queue = vec![];
+        for (i, d) in self.defs[first_def..].iter().enumerate() {
+            for &k in &d.deps {
+                match new_def(k) {
+                    Some(j) => users[j].push(i),
+                    None if old_affected(k) && !affected[i] => {
+                        affected[i] = true;
+                        queue.push(i);
+                    }
+                    None => {}
+                }
+            }
+        }
+        while let Some(j) = queue.pop() {
+            for &i in &users[j] {
+                if !std::mem::replace(&mut affected[i], true) {
+                    queue.push(i);
+                }
+            }
+        }
+        affected.into_iter().map(|a| !a).collect()
+    }
+
+    /// The fingerprints of the new definitions: what they reach is old (fingerprinted) or new.
+    fn fingerprint_new(&mut self, first_def: usize) {
+        use std::hash::{Hash, Hasher};
+        let n = self.defs.len() - first_def;
+        let own: Vec<u64> = (first_def..self.defs.len())
+            .map(|i| self.own_hash(&self.defs[i], &self.enums_text))
+            .collect();
+        let calls: Vec<Vec<DefId>> = (first_def..self.defs.len())
+            .map(|i| {
+                let mut e: Vec<DefId> = self.defs[i]
+                    .deps
+                    .iter()
+                    .flat_map(|k| self.defs_of_key[*k as usize].iter().copied())
+                    .collect();
+                e.sort_unstable();
+                e.dedup();
+                e
+            })
+            .collect();
+        let local: Vec<Vec<DefKey>> = calls
+            .iter()
+            .map(|e| {
+                e.iter()
+                    .filter(|&&d| d as usize >= first_def)
+                    .map(|&d| d - first_def as DefId)
+                    .collect()
+            })
+            .collect();
+        let comps = tarjan(&local);
+        let mut comp_of = vec![0usize; n];
+        for (c, members) in comps.iter().enumerate() {
+            for &d in members {
+                comp_of[d as usize] = c;
+            }
+        }
+        let mut comp_hash = vec![0u64; comps.len()];
+        for (c, members) in comps.iter().enumerate() {
+            let mut mine: Vec<u64> = members.iter().map(|&d| own[d as usize]).collect();
+            mine.sort_unstable();
+            let mut called: Vec<u64> = members
+                .iter()
+                .flat_map(|&d| calls[d as usize].iter())
+                .filter_map(|&e| {
+                    let e = e as usize;
+                    if e < first_def {
+                        Some(self.comp_hash[e])
+                    } else if comp_of[e - first_def] != c {
+                        Some(comp_hash[comp_of[e - first_def]])
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            called.sort_unstable();
+            called.dedup();
+            let mut h = rustc_hash::FxHasher::default();
+            (mine, called).hash(&mut h);
+            comp_hash[c] = h.finish();
+        }
+        for d in 0..n {
+            let mut h = rustc_hash::FxHasher::default();
+            (own[d], comp_hash[comp_of[d]]).hash(&mut h);
+            self.fingerprint.push(h.finish());
+            self.comp_hash.push(comp_hash[comp_of[d]]);
+        }
+    }
+}
