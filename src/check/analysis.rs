@@ -254,10 +254,12 @@ impl Program {
                 continue;
             }
             let members = self.group_defs(scc);
-            let names: Vec<&str> = scc
+            // by name, so that the note does not depend on the order the names were declared in
+            let mut names: Vec<&str> = scc
                 .iter()
                 .map(|k| self.keys[*k as usize].name.as_str())
                 .collect();
+            names.sort_unstable();
             let neg: Vec<String> = members
                 .iter()
                 .map(|&d| &self.defs[d as usize])

@@ -443,6 +443,21 @@ impl Program {
         } else {
             self.new_key(&d.name.text, &d.aliases)
         };
+        let info = self.def_info(d, key, reading, is_override, errs);
+        let id = self.defs.len() as DefId;
+        self.defs.push(info);
+        self.def_declared(d, key, id, reading, is_override, errs);
+    }
+
+    /// The entry of a definition of `key` declared by `d` (its body not resolved yet).
+    pub(super) fn def_info(
+        &mut self,
+        d: &DefDecl,
+        key: DefKey,
+        reading: ReadingId,
+        is_override: bool,
+        errs: &mut Vec<Diag>,
+    ) -> DefInfo {
         let mut vars = vec![];
         let params: Vec<Param> = d.params.clone().unwrap_or_default();
         let param_tys = params
@@ -456,8 +471,7 @@ impl Program {
             .ret
             .as_ref()
             .and_then(|t| self.lower_type(t, &mut vars, errs));
-        let id = self.defs.len() as DefId;
-        self.defs.push(DefInfo {
+        DefInfo {
             key,
             name: d.name.text.clone(),
             reading,
@@ -472,20 +486,31 @@ impl Program {
             is_override,
             deps: vec![],
             neg_deps: vec![],
+            uses: vec![],
             base_self_only: false,
             ast: Some(d.clone()),
             param_tys,
             ret_ty,
             ann_vars: vars,
-        });
+        }
+    }
+
+    /// What a definition's declaration says of its key and reading: the reading owns it, and
+    /// the key takes its number of parameters (an override must have the key's).
+    fn def_declared(
+        &mut self,
+        d: &DefDecl,
+        key: DefKey,
+        id: DefId,
+        reading: ReadingId,
+        is_override: bool,
+        errs: &mut Vec<Diag>,
+    ) {
         if reading != BASE {
             self.readings[reading as usize].own.insert(key, id);
         }
-        let arity = if d.params.is_none() {
-            None
-        } else {
-            Some(params.len())
-        };
+        let params = d.params.as_deref().unwrap_or_default();
+        let arity = d.params.as_ref().map(|p| p.len());
         if !is_override {
             self.keys[key as usize].arity = arity;
         } else if self.keys[key as usize].arity != arity {
@@ -578,6 +603,7 @@ impl Program {
             is_override: false,
             deps: vec![],
             neg_deps: vec![],
+            uses: vec![],
             base_self_only: false,
             ast: None,
             param_tys,

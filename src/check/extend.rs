@@ -14,6 +14,22 @@ use super::*;
 const TYPE_NAMES: [&str; 7] = ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"];
 
 impl Program {
+    /// Whether the program can take `items` in place ([`Program::change_in_place`]): they add
+    /// to it, or give names of it new bodies.
+    pub fn changes_in_place(&self, items: &[Item]) -> bool {
+        self.extends_with(items) || self.redefines_with(items)
+    }
+
+    /// Takes `file`'s items in place, as [`Program::extend`] or [`Program::redefine`] does:
+    /// the definitions whose meaning may have changed (none when the items only add).
+    pub fn change_in_place(&mut self, file: &ast::File) -> Result<Vec<DefId>, Vec<Diag>> {
+        if self.extends_with(&file.items) {
+            self.extend(file).map(|()| vec![])
+        } else {
+            self.redefine(file)
+        }
+    }
+
     /// Whether `items` only add to the program: definitions of names it does not know (nor the
     /// language: no built-in's name), examples and theorems of names it has not.
     pub fn extends_with(&self, items: &[Item]) -> bool {
@@ -119,32 +135,27 @@ impl Program {
         if errs.iter().any(|d| d.is_error()) {
             return Err(errs);
         }
-        self.weigh_new(first_def, first_key, first_group, &touched);
+        let new: Vec<usize> = (first_def..self.defs.len()).collect();
+        self.weigh(&new, first_group, &touched);
+        self.share_new(first_def);
         self.recursion_notes(first_group);
         self.notes.extend(errs);
         Ok(())
     }
 
-    /// What the analyses know of the definitions from `first_def` on (of the keys from
-    /// `first_key` on, in the groups from `first_group` on), and of the old names `touched` by
-    /// their uses.
-    fn weigh_new(
-        &mut self,
-        first_def: usize,
-        first_key: usize,
-        first_group: usize,
-        touched: &[DefKey],
-    ) {
-        let nkeys = self.keys.len();
+    /// What the analyses know of the definitions `defs` (a set no other definition calls, in
+    /// order), whose groups of recursion are those from `first_group` on, and of the names
+    /// `touched` by uses that came or went.
+    pub(super) fn weigh(&mut self, defs: &[usize], first_group: usize, touched: &[DefKey]) {
         // recursion and lightness, callees first
-        self.light_key.resize(nkeys, false);
+        self.light_key.resize(self.keys.len(), false);
         self.recursive.resize(self.defs.len(), false);
         self.light.resize(self.defs.len(), false);
         for g in first_group..self.sccs.len() {
             let rec = self.recursive_group(&self.sccs[g]);
             for j in 0..self.sccs[g].len() {
                 let k = self.sccs[g][j] as usize;
-                let mut all = true;
+                let mut all = !self.defs_of_key[k].is_empty();
                 for &d in &self.defs_of_key[k] {
                     let light = light_def(&self.defs[d as usize], rec, &self.light_key);
                     self.recursive[d as usize] = rec;
@@ -154,21 +165,18 @@ impl Program {
                 self.light_key[k] = all;
             }
         }
-        // shadowing: the new definitions, and those of names whose count of uses grew
+        // shadowing: of these definitions, and of those of names whose count of uses changed
         self.shadowed.resize(self.defs.len(), false);
-        for i in first_def..self.defs.len() {
+        for &i in defs {
             self.shadowed[i] = self.is_shadowed(i);
         }
         for &k in touched {
-            if (k as usize) < first_key {
-                for j in 0..self.defs_of_key[k as usize].len() {
-                    let d = self.defs_of_key[k as usize][j] as usize;
-                    self.shadowed[d] = self.is_shadowed(d);
-                }
+            for j in 0..self.defs_of_key[k as usize].len() {
+                let d = self.defs_of_key[k as usize][j] as usize;
+                self.shadowed[d] = self.is_shadowed(d);
             }
         }
-        self.share_new(first_def);
-        self.fingerprint_new(first_def);
+        self.fingerprint_of(defs);
     }
 
     /// `base_users` and the sharing tables made so far, for the new definitions (all of base).
@@ -252,15 +260,19 @@ impl Program {
         affected.into_iter().map(|a| !a).collect()
     }
 
-    /// The fingerprints of the new definitions: what they reach is old (fingerprinted) or new.
-    fn fingerprint_new(&mut self, first_def: usize) {
+    /// The fingerprints of the definitions `set` (in order; no other definition calls them):
+    /// what they reach is in the set or fingerprinted already.
+    pub(super) fn fingerprint_of(&mut self, set: &[usize]) {
         use std::hash::{Hash, Hasher};
-        let n = self.defs.len() - first_def;
-        let own: Vec<u64> = (first_def..self.defs.len())
-            .map(|i| self.own_hash(&self.defs[i], &self.enums_text))
+        let n = set.len();
+        let local: HashMap<usize, usize> = set.iter().enumerate().map(|(j, &d)| (d, j)).collect();
+        let own: Vec<u64> = set
+            .iter()
+            .map(|&i| self.own_hash(&self.defs[i], &self.enums_text))
             .collect();
-        let calls: Vec<Vec<DefId>> = (first_def..self.defs.len())
-            .map(|i| {
+        let calls: Vec<Vec<DefId>> = set
+            .iter()
+            .map(|&i| {
                 let mut e: Vec<DefId> = self.defs[i]
                     .deps
                     .iter()
@@ -271,16 +283,15 @@ impl Program {
                 e
             })
             .collect();
-        let local: Vec<Vec<DefKey>> = calls
+        let inner: Vec<Vec<DefKey>> = calls
             .iter()
             .map(|e| {
                 e.iter()
-                    .filter(|&&d| d as usize >= first_def)
-                    .map(|&d| d - first_def as DefId)
+                    .filter_map(|&d| local.get(&(d as usize)).map(|&j| j as DefKey))
                     .collect()
             })
             .collect();
-        let comps = tarjan(&local);
+        let comps = tarjan(&inner);
         let mut comp_of = vec![0usize; n];
         for (c, members) in comps.iter().enumerate() {
             for &d in members {
@@ -294,15 +305,10 @@ impl Program {
             let mut called: Vec<u64> = members
                 .iter()
                 .flat_map(|&d| calls[d as usize].iter())
-                .filter_map(|&e| {
-                    let e = e as usize;
-                    if e < first_def {
-                        Some(self.comp_hash[e])
-                    } else if comp_of[e - first_def] != c {
-                        Some(comp_hash[comp_of[e - first_def]])
-                    } else {
-                        None
-                    }
+                .filter_map(|&e| match local.get(&(e as usize)) {
+                    None => Some(self.comp_hash[e as usize]),
+                    Some(&j) if comp_of[j] != c => Some(comp_hash[comp_of[j]]),
+                    Some(_) => None,
                 })
                 .collect();
             called.sort_unstable();
@@ -311,11 +317,13 @@ impl Program {
             (mine, called).hash(&mut h);
             comp_hash[c] = h.finish();
         }
-        for d in 0..n {
+        self.fingerprint.resize(self.defs.len(), 0);
+        self.comp_hash.resize(self.defs.len(), 0);
+        for (j, &d) in set.iter().enumerate() {
             let mut h = rustc_hash::FxHasher::default();
-            (own[d], comp_hash[comp_of[d]]).hash(&mut h);
-            self.fingerprint.push(h.finish());
-            self.comp_hash.push(comp_hash[comp_of[d]]);
+            (own[j], comp_hash[comp_of[j]]).hash(&mut h);
+            self.fingerprint[d] = h.finish();
+            self.comp_hash[d] = comp_hash[comp_of[j]];
         }
     }
 }

@@ -116,10 +116,25 @@ impl Program {
     /// Infers the types in the examples from `examples` on and the theorems from `theorems` on.
     pub(super) fn infer_proofs(&mut self, examples: usize, theorems: usize, errs: &mut Vec<Diag>) {
         for i in examples..self.examples.len() {
+            if !self.infer_example(i, errs) {
+                return;
+            }
+        }
+        for i in theorems..self.theorems.len() {
+            if !self.infer_theorem(i, errs) {
+                return;
+            }
+        }
+    }
+
+    /// Infers the types in example `i`; false when the unifier's budget ran out (reported).
+    pub(super) fn infer_example(&mut self, i: usize, errs: &mut Vec<Diag>) -> bool {
+        {
             let ex = std::mem::replace(
                 &mut self.examples[i],
                 Example {
                     name: String::new(),
+                    uses: vec![],
                     reading: None,
                     stmts: vec![],
                     nlocals: 0,
@@ -150,15 +165,18 @@ impl Program {
             }
             let spent = self.report_spent(&format!("example `{}`", ex.name), ex.span, errs);
             self.examples[i] = ex;
-            if spent {
-                return;
-            }
+            !spent
         }
-        for i in theorems..self.theorems.len() {
+    }
+
+    /// Infers the types in theorem `i`; false when the unifier's budget ran out (reported).
+    pub(super) fn infer_theorem(&mut self, i: usize, errs: &mut Vec<Diag>) -> bool {
+        {
             let th = std::mem::replace(
                 &mut self.theorems[i],
                 Theorem {
                     name: String::new(),
+                    uses: vec![],
                     reading: None,
                     binders: vec![],
                     body: Ir::Const(Value::Bool(true), Span::default()),
@@ -186,9 +204,7 @@ impl Program {
             }
             let spent = self.report_spent(&format!("theorem `{}`", th.name), th.span, errs);
             self.theorems[i] = th;
-            if spent {
-                return;
-            }
+            !spent
         }
     }
 

@@ -11,6 +11,7 @@ mod infer;
 pub mod load;
 mod query;
 mod readings;
+mod redefine;
 mod resolve;
 mod scope;
 pub mod types;
@@ -72,6 +73,9 @@ pub struct DefInfo {
     pub deps: Vec<DefKey>,
     /// Keys referred to under a negation (`not`, the left of `implies`, `!=`...).
     pub neg_deps: Vec<DefKey>,
+    /// Every name the body uses, in order, and whether the use is a call with the definition's
+    /// own parameters (what the counts behind `shadowed` are made of).
+    pub uses: Vec<(DefKey, bool)>,
     /// Whether the definition refers to its own name only as `base.f` (an override that calls
     /// the definition it replaces): no recursion, since `base.f` is another definition.
     pub base_self_only: bool,
@@ -106,6 +110,8 @@ pub enum IrStmt {
 
 pub struct Example {
     pub name: String,
+    /// The names it uses (see [`DefInfo::uses`]).
+    pub uses: Vec<(DefKey, bool)>,
     pub reading: Option<ReadingId>,
     pub stmts: Vec<IrStmt>,
     pub nlocals: u32,
@@ -114,6 +120,8 @@ pub struct Example {
 
 pub struct Theorem {
     pub name: String,
+    /// The names it uses (see [`DefInfo::uses`]).
+    pub uses: Vec<(DefKey, bool)>,
     pub reading: Option<ReadingId>,
     pub binders: Vec<IrBinder>,
     pub body: Ir,

@@ -19,8 +19,15 @@ impl Program {
             if id & 0xFF == 0 && self.interrupted() {
                 return;
             }
+            self.resolve_def(id, errs);
+        }
+    }
+
+    /// Resolves the body of definition `id`.
+    pub(super) fn resolve_def(&mut self, id: usize, errs: &mut Vec<Diag>) {
+        {
             let Some(d) = self.defs[id].ast.take() else {
-                continue;
+                return;
             };
             let mut r = Resolver::new(self, Owner::Def(id as DefId));
             for p in d.params.iter().flatten() {
@@ -34,6 +41,7 @@ impl Program {
             self.count_uses(&uses, Some(id as DefId));
             errs.extend(e);
             let def = &mut self.defs[id];
+            def.uses = uses;
             def.body = Some(body);
             def.nlocals = nlocals;
             def.deps = deps.into_iter().collect();
@@ -71,6 +79,7 @@ impl Program {
                         self.count_uses(&uses, None);
                         self.examples.push(Example {
                             name: x.name.clone(),
+                            uses,
                             reading,
                             stmts,
                             nlocals,
@@ -88,6 +97,7 @@ impl Program {
                         self.count_uses(&uses, None);
                         self.theorems.push(Theorem {
                             name: t.name.clone(),
+                            uses,
                             reading,
                             binders,
                             body,

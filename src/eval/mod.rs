@@ -399,7 +399,22 @@ impl<'p> Evaluator<'p> {
             bytes: std::mem::take(&mut self.memo_bytes),
         }
     }
+}
 
+impl KeptMemo {
+    /// Forgets the entries of the definitions `defs` (given new meanings), and those that hold
+    /// functions (which may be made of them).
+    pub fn forget(&mut self, defs: &[DefId]) {
+        if defs.is_empty() {
+            return;
+        }
+        let defs: std::collections::HashSet<DefId> = defs.iter().copied().collect();
+        self.memo
+            .retain(|k, v| !defs.contains(&k.def) && !k.args.iter().any(has_func) && !has_func(v));
+    }
+}
+
+impl<'p> Evaluator<'p> {
     /// Takes over the memo tables of an evaluator of this program before it was extended; the
     /// number of entries kept.
     pub fn keep_memo(&mut self, kept: KeptMemo) -> usize {

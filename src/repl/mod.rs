@@ -503,18 +503,19 @@ fn run_with(
     // the program queries run on: built like the session's, kept (with its memo tables) until
     // the definitions change, and extended when definitions are only added
     let mut twin: Option<crate::check::Program> = None;
-    let mut kept_memo = None;
+    let mut kept_memo: Option<crate::eval::KeptMemo> = None;
     loop {
         if tty {
             *names.borrow_mut() = s.names();
         }
-        let (built, extended) = s.next_twin(twin.take());
+        let (built, changed) = s.next_twin(twin.take());
         let prog = match built {
             Ok(p) => p,
             Err(_) => s.empty_program(),
         };
-        if !extended {
-            kept_memo = None;
+        match (&mut kept_memo, changed) {
+            (Some(m), Some(changed)) => m.forget(&changed),
+            _ => kept_memo = None,
         }
         let binder = crate::bindings::Sound::standard();
         let mut ev = Evaluator::new(&prog, &binder);

@@ -9,7 +9,7 @@ use crate::eval::{explain, ErrKind, EvalError, Evaluator};
 use crate::front::{display_value, positions_of, OutOpts, QueryOpts, RunOpts};
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
-use crate::ir::Value;
+use crate::ir::{DefId, Value};
 use crate::natives::{NativeCtx, Natives};
 use crate::shogi::position::Position;
 use crate::syntax::ast::{self, Item, NativeDecl, Span};
@@ -97,10 +97,13 @@ pub struct Session {
     /// The session as it was before its program last changed, until the evaluator's twin of the
     /// new program is built: put back if that build is interrupted.
     before: Option<Box<Before>>,
-    /// What the session's program was extended with since its twin was made: the twin is
-    /// extended alike.
+    /// What the session's program took in place since its twin was made: the twin takes it
+    /// alike.
     extended: Vec<ast::File>,
 }
+
+/// A program built, or the diagnostics of the build.
+type Built = Result<Program, (SourceMap, Vec<Diag>)>;
 
 /// What a session was before its program changed.
 struct Before {
@@ -129,6 +132,23 @@ fn item_names(it: &Item) -> Vec<&str> {
         Item::Example(e) => vec![e.name.as_str()],
         Item::Theorem(t) => vec![t.name.as_str()],
         Item::Use(_) => vec![],
+    }
+}
+
+/// Whether an item of `it`'s kind names `name` (as [`item_names`] does, without a list made).
+fn item_named(x: &Item, it: &Item, name: &str) -> bool {
+    if !same_kind(x, it) {
+        return false;
+    }
+    let among = |n: &ast::Name, aliases: &[ast::Name]| {
+        n.text == name || aliases.iter().any(|a| a.text == name)
+    };
+    match x {
+        Item::Def(d) => among(&d.name, &d.aliases),
+        Item::Native(NativeDecl::Prim {
+            name: n, aliases, ..
+        }) => among(n, aliases),
+        _ => item_names(x).contains(&name),
     }
 }
 
@@ -304,34 +324,42 @@ impl Session {
     }
 
     /// Whether the twin of the program only needs the definitions typed since it was made (its
-    /// definitions keep their ids and meanings, and so does the memo of their evaluator).
+    /// definitions keep their ids, and the memo of their evaluator stands but for what changed).
     pub fn twin_extends(&self) -> bool {
         !self.extended.is_empty()
     }
 
-    /// The evaluator's twin of the session's program: `old` extended with the definitions typed
-    /// since, when that is all that changed (then `true`: the ids of its definitions stand), or
-    /// else built alike ([`Session::build_twin`]).
+    /// The evaluator's twin of the session's program: `old` changed in place as the session's
+    /// was since, when that is how it changed (then the definitions whose meaning may have
+    /// changed: the ids of all stand), or else built alike ([`Session::build_twin`]).
     pub fn next_twin(
         &mut self,
         old: Option<Program>,
-    ) -> (Result<Program, (SourceMap, Vec<Diag>)>, bool) {
+    ) -> (Built, Option<Vec<DefId>>) {
         let extended = std::mem::take(&mut self.extended);
         if let Some(mut p) = old.filter(|_| !extended.is_empty()) {
-            if extended.iter().all(|f| p.extend(f).is_ok()) {
+            let mut changed = vec![];
+            let took = extended.iter().all(|f| match p.change_in_place(f) {
+                Ok(c) => {
+                    changed.extend(c);
+                    true
+                }
+                Err(_) => false,
+            });
+            if took {
                 let have = p.sources.files.len();
                 p.sources
                     .files
                     .extend(self.sources.files.iter().skip(have).cloned());
                 self.before = None;
-                return (Ok(p), true);
+                return (Ok(p), Some(changed));
             }
             // the session's program is built afresh too, to number its names as the twin does
             if let Ok(p) = self.build() {
                 self.prog = p;
             }
         }
-        (self.build_twin(), false)
+        (self.build_twin(), None)
     }
 
     /// The evaluator's twin of the session's program, built alike. When Ctrl-C stops that build,
@@ -586,18 +614,35 @@ impl Session {
             );
             return Flow::Continue;
         }
-        if self.prog.extends_with(&new) {
+        if self.prog.changes_in_place(&new) {
+            let adds = self.prog.extends_with(&new);
             let file = ast::File { items: new };
-            if self.prog.extend(&file).is_ok() {
+            if self.prog.change_in_place(&file).is_ok() {
                 for it in &file.items {
                     let name = item_names(it).first().map(|n| n.to_string());
                     let name = name.unwrap_or_default();
-                    println!("{} `{name}` defined", item_kind(it));
-                    if matches!(it, Item::Example(_) | Item::Theorem(_)) {
-                        self.pending.push(name);
+                    // a new name is in no file and no earlier input
+                    let from_file = !adds
+                        && self
+                            .files
+                            .iter()
+                            .any(|f| f.ast.items.iter().any(|x| item_named(x, it, &name)));
+                    if from_file {
+                        println!(
+                            "{} `{name}` defined (in place of the rule files' one for this session)",
+                            item_kind(it)
+                        );
+                    } else {
+                        println!("{} `{name}` defined", item_kind(it));
                     }
+                    if matches!(it, Item::Example(_) | Item::Theorem(_)) {
+                        self.pending.push(name.clone());
+                    }
+                    if !adds {
+                        self.items.retain(|x| !item_named(x, it, &name));
+                    }
+                    self.items.push(it.clone());
                 }
-                self.items.extend(file.items.iter().cloned());
                 self.extended.push(file);
                 return Flow::Rebuild;
             }
