@@ -9,6 +9,7 @@
 
 use super::analysis::{light_def, tarjan};
 use super::*;
+use std::collections::HashSet;
 
 /// The names the language gives its types.
 const TYPE_NAMES: [&str; 7] = ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"];
@@ -36,8 +37,9 @@ impl Program {
         if self.types_unknown || items.is_empty() {
             return false;
         }
-        let mut new: Vec<&str> = vec![];
-        let mut proofs: Vec<&str> = vec![];
+        let mut new: std::collections::HashSet<&str> = Default::default();
+        let mut proofs: std::collections::HashSet<&str> = Default::default();
+        let (mut examples, mut theorems) = (None, None);
         for it in items {
             match it {
                 Item::Def(d) => {
@@ -48,26 +50,33 @@ impl Program {
                             || self.type_names.contains_key(n)
                             || TYPE_NAMES.contains(&n)
                             || Builtin::from_name(n).is_some()
-                            || new.contains(&n)
+                            || !new.insert(n)
                         {
                             return false;
                         }
-                        new.push(n);
                     }
                 }
                 Item::Example(x) => {
-                    if self.examples.iter().any(|e| e.name == x.name) || proofs.contains(&&*x.name)
-                    {
+                    let have = examples.get_or_insert_with(|| {
+                        self.examples
+                            .iter()
+                            .map(|e| e.name.as_str())
+                            .collect::<HashSet<&str>>()
+                    });
+                    if have.contains(x.name.as_str()) || !proofs.insert(&x.name) {
                         return false;
                     }
-                    proofs.push(&x.name);
                 }
                 Item::Theorem(t) => {
-                    if self.theorems.iter().any(|e| e.name == t.name) || proofs.contains(&&*t.name)
-                    {
+                    let have = theorems.get_or_insert_with(|| {
+                        self.theorems
+                            .iter()
+                            .map(|e| e.name.as_str())
+                            .collect::<HashSet<&str>>()
+                    });
+                    if have.contains(t.name.as_str()) || !proofs.insert(&t.name) {
                         return false;
                     }
-                    proofs.push(&t.name);
                 }
                 _ => return false,
             }

@@ -28,6 +28,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use types::{AliasNames, Scheme, Ty, Unifier};
 
+#[derive(Clone)]
 pub struct EnumInfo {
     pub name: String,
     /// The name as types carry it (shared, not copied for each use).
@@ -36,6 +37,7 @@ pub struct EnumInfo {
     pub span: Span,
 }
 
+#[derive(Clone)]
 pub struct VariantInfo {
     pub name: String,
     /// The name as values of the variant carry it (shared, not copied for each value).
@@ -55,6 +57,7 @@ pub enum DefKind {
     Native,
 }
 
+#[derive(Clone)]
 pub struct DefInfo {
     pub key: DefKey,
     pub name: String,
@@ -87,6 +90,7 @@ pub struct DefInfo {
     pub(crate) ann_vars: Vec<(String, Ty)>,
 }
 
+#[derive(Clone)]
 pub struct KeyInfo {
     pub name: String,
     pub aliases: Vec<String>,
@@ -94,6 +98,7 @@ pub struct KeyInfo {
     pub arity: Option<usize>,
 }
 
+#[derive(Clone)]
 pub struct ReadingInfo {
     pub name: String,
     pub parents: Vec<ReadingId>,
@@ -103,11 +108,13 @@ pub struct ReadingInfo {
     pub span: Option<Span>,
 }
 
+#[derive(Clone)]
 pub enum IrStmt {
     Let(IrPat, Ir),
     Assert(Ir, Option<String>, Span),
 }
 
+#[derive(Clone)]
 pub struct Example {
     pub name: String,
     /// The names it uses (see [`DefInfo::uses`]).
@@ -118,6 +125,7 @@ pub struct Example {
     pub span: Span,
 }
 
+#[derive(Clone)]
 pub struct Theorem {
     pub name: String,
     /// The names it uses (see [`DefInfo::uses`]).
@@ -138,11 +146,13 @@ pub struct Query {
     pub bound: Vec<Value>,
 }
 
+#[derive(Clone)]
 enum TyDef {
     Alias(Ty),
 }
 
 /// Checked and resolved rule files.
+#[derive(Clone)]
 pub struct Program {
     pub sources: SourceMap,
     pub enums: Vec<EnumInfo>,

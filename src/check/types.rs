@@ -178,7 +178,7 @@ impl Scheme {
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Unifier {
     subst: Vec<Option<Ty>>,
     /// The parts visited since the last [`Unifier::refuel`].
@@ -642,7 +642,7 @@ impl Walk<'_> {
 /// The compound types that have a name (the type aliases), found in a type at a cost that does
 /// not grow with their number: each part's shape is hashed from its parts' hashes, and compared
 /// in full only with the aliases of the same hash.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct AliasNames {
     by_hash: HashMap<u64, Vec<(Rc<str>, Ty)>>,
 }

@@ -26,7 +26,7 @@ pub type DefId = u32;
 pub type EnumId = u32;
 pub type ReadingId = u32;
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Ir {
     /// Stands for an expression the checker rejected (an unknown name): typed as anything, so that
     /// the rest of the file is still checked.
@@ -103,7 +103,7 @@ impl Ir {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Lambda {
     pub params: Vec<IrPat>,
     pub body: Ir,
@@ -117,21 +117,21 @@ pub enum CompKind {
     Map,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum IrQual {
     Gen(IrPat, Ir, Span),
     Let(IrPat, Ir),
     Guard(Ir),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct IrArm {
     pub pat: IrPat,
     pub guard: Option<Ir>,
     pub body: Ir,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct IrBinder {
     /// The variables bound over the domain, each ranging over it independently.
     pub pats: Vec<IrPat>,
@@ -171,7 +171,7 @@ pub enum Value {
 }
 
 /// An enum constant, possibly with fields: `先手`, `board(7, 6, 不成)`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct EnumVal {
     pub ty: u32,
     pub tag: u32,

@@ -82,10 +82,30 @@ pub struct Analysis {
     pub diags: Vec<Diag>,
     /// The declarations of every file parsed.
     pub decls: Vec<Decl>,
+    /// The document was checked alone, against the kept check of the files it uses (what the
+    /// tests look at: the answers are the same either way).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub alone: bool,
 }
 
-/// Check the text of the document at `path` with the files it uses, read from disk.
-pub fn analyze(path: &Path, text: &str, natives: &Natives) -> Analysis {
+/// The checked program of the files a document uses (the document left out), kept while they
+/// are unchanged: a change of the document then checks the document's items against it, not
+/// the files it uses.
+pub struct Uses {
+    /// The paths and texts of the files used, in the order they were read.
+    files: Vec<(PathBuf, String)>,
+    program: Program,
+}
+
+/// Check the text of the document at `path` with the files it uses, read from disk; the check
+/// of the files it uses is kept in `uses` (made again when they changed): a document that only adds definitions, examples and theorems to them is
+/// checked alone, against their program ([`Program::extend`]).
+pub fn analyze_with(
+    path: &Path,
+    text: &str,
+    natives: &Natives,
+    uses: &mut Option<Uses>,
+) -> Analysis {
     let fs = Overlay::new(path, text.to_string());
     let mut sources = SourceMap::default();
     let (files, mut diags) = read_all(&fs, &[path.to_path_buf()], &mut sources, &[]);
@@ -104,7 +124,15 @@ pub fn analyze(path: &Path, text: &str, natives: &Natives) -> Analysis {
         .flat_map(|f| declarations(&f.ast.items))
         .collect();
     let mut program = None;
+    let mut alone = false;
     if diags.is_empty() {
+        if let Some(p) = against_uses(&files, &sources, natives, uses) {
+            diags = p.notes.clone();
+            program = Some(p);
+            alone = true;
+        }
+    }
+    if diags.is_empty() && program.is_none() {
         let asts = files.iter().map(|f| f.ast.clone()).collect();
         match Program::build(asts, sources.clone(), natives) {
             Ok(p) => {
@@ -126,7 +154,56 @@ pub fn analyze(path: &Path, text: &str, natives: &Natives) -> Analysis {
         program,
         diags,
         decls,
+        alone,
     }
+}
+
+/// The program of the document (`files[0]`) checked against that of the files it uses (kept in
+/// `uses`, made again when they changed), when the document only adds to them and checks;
+/// `None` otherwise (the whole is then built, and says what is wrong).
+fn against_uses(
+    files: &[RuleFile],
+    sources: &SourceMap,
+    natives: &Natives,
+    uses: &mut Option<Uses>,
+) -> Option<Program> {
+    let (doc, rest) = files.split_first()?;
+    let items: Vec<Item> = doc
+        .ast
+        .items
+        .iter()
+        .filter(|i| !matches!(i, Item::Use(_)))
+        .cloned()
+        .collect();
+    let same = uses.as_ref().is_some_and(|u| {
+        u.files.len() == rest.len()
+            && u.files
+                .iter()
+                .zip(rest)
+                .all(|((p, t), f)| *p == f.path && *t == f.text)
+    });
+    if !same {
+        *uses = None;
+        let asts = rest.iter().map(|f| f.ast.clone()).collect();
+        let program = Program::build(asts, sources.clone(), natives).ok()?;
+        *uses = Some(Uses {
+            files: rest
+                .iter()
+                .map(|f| (f.path.clone(), f.text.clone()))
+                .collect(),
+            program,
+        });
+    }
+    let u = uses.as_ref()?;
+    if !u.program.extends_with(&items) {
+        return None;
+    }
+    let mut p = u.program.clone();
+    // the files are read in the same order as when the program was made: their sources have
+    // the same ids
+    p.sources = sources.clone();
+    p.extend(&crate::syntax::ast::File { items }).ok()?;
+    Some(p)
 }
 
 fn def_decl(d: &DefDecl, kind: Kind, owner: Option<&str>) -> Decl {
@@ -559,4 +636,60 @@ pub fn doc_comment(sources: &SourceMap, d: &Decl) -> Option<String> {
     }
     lines.reverse();
     Some(lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a check says: its diagnostics (sorted: a document checked against the files it uses
+    /// lists the notes of those first) and the type of every name.
+    fn said(a: &Analysis) -> (Vec<String>, Vec<String>) {
+        let mut diags: Vec<String> = a.diags.iter().map(|d| format!("{d:?}")).collect();
+        diags.sort();
+        let types = a.program.as_ref().map_or(vec![], |p| {
+            let mut t: Vec<String> = p.key_names.values().map(|&k| p.signature(k)).collect();
+            t.sort();
+            t
+        });
+        (diags, types)
+    }
+
+    #[test]
+    fn a_document_checked_against_the_files_it_uses_is_checked_as_a_whole() {
+        let dir = std::env::temp_dir().join(format!("okite-lsp-uses-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let used = dir.join("used.rule");
+        let doc = dir.join("doc.rule");
+        let base = "def scale = 3\ndef deep(n) = if n <= 0 then scale else deep(n - 1)\nreading heavy {\n    override def scale = 5\n}\n";
+        std::fs::write(&used, base).unwrap();
+        let natives = Natives::standard();
+        let texts = [
+            "use \"used.rule\"\ndef a = scale + 1\n",
+            "use \"used.rule\"\ndef a = scale + 1\ndef b(n) = if n <= 0 then a else b(n - 1) + deep(n)\n",
+            // an error, then a type error, then right again
+            "use \"used.rule\"\ndef a = scale + nope\n",
+            "use \"used.rule\"\ndef a = scale + (1 == 1)\n",
+            "use \"used.rule\"\n\n\ndef a = scale + 2\nexample \"e\" { assert a == 5 }\n",
+            // what is no addition to the files used: built as a whole
+            "use \"used.rule\"\nenum E { X }\ndef a = scale\n",
+            "use \"used.rule\"\ndef scale = 4\n",
+            "use \"used.rule\"\nreading light {\n    override def scale = 1\n}\ndef a = deep(2)\n",
+            "use \"used.rule\"\ndef a = deep(2) + 1\n",
+        ];
+        let mut uses = None;
+        for (i, text) in texts.iter().enumerate() {
+            if i == 6 {
+                // the file used changes: its check is made again
+                std::fs::write(&used, format!("{base}def extra = 1\n")).unwrap();
+            }
+            let kept = analyze_with(&doc, text, &natives, &mut uses);
+            let fresh = analyze_with(&doc, text, &natives, &mut None);
+            assert_eq!(said(&kept), said(&fresh), "{text}");
+            assert_eq!(kept.program.is_some(), fresh.program.is_some(), "{text}");
+            // what only adds is checked alone; the rest as a whole
+            assert_eq!(kept.alone, [0, 1, 4, 8].contains(&i), "{text}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -4,7 +4,7 @@
 //! needs it), so a burst of keystrokes is checked once. A handler that panics gets an error
 //! answer and the server goes on.
 
-use super::analysis::{analyze, Analysis, MAX_DOCUMENT_BYTES};
+use super::analysis::{analyze_with, Analysis, Uses, MAX_DOCUMENT_BYTES};
 use super::convert::{diagnostic, uri_path, LineIndex, Places};
 use super::transport::{self, Incoming};
 use crate::diagnostics::Diag;
@@ -41,6 +41,8 @@ struct Doc {
     /// The last check in which the document parsed: completion reads its names while the text
     /// typed does not parse.
     parsed: Option<Rc<Analysis>>,
+    /// The check of the files the document uses, kept while they do not change.
+    uses: Option<Uses>,
 }
 
 struct Server<W: Write> {
@@ -282,6 +284,7 @@ impl<W: Write> Server<W> {
                             version: Some(d.version),
                             dirty: true,
                             analysis: None,
+                            uses: None,
                             parsed: None,
                         },
                     );
@@ -379,7 +382,12 @@ impl<W: Write> Server<W> {
             self.publish(uri.clone(), vec![d], version);
             return;
         }
-        let a = Rc::new(analyze(&doc_path(uri), &doc.text, &self.natives));
+        let a = Rc::new(analyze_with(
+            &doc_path(uri),
+            &doc.text,
+            &self.natives,
+            &mut doc.uses,
+        ));
         if a.ast().is_some() {
             doc.parsed = Some(a.clone());
         }

@@ -332,10 +332,7 @@ impl Session {
     /// The evaluator's twin of the session's program: `old` changed in place as the session's
     /// was since, when that is how it changed (then the definitions whose meaning may have
     /// changed: the ids of all stand), or else built alike ([`Session::build_twin`]).
-    pub fn next_twin(
-        &mut self,
-        old: Option<Program>,
-    ) -> (Built, Option<Vec<DefId>>) {
+    pub fn next_twin(&mut self, old: Option<Program>) -> (Built, Option<Vec<DefId>>) {
         let extended = std::mem::take(&mut self.extended);
         if let Some(mut p) = old.filter(|_| !extended.is_empty()) {
             let mut changed = vec![];
