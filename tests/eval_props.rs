@@ -520,3 +520,35 @@ mod incremental {
         }
     }
 }
+
+/// A chain of small definitions each calling the one before twice answers in steps linear in its
+/// length (past a bound of cost its links are tabled), not in two to the length.
+#[test]
+fn chains_of_small_definitions_answer_in_linear_steps() {
+    let mut src = String::from("def p0(x) = x + 1\n");
+    for i in 1..200 {
+        src.push_str(&format!(
+            "def p{i}(x) = p{}(x) + p{}(x) - p{}(x)\n",
+            i - 1,
+            i - 1,
+            i / 2
+        ));
+    }
+    let mut prog =
+        load_str("p.rule", &src, &Natives::standard()).unwrap_or_else(|_| panic!("checks"));
+    let fid = prog.sources.add("<q>", None, "p199(1)".to_string());
+    let e = parse_expr("p199(1)", fid).unwrap();
+    let q = prog.compile_query(&e, &[]).unwrap();
+    let binder = okite::bindings::Sound::standard();
+    let mut ev = Evaluator::new(&prog, &binder);
+    ev.budget.max_steps = 200_000;
+    let v = ev
+        .eval_query(&q)
+        .unwrap_or_else(|e| panic!("{}", e.diag.message));
+    // p_i(1) = p_{i-1}(1) + p_{i-1}(1) - p_{i/2}(1), computed here alike
+    let mut p = vec![2i64];
+    for i in 1..200usize {
+        p.push(p[i - 1].wrapping_add(p[i - 1]).wrapping_sub(p[i / 2]));
+    }
+    assert_eq!(format!("{v}"), p[199].to_string());
+}

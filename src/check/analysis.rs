@@ -101,7 +101,7 @@ impl Program {
             .map(|d| recursive.get(d.key as usize).copied().unwrap_or(true))
             .collect();
         // callees first, so that a definition calling only light ones can be light too
-        let mut light_key = vec![false; self.keys.len()];
+        let mut light_key = vec![NOT_LIGHT; self.keys.len()];
         let mut light = vec![false; self.defs.len()];
         let mut by_key: Vec<Vec<usize>> = vec![vec![]; self.keys.len()];
         for (i, d) in self.defs.iter().enumerate() {
@@ -114,14 +114,15 @@ impl Program {
                 let Some(defs) = by_key.get(k as usize) else {
                     continue;
                 };
-                let mut all = !defs.is_empty();
+                let mut cost = if defs.is_empty() { NOT_LIGHT } else { 0 };
                 for &i in defs {
                     let d = &self.defs[i];
                     let rec = recursive.get(d.key as usize).copied().unwrap_or(true);
-                    light[i] = light_def(d, rec, &light_key);
-                    all &= light[i];
+                    let c = light_def(d, rec, &light_key);
+                    light[i] = c.is_some();
+                    cost = cost.max(c.unwrap_or(NOT_LIGHT));
                 }
-                light_key[k as usize] = all;
+                light_key[k as usize] = cost;
             }
         }
         self.light = light;
@@ -305,47 +306,95 @@ impl Program {
     }
 }
 
+/// `light_key[k]` for a name with a definition that is not light.
+pub(super) const NOT_LIGHT: u32 = u32::MAX;
+
+/// The most a light definition may cost: the parts of its body, and for each call of a light
+/// name that name's cost (what computing it again at every call spends; a chain of light
+/// definitions each calling the one before twice would otherwise double at every link).
+pub(super) const LIGHT_COST: u32 = 256;
+
 /// A definition is light: a rule of no recursion (`recursive`) and no native binding, a small
-/// body, and only light names called (`light_key[k]`: every definition of the name is light).
-pub(super) fn light_def(d: &DefInfo, recursive: bool, light_key: &[bool]) -> bool {
-    d.kind == DefKind::Rule
+/// body, and only light names called (`light_key[k]`: what the name costs, [`NOT_LIGHT`] when
+/// some definition of it is not light), at most [`LIGHT_COST`] in all; its cost when it is.
+pub(super) fn light_def(d: &DefInfo, recursive: bool, light_key: &[u32]) -> Option<u32> {
+    let ok = d.kind == DefKind::Rule
         && d.native.is_none()
         && !d.is_const
         && !recursive
         && d.deps
             .iter()
-            .all(|k| light_key.get(*k as usize) == Some(&true))
-        && d.body.as_ref().is_some_and(|b| light_ir(b, 0, light_key))
+            .all(|k| light_key.get(*k as usize).is_some_and(|&c| c != NOT_LIGHT));
+    if !ok {
+        return None;
+    }
+    d.body
+        .as_ref()
+        .and_then(|b| light_ir(b, 0, light_key))
+        .filter(|&c| c <= LIGHT_COST)
 }
 
 /// A small expression: no iteration, a bounded size, and no calls but of light definitions
 /// (`light_key[k]`: every definition of the name is light).
-pub(super) fn light_ir(e: &Ir, depth: usize, light_key: &[bool]) -> bool {
+pub(super) fn light_ir(e: &Ir, depth: usize, light_key: &[u32]) -> Option<u32> {
     if depth > 12 {
-        return false;
+        return None;
     }
     let l = |x: &Ir| light_ir(x, depth + 1, light_key);
+    let all = |xs: &[Ir]| {
+        xs.iter()
+            .try_fold(1u32, |c, x| l(x).map(|y| c.saturating_add(y)))
+    };
+    let sum = |cs: &[Option<u32>]| {
+        cs.iter()
+            .try_fold(1u32, |c, x| x.map(|y| c.saturating_add(y)))
+    };
     match e {
-        Ir::Const(..) | Ir::Local(..) | Ir::Poison(_) => true,
+        Ir::Const(..) | Ir::Local(..) | Ir::Poison(_) => Some(1),
         Ir::Call(k, xs, _) => {
-            light_key.get(*k as usize) == Some(&true) && xs.len() <= 8 && xs.iter().all(l)
+            let callee = light_key
+                .get(*k as usize)
+                .copied()
+                .filter(|&c| c != NOT_LIGHT)?;
+            if xs.len() > 8 {
+                return None;
+            }
+            all(xs).map(|c| c.saturating_add(callee))
         }
         Ir::Tuple(xs, _) | Ir::SeqLit(xs, _) | Ir::SetLit(xs, _) | Ir::Ctor(_, _, xs, _) => {
-            xs.len() <= 8 && xs.iter().all(l)
+            if xs.len() > 8 {
+                return None;
+            }
+            all(xs)
         }
-        Ir::Apply(f, xs, _) => l(f) && xs.iter().all(l),
-        Ir::Index(a, b, _) | Ir::Bin(_, a, b, _) => l(a) && l(b),
-        Ir::Proj(a, _, _) | Ir::Not(a, _) | Ir::Neg(a, _) => l(a),
-        Ir::If(c, a, b, _) => l(c) && l(a) && l(b),
-        Ir::Let(bs, body, _) => bs.len() <= 4 && bs.iter().all(|(_, x)| l(x)) && l(body),
+        Ir::Apply(f, xs, _) => sum(&[l(f), all(xs)]),
+        Ir::Index(a, b, _) | Ir::Bin(_, a, b, _) => sum(&[l(a), l(b)]),
+        Ir::Proj(a, _, _) | Ir::Not(a, _) | Ir::Neg(a, _) => sum(&[l(a)]),
+        Ir::If(c, a, b, _) => sum(&[l(c), l(a), l(b)]),
+        Ir::Let(bs, body, _) => {
+            if bs.len() > 4 {
+                return None;
+            }
+            let mut c = l(body)?;
+            for (_, x) in bs.iter() {
+                c = c.saturating_add(l(x)?);
+            }
+            Some(c.saturating_add(1))
+        }
         Ir::Match(sc, arms, _) => {
-            arms.len() <= 12
-                && l(sc)
-                && arms
-                    .iter()
-                    .all(|a| a.guard.as_ref().is_none_or(l) && l(&a.body))
+            if arms.len() > 12 {
+                return None;
+            }
+            let mut c = l(sc)?.saturating_add(1);
+            for a in arms.iter() {
+                if let Some(g) = &a.guard {
+                    c = c.saturating_add(l(g)?);
+                }
+                c = c.saturating_add(l(&a.body)?);
+            }
+            Some(c)
         }
-        _ => false,
+        _ => None,
     }
 }
 
@@ -546,6 +595,26 @@ mod tests {
         assert!(!p.light[def("k")]);
         assert!(!p.light[def("all_small")]);
         assert!(p.recursive[def("g")] && !p.recursive[def("k")]);
+    }
+
+    /// Light definitions calling light ones twice each: computed again at every call, the
+    /// chain's cost doubles at every link, so past a bound of cost the links are tabled.
+    #[test]
+    fn a_chain_of_light_definitions_is_light_only_while_it_costs_little() {
+        let mut src = String::from("def p0(x: Int) -> Int = x + 1\n");
+        for i in 1..40 {
+            src.push_str(&format!(
+                "def p{i}(x: Int) -> Int = p{}(x) + p{}(x)\n",
+                i - 1,
+                i - 1
+            ));
+        }
+        let p = build(&src).unwrap();
+        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
+        assert!(p.light[def("p0")] && p.light[def("p1")]);
+        let heavy = (1..40).find(|i| !p.light[def(&format!("p{i}"))]).unwrap();
+        assert!(heavy <= 8, "p{heavy} is the first link not light");
+        assert!((heavy..40).all(|i| !p.light[def(&format!("p{i}"))]));
     }
 
     /// A definition named once in the rules, by a call with the own parameters of a tabled

@@ -7,7 +7,7 @@
 //! again, a built-in's name, an enum, a type, a reading, a native binding) changes what is there:
 //! the program is then built afresh from the text.
 
-use super::analysis::{light_def, tarjan};
+use super::analysis::{light_def, tarjan, NOT_LIGHT};
 use super::*;
 use std::collections::HashSet;
 
@@ -157,21 +157,25 @@ impl Program {
     /// `touched` by uses that came or went.
     pub(super) fn weigh(&mut self, defs: &[usize], first_group: usize, touched: &[DefKey]) {
         // recursion and lightness, callees first
-        self.light_key.resize(self.keys.len(), false);
+        self.light_key.resize(self.keys.len(), NOT_LIGHT);
         self.recursive.resize(self.defs.len(), false);
         self.light.resize(self.defs.len(), false);
         for g in first_group..self.sccs.len() {
             let rec = self.recursive_group(&self.sccs[g]);
             for j in 0..self.sccs[g].len() {
                 let k = self.sccs[g][j] as usize;
-                let mut all = !self.defs_of_key[k].is_empty();
+                let mut cost = if self.defs_of_key[k].is_empty() {
+                    NOT_LIGHT
+                } else {
+                    0
+                };
                 for &d in &self.defs_of_key[k] {
-                    let light = light_def(&self.defs[d as usize], rec, &self.light_key);
+                    let c = light_def(&self.defs[d as usize], rec, &self.light_key);
                     self.recursive[d as usize] = rec;
-                    self.light[d as usize] = light;
-                    all &= light;
+                    self.light[d as usize] = c.is_some();
+                    cost = cost.max(c.unwrap_or(NOT_LIGHT));
                 }
-                self.light_key[k] = all;
+                self.light_key[k] = cost;
             }
         }
         // shadowing: of these definitions, and of those of names whose count of uses changed

@@ -213,8 +213,9 @@ pub struct Program {
     /// comp_hash[def]: the hash of the definition's strongly connected component (its members'
     /// texts and what they call), from which its fingerprint is made.
     comp_hash: Vec<u64>,
-    /// light_key[key]: every definition of the name is light.
-    light_key: Vec<bool>,
+    /// light_key[key]: what a call of the name costs when every definition of it is light
+    /// (`analysis::NOT_LIGHT` otherwise).
+    light_key: Vec<u32>,
     /// Information and warnings (errors make building fail).
     pub notes: Vec<Diag>,
     /// The native functions the rule files were checked against: path and arity.
