@@ -283,3 +283,8 @@ scripts/variant-mate-nps.sh "$ORACLES"/tsume/nshogi/mate-11-ply.sfen 30
 cargo bench --quiet --no-run --bench eval 2>/dev/null
 e=$(secs cargo bench --quiet --bench eval)
 row "evaluator bench (benches/eval.rs, incl. start)" "$e" "-" "-"
+# The REPL and the language server checking incrementally: definitions piped into `okite repl`,
+# and didChange answered with diagnostics on documents of 2,000 and 20,000 lines.
+scripts/repl-bench.sh "$okite"
+python3 scripts/lsp-bench.py "$okite" 2000 40
+python3 scripts/lsp-bench.py "$okite" 20000 20

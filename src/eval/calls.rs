@@ -167,7 +167,7 @@ impl Evaluator<'_> {
         if tabled {
             if let Some(v) = self.memo.get(&key) {
                 self.stats.memo_hits += 1;
-                if let Some(u) = self.table_use.get_mut(def as usize) {
+                if let Some(u) = self.table_use.get_mut(&def) {
                     u.hits = u.hits.saturating_add(1);
                 }
                 let v = v.clone();
@@ -214,7 +214,7 @@ impl Evaluator<'_> {
         self.push_trace();
         let steps0 = self.steps;
         let r = stacker::maybe_grow(256 << 10, 4 << 20, || self.eval(body, &mut frame));
-        if let Some(u) = self.table_use.get_mut(def as usize) {
+        if let Some(u) = self.table_use.get_mut(&def) {
             u.cost += self.steps.wrapping_sub(steps0);
         }
         let children = self.pop_trace();
@@ -276,9 +276,10 @@ impl Evaluator<'_> {
         if self.prog.shadowed.get(def as usize) == Some(&true) {
             return false;
         }
-        let Some(u) = self.table_use.get_mut(def as usize) else {
+        if def as usize >= self.prog.defs.len() {
             return true;
-        };
+        }
+        let u = self.table_use.entry(def).or_default();
         if u.given_up {
             return false;
         }

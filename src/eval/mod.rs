@@ -292,7 +292,9 @@ pub struct Evaluator<'p> {
     memo_bytes: usize,
     /// Per definition outside any recursion: its calls and memo hits so far, and whether tabling
     /// it was given up (see `Evaluator::tabled`).
-    table_use: Vec<TableUse>,
+    /// How the tables of the definitions called are used (made at a definition's first call:
+    /// an evaluator is made at every change of the REPL's program, of any size).
+    table_use: HashMap<DefId, TableUse>,
     /// Bytes (estimated) built since the resident memory was last read.
     grown: usize,
     /// The depth of nested calls at which the resident memory is next read (see
@@ -330,7 +332,7 @@ impl<'p> Evaluator<'p> {
             memo: HashMap::default(),
             explain_memo: HashMap::default(),
             memo_bytes: 0,
-            table_use: vec![TableUse::default(); prog.defs.len()],
+            table_use: HashMap::default(),
             grown: 0,
             deep_read: DEEP_READ_LEVELS - 1,
             active: HashMap::default(),
