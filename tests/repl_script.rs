@@ -21,7 +21,12 @@ fn okite_repl(args: &[&str]) -> Command {
 
 /// Run a whole script; (stdout, stderr, exit status).
 fn run_script(script: &str) -> (String, String, i32) {
-    let mut child = okite_repl(&[]).spawn().expect("okite repl");
+    run_script_on(&[], script)
+}
+
+/// Run a whole script on the rule files `args`.
+fn run_script_on(args: &[&str], script: &str) -> (String, String, i32) {
+    let mut child = okite_repl(args).spawn().expect("okite repl");
     child
         .stdin
         .take()
@@ -514,15 +519,7 @@ fn definitions_typed_one_by_one_answer_as_the_same_text_loaded() {
         }
         std::fs::write(&whole, text).unwrap();
         let run = |file: &std::path::Path, script: &str| -> String {
-            let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(script.as_bytes())
-                .unwrap();
-            let out = child.wait_with_output().unwrap();
-            String::from_utf8(out.stdout).unwrap()
+            run_script_on(&[file.to_str().unwrap()], script).0
         };
         let typed = run(&base, &format!("{script}\"answers\"\n{all}"));
         let loaded = run(&whole, &format!("\"answers\"\n{all}"));

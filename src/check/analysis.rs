@@ -186,66 +186,13 @@ impl Program {
     }
 
     pub(super) fn compute_fingerprints(&mut self) {
-        use std::hash::{Hash, Hasher};
-        let enums = self.enums_text();
-        let own: Vec<u64> = self.defs.iter().map(|d| self.own_hash(d, &enums)).collect();
-        self.enums_text = enums;
-        let mut by_key: Vec<Vec<DefId>> = vec![vec![]; self.keys.len()];
-        for (i, d) in self.defs.iter().enumerate() {
-            by_key[d.key as usize].push(i as DefId);
-        }
+        self.enums_text = self.enums_text();
+        self.fingerprint.clear();
+        self.comp_hash.clear();
+        let all: Vec<usize> = (0..self.defs.len()).collect();
         // what a definition can reach, hashed once per strongly connected component of the
-        // definitions (callees first) instead of walked again from every definition: a
-        // component's hash is that of its members' own texts and of the hashes of the
-        // components it calls, so that it changes when anything reachable changes
-        let edges: Vec<Vec<DefId>> = self
-            .defs
-            .iter()
-            .map(|d| {
-                let mut e: Vec<DefId> = d
-                    .deps
-                    .iter()
-                    .flat_map(|k| by_key[*k as usize].iter().copied())
-                    .collect();
-                e.sort_unstable();
-                e.dedup();
-                e
-            })
-            .collect();
-        let comps = tarjan(&edges);
-        let mut comp_of = vec![0usize; self.defs.len()];
-        for (c, members) in comps.iter().enumerate() {
-            for &d in members {
-                comp_of[d as usize] = c;
-            }
-        }
-        let mut comp_hash = vec![0u64; comps.len()];
-        for (c, members) in comps.iter().enumerate() {
-            let mut mine: Vec<u64> = members.iter().map(|&d| own[d as usize]).collect();
-            mine.sort_unstable();
-            let mut called: Vec<u64> = members
-                .iter()
-                .flat_map(|&d| edges[d as usize].iter())
-                .map(|&e| comp_of[e as usize])
-                .filter(|&e| e != c)
-                .map(|e| comp_hash[e])
-                .collect();
-            called.sort_unstable();
-            called.dedup();
-            let mut h = rustc_hash::FxHasher::default();
-            (mine, called).hash(&mut h);
-            comp_hash[c] = h.finish();
-        }
-        self.fingerprint = (0..self.defs.len())
-            .map(|d| {
-                let mut h = rustc_hash::FxHasher::default();
-                (own[d], comp_hash[comp_of[d]]).hash(&mut h);
-                h.finish()
-            })
-            .collect();
-        self.comp_hash = (0..self.defs.len())
-            .map(|d| comp_hash[comp_of[d]])
-            .collect();
+        // definitions (callees first) instead of walked again from every definition
+        self.fingerprint_of(&all);
     }
 
     /// The notes on the recursive groups, from group `from` on.

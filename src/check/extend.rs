@@ -11,6 +11,11 @@ use super::analysis::{light_def, tarjan, NOT_LIGHT};
 use super::*;
 use std::collections::HashSet;
 
+/// A set of names.
+fn names_of<'a>(names: impl Iterator<Item = &'a String>) -> HashSet<&'a str> {
+    names.map(|n| n.as_str()).collect()
+}
+
 /// The names the language gives its types.
 const TYPE_NAMES: [&str; 7] = ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"];
 
@@ -57,23 +62,15 @@ impl Program {
                     }
                 }
                 Item::Example(x) => {
-                    let have = examples.get_or_insert_with(|| {
-                        self.examples
-                            .iter()
-                            .map(|e| e.name.as_str())
-                            .collect::<HashSet<&str>>()
-                    });
+                    let have = examples
+                        .get_or_insert_with(|| names_of(self.examples.iter().map(|e| &e.name)));
                     if have.contains(x.name.as_str()) || !proofs.insert(&x.name) {
                         return false;
                     }
                 }
                 Item::Theorem(t) => {
-                    let have = theorems.get_or_insert_with(|| {
-                        self.theorems
-                            .iter()
-                            .map(|e| e.name.as_str())
-                            .collect::<HashSet<&str>>()
-                    });
+                    let have = theorems
+                        .get_or_insert_with(|| names_of(self.theorems.iter().map(|e| &e.name)));
                     if have.contains(t.name.as_str()) || !proofs.insert(&t.name) {
                         return false;
                     }
@@ -274,7 +271,9 @@ impl Program {
     }
 
     /// The fingerprints of the definitions `set` (in order; no other definition calls them):
-    /// what they reach is in the set or fingerprinted already.
+    /// what they reach is in the set or fingerprinted already. A component's hash is that of
+    /// its members' own texts and of the hashes of the components it calls, so that it changes
+    /// when anything reachable changes.
     pub(super) fn fingerprint_of(&mut self, set: &[usize]) {
         use std::hash::{Hash, Hasher};
         let n = set.len();
