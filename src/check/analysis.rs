@@ -87,46 +87,68 @@ impl Program {
         ds
     }
 
+    /// The groups of mutually recursive names among `keys` (callees first), by what their
+    /// definitions call; `local` gives a name's place in `keys`, none for a name outside them
+    /// (typed already, it takes no part in their groups).
+    pub(super) fn groups_of(
+        &self,
+        keys: &[DefKey],
+        local: impl Fn(DefKey) -> Option<usize>,
+    ) -> Vec<Vec<DefKey>> {
+        let mut edges: Vec<Vec<DefKey>> = vec![vec![]; keys.len()];
+        for (j, &k) in keys.iter().enumerate() {
+            for &d in &self.defs_of_key[k as usize] {
+                let d = &self.defs[d as usize];
+                for &x in &d.deps {
+                    // `base.f` inside an override of f is another definition, not a cycle
+                    if x == d.key && d.base_self_only {
+                        continue;
+                    }
+                    if let Some(i) = local(x) {
+                        if !edges[j].contains(&(i as DefKey)) {
+                            edges[j].push(i as DefKey);
+                        }
+                    }
+                }
+            }
+        }
+        tarjan(&edges)
+            .into_iter()
+            .map(|g| g.into_iter().map(|j| keys[j as usize]).collect())
+            .collect()
+    }
+
     pub(super) fn compute_light(&mut self) {
-        let mut recursive = vec![false; self.keys.len()];
-        for scc in &self.sccs {
-            let rec = self.recursive_group(scc);
-            for k in scc {
-                recursive[*k as usize] = rec;
-            }
-        }
-        self.recursive = self
-            .defs
-            .iter()
-            .map(|d| recursive.get(d.key as usize).copied().unwrap_or(true))
-            .collect();
-        // callees first, so that a definition calling only light ones can be light too
-        let mut light_key = vec![NOT_LIGHT; self.keys.len()];
-        let mut light = vec![false; self.defs.len()];
-        let mut by_key: Vec<Vec<usize>> = vec![vec![]; self.keys.len()];
-        for (i, d) in self.defs.iter().enumerate() {
-            if let Some(v) = by_key.get_mut(d.key as usize) {
-                v.push(i);
-            }
-        }
-        for scc in &self.sccs {
-            for &k in scc {
-                let Some(defs) = by_key.get(k as usize) else {
-                    continue;
+        self.light_key.clear();
+        self.recursive = vec![false; self.defs.len()];
+        self.light = vec![false; self.defs.len()];
+        self.weigh_groups(0);
+    }
+
+    /// Recursion and lightness of the definitions of the groups from `first_group` on, callees
+    /// first, so that a definition calling only light ones can be light too.
+    pub(super) fn weigh_groups(&mut self, first_group: usize) {
+        self.light_key.resize(self.keys.len(), NOT_LIGHT);
+        self.recursive.resize(self.defs.len(), false);
+        self.light.resize(self.defs.len(), false);
+        for g in first_group..self.sccs.len() {
+            let rec = self.recursive_group(&self.sccs[g]);
+            for j in 0..self.sccs[g].len() {
+                let k = self.sccs[g][j] as usize;
+                let mut cost = if self.defs_of_key[k].is_empty() {
+                    NOT_LIGHT
+                } else {
+                    0
                 };
-                let mut cost = if defs.is_empty() { NOT_LIGHT } else { 0 };
-                for &i in defs {
-                    let d = &self.defs[i];
-                    let rec = recursive.get(d.key as usize).copied().unwrap_or(true);
-                    let c = light_def(d, rec, &light_key);
-                    light[i] = c.is_some();
+                for &d in &self.defs_of_key[k] {
+                    let c = light_def(&self.defs[d as usize], rec, &self.light_key);
+                    self.recursive[d as usize] = rec;
+                    self.light[d as usize] = c.is_some();
                     cost = cost.max(c.unwrap_or(NOT_LIGHT));
                 }
-                light_key[k as usize] = cost;
+                self.light_key[k] = cost;
             }
         }
-        self.light = light;
-        self.light_key = light_key;
     }
 
     /// Which definitions are `shadowed`: outside any recursion, named once in all the rules, by

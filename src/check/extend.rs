@@ -7,7 +7,7 @@
 //! again, a built-in's name, an enum, a type, a reading, a native binding) changes what is there:
 //! the program is then built afresh from the text.
 
-use super::analysis::{light_def, tarjan, NOT_LIGHT};
+use super::analysis::tarjan;
 use super::*;
 use std::collections::HashSet;
 
@@ -42,8 +42,8 @@ impl Program {
         if self.types_unknown || items.is_empty() {
             return false;
         }
-        let mut new: std::collections::HashSet<&str> = Default::default();
-        let mut proofs: std::collections::HashSet<&str> = Default::default();
+        let mut new: HashSet<&str> = Default::default();
+        let mut proofs: HashSet<&str> = Default::default();
         let (mut examples, mut theorems) = (None, None);
         for it in items {
             match it {
@@ -113,22 +113,8 @@ impl Program {
             return Err(errs);
         }
         // the groups of recursion among the new names (they call the old ones, typed already)
-        let mut edges: Vec<Vec<DefKey>> = vec![vec![]; self.keys.len() - first_key];
-        for d in &self.defs[first_def..] {
-            for &k in &d.deps {
-                if (k as usize) < first_key || (k == d.key && d.base_self_only) {
-                    continue;
-                }
-                let (from, to) = (d.key as usize - first_key, k - first_key as DefKey);
-                if !edges[from].contains(&to) {
-                    edges[from].push(to);
-                }
-            }
-        }
-        let groups: Vec<Vec<DefKey>> = tarjan(&edges)
-            .into_iter()
-            .map(|g| g.into_iter().map(|k| k + first_key as DefKey).collect())
-            .collect();
+        let new_keys: Vec<DefKey> = (first_key as DefKey..self.keys.len() as DefKey).collect();
+        let groups = self.groups_of(&new_keys, |k| (k as usize).checked_sub(first_key));
         self.unifier.refuel();
         for g in &groups {
             if !self.infer_group(g, &mut errs) {
@@ -153,28 +139,7 @@ impl Program {
     /// order), whose groups of recursion are those from `first_group` on, and of the names
     /// `touched` by uses that came or went.
     pub(super) fn weigh(&mut self, defs: &[usize], first_group: usize, touched: &[DefKey]) {
-        // recursion and lightness, callees first
-        self.light_key.resize(self.keys.len(), NOT_LIGHT);
-        self.recursive.resize(self.defs.len(), false);
-        self.light.resize(self.defs.len(), false);
-        for g in first_group..self.sccs.len() {
-            let rec = self.recursive_group(&self.sccs[g]);
-            for j in 0..self.sccs[g].len() {
-                let k = self.sccs[g][j] as usize;
-                let mut cost = if self.defs_of_key[k].is_empty() {
-                    NOT_LIGHT
-                } else {
-                    0
-                };
-                for &d in &self.defs_of_key[k] {
-                    let c = light_def(&self.defs[d as usize], rec, &self.light_key);
-                    self.recursive[d as usize] = rec;
-                    self.light[d as usize] = c.is_some();
-                    cost = cost.max(c.unwrap_or(NOT_LIGHT));
-                }
-                self.light_key[k] = cost;
-            }
-        }
+        self.weigh_groups(first_group);
         // shadowing: of these definitions, and of those of names whose count of uses changed
         self.shadowed.resize(self.defs.len(), false);
         for &i in defs {

@@ -2,7 +2,6 @@
 //! Type inference: unification over the resolved code, generalised per strongly connected
 //! component of the dependency graph, with mismatches reported at the place they arise.
 
-use super::analysis::tarjan;
 use super::types::{Spent, MAX_TYPE_DEPTH, MAX_TYPE_STEPS};
 use super::*;
 
@@ -50,20 +49,8 @@ impl Program {
 
     pub(super) fn infer_all(&mut self, errs: &mut Vec<Diag>) {
         // the dependency graph of keys: a key depends on what any of its definitions refers to
-        let nkeys = self.keys.len();
-        let mut edges: Vec<Vec<DefKey>> = vec![vec![]; nkeys];
-        for d in &self.defs {
-            for &k in &d.deps {
-                // `base.f` inside an override of f is another definition, not a cycle
-                if k == d.key && d.base_self_only {
-                    continue;
-                }
-                if !edges[d.key as usize].contains(&k) {
-                    edges[d.key as usize].push(k);
-                }
-            }
-        }
-        self.sccs = tarjan(&edges);
+        let all: Vec<DefKey> = (0..self.keys.len() as DefKey).collect();
+        self.sccs = self.groups_of(&all, |k| Some(k as usize));
         let sccs = self.sccs.clone();
         self.unifier.refuel();
         for (i, scc) in sccs.iter().enumerate() {
@@ -80,35 +67,33 @@ impl Program {
     /// Infers the types of one group of mutually recursive keys, whose callees outside the
     /// group are typed; false when the unifier's budget ran out (reported).
     pub(super) fn infer_group(&mut self, scc: &[DefKey], errs: &mut Vec<Diag>) -> bool {
-        {
-            // monomorphic types for the group
-            let mut mono: HashMap<DefKey, Ty> = HashMap::new();
-            for &k in scc {
-                let t = self.fresh_key_type(k);
-                mono.insert(k, t);
-            }
-            let mut defs_of: Vec<DefId> = scc
-                .iter()
-                .flat_map(|&k| self.defs_of_key[k as usize].iter().copied())
-                .collect();
-            defs_of.sort_unstable();
-            for &d in &defs_of {
-                self.infer_def(d, &mono, errs);
-            }
-            for &d in &defs_of {
-                self.check_rigid(d, errs);
-            }
-            for &k in scc {
-                let s = self.unifier.generalize(&mono[&k]);
-                self.keys[k as usize].scheme = Some(s);
-            }
-            // past the budget the types found are not to be trusted: the first definition of
-            // the group is where the bound was passed, and checking stops there
-            if self.unifier.exhausted() {
-                let d = &self.defs[defs_of[0] as usize];
-                self.report_spent(&format!("`{}`", d.name), d.name_span, errs);
-                return false;
-            }
+        // monomorphic types for the group
+        let mut mono: HashMap<DefKey, Ty> = HashMap::new();
+        for &k in scc {
+            let t = self.fresh_key_type(k);
+            mono.insert(k, t);
+        }
+        let mut defs_of: Vec<DefId> = scc
+            .iter()
+            .flat_map(|&k| self.defs_of_key[k as usize].iter().copied())
+            .collect();
+        defs_of.sort_unstable();
+        for &d in &defs_of {
+            self.infer_def(d, &mono, errs);
+        }
+        for &d in &defs_of {
+            self.check_rigid(d, errs);
+        }
+        for &k in scc {
+            let s = self.unifier.generalize(&mono[&k]);
+            self.keys[k as usize].scheme = Some(s);
+        }
+        // past the budget the types found are not to be trusted: the first definition of
+        // the group is where the bound was passed, and checking stops there
+        if self.unifier.exhausted() {
+            let d = &self.defs[defs_of[0] as usize];
+            self.report_spent(&format!("`{}`", d.name), d.name_span, errs);
+            return false;
         }
         true
     }
@@ -129,83 +114,79 @@ impl Program {
 
     /// Infers the types in example `i`; false when the unifier's budget ran out (reported).
     pub(super) fn infer_example(&mut self, i: usize, errs: &mut Vec<Diag>) -> bool {
+        let ex = std::mem::replace(
+            &mut self.examples[i],
+            Example {
+                name: String::new(),
+                uses: vec![],
+                reading: None,
+                stmts: vec![],
+                nlocals: 0,
+                span: Span::default(),
+            },
+        );
+        let mut slots: Vec<Ty> = (0..ex.nlocals).map(|_| self.unifier.fresh()).collect();
         {
-            let ex = std::mem::replace(
-                &mut self.examples[i],
-                Example {
-                    name: String::new(),
-                    uses: vec![],
-                    reading: None,
-                    stmts: vec![],
-                    nlocals: 0,
-                    span: Span::default(),
-                },
-            );
-            let mut slots: Vec<Ty> = (0..ex.nlocals).map(|_| self.unifier.fresh()).collect();
-            {
-                let mut inf = Infer {
-                    p: self,
-                    slots: &mut slots,
-                    errs,
-                    mono: &HashMap::new(),
-                    quiet_arity: false,
-                };
-                for s in &ex.stmts {
-                    match s {
-                        IrStmt::Let(p, e) => {
-                            let t = inf.infer(e);
-                            inf.pattern(p, &t, e.span());
-                        }
-                        IrStmt::Assert(e, _, span) => {
-                            let t = inf.infer(e);
-                            inf.expect(&t, &Ty::Bool, *span, "an assertion is a truth value");
-                        }
+            let mut inf = Infer {
+                p: self,
+                slots: &mut slots,
+                errs,
+                mono: &HashMap::new(),
+                quiet_arity: false,
+            };
+            for s in &ex.stmts {
+                match s {
+                    IrStmt::Let(p, e) => {
+                        let t = inf.infer(e);
+                        inf.pattern(p, &t, e.span());
+                    }
+                    IrStmt::Assert(e, _, span) => {
+                        let t = inf.infer(e);
+                        inf.expect(&t, &Ty::Bool, *span, "an assertion is a truth value");
                     }
                 }
             }
-            let spent = self.report_spent(&format!("example `{}`", ex.name), ex.span, errs);
-            self.examples[i] = ex;
-            !spent
         }
+        let spent = self.report_spent(&format!("example `{}`", ex.name), ex.span, errs);
+        self.examples[i] = ex;
+        !spent
     }
 
     /// Infers the types in theorem `i`; false when the unifier's budget ran out (reported).
     pub(super) fn infer_theorem(&mut self, i: usize, errs: &mut Vec<Diag>) -> bool {
+        let th = std::mem::replace(
+            &mut self.theorems[i],
+            Theorem {
+                name: String::new(),
+                uses: vec![],
+                reading: None,
+                binders: vec![],
+                body: Ir::Const(Value::Bool(true), Span::default()),
+                nlocals: 0,
+                span: Span::default(),
+            },
+        );
+        let mut slots: Vec<Ty> = (0..th.nlocals).map(|_| self.unifier.fresh()).collect();
         {
-            let th = std::mem::replace(
-                &mut self.theorems[i],
-                Theorem {
-                    name: String::new(),
-                    uses: vec![],
-                    reading: None,
-                    binders: vec![],
-                    body: Ir::Const(Value::Bool(true), Span::default()),
-                    nlocals: 0,
-                    span: Span::default(),
-                },
+            let mut inf = Infer {
+                p: self,
+                slots: &mut slots,
+                errs,
+                mono: &HashMap::new(),
+                quiet_arity: false,
+            };
+            inf.binders(&th.binders);
+            let t = inf.infer(&th.body);
+            inf.expect(
+                &t,
+                &Ty::Bool,
+                th.body.span(),
+                "a theorem states a truth value",
             );
-            let mut slots: Vec<Ty> = (0..th.nlocals).map(|_| self.unifier.fresh()).collect();
-            {
-                let mut inf = Infer {
-                    p: self,
-                    slots: &mut slots,
-                    errs,
-                    mono: &HashMap::new(),
-                    quiet_arity: false,
-                };
-                inf.binders(&th.binders);
-                let t = inf.infer(&th.body);
-                inf.expect(
-                    &t,
-                    &Ty::Bool,
-                    th.body.span(),
-                    "a theorem states a truth value",
-                );
-            }
-            let spent = self.report_spent(&format!("theorem `{}`", th.name), th.span, errs);
-            self.theorems[i] = th;
-            !spent
         }
+        let spent = self.report_spent(&format!("theorem `{}`", th.name), th.span, errs);
+        self.theorems[i] = th;
+        !spent
     }
 
     /// Whether the unifier ran out of its budget while checking `what` (at `span`), which is

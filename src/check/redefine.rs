@@ -6,7 +6,6 @@
 //! the cone alone. What is no plain redefinition (a name of a reading, a native one, another
 //! number of parameters, other aliases) is built afresh from the text.
 
-use super::analysis::tarjan;
 use super::*;
 
 impl Program {
@@ -99,26 +98,7 @@ impl Program {
         // the cone's groups of recursion, typed again callees first (what is outside the cone
         // does not call into it, and keeps its types)
         let index: HashMap<DefKey, usize> = cone.iter().enumerate().map(|(j, &k)| (k, j)).collect();
-        let mut edges: Vec<Vec<DefKey>> = vec![vec![]; cone.len()];
-        for (j, &k) in cone.iter().enumerate() {
-            for &d in &self.defs_of_key[k as usize] {
-                let d = &self.defs[d as usize];
-                for &x in &d.deps {
-                    if x == d.key && d.base_self_only {
-                        continue;
-                    }
-                    if let Some(&i) = index.get(&x) {
-                        if !edges[j].contains(&(i as DefKey)) {
-                            edges[j].push(i as DefKey);
-                        }
-                    }
-                }
-            }
-        }
-        let groups: Vec<Vec<DefKey>> = tarjan(&edges)
-            .into_iter()
-            .map(|g| g.into_iter().map(|j| cone[j as usize]).collect())
-            .collect();
+        let groups = self.groups_of(&cone, |k| index.get(&k).copied());
         for &k in &cone {
             self.keys[k as usize].scheme = None;
         }

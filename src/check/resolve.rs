@@ -25,30 +25,28 @@ impl Program {
 
     /// Resolves the body of definition `id`.
     pub(super) fn resolve_def(&mut self, id: usize, errs: &mut Vec<Diag>) {
-        {
-            let Some(d) = self.defs[id].ast.take() else {
-                return;
-            };
-            let mut r = Resolver::new(self, Owner::Def(id as DefId));
-            for p in d.params.iter().flatten() {
-                r.bind_name(&p.name.text, p.name.span);
-            }
-            let body = r.expr(&d.body);
-            let uses = std::mem::take(&mut r.uses);
-            let own = self.defs[id].key;
-            let base_self_only = r.based.contains(&own) && !r.named.contains(&own);
-            let (nlocals, deps, neg, e) = (r.nlocals, r.deps, r.neg_deps, r.errs);
-            self.count_uses(&uses, Some(id as DefId));
-            errs.extend(e);
-            let def = &mut self.defs[id];
-            def.uses = uses;
-            def.body = Some(body);
-            def.nlocals = nlocals;
-            def.deps = deps.into_iter().collect();
-            def.neg_deps = neg.into_iter().collect();
-            def.base_self_only = base_self_only;
-            def.ast = Some(d);
+        let Some(d) = self.defs[id].ast.take() else {
+            return;
+        };
+        let mut r = Resolver::new(self, Owner::Def(id as DefId));
+        for p in d.params.iter().flatten() {
+            r.bind_name(&p.name.text, p.name.span);
         }
+        let body = r.expr(&d.body);
+        let uses = std::mem::take(&mut r.uses);
+        let own = self.defs[id].key;
+        let base_self_only = r.based.contains(&own) && !r.named.contains(&own);
+        let (nlocals, deps, neg, e) = (r.nlocals, r.deps, r.neg_deps, r.errs);
+        self.count_uses(&uses, Some(id as DefId));
+        errs.extend(e);
+        let def = &mut self.defs[id];
+        def.uses = uses;
+        def.body = Some(body);
+        def.nlocals = nlocals;
+        def.deps = deps.into_iter().collect();
+        def.neg_deps = neg.into_iter().collect();
+        def.base_self_only = base_self_only;
+        def.ast = Some(d);
     }
 
     /// Resolves the examples and theorems of `files`.
