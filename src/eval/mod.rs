@@ -168,6 +168,19 @@ pub struct KeptMemo {
     bytes: usize,
 }
 
+impl KeptMemo {
+    /// Forgets the entries of the definitions `defs` (given new meanings), and those that hold
+    /// functions (which may be made of them).
+    pub fn forget(&mut self, defs: &[DefId]) {
+        if defs.is_empty() {
+            return;
+        }
+        let defs: std::collections::HashSet<DefId> = defs.iter().copied().collect();
+        self.memo
+            .retain(|k, v| !defs.contains(&k.def) && !k.args.iter().any(has_func) && !has_func(v));
+    }
+}
+
 /// A memo entry carried from one program to another.
 pub struct CarriedEntry {
     reading: String,
@@ -291,9 +304,8 @@ pub struct Evaluator<'p> {
     explain_memo: HashMap<MemoKey, Rc<Node>>,
     memo_bytes: usize,
     /// Per definition outside any recursion: its calls and memo hits so far, and whether tabling
-    /// it was given up (see `Evaluator::tabled`).
-    /// How the tables of the definitions called are used (made at a definition's first call:
-    /// an evaluator is made at every change of the REPL's program, of any size).
+    /// it was given up (see `Evaluator::tabled`); made at a definition's first call (an
+    /// evaluator is made at every change of the REPL's program, of any size).
     table_use: HashMap<DefId, TableUse>,
     /// Bytes (estimated) built since the resident memory was last read.
     grown: usize,
@@ -401,22 +413,6 @@ impl<'p> Evaluator<'p> {
             bytes: std::mem::take(&mut self.memo_bytes),
         }
     }
-}
-
-impl KeptMemo {
-    /// Forgets the entries of the definitions `defs` (given new meanings), and those that hold
-    /// functions (which may be made of them).
-    pub fn forget(&mut self, defs: &[DefId]) {
-        if defs.is_empty() {
-            return;
-        }
-        let defs: std::collections::HashSet<DefId> = defs.iter().copied().collect();
-        self.memo
-            .retain(|k, v| !defs.contains(&k.def) && !k.args.iter().any(has_func) && !has_func(v));
-    }
-}
-
-impl<'p> Evaluator<'p> {
     /// Takes over the memo tables of an evaluator of this program before it was extended; the
     /// number of entries kept.
     pub fn keep_memo(&mut self, kept: KeptMemo) -> usize {

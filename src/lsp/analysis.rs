@@ -97,9 +97,10 @@ pub struct Uses {
     program: Program,
 }
 
-/// Check the text of the document at `path` with the files it uses, read from disk; the check
-/// of the files it uses is kept in `uses` (made again when they changed): a document that only adds definitions, examples and theorems to them is
-/// checked alone, against their program ([`Program::extend`]).
+/// Check the text of the document at `path` with the files it uses, read from disk. The check
+/// of the files it uses is kept in `uses` (made again when they changed): a document that only
+/// adds definitions, examples and theorems to them is checked alone, against their program
+/// ([`Program::extend`]).
 pub fn analyze_with(
     path: &Path,
     text: &str,

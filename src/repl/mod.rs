@@ -501,7 +501,7 @@ fn run_with(
     }
     let mut carried = vec![];
     // the program queries run on: built like the session's, kept (with its memo tables) until
-    // the definitions change, and extended when definitions are only added
+    // the definitions change, and changed in place as the session's is
     let mut twin: Option<crate::check::Program> = None;
     let mut kept_memo: Option<crate::eval::KeptMemo> = None;
     loop {

@@ -152,6 +152,19 @@ fn item_named(x: &Item, it: &Item, name: &str) -> bool {
     }
 }
 
+/// What the REPL says of an item typed: defined, in place of the rule files' one if they have
+/// one of its name.
+fn defined(it: &Item, name: &str, from_file: bool) -> String {
+    if from_file {
+        format!(
+            "{} `{name}` defined (in place of the rule files' one for this session)",
+            item_kind(it)
+        )
+    } else {
+        format!("{} `{name}` defined", item_kind(it))
+    }
+}
+
 fn item_kind(it: &Item) -> &'static str {
     match it {
         Item::Def(_) => "definition",
@@ -624,14 +637,7 @@ impl Session {
                             .files
                             .iter()
                             .any(|f| f.ast.items.iter().any(|x| item_named(x, it, &name)));
-                    if from_file {
-                        println!(
-                            "{} `{name}` defined (in place of the rule files' one for this session)",
-                            item_kind(it)
-                        );
-                    } else {
-                        println!("{} `{name}` defined", item_kind(it));
-                    }
+                    println!("{}", defined(it, &name, from_file));
                     if matches!(it, Item::Example(_) | Item::Theorem(_)) {
                         self.pending.push(name.clone());
                     }
@@ -672,14 +678,7 @@ impl Session {
                 !(same_kind(x, &it) && item_names(x).iter().any(|n| names.iter().any(|m| m == n)))
             });
             let name = names.first().cloned().unwrap_or_default();
-            notes.push(if from_file {
-                format!(
-                    "{} `{name}` defined (in place of the rule files' one for this session)",
-                    item_kind(&it)
-                )
-            } else {
-                format!("{} `{name}` defined", item_kind(&it))
-            });
+            notes.push(defined(&it, &name, from_file));
             if matches!(it, Item::Example(_) | Item::Theorem(_)) {
                 pending.push(name.clone());
             }
