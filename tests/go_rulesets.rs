@@ -673,3 +673,102 @@ fn records_as_referees_read_them() {
     assert!(v["results"][0]["not_shown"].is_null(), "{v}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `go result --records PATH`: every SGF record of a folder (in the order of their names) or of
+/// a list judged, a report each in that order: under `--json` one object a line, the record's
+/// `okite go result --sgf RECORD --json` with its "record" first, the same with one job and with
+/// several; a record that cannot be judged is an error object in its place, the batch goes on,
+/// and the exit status is 2.
+#[test]
+fn many_go_records_are_judged_in_order() {
+    let folder = format!("{}/tests/data/go", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".sgf"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    let rs = "tromp-taylor,japanese,aga";
+    let run = |jobs: &str| {
+        okite(&[
+            "go",
+            "result",
+            "--records",
+            &folder,
+            "--rulesets",
+            rs,
+            "--json",
+            "--jobs",
+            jobs,
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one.status.code(), Some(0), "{}", common::text(&one));
+    let text = String::from_utf8_lossy(&one.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), names.len());
+    for (line, name) in lines.iter().zip(&names) {
+        let path = format!("{folder}/{name}");
+        let alone = okite(&["go", "result", "--sgf", &path, "--rulesets", rs, "--json"]);
+        assert!(alone.status.success(), "{name}");
+        let body = String::from_utf8_lossy(&alone.stdout);
+        let head = format!("{{\"record\": {}, ", serde_json::json!(path));
+        assert_eq!(*line, format!("{head}{}", &body.trim_end()[1..]), "{name}");
+    }
+    for jobs in ["2", "5"] {
+        assert_eq!(run(jobs).stdout, one.stdout, "--jobs {jobs}");
+    }
+    // a list: a record, a missing one, a broken one, a record again
+    let dir = std::env::temp_dir().join(format!("okite-go-record-batches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("broken.sgf"), "(;GM[1]SZ[3];B[zz]").unwrap();
+    let list = dir.join("list.txt");
+    std::fs::write(
+        &list,
+        format!("# four\n{folder}/seki.sgf\nmissing.sgf\nbroken.sgf\n{folder}/suicide.sgf\n"),
+    )
+    .unwrap();
+    let o = okite(&[
+        "go",
+        "result",
+        "--records",
+        list.to_str().unwrap(),
+        "--json",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::text(&o));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let v: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 4, "{text}");
+    assert!(
+        v[0]["results"].is_array() && v[3]["results"].is_array(),
+        "{text}"
+    );
+    for bad in [&v[1], &v[2]] {
+        assert_eq!(bad["result"], "error", "{bad}");
+        assert!(bad["code"].as_str().unwrap().starts_with('E'), "{bad}");
+        assert!(!bad["message"].as_str().unwrap().is_empty(), "{bad}");
+    }
+    // the text report: a heading naming each record, then its report
+    let plain = okite(&[
+        "go",
+        "result",
+        "--records",
+        &folder,
+        "--rulesets",
+        "japanese",
+    ]);
+    let text = String::from_utf8_lossy(&plain.stdout);
+    assert!(text.contains(&format!("== {folder}/seki.sgf\n")), "{text}");
+    // an empty folder says what records are
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = okite(&["go", "result", "--records", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::text(&o).contains(".sgf"), "{}", common::text(&o));
+}

@@ -750,10 +750,10 @@ pub struct MateArgs {
 }
 
 /// The options of `okite go result`.
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct GoResultArgs {
-    /// The graph (with --sgf: the record's board when absent)
-    #[arg(long, required_unless_present = "sgf")]
+    /// The graph (with --sgf or --records: the record's board when absent)
+    #[arg(long, required_unless_present_any = ["sgf", "records"])]
     pub graph: Option<String>,
     /// Plays from the empty board: "B D4, W pass, B pass" (vertex names as `okite go show`
     /// prints them)
@@ -762,6 +762,16 @@ pub struct GoResultArgs {
     /// An SGF record (its setup, main line, KM, HA, RE, TB/TW)
     #[arg(long, conflicts_with = "moves")]
     pub sgf: Option<PathBuf>,
+    /// Many SGF records: a folder (its .sgf files, in the order of their names) or a file
+    /// that lists records, one path a line (relative to the file's folder); a report for each,
+    /// in that order (with --json a JSON object a line, its "record" first, or
+    /// {"record", "result": "error", "code", "message"} for a record that cannot be judged)
+    #[arg(long, conflicts_with_all = ["moves", "sgf"])]
+    pub records: Option<PathBuf>,
+    /// With --records: records judged side by side (default: one per core); the reports are
+    /// printed in the order of the records, as one job prints them
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// Rule sets: tromp-taylor, chinese, japanese, korean, aga, new-zealand, ing, pure, or
     /// any reading that defines `go_verdict`
     #[arg(

@@ -34,7 +34,7 @@ pub(super) fn check(args: CheckArgs) -> i32 {
         .collect();
     printer.diags(&shown, &prog.sources);
     let infos = prog.notes.iter().filter(|d| d.level == Level::Info).count();
-    println!(
+    outln!(
         "OK: {} file{}, {} definitions, {} readings, {} examples, {} theorems{}{}",
         files.len(),
         if files.len() == 1 { "" } else { "s" },
@@ -94,7 +94,7 @@ pub(super) fn test(args: TestArgs) -> i32 {
                 )
             })
             .collect();
-        println!(
+        outln!(
             "{{\"passed\": {p}, \"failed\": {f}, \"results\": [{}]}}",
             results.join(", ")
         );
@@ -110,24 +110,29 @@ pub(super) fn test(args: TestArgs) -> i32 {
                     } else {
                         String::new()
                     };
-                    println!(
+                    outln!(
                         "ok    {} \"{}\" [{}] {file}:{l}:{c}{cases}",
-                        o.kind, o.name, o.reading
+                        o.kind,
+                        o.name,
+                        o.reading
                     );
                 }
             }
             Some(d) => {
-                println!(
+                outln!(
                     "FAIL  {} \"{}\" [{}] {file}:{l}:{c}: {}",
-                    o.kind, o.name, o.reading, d.message
+                    o.kind,
+                    o.name,
+                    o.reading,
+                    d.message
                 );
                 printer.diags(std::slice::from_ref(d), &prog.sources);
             }
         }
     }
     let (p, f) = summary(&outcomes);
-    eprintln!("ran in {:.2?}", t0.elapsed());
-    println!("{p} passed, {f} failed{}", built_in(&paths));
+    errln!("ran in {:.2?}", t0.elapsed());
+    outln!("{p} passed, {f} failed{}", built_in(&paths));
     if f == 0 {
         0
     } else {
@@ -173,7 +178,7 @@ fn check_json(paths: &[std::path::PathBuf], notes: bool) -> i32 {
                 .filter(|d| notes || d.level != Level::Info)
                 .map(|d| diag_json(d, &prog.sources))
                 .collect();
-            println!(
+            outln!(
                 "{{\"ok\": true, \"files\": {}, \"definitions\": {}, \"readings\": {}, \"examples\": {}, \"theorems\": {}, \"diagnostics\": [{}]}}",
                 files.len(),
                 prog.keys.len(),
@@ -186,7 +191,7 @@ fn check_json(paths: &[std::path::PathBuf], notes: bool) -> i32 {
         }
         Err((sources, ds)) => {
             let items: Vec<String> = ds.iter().map(|d| diag_json(d, &sources)).collect();
-            println!("{{\"ok\": false, \"diagnostics\": [{}]}}", items.join(", "));
+            outln!("{{\"ok\": false, \"diagnostics\": [{}]}}", items.join(", "));
             ds.iter()
                 .filter(|d| d.is_error())
                 .map(exit_status)

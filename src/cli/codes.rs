@@ -36,7 +36,7 @@ pub fn command(key: Option<&str>, json: bool, width: usize, color: bool) -> i32 
             }
             None => {
                 let (sources, d) = unknown(k);
-                eprint!("{}", render(&[d], &sources, width, color));
+                err!("{}", render(&[d], &sources, width, color));
                 2
             }
         },

@@ -26,7 +26,7 @@ impl Printer {
         let color = match opt.color.as_str() {
             "always" => true,
             "never" => false,
-            _ => tty && std::env::var_os("NO_COLOR").is_none(),
+            _ => tty && std::env::var_os("NO_COLOR").is_none() && !super::output::capturing(),
         };
         let width = std::env::var("COLUMNS")
             .ok()
@@ -67,7 +67,12 @@ impl Printer {
                     t.push_str(&text)
                 }
             }
-            None => eprint!("{text}"),
+            None => {
+                let codes = ds.iter().map(|d| (d.code.to_string(), d.message.clone()));
+                if !super::output::keep_diagnostics(codes, &text) {
+                    eprint!("{text}")
+                }
+            }
         }
     }
     /// Print the error a command stops on, with no source to show, and give the command's exit
@@ -111,7 +116,7 @@ pub(super) fn load_or_report(
     crate::front::load_rules(paths).map_err(|(sources, ds)| {
         let status = printer.fail_all(&ds, &sources);
         let n = ds.iter().filter(|d| d.is_error()).count();
-        eprintln!(
+        errln!(
             "error: {n} error{} in the rule files",
             if n == 1 { "" } else { "s" }
         );
@@ -142,7 +147,7 @@ pub(super) fn say_off_bindings(ev: &Evaluator) {
         }
         said.push(line.clone());
     }
-    eprintln!("{line}");
+    errln!("{line}");
 }
 
 /// The error of a command under a variant when the rules fail on a position the native engine
@@ -323,7 +328,7 @@ pub(super) fn announce(
     }
     match crate::hybrid::shogi_variant(prog, reading) {
         Ok(v) => {
-            eprintln!(
+            errln!(
                 "okite: `{def}` under {}: native move generation and check, {} natively, by the rules: {} ({engine_name} off: {why})",
                 prog.readings[reading as usize].name,
                 native_parts(&v.asked),
@@ -332,7 +337,7 @@ pub(super) fn announce(
             Some(v)
         }
         Err(no) => {
-            eprintln!(
+            errln!(
                 "{}; no native part kept: {no}",
                 crate::front::notice(prog, reading, def, engine_name, plan)
             );
@@ -428,12 +433,12 @@ pub(super) fn say_plan(
     engine: Engine,
 ) {
     if engine == Engine::Rules {
-        eprintln!(
+        errln!(
             "okite: `{def}` under {}: by the rules (--engine rules)",
             prog.readings[reading as usize].name
         );
     } else {
-        eprintln!(
+        errln!(
             "{}",
             crate::front::notice(prog, reading, def, engine_name, plan)
         );
@@ -450,7 +455,9 @@ pub(super) fn set_quiet(quiet: bool) {
 
 /// Whether progress may be drawn: stderr is a terminal and `--quiet` was not given.
 pub(super) fn progress_shown() -> bool {
-    !QUIET.load(std::sync::atomic::Ordering::Relaxed) && std::io::stderr().is_terminal()
+    !QUIET.load(std::sync::atomic::Ordering::Relaxed)
+        && std::io::stderr().is_terminal()
+        && !super::output::capturing()
 }
 
 /// A spinner on stderr with the time elapsed and what runs, while a search that may take more
@@ -487,9 +494,9 @@ impl Spinner {
     /// a pipe) as a line of its own, unless `--quiet`.
     pub(super) fn tell(&self, line: &str) {
         match &self.0 {
-            Some(b) => b.suspend(|| eprintln!("{line}")),
+            Some(b) => b.suspend(|| errln!("{line}")),
             None if !QUIET.load(std::sync::atomic::Ordering::Relaxed) => {
-                eprintln!("okite: {line}")
+                errln!("okite: {line}")
             }
             None => {}
         }
@@ -524,7 +531,7 @@ pub(super) fn go_graph(spec: &str) -> Result<crate::go::graph::Graph, i32> {
 
 /// A Go computation stopped by Ctrl-C: said, with the conventional exit status.
 pub(super) fn interrupted() -> i32 {
-    eprintln!("okite: interrupted");
+    errln!("okite: interrupted");
     130
 }
 

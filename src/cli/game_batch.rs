@@ -5,12 +5,10 @@
 
 use super::args::GameArgs;
 use super::common::*;
+use super::records::{print, records_of, Answer};
 use crate::diagnostics::Diag;
-use crate::front::{json_str, RecordFormat};
-use std::path::{Path, PathBuf};
-
-/// The most records a list may name (a line a record).
-const MAX_LIST_BYTES: usize = 64 << 20;
+use crate::front::RecordFormat;
+use std::path::Path;
 
 /// The format of a record by its name: CSA for `.csa`, else KIF (KIF, KIFU and KI2 are read
 /// alike).
@@ -24,55 +22,6 @@ fn format_of(path: &Path) -> RecordFormat {
     } else {
         RecordFormat::Kif
     }
-}
-
-/// The records `path` names: a folder's records (by their extension, in the order of their
-/// names), or the paths a list file gives one a line (blank lines and `#` comments skipped;
-/// relative paths from the list's folder).
-fn records_of(path: &Path) -> Result<Vec<PathBuf>, Diag> {
-    if path.is_dir() {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| Diag::error("E0011", format!("`{}` cannot be read: {e}", path.display())))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                    ["kif", "kifu", "ki2", "csa"]
-                        .iter()
-                        .any(|x| e.eq_ignore_ascii_case(x))
-                })
-            })
-            .collect();
-        found.sort();
-        if found.is_empty() {
-            return Err(Diag::error(
-                "E0011",
-                format!("the folder `{}` holds no records", path.display()),
-            )
-            .help("records end in .kif, .kifu, .ki2 or .csa"));
-        }
-        return Ok(found);
-    }
-    let text = crate::check::load::read_text_limited(
-        path,
-        MAX_LIST_BYTES,
-        ("a list of records", "lists of records"),
-    )?;
-    let base = path.parent().unwrap_or(Path::new("."));
-    Ok(text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| base.join(l))
-        .collect())
-}
-
-/// What a record gives: its report, or why it has none (its exit status; its diagnostics
-/// rendered, and the first's code and message for the JSON object in its place).
-struct Answer {
-    text: String,
-    status: i32,
-    errors: String,
-    first: Option<(&'static str, String)>,
 }
 
 /// The report of the record `path` under the program of the job, rendered as the command
@@ -94,7 +43,7 @@ fn answer(a: &GameArgs, prog: &mut crate::check::Program, path: &Path) -> Answer
             (c, None)
         }
         Err((sources, ds)) => {
-            let first = ds.first().map(|d| (d.code, d.message.clone()));
+            let first = ds.first().map(|d| (d.code.to_string(), d.message.clone()));
             (printer.fail_all(&ds, &sources), first)
         }
     };
@@ -103,31 +52,6 @@ fn answer(a: &GameArgs, prog: &mut crate::check::Program, path: &Path) -> Answer
         status,
         errors: printer.captured(),
         first,
-    }
-}
-
-/// Prints the answer of the record `path`: under `--json` its report with its "record" first
-/// (or an error object in its place), else a heading naming it, then its report; its
-/// diagnostics on standard error.
-fn print(a: &GameArgs, path: &Path, ans: &Answer) {
-    eprint!("{}", ans.errors);
-    let name = path.display().to_string();
-    if !a.json {
-        println!("== {name}");
-        print!("{}", ans.text);
-        return;
-    }
-    match ans.text.trim_end().strip_prefix('{') {
-        Some(rest) if ans.status == 0 => println!("{{\"record\": {}, {rest}", json_str(&name)),
-        _ => {
-            let (code, message) = ans.first.clone().unwrap_or(("", String::new()));
-            println!(
-                "{{\"record\": {}, \"result\": \"error\", \"code\": {}, \"message\": {}}}",
-                json_str(&name),
-                json_str(code),
-                json_str(&message)
-            );
-        }
     }
 }
 
@@ -146,7 +70,7 @@ pub(super) fn run(a: &GameArgs, path: &Path) -> i32 {
             .help("give the game as --sfen and --usi moves"),
         );
     }
-    let records = match records_of(path) {
+    let records = match records_of(path, &["kif", "kifu", "ki2", "csa"]) {
         Ok(r) => r,
         Err(d) => return printer.fail(d),
     };
@@ -166,7 +90,7 @@ pub(super) fn run(a: &GameArgs, path: &Path) -> i32 {
         },
         |prog, r| answer(a, prog, r),
         |i, ans| {
-            print(a, &records[i], &ans);
+            print(a.json, &records[i], &ans);
             if ans.status != 0 {
                 status = ans.status;
             }

@@ -78,8 +78,8 @@ fn answer_line(a: &crate::go::life::Answer, names: &[String]) -> String {
 /// object `{"count": n, "engine": ...}`.
 fn print_count(n: impl std::fmt::Display, engine: Option<&str>) {
     match engine {
-        Some(e) => println!("{{\"count\": {n}, \"engine\": {e}}}"),
-        None => println!("{n}"),
+        Some(e) => outln!("{{\"count\": {n}, \"engine\": {e}}}"),
+        None => outln!("{n}"),
     }
 }
 
@@ -425,15 +425,17 @@ pub(super) fn eval_on_sequence(
 /// second ends the program at once. None where no handler can be set (one is already).
 fn keep_on_interrupt() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
     use std::sync::atomic::{AtomicBool, Ordering};
+    if super::output::capturing() {
+        // run in process: the caller's Ctrl-C is the caller's
+        return None;
+    }
     let flag = std::sync::Arc::new(AtomicBool::new(false));
     let raised = flag.clone();
     ctrlc::set_handler(move || {
         if raised.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!(
-            "\nokite: interrupted: keeping the results found so far (Ctrl-C again to end now)"
-        );
+        errln!("\nokite: interrupted: keeping the results found so far (Ctrl-C again to end now)");
     })
     .ok()?;
     Some(flag)
@@ -572,22 +574,22 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             // the native search answers (else the rules: one thread, no bound on a vertex)
             let native = engine == Engine::Native && table.is_some();
             if threads > 1 && !native {
-                eprintln!(
+                errln!(
                     "okite: the rules classify on one thread (--threads {threads} asked): one evaluator answers them"
                 );
             }
             if vertex_nodes.is_some() && !native {
-                eprintln!(
+                errln!(
                     "okite: --vertex-nodes bounds the native search: the rules evaluate every asked vertex to its end"
                 );
             }
             if length_step > 0 && !native {
-                eprintln!(
+                errln!(
                     "okite: --length-step steers the native search: the rules evaluate every option"
                 );
             }
             if weak_numbers && !native {
-                eprintln!(
+                errln!(
                     "okite: --weak-numbers steers the native search: the rules evaluate every option"
                 );
             }
@@ -599,7 +601,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     return Printer::auto().fail(d);
                 }
                 if !native {
-                    eprintln!(
+                    errln!(
                         "okite: --estimate-mb sizes a table of the native search: the rules have none"
                     );
                 }
@@ -675,7 +677,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     let existing = results.iter().filter(|p| p.exists());
                     for file in read_results.iter().chain(existing) {
                         match cl.load_results(file) {
-                            Ok(n) => eprintln!("okite: {n} results read from {}", file.display()),
+                            Ok(n) => errln!("okite: {n} results read from {}", file.display()),
                             Err(e) => return results_error(&e),
                         }
                     }
@@ -741,7 +743,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     if let Some(file) = &results {
                         match cl.keep_final() {
                             Ok(Some(n)) => {
-                                eprintln!("okite: {n} results kept in {}", file.display())
+                                errln!("okite: {n} results kept in {}", file.display())
                             }
                             Ok(None) => {}
                             Err(e) => return results_error(&e),
@@ -749,7 +751,7 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     }
                     match classes {
                         Ok(ks) => {
-                            eprintln!(
+                            errln!(
                                 "{} in {:.2?}: {} sequences searched, {} memo hits, {} memo entries, {} estimates",
                                 if ask.is_some() { "answered" } else { "classified" },
                                 start.elapsed(),
@@ -862,18 +864,18 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 } else {
                     format!(", \"answers\": [{}]", answered.join(", "))
                 };
-                println!(
+                outln!(
                     "{{\"classes\": [{}]{left}{answered}, \"engine\": {ej}}}",
                     items.join(", ")
                 );
             } else if ask.is_some() {
                 // the answers are what was asked: a line each
                 for a in &answers {
-                    println!("{}", answer_line(a, &g.names));
+                    outln!("{}", answer_line(a, &g.names));
                 }
             } else {
                 let last = seq.last().copied().unwrap_or_default();
-                print!(
+                out!(
                     "{}",
                     crate::go::render::classes_diagram(&g, &last, &letters)
                 );
@@ -1078,9 +1080,9 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                     Ok(Value::Int(half)) => {
                         let v = half as f64 / 2.0;
                         if json {
-                            println!("{{\"value\": {v}, \"pv\": [], \"engine\": {engine_json}}}");
+                            outln!("{{\"value\": {v}, \"pv\": [], \"engine\": {engine_json}}}");
                         } else {
-                            println!("{v}");
+                            outln!("{v}");
                         }
                         0
                     }
@@ -1217,11 +1219,11 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 b = game.board;
             }
             if json {
-                println!("{}", board_json(&graph, &g, &b));
+                outln!("{}", board_json(&graph, &g, &b));
             } else if dot {
-                print!("{}", go::render::dot(&g, &b));
+                out!("{}", go::render::dot(&g, &b));
             } else {
-                print!("{}", go::render::diagram(&g, &b));
+                out!("{}", go::render::diagram(&g, &b));
             }
             0
         }
@@ -1381,7 +1383,7 @@ fn solve_native(
         };
         return Printer::auto().fail(Diag::error("E0605", format!("{what}{proved}")).help(help));
     }
-    eprintln!("{}", work_line(&r));
+    errln!("{}", work_line(&r));
     let pv: Vec<String> =
         r.pv.iter()
             .map(|(c, m)| match m {
@@ -1392,7 +1394,7 @@ fn solve_native(
     match json_engine {
         Some(engine) => {
             let items: Vec<String> = pv.iter().map(|p| json_str(p)).collect();
-            println!(
+            outln!(
                 "{{\"value\": {}, \"pv\": [{}], \"nodes\": {}, \"seconds\": {:.3}, \"engine\": {engine}}}",
                 r.value,
                 items.join(", "),
@@ -1401,9 +1403,9 @@ fn solve_native(
             );
         }
         None => {
-            println!("principal variation: {}", pv.join(", "));
-            println!("nodes: {}", r.nodes);
-            println!("{}", r.value);
+            outln!("principal variation: {}", pv.join(", "));
+            outln!("nodes: {}", r.nodes);
+            outln!("{}", r.value);
         }
     }
     0
@@ -1513,37 +1515,37 @@ fn go_score(
             Some((s, w)) => (s.to_string(), format!("\"{}\"", colour(w))),
             None => ("null".into(), "null".into()),
         };
-        println!(
+        outln!(
             "{{\"pure\": {pure}, \"chinese\": {cs}, \"terminable\": {terminable}, \"komi\": {komi}, \"h\": {h}, \"winner\": {{\"pure\": \"{}\", \"chinese\": {cw}}}}}",
             colour(pure_winner)
         );
     } else {
-        println!("pure Go score (White minus Black): {pure}");
+        outln!("pure Go score (White minus Black): {pure}");
         match chinese {
-            Some((s, _)) => println!("Chinese score (White minus Black): {s}"),
-            None => println!(
+            Some((s, _)) => outln!("Chinese score (White minus Black): {s}"),
+            None => outln!(
                 "Chinese score: not defined (the seed defines it for Chinese-terminable sequences only)"
             ),
         }
-        println!("Chinese-terminable: {terminable}");
-        println!("komi {komi} for White: White wins when the score is at least h = {h}");
-        println!(
+        outln!("Chinese-terminable: {terminable}");
+        outln!("komi {komi} for White: White wins when the score is at least h = {h}");
+        outln!(
             "pure Go winner: {} ({pure} {} {h})",
             colour(pure_winner),
             if pure_winner == 1 { ">=" } else { "<" }
         );
         match chinese {
-            Some((s, w)) => println!(
+            Some((s, w)) => outln!(
                 "Chinese winner: {} ({s} {} {h})",
                 colour(w),
                 if w == 1 { ">=" } else { "<" }
             ),
-            None => println!("Chinese winner: not defined"),
+            None => outln!("Chinese winner: not defined"),
         }
         match (kind, chinese) {
-            ("pure", _) => println!("{pure}"),
-            (_, Some((s, _))) => println!("{s}"),
-            (_, None) => println!("undefined"),
+            ("pure", _) => outln!("{pure}"),
+            (_, Some((s, _))) => outln!("{s}"),
+            (_, None) => outln!("undefined"),
         }
     }
     if kind == "chinese" && chinese.is_none() {

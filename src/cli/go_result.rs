@@ -357,6 +357,15 @@ struct Row {
 }
 
 pub(super) fn go_result(a: GoResultArgs) -> i32 {
+    match &a.records {
+        Some(path) => super::go_records::run(&a, &path.clone()),
+        None => go_result_in(&a, &mut None),
+    }
+}
+
+/// `okite go result` of one game, under the program `kept` holds (checked and kept there when
+/// it holds none: the jobs of `--records` check theirs once).
+pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Program>) -> i32 {
     let printer = Printer::auto();
     let j = match judged(&a) {
         Ok(j) => j,
@@ -408,9 +417,14 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
     };
     let handicap = a.handicap.unwrap_or(j.handicap);
     let st = j.stated.as_deref().map(stated);
-    let (mut prog, _) = match load_or_report(&a.rules, &printer) {
-        Ok(p) => p,
-        Err(c) => return c,
+    if kept.is_none() {
+        match load_or_report(&a.rules, &printer) {
+            Ok((p, _)) => *kept = Some(p),
+            Err(c) => return c,
+        }
+    }
+    let Some(prog) = kept.as_mut() else {
+        return 2;
     };
     for name in &a.rulesets {
         if let Err(d) = prog.reading_or_error(name) {
@@ -465,7 +479,7 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
     let mut rows = vec![];
     for name in &a.rulesets {
         let v = match eval_with_bound(
-            &mut prog,
+            prog,
             "go_verdict(G, c0, ms, dead, hc, km, loser, counted)",
             bound.clone(),
             a.engine,
@@ -555,7 +569,7 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
                 own_ruleset(ru).map_or("null".to_string(), json_str)
             )
         });
-        println!(
+        outln!(
             "{{\"results\": [{}], \"plays\": {}, \"komi\": {}, \"handicap\": {handicap}, \"dead\": {{\"source\": {}, \"stones\": [{}]}}, \"record_result\": {record}, \"record_rules\": {rules}}}",
             results.join(", "),
             j.plays.len(),
@@ -565,23 +579,23 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
         );
         return 0;
     }
-    println!(
+    outln!(
         "{} plays; komi {}; handicap {handicap}",
         j.plays.len(),
         komi.map_or("each rule set's own".to_string(), |k| k.to_string()),
     );
     if dead.is_empty() {
-        println!("dead stones: {source}");
+        outln!("dead stones: {source}");
     } else {
-        println!("dead stones: {} (from {source})", dead_names.join(", "));
+        outln!("dead stones: {} (from {source})", dead_names.join(", "));
     }
     if let Some(re) = &j.stated {
-        println!("record result: {re}");
+        outln!("record result: {re}");
     }
     if let Some(ru) = &j.rules {
         match own_ruleset(ru) {
-            Some(r) => println!("record rules: {ru} (the rule set {r})"),
-            None => println!("record rules: {ru} (no shipped rule set)"),
+            Some(r) => outln!("record rules: {ru} (the rule set {r})"),
+            None => outln!("record rules: {ru} (no shipped rule set)"),
         }
     }
     // the rule sets in a column as wide as the longest name (13 at least, as the shipped ones print)
@@ -608,7 +622,7 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
             }
             _ => String::new(),
         };
-        println!(
+        outln!(
             "{:<w$} {:<5} {:>6}  play {:<4} {}{at}{flag}",
             r.ruleset,
             r.winner.unwrap_or("-"),

@@ -63,7 +63,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             };
             match variant {
                 Ok(v) => {
-                    eprintln!(
+                    errln!(
                         "okite: `mate_in` under {}: a df-pn search over native move generation and check, {} natively, by the rules: {} (the native df-pn search off: {why})",
                         a.reading,
                         native_parts(&v.asked),
@@ -125,7 +125,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     };
     if let Some(v) = hybrid {
         if a.threads > 1 {
-            eprintln!(
+            errln!(
                 "okite: the search under a variant runs on one thread (--threads {} asked): the rules it asks are answered by one evaluator",
                 a.threads
             );
@@ -305,7 +305,7 @@ pub(super) fn run_mate_hybrid(
             Ok(r) => r,
             Err(m) => {
                 if let Some(line) = p.line {
-                    eprintln!("line {line}:");
+                    errln!("line {line}:");
                 }
                 code = printer.fail(rules_failed(&m));
                 continue;

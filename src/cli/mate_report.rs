@@ -44,7 +44,7 @@ pub(super) fn print_mate(r: &MateReport, a: &MateArgs, engine_json: &str, any: b
     let (json, max_plies) = (a.json, a.max_plies);
     if json {
         let pvs: Vec<String> = r.pv.iter().map(|m| json_str(m)).collect();
-        println!(
+        outln!(
             "{{\"result\": \"{}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"lower_bound\": {}, \"engine\": {engine_json}}}",
             r.result,
             r.plies,
@@ -66,12 +66,12 @@ pub(super) fn print_mate(r: &MateReport, a: &MateArgs, engine_json: &str, any: b
                     r.lower_bound
                 )
             };
-            println!("mate in {}{note}: {}", r.plies, r.pv.join(" "))
+            outln!("mate in {}{note}: {}", r.plies, r.pv.join(" "))
         }
         "nomate" if max_plies > 0 => {
-            println!("no mate in {max_plies} plies or fewer")
+            outln!("no mate in {max_plies} plies or fewer")
         }
-        "nomate" => println!("no mate"),
+        "nomate" => outln!("no mate"),
         _ => {
             let mut why = vec![];
             if a.time_ms > 0 && r.ms + 100 >= a.time_ms {
@@ -89,7 +89,7 @@ pub(super) fn print_mate(r: &MateReport, a: &MateArgs, engine_json: &str, any: b
                     a.hash_mb
                 ));
             }
-            println!(
+            outln!(
                 "unknown (limits reached after {} nodes and {} ms: {})",
                 r.nodes,
                 r.ms,

@@ -1,6 +1,9 @@
 #![forbid(unsafe_code)]
 //! The command line. Each command is a thin layer over the library.
 
+// first, so that its macros are in scope in every module after it
+#[macro_use]
+pub mod output;
 mod args;
 mod bounds;
 mod check;
@@ -8,6 +11,7 @@ mod codes;
 mod common;
 mod game_batch;
 mod go;
+mod go_records;
 mod go_result;
 mod mate;
 mod mate_jobs;
@@ -15,6 +19,7 @@ mod mate_report;
 mod natives_cmd;
 mod problems;
 mod query;
+mod records;
 mod rulesets;
 mod shell;
 mod shogi;
@@ -46,6 +51,37 @@ pub fn main() -> i32 {
     run(cli)
 }
 
+/// Runs a command line (`args` without the program's name) in this process, keeping what it
+/// writes instead of printing it: the face of the Python package, and of tests that check a
+/// command's logic without starting the binary. Progress is not drawn; Ctrl-C is left to the
+/// caller.
+pub fn run_captured<I, S>(args: I) -> output::Captured
+where
+    I: IntoIterator<Item = S>,
+    S: Into<std::ffi::OsString> + Clone,
+{
+    let argv =
+        std::iter::once(std::ffi::OsString::from("okite")).chain(args.into_iter().map(Into::into));
+    output::capture(|| match Cli::try_parse_from(argv) {
+        Ok(cli) => run(cli),
+        Err(e) => {
+            let text = e.render().to_string();
+            let usage = e.use_stderr();
+            if usage {
+                let message = text.lines().next().unwrap_or_default().to_string();
+                output::keep_diagnostics([("usage".to_string(), message)], &text);
+            } else {
+                outln!("{text}");
+            }
+            if usage {
+                2
+            } else {
+                0
+            }
+        }
+    })
+}
+
 pub fn run(cli: Cli) -> i32 {
     common::set_quiet(cli.quiet);
     match cli.command {
@@ -72,7 +108,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Rules(RulesCommand::Export { dir, force }) => match crate::shipped::export(&dir, force) {
             Ok(paths) => {
                 for p in paths {
-                    println!("{}", p.display());
+                    outln!("{}", p.display());
                 }
                 0
             }

@@ -98,7 +98,7 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
                 )
             })
             .collect();
-        println!(
+        outln!(
             "{{\"reading\": {}, \"bindings\": [{}], \"engines\": [{}], \"board_variant\": {board_json}}}",
             json_str(&rname),
             b.join(", "),
@@ -106,35 +106,35 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
         );
         return 0;
     }
-    println!("bindings of the rules under {rname}:");
+    outln!("bindings of the rules under {rname}:");
     for (name, path, v) in &bindings {
         match v {
-            Ok(()) => println!("  on   {name} = {path}"),
-            Err(why) => println!("  off  {name} = {path}: {why}"),
+            Ok(()) => outln!("  on   {name} = {path}"),
+            Err(why) => outln!("  off  {name} = {path}: {why}"),
         }
     }
-    println!("engines of the commands under {rname}:");
+    outln!("engines of the commands under {rname}:");
     for (cmds, defs, _, plan) in &engines {
         let what = format!("{cmds} (`{}`)", defs.join("`, `"));
         match plan {
-            Plan::Native(n) if *n == rname => println!("  on   {what}"),
-            Plan::Native(n) => println!("  on   {what}, as the shipped reading {n}"),
-            Plan::Rules(why) => println!("  off  {what}: {why}"),
+            Plan::Native(n) if *n == rname => outln!("  on   {what}"),
+            Plan::Native(n) => outln!("  on   {what}, as the shipped reading {n}"),
+            Plan::Rules(why) => outln!("  off  {what}: {why}"),
         }
     }
     match &board {
-        Some(Ok(what)) => println!(
+        Some(Ok(what)) => outln!(
             "  on   perft, legal, show, mate, usi (a board variant): the engine compiled from the tables ({what})"
         ),
-        Some(Err(why)) => println!("  off  perft, legal, show, mate, usi (a board variant): {why}"),
+        Some(Err(why)) => outln!("  off  perft, legal, show, mate, usi (a board variant): {why}"),
         None => {}
     }
     if all {
-        println!("native functions:");
+        outln!("native functions:");
         let h = Natives::standard();
         for p in h.paths() {
             if let Some(native) = h.get(p) {
-                println!("  {p}/{}  {}", native.arity, native.doc);
+                outln!("  {p}/{}  {}", native.arity, native.doc);
             }
         }
     }

@@ -140,7 +140,7 @@ pub(super) fn bad_line(
     let code = printer.fail_all(ds, &sources);
     if json {
         let first = ds.first();
-        println!(
+        outln!(
             "{{\"result\": \"error\", \"line\": {}, \"code\": {}, \"message\": {}}}",
             p.line.map_or("null".to_string(), |l| l.to_string()),
             json_str(first.map_or("", |d| d.code)),

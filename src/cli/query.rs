@@ -229,9 +229,9 @@ pub(super) fn eval(args: EvalArgs) -> i32 {
                     } else {
                         to_json_with(&v, &|x| crate::natives::state_sfen(prog, x))
                     };
-                    println!("{{\"value\": {value}, \"type\": {}}}", json_str(&query.ty));
+                    outln!("{{\"value\": {value}, \"type\": {}}}", json_str(&query.ty));
                 } else {
-                    println!("{}", crate::front::display_value_in(prog, &v));
+                    outln!("{}", crate::front::display_value_in(prog, &v));
                 }
                 0
             }
@@ -265,7 +265,7 @@ pub(super) fn explain(args: ExplainArgs) -> i32 {
                         return printer.fail_in(d, &prog.sources);
                     }
                     let (steps, cut) = explain::render_json(&tree, prog, depth);
-                    println!(
+                    outln!(
                         "{{\"expr\": {}, \"value\": {}, \"tree\": {steps}, \"cut\": {cut}}}",
                         json_str(&expr),
                         to_json_with(&v, &|x| crate::natives::state_sfen(prog, x)),
@@ -273,8 +273,8 @@ pub(super) fn explain(args: ExplainArgs) -> i32 {
                     0
                 }
                 Ok(v) => {
-                    println!("{expr} = {}", display_value(&v));
-                    print!("{}", explain::render(&tree, prog, depth));
+                    outln!("{expr} = {}", display_value(&v));
+                    out!("{}", explain::render(&tree, prog, depth));
                     0
                 }
                 Err(e) => report_eval(e, prog, &printer),
@@ -343,7 +343,7 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
                     })
                     .collect();
                 let agree = rows.windows(2).all(|p| p[0].1 == p[1].1);
-                println!(
+                outln!(
                     "{{\"expr\": {}, \"readings\": [{}], \"agree\": {agree}}}",
                     crate::front::json_str(&expr),
                     items.join(", ")
@@ -356,18 +356,18 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
                 .max()
                 .unwrap_or(7)
                 .max(7);
-            println!("{:w$}  value", "reading");
+            outln!("{:w$}  value", "reading");
             for (n, v, _) in &rows {
-                println!("{n:w$}  {}", display_value(v));
+                outln!("{n:w$}  {}", display_value(v));
             }
             let differ = rows.windows(2).any(|p| p[0].1 != p[1].1);
             if differ {
                 for (n, v, tree) in &rows {
-                    println!("\nwhy {expr} = {} under {n}:", display_value(v));
-                    print!("{}", explain::render(tree, prog, depth));
+                    outln!("\nwhy {expr} = {} under {n}:", display_value(v));
+                    out!("{}", explain::render(tree, prog, depth));
                 }
             } else {
-                println!("(the readings agree)");
+                outln!("(the readings agree)");
             }
             0
         },

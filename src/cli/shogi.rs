@@ -565,9 +565,9 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     let _spinner = Spinner::new(format!("perft to depth {depth}"));
     let emit = |n: &str| {
         if json {
-            println!("{{\"count\": {n}, \"engine\": {ej}}}");
+            outln!("{{\"count\": {n}, \"engine\": {ej}}}");
         } else {
-            println!("{n}");
+            outln!("{n}");
         }
     };
     let native = match plan {
@@ -635,7 +635,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     let n = if divide {
         let mut total = 0;
         for (m, c) in &root {
-            println!("{} {c}", m.to_usi());
+            outln!("{} {c}", m.to_usi());
             total += c;
         }
         total
@@ -646,7 +646,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     };
     if std::io::stderr().is_terminal() {
         let secs = t0.elapsed().as_secs_f64();
-        eprintln!("{:.3} s, {:.1} M leaves/s", secs, n as f64 / secs / 1e6);
+        errln!("{:.3} s, {:.1} M leaves/s", secs, n as f64 / secs / 1e6);
     }
     emit(&n.to_string());
     0
@@ -720,9 +720,9 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
     let print = |ms: Vec<String>| {
         if json {
             let items: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
-            println!("{{\"moves\": [{}], \"engine\": {ej}}}", items.join(", "));
+            outln!("{{\"moves\": [{}], \"engine\": {ej}}}", items.join(", "));
         } else {
-            println!("{}", ms.join(" "));
+            outln!("{}", ms.join(" "));
         }
         0
     };
@@ -873,7 +873,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
 fn printed(report: impl FnOnce(&mut String) -> i32) -> i32 {
     let mut out = String::new();
     let c = report(&mut out);
-    print!("{out}");
+    out!("{out}");
     c
 }
 
@@ -944,12 +944,12 @@ pub(super) fn show(args: ShowArgs) -> i32 {
                 obj.push_str(&sfen_pieces_json(&sfen));
             }
             obj.push('}');
-            println!("{obj}");
+            outln!("{obj}");
             0
         }
         Ok(g) => {
-            print!("{}", g.last().diagram());
-            println!("sfen {}", g.last().to_sfen());
+            out!("{}", g.last().diagram());
+            outln!("sfen {}", g.last().to_sfen());
             0
         }
         Err((sources, ds)) => printer.fail_all(&ds, &sources),

@@ -283,7 +283,7 @@ fn variant_tsume(
 pub(super) fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -> i32 {
     match outcome {
         Some(Ok(text)) => {
-            println!("{text}");
+            outln!("{text}");
             0
         }
         Some(Err(d)) => printer.fail(d),

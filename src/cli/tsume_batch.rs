@@ -53,7 +53,7 @@ fn print(
     match ans {
         Ok(text) => {
             if !a.json {
-                println!("== line {}: {}", p.line.unwrap_or(1), p.text);
+                outln!("== line {}: {}", p.line.unwrap_or(1), p.text);
             }
             finish(Some(Ok(text)), printer)
         }

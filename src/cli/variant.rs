@@ -51,7 +51,7 @@ pub(super) fn perft(
         let mut total = 0;
         for (m, n) in &rows {
             if divide && !json {
-                println!("{}: {n}", p.move_text(*m));
+                outln!("{}: {n}", p.move_text(*m));
             }
             total += n;
         }
@@ -60,9 +60,9 @@ pub(super) fn perft(
         p.perft(depth, dm)
     };
     if json {
-        println!("{{\"count\": {n}, \"engine\": {}}}", engine_json(&v));
+        outln!("{{\"count\": {n}, \"engine\": {}}}", engine_json(&v));
     } else {
-        println!("{n}");
+        outln!("{n}");
     }
     0
 }
@@ -87,15 +87,15 @@ pub(super) fn legal(
         .collect();
     if json {
         let list: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
-        println!(
+        outln!(
             "{{\"moves\": [{}], \"engine\": {}}}",
             list.join(", "),
             engine_json(&v)
         );
     } else {
-        println!("{}", ms.join(" "));
+        outln!("{}", ms.join(" "));
         let n = ms.len();
-        eprintln!("{n} legal move{}", if n == 1 { "" } else { "s" });
+        errln!("{n} legal move{}", if n == 1 { "" } else { "s" });
     }
     0
 }
@@ -113,7 +113,7 @@ pub(super) fn show(
         Err(c) => return c,
     };
     if json {
-        println!(
+        outln!(
             "{{\"sfen\": {}, \"turn\": \"{}\", \"in_check\": {}, \"ply\": {}, \"variant\": {}}}",
             json_str(&p.to_sfen()),
             if p.side == 0 { "b" } else { "w" },
@@ -122,8 +122,8 @@ pub(super) fn show(
             json_str(v.variant.name())
         );
     } else {
-        print!("{}", p.diagram());
-        println!("{}", p.to_sfen());
+        out!("{}", p.diagram());
+        outln!("{}", p.to_sfen());
     }
     0
 }
@@ -279,7 +279,7 @@ pub(super) fn game(
             None => "null".to_string(),
         };
         let list: Vec<String> = moves.split_whitespace().map(json_str).collect();
-        println!(
+        outln!(
             "{{\"moves\": [{}], \"over\": {over}, \"winner\": {w}, \"reason\": {}, \"sfen\": {}, \"engine\": {}}}",
             list.join(", "),
             json_str(reason),
@@ -287,10 +287,10 @@ pub(super) fn game(
             engine_json(&v)
         );
     } else {
-        println!("{n} move{}", if n == 1 { "" } else { "s" });
+        outln!("{n} move{}", if n == 1 { "" } else { "s" });
         match winner {
-            Some(w) => println!("{} wins: {reason}", side_name(w)),
-            None => println!("{reason}"),
+            Some(w) => outln!("{} wins: {reason}", side_name(w)),
+            None => outln!("{reason}"),
         }
     }
     0
@@ -326,9 +326,9 @@ pub(super) fn eval(
                 if let Some(d) = super::common::json_refusal(&val, room) {
                     return printer.fail(d);
                 }
-                println!("{{\"value\": {}}}", super::common::to_json(&val));
+                outln!("{{\"value\": {}}}", super::common::to_json(&val));
             } else {
-                println!("{}", crate::front::display_value(&val));
+                outln!("{}", crate::front::display_value(&val));
             }
             0
         }

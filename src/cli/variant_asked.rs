@@ -174,7 +174,7 @@ pub(super) fn announce(v: &LoadedVariant) {
         .map(|f| f.display().to_string())
         .filter(|f| !f.ends_with("board.rule") || v.files.len() == 1)
         .collect();
-    eprintln!(
+    errln!(
         "okite: {} ({}, reading {}): the engine compiled from its tables",
         v.variant.name(),
         files.join(", "),

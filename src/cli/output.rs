@@ -1,0 +1,163 @@
+#![forbid(unsafe_code)]
+//! Where a command writes: standard output and standard error, or, for a command run in
+//! process ([`super::run_captured`]: the Python package, tests), two texts kept for the caller
+//! of this thread, with the codes of the diagnostics it stopped on.
+//!
+//! Every command writes through [`outln!`]/[`out!`] and [`errln!`]/[`err!`], never `println!`,
+//! so that what it prints and what a caller in process gets are one text. The keeping is per
+//! thread: the batches answer on threads of their own, but print on the thread that called.
+
+use std::cell::RefCell;
+use std::io::Write;
+
+/// What a command run in process wrote, and how it ended.
+#[derive(Debug, Clone, Default)]
+pub struct Captured {
+    /// The exit status the command line would have ended with.
+    pub status: i32,
+    /// What it wrote on standard output (with `--json`, its report).
+    pub stdout: String,
+    /// What it wrote on standard error: notices, progress lines, diagnostics.
+    pub stderr: String,
+    /// The codes of the diagnostics it printed, in the order printed (`usage` for a command
+    /// line that does not parse).
+    pub codes: Vec<String>,
+    /// The message of each of them, beside its code.
+    pub messages: Vec<String>,
+    /// The text of the diagnostics it printed (without colour), in the order printed.
+    pub diagnostics: String,
+}
+
+thread_local! {
+    static KEPT: RefCell<Option<Captured>> = const { RefCell::new(None) };
+}
+
+/// Whether this thread keeps what it writes (a command run in process).
+pub fn capturing() -> bool {
+    KEPT.with(|k| k.borrow().is_some())
+}
+
+/// Runs `f` with what it writes kept; gives what was kept and its status.
+pub(super) fn capture(f: impl FnOnce() -> i32) -> Captured {
+    let before = KEPT.with(|k| k.borrow_mut().replace(Captured::default()));
+    let status = f();
+    let kept = KEPT.with(|k| std::mem::replace(&mut *k.borrow_mut(), before));
+    Captured {
+        status,
+        ..kept.unwrap_or_default()
+    }
+}
+
+/// Writes `text` on standard output, or keeps it.
+pub fn write_out(text: std::fmt::Arguments) {
+    let kept = KEPT.with(|k| match k.borrow_mut().as_mut() {
+        Some(c) => {
+            let _ = std::fmt::write(&mut c.stdout, text);
+            true
+        }
+        None => false,
+    });
+    if !kept {
+        let mut out = std::io::stdout().lock();
+        // a closed pipe (`okite ... | head`) ends the output, not the command with a panic
+        let _ = out.write_fmt(text);
+    }
+}
+
+/// Writes `text` on standard error, or keeps it.
+pub fn write_err(text: std::fmt::Arguments) {
+    let kept = KEPT.with(|k| match k.borrow_mut().as_mut() {
+        Some(c) => {
+            let _ = std::fmt::write(&mut c.stderr, text);
+            true
+        }
+        None => false,
+    });
+    if !kept {
+        let _ = std::io::stderr().lock().write_fmt(text);
+    }
+}
+
+/// Keeps the diagnostics a command printed (their codes and their text), when
+/// this thread keeps what it writes; says whether it did.
+pub(super) fn keep_diagnostics(
+    codes: impl IntoIterator<Item = (String, String)>,
+    text: &str,
+) -> bool {
+    KEPT.with(|k| match k.borrow_mut().as_mut() {
+        Some(c) => {
+            for (code, message) in codes {
+                c.codes.push(code);
+                c.messages.push(message);
+            }
+            c.diagnostics.push_str(text);
+            c.stderr.push_str(text);
+            true
+        }
+        None => false,
+    })
+}
+
+/// `println!` of a command: standard output, or kept ([`write_out`]).
+macro_rules! outln {
+    () => { $crate::cli::output::write_out(format_args!("\n")) };
+    ($($t:tt)*) => {{
+        $crate::cli::output::write_out(format_args!($($t)*));
+        $crate::cli::output::write_out(format_args!("\n"));
+    }};
+}
+
+/// `print!` of a command ([`write_out`]).
+macro_rules! out {
+    ($($t:tt)*) => { $crate::cli::output::write_out(format_args!($($t)*)) };
+}
+
+/// `eprintln!` of a command: standard error, or kept ([`write_err`]).
+macro_rules! errln {
+    () => { $crate::cli::output::write_err(format_args!("\n")) };
+    ($($t:tt)*) => {{
+        $crate::cli::output::write_err(format_args!($($t)*));
+        $crate::cli::output::write_err(format_args!("\n"));
+    }};
+}
+
+/// `eprint!` of a command ([`write_err`]).
+macro_rules! err {
+    ($($t:tt)*) => { $crate::cli::output::write_err(format_args!($($t)*)) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_command_writes_is_kept_on_its_thread_alone() {
+        let c = capture(|| {
+            outln!("a {}", 1);
+            out!("b");
+            errln!("c");
+            let other = std::thread::spawn(capturing).join().unwrap();
+            assert!(!other, "another thread does not keep");
+            3
+        });
+        assert_eq!(c.status, 3);
+        assert_eq!(c.stdout, "a 1\nb");
+        assert_eq!(c.stderr, "c\n");
+        assert!(!capturing());
+    }
+
+    #[test]
+    fn captures_nest_and_give_back_the_outer_one() {
+        let outer = capture(|| {
+            outln!("outer");
+            let inner = capture(|| {
+                outln!("inner");
+                0
+            });
+            assert_eq!(inner.stdout, "inner\n");
+            outln!("again");
+            0
+        });
+        assert_eq!(outer.stdout, "outer\nagain\n");
+    }
+}
