@@ -138,7 +138,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         return super::mate_jobs::run(&a, &problems, jobs, length, reading, &engine_json, &printer);
     }
     let tty = progress_shown();
-    let outcome = crate::shogi::dfpn::with_stack(|| {
+    let outcome = crate::shogi::dfpn::with_stack(super::output::carried(|| {
         let mut solver = MateSolver::new(a.hash_mb);
         solver.set_threads(a.threads);
         let mut code = 0;
@@ -196,7 +196,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             );
         }
         code
-    });
+    }));
     outcome.unwrap_or_else(|| {
         printer.fail(
             Diag::error(

@@ -28,8 +28,16 @@ pub struct Captured {
     pub diagnostics: String,
 }
 
+/// The text a command run in process writes, shared by the threads it runs on.
+type Sink = std::sync::Arc<std::sync::Mutex<Captured>>;
+
 thread_local! {
-    static KEPT: RefCell<Option<Captured>> = const { RefCell::new(None) };
+    static KEPT: RefCell<Option<Sink>> = const { RefCell::new(None) };
+}
+
+/// The sink of this thread, if it keeps what it writes.
+fn sink() -> Option<Sink> {
+    KEPT.with(|k| k.borrow().clone())
 }
 
 /// Whether this thread keeps what it writes (a command run in process).
@@ -37,64 +45,76 @@ pub fn capturing() -> bool {
     KEPT.with(|k| k.borrow().is_some())
 }
 
+/// Writes into the sink of this thread, if it has one; says whether it did.
+fn into_sink(f: impl FnOnce(&mut Captured)) -> bool {
+    match sink() {
+        Some(s) => {
+            if let Ok(mut c) = s.lock() {
+                f(&mut c);
+            }
+            true
+        }
+        None => false,
+    }
+}
+
 /// Runs `f` with what it writes kept; gives what was kept and its status.
 pub(super) fn capture(f: impl FnOnce() -> i32) -> Captured {
-    let before = KEPT.with(|k| k.borrow_mut().replace(Captured::default()));
+    let mine: Sink = Default::default();
+    let before = KEPT.with(|k| k.borrow_mut().replace(mine.clone()));
     let status = f();
-    let kept = KEPT.with(|k| std::mem::replace(&mut *k.borrow_mut(), before));
-    Captured {
-        status,
-        ..kept.unwrap_or_default()
+    KEPT.with(|k| *k.borrow_mut() = before);
+    let kept = match mine.lock() {
+        Ok(mut c) => std::mem::take(&mut *c),
+        Err(_) => Captured::default(),
+    };
+    Captured { status, ..kept }
+}
+
+/// `f`, made to write where this thread writes when another thread runs it (a search on a
+/// thread with a large stack prints its answers as the command's own).
+pub(super) fn carried<R>(f: impl FnOnce() -> R + Send) -> impl FnOnce() -> R + Send {
+    let mine = sink();
+    move || {
+        let before = KEPT.with(|k| std::mem::replace(&mut *k.borrow_mut(), mine));
+        let r = f();
+        KEPT.with(|k| *k.borrow_mut() = before);
+        r
     }
 }
 
 /// Writes `text` on standard output, or keeps it.
 pub fn write_out(text: std::fmt::Arguments) {
-    let kept = KEPT.with(|k| match k.borrow_mut().as_mut() {
-        Some(c) => {
-            let _ = std::fmt::write(&mut c.stdout, text);
-            true
-        }
-        None => false,
-    });
-    if !kept {
-        let mut out = std::io::stdout().lock();
-        // a closed pipe (`okite ... | head`) ends the output, not the command with a panic
-        let _ = out.write_fmt(text);
+    if !into_sink(|c| {
+        let _ = std::fmt::write(&mut c.stdout, text);
+    }) {
+        // a closed pipe ends the process (SIGPIPE), so a failed write has nothing left to tell
+        let _ = std::io::stdout().lock().write_fmt(text);
     }
 }
 
 /// Writes `text` on standard error, or keeps it.
 pub fn write_err(text: std::fmt::Arguments) {
-    let kept = KEPT.with(|k| match k.borrow_mut().as_mut() {
-        Some(c) => {
-            let _ = std::fmt::write(&mut c.stderr, text);
-            true
-        }
-        None => false,
-    });
-    if !kept {
+    if !into_sink(|c| {
+        let _ = std::fmt::write(&mut c.stderr, text);
+    }) {
         let _ = std::io::stderr().lock().write_fmt(text);
     }
 }
 
-/// Keeps the diagnostics a command printed (their codes and their text), when
+/// Keeps the diagnostics a command printed (their codes and messages, and their text), when
 /// this thread keeps what it writes; says whether it did.
 pub(super) fn keep_diagnostics(
     codes: impl IntoIterator<Item = (String, String)>,
     text: &str,
 ) -> bool {
-    KEPT.with(|k| match k.borrow_mut().as_mut() {
-        Some(c) => {
-            for (code, message) in codes {
-                c.codes.push(code);
-                c.messages.push(message);
-            }
-            c.diagnostics.push_str(text);
-            c.stderr.push_str(text);
-            true
+    into_sink(|c| {
+        for (code, message) in codes {
+            c.codes.push(code);
+            c.messages.push(message);
         }
-        None => false,
+        c.diagnostics.push_str(text);
+        c.stderr.push_str(text);
     })
 }
 
@@ -138,10 +158,15 @@ mod tests {
             errln!("c");
             let other = std::thread::spawn(capturing).join().unwrap();
             assert!(!other, "another thread does not keep");
+            let carried = std::thread::spawn(carried(|| {
+                outln!("carried");
+                capturing()
+            }));
+            assert!(carried.join().unwrap());
             3
         });
         assert_eq!(c.status, 3);
-        assert_eq!(c.stdout, "a 1\nb");
+        assert_eq!(c.stdout, "a 1\nbcarried\n");
         assert_eq!(c.stderr, "c\n");
         assert!(!capturing());
     }

@@ -184,9 +184,9 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
         }
         None => record_line,
     };
-    let outcome = crate::shogi::dfpn::with_stack(move || {
+    let outcome = crate::shogi::dfpn::with_stack(super::output::carried(move || {
         report_problem(&a, &start, stated, &asked, || search_line(&a, &start))
-    });
+    }));
     finish(outcome, &printer)
 }
 
@@ -273,9 +273,9 @@ fn variant_tsume(
             MateOutcome::Unknown => Err(search_ran_out(&format!("{} nodes", r.nodes))),
         }
     };
-    let outcome = crate::shogi::dfpn::with_stack(move || {
+    let outcome = crate::shogi::dfpn::with_stack(super::output::carried(move || {
         report_problem(&a, &start, stated, &asked, || search(&a, &start))
-    });
+    }));
     finish(outcome, printer)
 }
 

@@ -25,9 +25,9 @@ fn answer(a: &TsumeArgs, p: &Problem, batch: &std::path::Path, asked: &[Asked]) 
         return Err((none(), vec![Diag::error("E0401", "no position")]));
     };
     crate::front::engine_start(std::slice::from_ref(&start)).map_err(|d| (none(), vec![d]))?;
-    match crate::shogi::dfpn::with_stack(|| {
+    match crate::shogi::dfpn::with_stack(super::output::carried(|| {
         report_problem(a, &start, None, asked, || search_line(a, &start))
-    }) {
+    })) {
         Some(Ok(text)) => Ok(text),
         Some(Err(d)) => Err((none(), vec![d])),
         None => Err((
