@@ -162,3 +162,29 @@ def test_the_interpreter_runs_while_searches_run(shared):
     # after the earlier
     assert abs(a1 - b1) < 0.5 * alone, (spans, alone)
     assert ticks > 10, ticks
+
+
+def test_the_readme_notebook_is_true(root, monkeypatch):
+    """The README's first Python block runs, and each line whose comment is a Python value
+    gives that value."""
+    import ast
+
+    text = (root / "README.md").read_text()
+    block = text.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(root)
+    names = {}
+    checked = 0
+    for line in block.splitlines():
+        code, _, comment = line.partition("  # ")
+        if code.startswith("import "):
+            exec(code, names)
+            continue
+        value = eval(code, names)
+        try:
+            expected = ast.literal_eval(comment.strip())
+        except (ValueError, SyntaxError):
+            assert value, line
+            continue
+        assert value == expected, line
+        checked += 1
+    assert checked >= 2

@@ -599,7 +599,10 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     };
     let rd = crate::shogi::readings::Reading::named(native)
         .expect("the shogi engines' readings are named");
-    if reading.is_some() || native != "narrow-check" || history.len() > 1 {
+    // under narrow-check the history changes no move (a perpetual check loses the game but is
+    // no forbidden move), so the move generator counts from the last position whatever the
+    // moves before it; the other readings follow each line's history
+    if native != "narrow-check" {
         if depth > HISTORY_DEPTH {
             return printer.fail(too_deep_with_history(depth, "a reading"));
         }
@@ -1032,6 +1035,63 @@ fn sfen_pieces_json(sfen: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::shogi::position::Position;
+    use crate::shogi::readings::{Judge, Reading};
+
+    /// Under narrow-check the history changes no count, which lets `perft --moves` count from
+    /// the last position with the move generator: the judge that walks the history counts as
+    /// the generator does from the last position, along random games (a seeded generator) and
+    /// after a perpetual check repeated three times, where under broad-check it does not.
+    #[test]
+    fn under_narrow_check_the_history_changes_no_count() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let narrow = Reading::named("narrow-check").unwrap();
+        let count = |history: &[Position], reading: Reading, depth: u32| {
+            let mut judge = Judge::new(history, reading);
+            super::perft_reading(&mut judge, depth)
+        };
+        for game in 0..30 {
+            let mut history = vec![Position::startpos()];
+            for _ in 0..1 + next(30) {
+                let moves = crate::shogi::readings::legal_moves(&history, narrow);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[next(moves.len())];
+                let after = history.last().unwrap().after(m);
+                history.push(after);
+            }
+            for depth in 1..=2u32 {
+                let mut p = history.last().unwrap().clone();
+                let alone = crate::shogi::perft::perft(&mut p, depth);
+                assert_eq!(
+                    count(&history, narrow, depth),
+                    alone,
+                    "game {game}, depth {depth}"
+                );
+            }
+        }
+        // the rook checks from 3a and 3b, the king steps between 1a and 1b; after three rounds
+        // 3b3a would complete a fourfold repetition by perpetual check
+        let mut history = vec![Position::from_sfen("8k/6R2/9/9/9/9/9/9/4K4 b - 1").unwrap()];
+        for u in "3b3a 1a1b 3a3b 1b1a ".repeat(3).split_whitespace() {
+            let m = history.last().unwrap().parse_usi_move(u).unwrap();
+            let after = history.last().unwrap().after(m);
+            history.push(after);
+        }
+        let mut p = history.last().unwrap().clone();
+        let alone = crate::shogi::perft::perft(&mut p, 2);
+        assert_eq!(count(&history, narrow, 2), alone);
+        let broad = Reading::named("broad-check").unwrap();
+        assert!(count(&history, broad, 2) < alone);
+    }
+
     #[test]
     fn pieces_of_an_sfen() {
         let j = super::sfen_pieces_json("8k/9/9/9/9/9/9/9/+P3K4 b 2Pr 1");
