@@ -288,3 +288,9 @@ row "evaluator bench (benches/eval.rs, incl. start)" "$e" "-" "-"
 scripts/repl-bench.sh "$okite"
 python3 scripts/lsp-bench.py "$okite" 2000 40
 python3 scripts/lsp-bench.py "$okite" 20000 20
+# The Python package (built by `cargo test --release --test python`): in process, batches, and a
+# local Dask cluster of two worker processes.
+if [ -x target/python/venv/bin/python ] && [ -d target/python/stage/okite ]; then
+  PYTHONPATH=target/python/stage OKITE="$okite" ORACLES="$ORACLES" \
+    target/python/venv/bin/python scripts/python-bench.py 2>&1 | grep -v -e INFO -e WARN
+fi
