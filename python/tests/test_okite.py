@@ -188,3 +188,11 @@ def test_the_readme_notebook_is_true(root, monkeypatch):
         assert value == expected, line
         checked += 1
     assert checked >= 2
+
+
+def test_version_and_run():
+    assert okite.version() == "0.1.0"
+    c = okite.run("go", "count", "--graph", "path:3")
+    assert c["status"] == 0 and c["stdout"].strip().splitlines()[-1] == "15"  # Tromp: L(1, 3) = 15
+    c = okite.run("perft", "--depth", "1", "--sfen", "bad", check=False)
+    assert c["status"] == 2 and c["codes"][0] == "E0401" and set(c["codes"]) == {"E0401"}
