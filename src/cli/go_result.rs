@@ -367,7 +367,7 @@ pub(super) fn go_result(a: GoResultArgs) -> i32 {
 /// it holds none: the jobs of `--records` check theirs once).
 pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Program>) -> i32 {
     let printer = Printer::auto();
-    let j = match judged(&a) {
+    let j = match judged(a) {
         Ok(j) => j,
         Err(c) => return c,
     };
@@ -397,7 +397,7 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
             seq.push(*b);
         }
     }
-    let (dead, source) = match dead_stones(&a, &j, &last, &seq) {
+    let (dead, source) = match dead_stones(a, &j, &last, &seq) {
         Ok(d) => d,
         Err(c) => return c,
     };
@@ -517,7 +517,7 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
                 }
         });
         let rid = prog.reading_id(name).unwrap_or(crate::check::BASE);
-        let natives = crate::bindings::natives_in_cone(&prog, rid, "go_verdict");
+        let natives = crate::bindings::natives_in_cone(prog, rid, "go_verdict");
         rows.push(Row {
             ruleset: name.clone(),
             winner,

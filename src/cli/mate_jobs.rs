@@ -11,8 +11,6 @@ use crate::diagnostics::{Diag, SourceMap};
 use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
 use crate::shogi::position::Position;
 use crate::shogi::readings::Reading;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The jobs a batch of `problems` runs on: `--jobs`, or one per core; never more than the
 /// problems.
@@ -36,75 +34,40 @@ pub(super) fn run(
 ) -> i32 {
     let read: Vec<Read> = problems.iter().map(|p| read_problem(a, p)).collect();
     let hash_mb = (a.hash_mb / jobs).max(1);
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, MateReport)>();
     let mut code = 0;
-    let mut started = 0;
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (read, next) = (&read, &next);
-            let job = move || {
-                let mut solver = MateSolver::new(hash_mb);
-                solver.set_threads(a.threads);
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(r) = read.get(i) else { break };
-                    let Ok(positions) = r else { continue };
-                    let opts = MateOptions {
-                        max_nodes: a.nodes,
-                        max_ms: a.time_ms,
-                        hash_mb,
-                        length,
-                        max_plies: a.max_plies,
-                        reading,
-                        stop: None,
-                        progress: None,
-                    };
-                    let found = solver.solve_history(positions, &opts);
-                    if tx.send((i, MateReport::from(&found))).is_err() {
-                        break;
-                    }
-                }
+    // each job keeps its search (and its table) from problem to problem, on a thread with the
+    // stack the one-job search has; a problem that does not read is answered where it stands
+    let started = super::side_by_side::in_order_on(
+        &read,
+        jobs,
+        Some(1 << 30),
+        || {
+            let mut solver = MateSolver::new(hash_mb);
+            solver.set_threads(a.threads);
+            Some(solver)
+        },
+        |solver, r| {
+            let positions = r.as_ref().ok()?;
+            let opts = MateOptions {
+                max_nodes: a.nodes,
+                max_ms: a.time_ms,
+                hash_mb,
+                length,
+                max_plies: a.max_plies,
+                reading,
+                stop: None,
+                progress: None,
             };
-            // the search recurses deeply: each job has the stack the one-job search has
-            if std::thread::Builder::new()
-                .stack_size(1 << 30)
-                .spawn_scoped(s, job)
-                .is_ok()
-            {
-                started += 1;
+            Some(MateReport::from(&solver.solve_history(positions, &opts)))
+        },
+        |i, report| match (&read[i], report) {
+            (Err((sources, ds)), _) => {
+                code = bad_problem(a, &problems[i], sources.clone(), ds, printer);
             }
-        }
-        drop(tx);
-        if started == 0 {
-            return;
-        }
-        // the answers in the order of the file: each printed once those before it are
-        let mut done: BTreeMap<usize, MateReport> = BTreeMap::new();
-        let mut shown = 0;
-        let mut show = |done: &mut BTreeMap<usize, MateReport>| {
-            while let Some(r) = read.get(shown) {
-                match r {
-                    Err((sources, ds)) => {
-                        code = bad_problem(a, &problems[shown], sources.clone(), ds, printer);
-                    }
-                    Ok(_) => match done.remove(&shown) {
-                        Some(report) => {
-                            print_mate(&report, a, engine_json, length == MateLength::Any)
-                        }
-                        None => return,
-                    },
-                }
-                shown += 1;
-            }
-        };
-        show(&mut done);
-        for (i, report) in rx {
-            done.insert(i, report);
-            show(&mut done);
-        }
-    });
+            (Ok(_), Some(report)) => print_mate(&report, a, engine_json, length == MateLength::Any),
+            (Ok(_), None) => {}
+        },
+    );
     if started == 0 {
         return printer.fail(
             Diag::error(

@@ -14,15 +14,30 @@ pub(super) fn in_order<T: Sync, S, A: Send>(
     jobs: usize,
     start: impl Fn() -> Option<S> + Sync,
     answer: impl Fn(&mut S, &T) -> A + Sync,
-    mut emit: impl FnMut(usize, A),
+    emit: impl FnMut(usize, A),
 ) {
+    in_order_on(items, jobs, None, start, answer, emit);
+}
+
+/// [`in_order`] on threads of `stack` bytes of stack each (the searches recurse deeply), where
+/// given: the number of threads that started (none when the system refuses them all; the
+/// items are then not answered).
+pub(super) fn in_order_on<T: Sync, S, A: Send>(
+    items: &[T],
+    jobs: usize,
+    stack: Option<usize>,
+    start: impl Fn() -> Option<S> + Sync,
+    answer: impl Fn(&mut S, &T) -> A + Sync,
+    mut emit: impl FnMut(usize, A),
+) -> usize {
     let next = AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, A)>();
+    let mut started = 0;
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             let tx = tx.clone();
             let (next, start, answer) = (&next, &start, &answer);
-            scope.spawn(move || {
+            let job = move || {
                 let Some(mut state) = start() else {
                     return;
                 };
@@ -35,7 +50,14 @@ pub(super) fn in_order<T: Sync, S, A: Send>(
                         break;
                     }
                 }
-            });
+            };
+            let mut b = std::thread::Builder::new();
+            if let Some(bytes) = stack {
+                b = b.stack_size(bytes);
+            }
+            if b.spawn_scoped(scope, job).is_ok() {
+                started += 1;
+            }
         }
         drop(tx);
         let mut waiting: BTreeMap<usize, A> = BTreeMap::new();
@@ -48,4 +70,5 @@ pub(super) fn in_order<T: Sync, S, A: Send>(
             }
         }
     });
+    started
 }
