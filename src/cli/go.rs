@@ -1127,7 +1127,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
                 json.then_some(engine_json.as_str()),
             )
         }
-        GoCommand::Result(args) => super::go_result::go_result(args),
+        GoCommand::Result(args) => match &args.records {
+            Some(path) => super::go_records::run(&args, &path.clone()),
+            None => super::go_result::go_result_in(&args, &mut None),
+        },
         GoCommand::Show {
             graph,
             dot,

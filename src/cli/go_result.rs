@@ -356,13 +356,6 @@ struct Row {
     natives: Vec<(String, bool)>,
 }
 
-pub(super) fn go_result(a: GoResultArgs) -> i32 {
-    match &a.records {
-        Some(path) => super::go_records::run(&a, &path.clone()),
-        None => go_result_in(&a, &mut None),
-    }
-}
-
 /// `okite go result` of one game, under the program `kept` holds (checked and kept there when
 /// it holds none: the jobs of `--records` check theirs once).
 pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Program>) -> i32 {
