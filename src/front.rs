@@ -107,16 +107,55 @@ pub fn natives_on(prog: &Program, reading: ReadingId, def: &str) -> Vec<String> 
         .collect()
 }
 
+/// The definitions the native shogi engines stand for: the move generator (`legal`) and the
+/// mate search (`mate_in`).
+pub const ENGINE_DEFS: [&str; 2] = ["legal", "mate_in"];
+
+/// The plan of a command on the built-in rules, known without checking them (see
+/// [`crate::shipped::native_reading`]): the native engine standing for `def`, following the
+/// shipped reading it gives, under the reading `reading`; None where the rules must be checked
+/// to say (rule files named, a board variant, a reading the facts do not hold).
+pub fn shipped_plan(
+    rules: &[PathBuf],
+    variant: Option<&str>,
+    def: &str,
+    reading: &str,
+) -> Option<Plan> {
+    if !rules.is_empty() || variant.is_some() {
+        return None;
+    }
+    crate::shipped::native_reading(def, reading).map(Plan::Native)
+}
+
+/// [`notice`] of a native plan: `def` under the reading named `rname` answered by `engine`,
+/// following the shipped reading `native`.
+pub fn native_notice(def: &str, rname: &str, engine: &str, native: &str) -> String {
+    if native == rname {
+        format!("okite: `{def}` under {rname}: native ({engine})")
+    } else {
+        format!(
+            "okite: `{def}` under {rname}: native ({engine}, as the shipped reading {native}, whose definitions are the same)"
+        )
+    }
+}
+
+/// [`notice_json`] of a native plan.
+pub fn native_notice_json(def: &str, rname: &str, engine: &str, native: &str) -> String {
+    let s = json_str;
+    format!(
+        "{{\"definition\": {}, \"reading\": {}, \"native\": true, \"engine\": {}, \"as\": {}}}",
+        s(def),
+        s(rname),
+        s(engine),
+        s(native)
+    )
+}
+
 /// The one line a command prints on stderr to say what ran natively and what by the rules.
 pub fn notice(prog: &Program, reading: ReadingId, def: &str, engine: &str, plan: &Plan) -> String {
     let rname = &prog.readings[reading as usize].name;
     match plan {
-        Plan::Native(r) if r == rname => {
-            format!("okite: `{def}` under {rname}: native ({engine})")
-        }
-        Plan::Native(r) => format!(
-            "okite: `{def}` under {rname}: native ({engine}, as the shipped reading {r}, whose definitions are the same)"
-        ),
+        Plan::Native(r) => native_notice(def, rname, engine, r),
         Plan::Rules(why) => {
             let on = natives_on(prog, reading, def);
             format!(
@@ -142,13 +181,7 @@ pub fn notice_json(
     let s = json_str;
     let rname = &prog.readings[reading as usize].name;
     match plan {
-        Plan::Native(r) => format!(
-            "{{\"definition\": {}, \"reading\": {}, \"native\": true, \"engine\": {}, \"as\": {}}}",
-            s(def),
-            s(rname),
-            s(engine),
-            s(r)
-        ),
+        Plan::Native(r) => native_notice_json(def, rname, engine, r),
         Plan::Rules(why) => format!(
             "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"engine\": {}, \"reason\": {}, \"natives_on\": [{}]}}",
             s(def),

@@ -88,6 +88,43 @@ pub fn text(name: &str) -> Option<&'static str> {
         .map(|(_, t)| *t)
 }
 
+/// A hash of the shipped rule files (names and texts, FNV-1a): what [`facts`] were worked out
+/// from. Computed once a process (about 0.1 ms).
+pub fn texts_hash() -> u64 {
+    static HASH: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *HASH.get_or_init(|| {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for (name, text) in FILES {
+            for b in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        h
+    })
+}
+
+/// Facts of the shipped rules known without checking them: generated from the checked program
+/// by tests/shipped_facts.rs, which fails when they are not what the program gives.
+pub mod facts {
+    include!("shipped_facts.rs");
+}
+
+/// The shipped reading a native engine follows for `def` (`legal`, `mate_in`) under the
+/// shipped reading `reading`, where the shipped program binds it natively there: known without
+/// checking the shipped files, so that a command on the built-in rules starts at once. None
+/// where it does not, where the reading is not one of them, or where the facts were worked out
+/// from other texts than the ones built in (the command then checks them, as it would).
+pub fn native_reading(def: &str, reading: &str) -> Option<&'static str> {
+    if facts::TEXTS_HASH != texts_hash() {
+        return None;
+    }
+    facts::NATIVE
+        .iter()
+        .find(|(d, r, _)| *d == def && *r == reading)
+        .map(|(_, _, native)| *native)
+}
+
 /// What stands where `okite rules export` would write a shipped file.
 #[derive(PartialEq)]
 enum There {

@@ -14,8 +14,26 @@ use crate::natives::Engine;
 use std::path::PathBuf;
 
 pub(super) fn run_mate(a: MateArgs) -> i32 {
-    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
     let printer = Printer::auto();
+    // the built-in rules under one of their readings: the plan is known without checking them
+    let shipped = crate::front::shipped_plan(
+        &a.rules,
+        a.variant.variant.as_deref(),
+        "mate_in",
+        &a.reading,
+    );
+    if let Some(Plan::Native(native)) = shipped {
+        let engine_name = "the df-pn search";
+        let rname = a.reading.as_str();
+        errln!(
+            "{}",
+            crate::front::native_notice("mate_in", rname, engine_name, native)
+        );
+        let ej = crate::front::native_notice_json("mate_in", rname, engine_name, native);
+        let reading = crate::shogi::readings::Reading::named(native)
+            .expect("the shogi engines' readings are named");
+        return search(&a, reading, &ej, None, &printer);
+    }
     // `--reading` defaults to narrow-check: under a variant, the variant's own reading instead
     let asked = (a.reading != "narrow-check").then_some(a.reading.as_str());
     let loaded = match super::variant_asked::requested(
@@ -100,6 +118,20 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             }
         }
     };
+    let with_rules = hybrid.as_ref().map(|v| (&prog, r, v));
+    search(&a, reading, &engine_json, with_rules, &printer)
+}
+
+/// The search of `okite mate` once its plan is made: natively under `reading`, or, with
+/// `hybrid`, over the program's rules where they changed what the engine stands for.
+fn search(
+    a: &MateArgs,
+    reading: crate::shogi::readings::Reading,
+    engine_json: &str,
+    hybrid: Option<(&Program, crate::ir::ReadingId, &crate::hybrid::ShogiVariant)>,
+    printer: &Printer,
+) -> i32 {
+    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
     let length = match a.length.as_str() {
         "shortest" => MateLength::Shortest,
         "any" => MateLength::Any,
@@ -119,23 +151,23 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     if let Err(d) = jobs_in_range(a.jobs) {
         return printer.fail(d);
     }
-    let problems = match problems_of(&a, &printer) {
+    let problems = match problems_of(a, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
-    if let Some(v) = hybrid {
+    if let Some((prog, r, v)) = hybrid {
         if a.threads > 1 {
             errln!(
                 "okite: the search under a variant runs on one thread (--threads {} asked): the rules it asks are answered by one evaluator",
                 a.threads
             );
         }
-        return run_mate_hybrid(&a, &prog, r, &v, &problems, &engine_json, &printer);
+        return run_mate_hybrid(a, prog, r, v, &problems, engine_json, printer);
     }
     // a batch runs its problems side by side, one job per core unless --jobs says otherwise
     let jobs = super::mate_jobs::jobs_for(a.jobs, problems.len());
     if a.batch.is_some() && jobs > 1 {
-        return super::mate_jobs::run(&a, &problems, jobs, length, reading, &engine_json, &printer);
+        return super::mate_jobs::run(a, &problems, jobs, length, reading, engine_json, printer);
     }
     let tty = progress_shown();
     let outcome = crate::shogi::dfpn::with_stack(super::output::carried(|| {
@@ -143,10 +175,10 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         solver.set_threads(a.threads);
         let mut code = 0;
         for p in problems.iter() {
-            let positions = match read_problem(&a, p) {
+            let positions = match read_problem(a, p) {
                 Ok(ps) => ps,
                 Err((sources, ds)) => {
-                    code = bad_problem(&a, p, sources, &ds, &printer);
+                    code = bad_problem(a, p, sources, &ds, printer);
                     continue;
                 }
             };
@@ -190,8 +222,8 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             }
             print_mate(
                 &MateReport::from(&r),
-                &a,
-                &engine_json,
+                a,
+                engine_json,
                 length == MateLength::Any,
             );
         }

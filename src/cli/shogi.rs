@@ -501,6 +501,36 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         return printer.fail(d);
     }
     let jobs = super::bounds::jobs_or_cores(jobs);
+    if depth > 12 {
+        return printer.fail(
+            Diag::error(
+                "E0602",
+                format!("perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)"),
+            )
+            .help("ask for a depth of at most 12"),
+        );
+    }
+    // the built-in rules under one of their readings: the plan is known without checking them
+    let asked = reading.as_deref().unwrap_or("narrow-check");
+    if let (Engine::Native, Some(Plan::Native(native))) = (
+        engine,
+        crate::front::shipped_plan(&rules, variant.variant.as_deref(), "legal", asked),
+    ) {
+        let engine_name = "the move generator";
+        errln!(
+            "{}",
+            crate::front::native_notice("legal", asked, engine_name, native)
+        );
+        let ej = crate::front::native_notice_json("legal", asked, engine_name, native);
+        let history = match pseudo_game(&pos.sfen, &pos.moves, None) {
+            Ok(h) => h,
+            Err((sources, ds)) => return printer.fail_all(&ds, &sources),
+        };
+        if let Err(d) = crate::front::engine_start(&history) {
+            return printer.fail(d);
+        }
+        return perft_native(native, &history, depth, divide, jobs, json, &ej, &printer);
+    }
     let loaded = match super::variant_asked::requested(
         variant.variant.as_deref(),
         &rules,
@@ -538,15 +568,6 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             return printer.fail_in(d, &prog.sources);
         }
     };
-    if depth > 12 {
-        return printer.fail(
-            Diag::error(
-                "E0602",
-                format!("perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)"),
-            )
-            .help("ask for a depth of at most 12"),
-        );
-    }
     let moves_of_rules = &mut crate::front::MovesOfRules::new(&prog, r);
     let mut history = match pseudo_game(&pos.sfen, &pos.moves, Some(moves_of_rules)) {
         Ok(h) => h,
@@ -562,17 +583,17 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         _ => Plan::rules_asked(),
     };
     let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
-    let _spinner = Spinner::new(format!("perft to depth {depth}"));
-    let emit = |n: &str| {
-        if json {
-            outln!("{{\"count\": {n}, \"engine\": {ej}}}");
-        } else {
-            outln!("{n}");
-        }
-    };
     let native = match plan {
         Plan::Native(n) => n,
         Plan::Rules(_) => {
+            let _spinner = Spinner::new(format!("perft to depth {depth}"));
+            let emit = |n: &str| {
+                if json {
+                    outln!("{{\"count\": {n}, \"engine\": {ej}}}");
+                } else {
+                    outln!("{n}");
+                }
+            };
             if let Err(c) = fits_the_rules(&mut prog, r, &history[0], &printer) {
                 return c;
             }
@@ -597,6 +618,30 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             };
         }
     };
+    perft_native(native, &history, depth, divide, jobs, json, &ej, &printer)
+}
+
+/// Perft by the native engine following the shipped reading `native`, from the last position
+/// of `history`; the count printed (with `--json`, beside the engine `ej`).
+#[allow(clippy::too_many_arguments)]
+fn perft_native(
+    native: &str,
+    history: &[crate::shogi::position::Position],
+    depth: u32,
+    divide: bool,
+    jobs: usize,
+    json: bool,
+    ej: &str,
+    printer: &Printer,
+) -> i32 {
+    let _spinner = Spinner::new(format!("perft to depth {depth}"));
+    let emit = |n: &str| {
+        if json {
+            outln!("{{\"count\": {n}, \"engine\": {ej}}}");
+        } else {
+            outln!("{n}");
+        }
+    };
     let rd = crate::shogi::readings::Reading::named(native)
         .expect("the shogi engines' readings are named");
     // under narrow-check the history changes no move (a perpetual check loses the game but is
@@ -606,7 +651,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         if depth > HISTORY_DEPTH {
             return printer.fail(too_deep_with_history(depth, "a reading"));
         }
-        let mut judge = crate::shogi::readings::Judge::new(&history, rd);
+        let mut judge = crate::shogi::readings::Judge::new(history, rd);
         emit(&perft_reading(&mut judge, depth).to_string());
         return 0;
     }
@@ -618,7 +663,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     // can arise and the move generator counts
     let root: Vec<(crate::shogi::types::Move, u64)> = if p.is_king_attacked(p.side_to_move().flip())
     {
-        crate::shogi::readings::legal_moves(&history, rd)
+        crate::shogi::readings::legal_moves(history, rd)
             .into_iter()
             .map(|m| {
                 let mut next = p.after(m);
