@@ -517,11 +517,6 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         crate::front::shipped_plan(&rules, variant.variant.as_deref(), "legal", asked),
     ) {
         let engine_name = "the move generator";
-        errln!(
-            "{}",
-            crate::front::native_notice("legal", asked, engine_name, native)
-        );
-        let ej = crate::front::native_notice_json("legal", asked, engine_name, native);
         let history = match pseudo_game(&pos.sfen, &pos.moves, None) {
             Ok(h) => h,
             Err((sources, ds)) => return printer.fail_all(&ds, &sources),
@@ -529,6 +524,12 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         if let Err(d) = crate::front::engine_start(&history) {
             return printer.fail(d);
         }
+        // said once the position is known good, as the checked path says it
+        errln!(
+            "{}",
+            crate::front::native_notice("legal", asked, engine_name, native)
+        );
+        let ej = crate::front::native_notice_json("legal", asked, engine_name, native);
         return perft_native(native, &history, depth, divide, jobs, json, &ej, &printer);
     }
     let loaded = match super::variant_asked::requested(
