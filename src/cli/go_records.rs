@@ -5,7 +5,7 @@
 
 use super::args::GoResultArgs;
 use super::common::*;
-use super::records::{print, records_of, Answer};
+use super::records::{answer_all, records_of, Answer};
 use std::path::Path;
 
 /// The answer of one record: `go result --sgf RECORD` as one game's command answers it, its
@@ -41,21 +41,13 @@ pub(super) fn run(a: &GoResultArgs, path: &Path) -> i32 {
     if let Err(c) = load_or_report(&a.rules, &printer) {
         return c;
     }
-    let jobs = super::bounds::jobs_or_cores(a.jobs).clamp(1, records.len().max(1));
-    let mut status = 0;
-    super::side_by_side::in_order(
+    answer_all(
+        a.json,
         &records,
-        jobs,
+        a.jobs,
         // each job checks its own program, at its first record (a program is not shared
         // between threads)
         || Some(None),
         |prog, r| answer(a, prog, r),
-        |i, ans| {
-            print(a.json, &records[i], &ans);
-            if ans.status != 0 {
-                status = ans.status;
-            }
-        },
-    );
-    status
+    )
 }

@@ -58,6 +58,33 @@ pub(super) struct Answer {
     pub first: Option<(String, String)>,
 }
 
+/// Answers `records` on `--jobs` threads (never more than the records), each job with the state
+/// `start` makes, and prints each answer in the order of the records: the exit status is that of
+/// the last record without a report, else 0.
+pub(super) fn answer_all<S>(
+    json: bool,
+    records: &[PathBuf],
+    jobs: Option<usize>,
+    start: impl Fn() -> Option<S> + Sync,
+    answer: impl Fn(&mut S, &Path) -> Answer + Sync,
+) -> i32 {
+    let jobs = super::bounds::jobs_or_cores(jobs).clamp(1, records.len().max(1));
+    let mut status = 0;
+    super::side_by_side::in_order(
+        records,
+        jobs,
+        start,
+        |state, r| answer(state, r),
+        |i, ans| {
+            print(json, &records[i], &ans);
+            if ans.status != 0 {
+                status = ans.status;
+            }
+        },
+    );
+    status
+}
+
 /// Prints the answer of the record `path`: under `--json` its report with its "record" first
 /// (or an error object in its place), else a heading naming it, then its report; its
 /// diagnostics on standard error.

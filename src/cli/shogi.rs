@@ -588,13 +588,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         Plan::Native(n) => n,
         Plan::Rules(_) => {
             let _spinner = Spinner::new(format!("perft to depth {depth}"));
-            let emit = |n: &str| {
-                if json {
-                    outln!("{{\"count\": {n}, \"engine\": {ej}}}");
-                } else {
-                    outln!("{n}");
-                }
-            };
+            let emit = |n: &str| print_count(n, json, &ej);
             if let Err(c) = fits_the_rules(&mut prog, r, &history[0], &printer) {
                 return c;
             }
@@ -622,6 +616,15 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     perft_native(native, &history, depth, divide, jobs, json, &ej, &printer)
 }
 
+/// Prints a perft count: the number alone, or with `--json` beside the engine `ej`.
+fn print_count(n: &str, json: bool, ej: &str) {
+    if json {
+        outln!("{{\"count\": {n}, \"engine\": {ej}}}");
+    } else {
+        outln!("{n}");
+    }
+}
+
 /// Perft by the native engine following the shipped reading `native`, from the last position
 /// of `history`; the count printed (with `--json`, beside the engine `ej`).
 #[allow(clippy::too_many_arguments)]
@@ -636,13 +639,7 @@ fn perft_native(
     printer: &Printer,
 ) -> i32 {
     let _spinner = Spinner::new(format!("perft to depth {depth}"));
-    let emit = |n: &str| {
-        if json {
-            outln!("{{\"count\": {n}, \"engine\": {ej}}}");
-        } else {
-            outln!("{n}");
-        }
-    };
+    let emit = |n: &str| print_count(n, json, ej);
     let rd = crate::shogi::readings::Reading::named(native)
         .expect("the shogi engines' readings are named");
     // under narrow-check the history changes no move (a perpetual check loses the game but is
