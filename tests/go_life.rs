@@ -247,7 +247,8 @@ proptest! {
         ..ProptestConfig::default()
     })]
     /// Random walks of ten moves on the 2 x 2 board (regular continuations chosen at random),
-    /// under the default table and `p-to-chooser`: six of them, 19 s and 2.2 GB.
+    /// under the default table and `p-to-chooser`: six of them, about 35 s and 2.2 GB on a 2-core
+    /// machine.
     #[test]
     fn random_sequences_on_the_2x2_board(choices in proptest::collection::vec(any::<u32>(), 10)) {
         let g = Graph::parse("grid:2x2").unwrap();

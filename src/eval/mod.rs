@@ -309,6 +309,9 @@ pub struct Evaluator<'p> {
     table_use: HashMap<DefId, TableUse>,
     /// Bytes (estimated) built since the resident memory was last read.
     grown: usize,
+    /// Elements of bulk work charged since the resident memory was last read (see
+    /// `Evaluator::charge`).
+    charged: usize,
     /// The depth of nested calls at which the resident memory is next read (see
     /// `Evaluator::call`): 1,024 levels past the last read, or past the lowest depth returned
     /// to since.
@@ -346,6 +349,7 @@ impl<'p> Evaluator<'p> {
             memo_bytes: 0,
             table_use: HashMap::default(),
             grown: 0,
+            charged: 0,
             deep_read: DEEP_READ_LEVELS - 1,
             active: HashMap::default(),
             stack: vec![],
@@ -563,6 +567,7 @@ impl<'p> Evaluator<'p> {
     /// under the process's limit too (`ulimit -v`), past which the allocation itself would fail.
     pub(super) fn check_resident(&mut self, extra: usize, span: Span) -> R<()> {
         self.grown = 0;
+        self.charged = 0;
         let Some(usage) = usage() else {
             return Ok(());
         };

@@ -121,7 +121,7 @@ impl Evaluator<'_> {
                     ));
                 }
                 let n = (j as i128 - i as i128 + 1).max(0) as usize;
-                self.check_resident(n * (ELEMENT_BYTES + 16), span)?;
+                self.before_making(n * (ELEMENT_BYTES + 16), span)?;
                 Value::set(self.collect_metered((i..=j).map(Value::Int), span)?)
             }
             Concat => match (x, y) {
@@ -312,7 +312,7 @@ impl Evaluator<'_> {
                 // 2^n subsets of n/2 elements on average, refused before they are built when
                 // they cannot fit, and the bound checked again as they are
                 let n = items.len();
-                self.check_resident((1usize << n) * (2 * ELEMENT_BYTES + 32 + n * 8), span)?;
+                self.before_making((1usize << n) * (2 * ELEMENT_BYTES + 32 + n * 8), span)?;
                 let mut out = BTreeSet::new();
                 for mask in 0u32..(1 << n) {
                     self.tick(span)?;
@@ -368,7 +368,7 @@ impl Evaluator<'_> {
                 // every map holds the whole domain: refused before the maps are built when
                 // they cannot fit, and the bound checked again as they are
                 let total = total.unwrap_or(u128::MAX) as usize;
-                self.check_resident(
+                self.before_making(
                     total.saturating_mul(ELEMENT_BYTES + 32 + dom.len() * 32),
                     span,
                 )?;
@@ -402,7 +402,7 @@ impl Evaluator<'_> {
                 let (Value::Set(x), Some(Value::Set(y))) = (&a0, args.get(1)) else {
                     return Err(bad("takes two sets"));
                 };
-                self.check_resident(
+                self.before_making(
                     x.len()
                         .saturating_mul(y.len())
                         .saturating_mul(ELEMENT_BYTES + 48),
