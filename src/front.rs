@@ -449,6 +449,18 @@ pub enum RecordFormat {
 /// Shift-JIS (see `shogi::encoding`), read with the moves as written (`shogi::record`). Errors
 /// point into the text (E0403) or name the file. The source map holds the text under the path.
 pub fn read_record(path: &std::path::Path, format: RecordFormat) -> ReadRecord {
+    read_record_with(path, |text| match format {
+        RecordFormat::Kif => crate::shogi::record::read_kif(text),
+        RecordFormat::Csa => crate::shogi::record::read_csa(text),
+    })
+}
+
+/// A record file read as [`read_record`] reads it, its text parsed by `parse` (a board
+/// variant's KIF reader, say).
+pub fn read_record_with<T>(
+    path: &std::path::Path,
+    parse: impl FnOnce(&str) -> Result<T, crate::shogi::ParseErrors>,
+) -> Result<(T, SourceMap, crate::syntax::ast::FileId), (SourceMap, Vec<Diag>)> {
     use crate::syntax::ast::Span;
     let mut sources = SourceMap::default();
     let bytes = match crate::check::load::read_limited(
@@ -484,11 +496,7 @@ pub fn read_record(path: &std::path::Path, format: RecordFormat) -> ReadRecord {
         Some(path.to_path_buf()),
         text.clone(),
     );
-    let parsed = match format {
-        RecordFormat::Kif => crate::shogi::record::read_kif(&text),
-        RecordFormat::Csa => crate::shogi::record::read_csa(&text),
-    };
-    match parsed {
+    match parse(&text) {
         Ok(r) => Ok((r, sources, id)),
         Err(errs) => {
             let ds = bad(errs, Some(id));

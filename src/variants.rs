@@ -16,8 +16,8 @@ use crate::ir::ReadingId;
 use crate::ir::Value;
 use crate::natives::Natives;
 use crate::shogi::variant::{
-    FaceSpec, KindSpec, Promotion, Repetition, RepetitionResult, RoyalRule, Spec, VPos, Variant,
-    MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,
+    FaceSpec, KifNames, KindSpec, Promotion, Repetition, RepetitionResult, RoyalRule, Spec, VPos,
+    Variant, MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,
 };
 use std::path::{Path, PathBuf};
 
@@ -294,7 +294,49 @@ pub fn compile(program: &mut Program, reading: ReadingId) -> Result<Spec, Diag> 
         flag,
         start: q.string("start_sfen")?,
         repetition: repetition_rule(&mut q)?,
+        kif: kif_names(&mut q, &faces)?,
     })
+}
+
+/// How KIF records write the variant (`kif_game`, `kif_names`): none where the program does not
+/// state them or `kif_game` is empty (no KIF is defined for it). Two faces may not share a name.
+fn kif_names(q: &mut Queries, faces: &[String]) -> Result<Option<KifNames>, Diag> {
+    if q.program.key_of("kif_game").is_none() || q.program.key_of("kif_names").is_none() {
+        return Ok(None);
+    }
+    let game = q.string("kif_game")?;
+    if game.is_empty() {
+        return Ok(None);
+    }
+    let mut names: Vec<Vec<String>> = vec![];
+    for f in faces {
+        let ns = q.strings(&format!("kif_names(\"{f}\")"))?;
+        if ns.is_empty() {
+            return Err(bad(format!(
+                "`kif_names(\"{f}\")` is empty, though `kif_game` is \"{game}\": each face needs a name in KIF"
+            )));
+        }
+        for n in &ns {
+            let len = n.chars().count();
+            if !(1..=2).contains(&len)
+                || n.chars()
+                    .any(|c| c.is_ascii() || c == '・' || c == '打' || c == '同')
+                || n == "成"
+            {
+                return Err(bad(format!(
+                    "`kif_names(\"{f}\")` holds \"{n}\": a KIF name is one or two characters, not ASCII, `・`, `打`, `同` or `成` alone"
+                )));
+            }
+            if let Some(g) = names.iter().position(|m| m.contains(n)) {
+                return Err(bad(format!(
+                    "the faces `{}` and `{f}` are both named \"{n}\" in KIF",
+                    faces[g]
+                )));
+            }
+        }
+        names.push(ns);
+    }
+    Ok(Some(KifNames { game, faces: names }))
 }
 
 /// The repetition rule of the tables (`repetitions`, `repetition_result`,
@@ -670,6 +712,94 @@ mod tests {
             }
         }
         assert!(in_check >= 10, "{in_check} positions in check");
+    }
+
+    /// A move as a KIF record writes it: its square (`同　` for the square just moved to), the
+    /// moving face's first name, `打` for a drop, `成` on a turn (left out at times where the
+    /// variant forces it), `不成` where it might have promoted, and the square it comes from.
+    fn kif_move(p: &VPos, m: VMove, last: Option<u8>, ms: &[VMove], terse: bool) -> String {
+        let t = &*p.t;
+        let kif = t.spec.kif.as_ref().expect("KIF names");
+        let square = |sq: usize| {
+            let (c, r) = t.coords(sq);
+            let col = char::from_u32('０' as u32 + c as u32).unwrap();
+            let row = "一二三四五六七八九".chars().nth(r as usize - 1).unwrap();
+            format!("{col}{row}")
+        };
+        let to = if last == Some(m.to) && !m.is_drop() {
+            "同　".to_string()
+        } else {
+            square(m.to as usize)
+        };
+        if m.is_drop() {
+            return format!("{to}{}打", kif.faces[m.face as usize][0]);
+        }
+        let (face, _) = crate::shogi::variant::piece_of_cell(p.board[m.from as usize]);
+        let other = ms
+            .iter()
+            .any(|n| n.from == m.from && n.to == m.to && n.flip != m.flip);
+        let turn = match (m.flip, other) {
+            (true, false) if terse => "",
+            (true, _) => "成",
+            (false, true) => "不成",
+            (false, false) => "",
+        };
+        let (c, r) = t.coords(m.from as usize);
+        format!("{to}{}{turn}({c}{r})", kif.faces[face][0])
+    }
+
+    /// KIF records written from random games of minishogi, kyoto shogi and the core (9 x 9
+    /// shogi, 平手) read back as the moves played; the core's also read so by the standard KIF
+    /// reader (an independent reader of the same form).
+    #[test]
+    fn kif_records_of_played_games_read_back_as_played() {
+        for name in ["minishogi", "kyotoshogi", ""] {
+            let v = if name.is_empty() {
+                shipped_core()
+            } else {
+                load(name)
+            };
+            let t = v.variant.tables.clone();
+            let game = t.spec.kif.as_ref().expect("KIF names").game.clone();
+            for seed in 0..24u64 {
+                let mut p = v.variant.start();
+                let mut lines = vec![
+                    "開始日時：2024/01/01".to_string(),
+                    format!("手合割：{game}"),
+                    "手数----指手---------消費時間--".to_string(),
+                ];
+                let mut usi = vec![];
+                let mut last = None;
+                let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                for ply in 0..(10 + (seed as usize * 13) % 90) {
+                    let ms = p.legal_moves(DropMate::Illegal);
+                    if ms.is_empty() || p.over().is_some() {
+                        break;
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let m = ms[(x % ms.len() as u64) as usize];
+                    let text = kif_move(&p, m, last, &ms, seed % 2 == 1);
+                    lines.push(format!("{:>4} {text}   ( 0:01/00:00:01)", ply + 1));
+                    usi.push(p.move_text(m));
+                    last = Some(m.to);
+                    p.do_move(m);
+                }
+                lines.push(format!("{:>4} 投了", usi.len() + 1));
+                let text = lines.join("\n");
+                let read = crate::shogi::variant::read_kif(&t, &text, DropMate::Illegal)
+                    .unwrap_or_else(|e| panic!("{name} seed {seed}: {}\n{text}", e.0[0].message));
+                let got: Vec<&str> = read.moves.iter().map(|m| m.0.as_str()).collect();
+                assert_eq!(got, usi, "{name} seed {seed}\n{text}");
+                assert_eq!(read.start.to_sfen(), v.variant.start().to_sfen());
+                if name.is_empty() {
+                    let r = crate::shogi::read_kif(&text).expect("the standard reader");
+                    let std: Vec<String> = r.game.moves.iter().map(|m| m.to_usi()).collect();
+                    assert_eq!(std, usi, "seed {seed}\n{text}");
+                }
+            }
+        }
     }
 
     /// The compiled engine stands for the core's one-step transition and legality: on positions

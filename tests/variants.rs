@@ -1767,7 +1767,10 @@ fn the_repl_plays_a_board_variant() {
     let e = err(&o);
     assert!(e.contains("E0402"), "{e}");
     assert!(e.contains("E0401"), "{e}");
-    assert!(e.contains(":kif reads records of standard shogi"), "{e}");
+    assert!(
+        e.contains("`手合割：平手` names no start position of minishogi"),
+        "{e}"
+    );
     // an unknown variant is refused before the session starts
     let o = repl_with(&["--variant", "chess"], "1 + 1\n");
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
@@ -1776,4 +1779,267 @@ fn the_repl_plays_a_board_variant() {
         "{}",
         err(&o)
     );
+}
+
+/// A minishogi game as lishogi writes its KIF (shogiops, src/notation/kif.ts): `手合割：5五将棋`,
+/// numbered moves with their origins, `同　`, a drop, the ending word and the summary.
+const MINI_KIF: &str = "開始日時：2024/01/01 10:00:00
+手合割：5五将棋
+先手：A
+後手：B
+手数----指手---------消費時間--
+   1 ２四銀(35)   ( 0:01/00:00:01)
+   2 ４二銀(31)   ( 0:01/00:00:01)
+   3 ２三銀(24)   ( 0:01/00:00:02)
+   4 同　角(41)   ( 0:01/00:00:02)
+   5 １二飛(15)   ( 0:01/00:00:03)
+   6 同　玉(11)   ( 0:01/00:00:03)
+   7 ３二歩打   ( 0:01/00:00:03)
+   8 投了
+まで7手で先手の勝ち
+";
+const MINI_USI: &str = "3e2d 3a4b 2d2c 4a2c 1e1b 1a1b P*3b";
+
+/// A minishogi problem as a board diagram with hands, and its solution.
+const MINI_PROBLEM: &str = "手合割：5五将棋
+後手の持駒：なし
+  ５ ４ ３ ２ １
++---------------+
+| ・ ・ ・ ・v玉|一
+| ・ ・ ・ ・ ・|二
+| ・ ・ ・ 金 ・|三
+| ・ ・ ・ ・ ・|四
+| 玉 ・ ・ ・ ・|五
++---------------+
+先手の持駒：金
+手数----指手---------消費時間--
+   1 １二金打
+まで1手で先手の勝ち
+";
+
+/// Kyoto shogi: every move turns the piece over; the third move is written without its `成`.
+const KYOTO_KIF: &str = "手合割：京都将棋
+手数----指手---------消費時間--
+   1 １四歩成(15)
+   2 ５二歩成(51)
+   3 １一飛(14)
+   4 ４二金成(41)
+   5 ２三と打
+";
+const KYOTO_USI: &str = "1e1d+ 5a5b+ 1d1a- 4a4b- +L*2c";
+
+/// KIF records of the variants whose KIF is defined (minishogi and kyoto shogi, as lishogi
+/// writes them) are read by `game`, `game --records`, `tsume` and the REPL's `:kif` as the
+/// same games given in USI; CSA, and KIF of a variant without a dialect, are refused.
+#[test]
+fn kif_records_of_a_variant_through_the_commands() {
+    let dir = std::env::temp_dir().join(format!("okite-variant-kif-{}", std::process::id()));
+    let recs = dir.join("records");
+    std::fs::create_dir_all(&recs).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let mini = write("mini.kif", MINI_KIF);
+    let problem = write("problem.kif", MINI_PROBLEM);
+    let kyoto = write("kyoto.kif", KYOTO_KIF);
+    for (variant, kif, usi) in [
+        ("minishogi", &mini, MINI_USI),
+        ("kyotoshogi", &kyoto, KYOTO_USI),
+    ] {
+        let by_kif = okite(&["game", "--variant", variant, "--kif", kif, "--json"]);
+        let by_usi = okite(&["game", "--variant", variant, "--usi", usi, "--json"]);
+        assert!(by_kif.status.success(), "{variant}: {}", err(&by_kif));
+        assert_eq!(out(&by_kif), out(&by_usi), "{variant}");
+        assert!(out(&by_kif).contains(&format!(
+            "\"moves\": [\"{}\"",
+            usi.split(' ').next().unwrap()
+        )));
+    }
+    // a problem drawn as a diagram: its start is the diagram's, its move the solution
+    let o = okite(&[
+        "game",
+        "--variant",
+        "minishogi",
+        "--kif",
+        &problem,
+        "--json",
+    ]);
+    assert!(
+        out(&o).contains("\"winner\": \"b\", \"reason\": \"mate\""),
+        "{}",
+        out(&o)
+    );
+    let o = okite(&["tsume", "--variant", "minishogi", "--kif", &problem]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).contains("main line (1 ply, as given): G*1b"),
+        "{}",
+        out(&o)
+    );
+    let o = okite(&[
+        "tsume",
+        "--variant",
+        "minishogi",
+        "--sfen",
+        "4k/5/3G1/5/K4 b G 1",
+    ]);
+    assert!(
+        out(&o).contains("G*1b") || out(&o).contains("G*2b"),
+        "{}",
+        out(&o)
+    );
+    // a folder of records: each its game, in order; a CSA record is an error object in its place
+    std::fs::copy(&mini, recs.join("a.kif")).unwrap();
+    std::fs::copy(&problem, recs.join("b.kif")).unwrap();
+    std::fs::write(recs.join("c.csa"), "PI\n+\n").unwrap();
+    let r = recs.display().to_string();
+    let o = okite(&[
+        "game",
+        "--variant",
+        "minishogi",
+        "--records",
+        &r,
+        "--json",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let lines: Vec<String> = out(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{}", out(&o));
+    let one = out(&okite(&[
+        "game",
+        "--variant",
+        "minishogi",
+        "--kif",
+        &mini,
+        "--json",
+    ]));
+    assert_eq!(
+        lines[0],
+        format!(
+            "{{\"record\": {:?}, {}",
+            recs.join("a.kif").display().to_string(),
+            &one[1..]
+        )
+    );
+    assert!(lines[1].contains("\"reason\": \"mate\""), "{}", lines[1]);
+    assert!(lines[2].contains("\"code\": \"E0406\""), "{}", lines[2]);
+    // refusals, each naming what does not fit
+    let refused = |args: &[&str], code: &str, said: &str| {
+        let o = okite(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", out(&o));
+        assert!(
+            err(&o).contains(code) && err(&o).contains(said),
+            "{args:?}: {}",
+            err(&o)
+        );
+    };
+    refused(
+        &["game", "--variant", "dobutsu", "--kif", &mini],
+        "E0403",
+        "no form of KIF is defined for dobutsu",
+    );
+    refused(
+        &[
+            "game",
+            "--variant",
+            "minishogi",
+            "--csa",
+            "tests/data/shogi/impasse-27-27.csa",
+        ],
+        "E0406",
+        "the CSA format defines the 9 x 9 board only",
+    );
+    refused(
+        &[
+            "tsume",
+            "--variant",
+            "minishogi",
+            "--csa",
+            "tests/data/shogi/impasse-27-27.csa",
+        ],
+        "E0406",
+        "the CSA format defines the 9 x 9 board only",
+    );
+    refused(
+        &["game", "--variant", "kyotoshogi", "--kif", &mini],
+        "E0403",
+        "`手合割：5五将棋` names no start position of kyotoshogi",
+    );
+    let wide = write(
+        "wide.kif",
+        &MINI_PROBLEM.replace("| ・ ・ ・ ・ ・|二", "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二"),
+    );
+    refused(
+        &["game", "--variant", "minishogi", "--kif", &wide],
+        "E0403",
+        "the row has 9 cells, not 5",
+    );
+    let short = write(
+        "short.kif",
+        &MINI_PROBLEM.replace("| ・ ・ ・ ・ ・|四\n", ""),
+    );
+    refused(
+        &["game", "--variant", "minishogi", "--kif", &short],
+        "E0403",
+        "the board diagram has 4 rows; minishogi's board has 5",
+    );
+    let named = write("named.kif", &MINI_KIF.replace("２四銀(35)", "２四金(35)"));
+    refused(
+        &["game", "--variant", "minishogi", "--kif", &named],
+        "E0403",
+        "the piece on 3e is 銀, not 金",
+    );
+    let illegal = write("illegal.kif", &MINI_KIF.replace("３二歩打", "１一歩打"));
+    refused(
+        &["game", "--variant", "minishogi", "--kif", &illegal],
+        "E0403",
+        "move 7 `１一歩打`",
+    );
+    // the REPL: :kif sets the variant's game, and the rules count its moves as the engine does
+    let end = out(&okite(&[
+        "game",
+        "--variant",
+        "kyotoshogi",
+        "--usi",
+        KYOTO_USI,
+        "--json",
+    ]));
+    let sfen = end
+        .split("\"sfen\": \"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let legal = out(&okite(&[
+        "legal",
+        "--variant",
+        "kyotoshogi",
+        "--sfen",
+        &sfen,
+    ]));
+    let o = repl_with(
+        &["--variant", "kyotoshogi"],
+        &format!(":kif {kyoto}\nsize(legal(s))\n:csa {kyoto}\n"),
+    );
+    let text = out(&o);
+    assert!(
+        text.contains(&format!("kyotoshogi game of 6 positions, now sfen {sfen}")),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().last().unwrap().trim(),
+        legal.split_whitespace().count().to_string(),
+        "{text}"
+    );
+    assert!(
+        err(&o).contains(":csa reads 9 x 9 records only"),
+        "{}",
+        err(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

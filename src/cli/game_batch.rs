@@ -6,7 +6,7 @@
 use super::args::GameArgs;
 use super::common::*;
 use super::records::{answer_all, records_of, Answer};
-use crate::diagnostics::Diag;
+use super::variant_asked::Asked;
 use crate::front::RecordFormat;
 use std::path::Path;
 
@@ -55,25 +55,76 @@ fn answer(a: &GameArgs, prog: &mut crate::check::Program, path: &Path) -> Answer
     }
 }
 
+/// The game of the record `path` under a board variant, rendered as `okite game --variant`
+/// renders it.
+fn variant_answer(
+    a: &GameArgs,
+    v: &mut crate::variants::LoadedVariant,
+    path: &Path,
+    dm: crate::shogi::variant::DropMate,
+) -> Answer {
+    let kept = super::output::capture(|| {
+        // inside the capture, the printer's diagnostics are kept with their codes
+        let printer = Printer::new(&a.out);
+        if format_of(path) == RecordFormat::Csa {
+            return super::variant::no_csa(&printer);
+        }
+        match super::variant::kif_record(v, path, dm) {
+            Ok((sfen, moves)) => super::variant::game(v, &sfen, &moves, dm, a.json, &printer),
+            Err((sources, ds)) => printer.fail_all(&ds, &sources),
+        }
+    });
+    Answer {
+        text: kept.stdout,
+        status: kept.status,
+        errors: kept.diagnostics,
+        first: kept
+            .codes
+            .first()
+            .cloned()
+            .zip(kept.messages.first().cloned()),
+    }
+}
+
 /// `okite game --records`: the exit status is that of the last record without a report, else 0.
 pub(super) fn run(a: &GameArgs, path: &Path) -> i32 {
     let printer = Printer::new(&a.out);
     if let Err(d) = super::bounds::jobs_in_range(a.jobs) {
         return printer.fail(d);
     }
-    if a.variant.variant.is_some() {
-        return printer.fail(
-            Diag::error(
-                crate::variants::BAD_VARIANT,
-                "records (KIF, CSA) are not read under a board variant yet",
-            )
-            .help("give the game as --sfen and --usi moves"),
-        );
-    }
     let records = match records_of(path, &["kif", "kifu", "ki2", "csa"]) {
         Ok(r) => r,
         Err(d) => return printer.fail(d),
     };
+    // under a board variant, each record is its game (KIF where the variant defines it)
+    let asked = (a.readings.len() == 1).then(|| a.readings[0].as_str());
+    let board = |p: &Printer| {
+        super::variant_asked::requested(a.variant.variant.as_deref(), &a.rules, asked, p)
+    };
+    if a.variant.variant.is_some() || !a.rules.is_empty() {
+        match board(&printer) {
+            Ok(Asked::Board(_)) => {
+                let dm =
+                    match super::variant_asked::drop_mate(a.variant.drop_mate.as_deref(), &printer)
+                    {
+                        Ok(d) => d,
+                        Err(c) => return c,
+                    };
+                return answer_all(
+                    a.json,
+                    &records,
+                    a.jobs,
+                    || match board(&Printer::new(&a.out).capturing()) {
+                        Ok(Asked::Board(v)) => Some(v),
+                        _ => None,
+                    },
+                    |v, r| variant_answer(a, v, r, dm),
+                );
+            }
+            Ok(Asked::Shogi(_)) => {}
+            Err(c) => return c,
+        }
+    }
     // the rules are checked once before the jobs start, so that an error in them is said once
     if let Err(c) = load_or_report(&a.rules, &printer) {
         return c;

@@ -827,37 +827,33 @@ pub(super) fn game(args: GameArgs) -> i32 {
         ..
     } = args;
     let printer = Printer::new(&out);
-    let mut loaded = None;
-    if kif.is_none() && csa.is_none() {
-        let asked = (readings.len() == 1).then(|| readings[0].as_str());
-        match super::variant_asked::requested(variant.variant.as_deref(), &rules, asked, &printer) {
-            Ok(Asked::Board(v)) => {
-                let dm =
-                    match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
-                        Ok(d) => d,
-                        Err(c) => return c,
-                    };
-                return super::variant::game(
-                    v,
-                    &sfen,
-                    usi.as_deref().unwrap_or(""),
-                    dm,
-                    json,
-                    &printer,
-                );
+    let asked = (readings.len() == 1).then(|| readings[0].as_str());
+    let loaded = match super::variant_asked::requested(
+        variant.variant.as_deref(),
+        &rules,
+        asked,
+        &printer,
+    ) {
+        Ok(Asked::Board(v)) => {
+            let dm = match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
+                Ok(d) => d,
+                Err(c) => return c,
+            };
+            if csa.is_some() {
+                return super::variant::no_csa(&printer);
             }
-            Ok(Asked::Shogi(p)) => loaded = p,
-            Err(c) => return c,
+            let (sfen, moves) = match &kif {
+                Some(path) => match super::variant::kif_record(&v, path, dm) {
+                    Ok(r) => r,
+                    Err((sources, ds)) => return printer.fail_all(&ds, &sources),
+                },
+                None => (sfen, usi.unwrap_or_default()),
+            };
+            return super::variant::game(&v, &sfen, &moves, dm, json, &printer);
         }
-    } else if variant.variant.is_some() {
-        return printer.fail(
-            Diag::error(
-                crate::variants::BAD_VARIANT,
-                "records (KIF, CSA) are not read under a board variant yet",
-            )
-            .help("give the game as --sfen and --usi moves"),
-        );
-    }
+        Ok(Asked::Shogi(p)) => p,
+        Err(c) => return c,
+    };
     let loaded = match loaded {
         Some(p) => Some(p),
         None if !rules.is_empty() => match load_or_report(&rules, &printer) {

@@ -199,25 +199,27 @@ fn variant_tsume(
     printer: &Printer,
 ) -> i32 {
     use crate::shogi::variant::{MateLimits, MateOutcome, TsumeBoard};
-    if a.kif.is_some() || a.csa.is_some() {
-        return printer.fail(
-            Diag::error(
-                crate::variants::BAD_VARIANT,
-                "KIF and CSA records are not read under a board variant",
-            )
-            .help("give the problem with --sfen and its solution with --solution"),
-        );
+    if a.csa.is_some() {
+        return super::variant::no_csa(printer);
     }
     let dm = match super::variant_asked::drop_mate(a.variant.drop_mate.as_deref(), printer) {
         Ok(d) => d,
         Err(c) => return c,
     };
-    let Some(sfen) = &a.sfen else {
-        return printer.fail(
-            Diag::error("E0602", "no problem given")
-                .help("give the problem with --sfen, in the variant's geometry"),
-        );
+    // the problem by --sfen, or by a KIF record whose moves are its stated solution
+    let (sfen, record_line) = match (&a.kif, &a.sfen) {
+        (Some(path), _) => match super::variant::kif_record(&v, path, dm) {
+            Ok((s, m)) => (s, Some(m).filter(|m| !m.is_empty())),
+            Err((sources, ds)) => return printer.fail_all(&ds, &sources),
+        },
+        (None, Some(s)) => (s.clone(), None),
+        (None, None) => {
+            return printer.fail(Diag::error("E0602", "no problem given").help(
+                "give the problem with --sfen, in the variant's geometry, or as a KIF record",
+            ))
+        }
     };
+    let sfen = &sfen;
     let p = match super::variant_asked::position(&v, sfen, "", dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
@@ -232,7 +234,7 @@ fn variant_tsume(
         }
     };
     super::variant_asked::announce(&v);
-    let stated = match &a.solution {
+    let stated = match a.solution.as_ref().or(record_line.as_ref()) {
         Some(s) => {
             let mut q = start.p.clone();
             let mut line = vec![];

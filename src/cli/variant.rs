@@ -202,10 +202,35 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
     code
 }
 
+/// A KIF record of the variant (where its tables define KIF's names): its start as SFEN and
+/// its moves as USI text. Errors point into the record.
+pub(super) fn kif_record(
+    v: &LoadedVariant,
+    path: &std::path::Path,
+    dm: DropMate,
+) -> Result<(String, String), (crate::diagnostics::SourceMap, Vec<Diag>)> {
+    let t = v.variant.tables.clone();
+    let (r, _, _) =
+        crate::front::read_record_with(path, |text| crate::shogi::variant::read_kif(&t, text, dm))?;
+    let moves: Vec<&str> = r.moves.iter().map(|m| m.0.as_str()).collect();
+    Ok((r.start.to_sfen(), moves.join(" ")))
+}
+
+/// CSA under a board variant: refused, as the format writes the 9 x 9 board only.
+pub(super) fn no_csa(printer: &Printer) -> i32 {
+    printer.fail(
+        Diag::error(
+            crate::variants::BAD_VARIANT,
+            "CSA records are not read under a board variant: the CSA format defines the 9 x 9 board only",
+        )
+        .help("give a KIF record where the variant defines one (minishogi, kyotoshogi), or --sfen and --usi moves"),
+    )
+}
+
 /// `okite game` under a variant: the moves played in turn (each must be legal), and how the
 /// game stands after them.
 pub(super) fn game(
-    v: LoadedVariant,
+    v: &LoadedVariant,
     sfen: &str,
     moves: &str,
     dm: DropMate,
@@ -213,7 +238,7 @@ pub(super) fn game(
     printer: &Printer,
 ) -> i32 {
     use crate::shogi::variant::{repetition_end, side_name, Over};
-    let mut p = match start(&v, sfen, "", dm, printer) {
+    let mut p = match start(v, sfen, "", dm, printer) {
         Ok(p) => p,
         Err(c) => return c,
     };
@@ -284,7 +309,7 @@ pub(super) fn game(
             list.join(", "),
             json_str(reason),
             json_str(&p.to_sfen()),
-            engine_json(&v)
+            engine_json(v)
         );
     } else {
         outln!("{n} move{}", if n == 1 { "" } else { "s" });

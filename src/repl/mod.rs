@@ -54,7 +54,7 @@ pub const COMMANDS: &[Cmd] = &[
     Cmd {
         name: ":kif",
         args: "FILE",
-        help: "set the shogi game from a KIF record",
+        help: "set the shogi game from a KIF record (under a board variant that defines KIF, as minishogi and kyotoshogi do, its game)",
     },
     Cmd {
         name: ":csa",

@@ -894,13 +894,7 @@ impl Session {
             }
             "sfen" => self.set_sfen(arg, line, off),
             "moves" => self.play_moves(arg, line, off),
-            "kif" | "csa" if self.states_variant() => {
-                fail!(
-                    self,
-                    "error: :{cmd} reads records of standard shogi; the rules loaded state a board variant (set its game with :sfen)"
-                );
-                Flow::Continue
-            }
+            "kif" | "csa" if self.states_variant() => self.board_record(cmd, arg),
             "kif" | "csa" => {
                 let q = QueryOpts {
                     rules: vec![],

@@ -90,6 +90,53 @@ impl Session {
         Flow::Continue
     }
 
+    /// `:kif FILE` under the variant: a KIF record of it (where its tables name its pieces in
+    /// KIF, as minishogi's and kyoto shogi's do), its start and every move played. `:csa` is
+    /// refused: the CSA format writes the 9 x 9 board only.
+    pub(super) fn board_record(&mut self, cmd: &str, arg: &str) -> Flow {
+        if cmd == "csa" {
+            fail!(
+                self,
+                "error: :csa reads 9 x 9 records only, and the rules loaded state a board variant: give its game with :kif (where the variant defines KIF) or :sfen"
+            );
+            return Flow::Continue;
+        }
+        let Some(variant) = self.compiled() else {
+            self.errors.set(self.errors.get() + 1);
+            return Flow::Continue;
+        };
+        let t = variant.tables.clone();
+        let read = crate::front::read_record_with(std::path::Path::new(arg.trim()), |text| {
+            crate::shogi::variant::read_kif(&t, text, DropMate::Illegal)
+        });
+        let record = match read {
+            Ok((r, _, _)) => r,
+            Err((sources, ds)) => {
+                self.diags(&ds, &sources);
+                return Flow::Continue;
+            }
+        };
+        let mut p = record.start.clone();
+        let mut game = BoardGame {
+            variant,
+            reading: self.reading.clone(),
+            positions: vec![p.clone()],
+            moves: vec![],
+        };
+        for (m, _, _) in &record.moves {
+            // each was read as a legal move of its position
+            if let Ok(mv) = p.parse_move(m, DropMate::Illegal) {
+                p.do_move(mv);
+                game.positions.push(p.clone());
+                game.moves.push(m.clone());
+            }
+        }
+        self.board = Some(game);
+        self.current = Some(Current::Board);
+        self.board_note();
+        Flow::Continue
+    }
+
     /// `:moves [MOVE ...]` in the variant's game: without moves, the moves played.
     pub(super) fn board_moves(&mut self, arg: &str, line: &str, off: usize) -> Flow {
         let toks = tokens(arg, off);

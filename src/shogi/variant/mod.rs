@@ -25,7 +25,7 @@
 //!     kinds: vec![kind('K', 0, true), kind('R', 1, false)],
 //!     zone: [vec![], vec![]], promotion: Promotion::Optional, immobility_illegal: true,
 //!     royal: RoyalRule::Check, flag: None, start: "k2/3/R1K b - 1".into(),
-//!     repetition: Default::default(),
+//!     repetition: Default::default(), kif: None,
 //! };
 //! let v = Variant::new(spec).unwrap();
 //! let mut p = v.start();
@@ -41,6 +41,7 @@
 mod bits;
 mod checks;
 mod dfpn;
+mod kif;
 mod mate;
 mod movegen;
 mod notation;
@@ -51,13 +52,14 @@ mod tsume;
 
 pub use bits::Bits;
 pub use dfpn::MAX_PLIES as MAX_MATE_PLIES;
+pub use kif::{read_kif, VRecord};
 pub use mate::{MateLimits, MateOutcome, MateResult};
 pub use movegen::{DropMate, Over};
 pub use position::{piece_of as piece_of_cell, side_name, Undo, VMove, VPos, MAX_IN_HAND};
 pub use repetition::{repetition_end, RepetitionEnd};
 pub use spec::{
-    FaceSpec, KindSpec, Promotion, Repetition, RepetitionResult, RoyalRule, Spec, SpecError,
-    Tables, MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,
+    FaceSpec, KifNames, KindSpec, Promotion, Repetition, RepetitionResult, RoyalRule, Spec,
+    SpecError, Tables, MAX_FACES, MAX_RAY, MAX_RAYS, MAX_SIDE,
 };
 pub use tsume::TsumeBoard;
 

@@ -98,6 +98,18 @@ pub struct Repetition {
     pub perpetual_check_loses: bool,
 }
 
+/// How KIF records write a variant, where a dialect of KIF is defined for it (lishogi writes
+/// 5五将棋 and 京都将棋 records so): the `手合割` that names its start position, and each face's
+/// names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KifNames {
+    /// The `手合割` value that names the start position (`5五将棋`).
+    pub game: String,
+    /// Each face's names, indexed as [`Spec::faces`]; the first is the one written, the others
+    /// are read too (`成銀` and `全`).
+    pub faces: Vec<Vec<String>>,
+}
+
 /// The whole variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -126,6 +138,8 @@ pub struct Spec {
     pub start: String,
     /// The repetition rule.
     pub repetition: Repetition,
+    /// How KIF records name it and its faces, where a KIF dialect is defined for it.
+    pub kif: Option<KifNames>,
 }
 
 /// Why a spec cannot be run.
