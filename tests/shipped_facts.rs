@@ -67,3 +67,78 @@ fn the_shipped_facts_are_what_the_checked_rules_give() {
     // the engines follow at least the four shogi readings and base
     assert!(native >= 2 * 5, "{native}");
 }
+
+/// The commands that answer on the built-in rules without checking them (perft, legal, mate)
+/// print what the checked path prints on the same texts, named as a folder: the counts, moves,
+/// mates, notices and errors, under each shipped reading.
+#[test]
+fn the_unchecked_start_answers_as_the_checked_rules_do() {
+    use std::process::Command;
+    let okite = env!("CARGO_BIN_EXE_okite");
+    let dir = std::env::temp_dir().join(format!("okite-facts-{}", std::process::id()));
+    let o = Command::new(okite)
+        .args(["rules", "export"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run = |args: &[&str], rules: bool| {
+        let mut c = Command::new(okite);
+        c.args(args).env("NO_COLOR", "1");
+        if rules {
+            c.arg("--rules").arg(&dir);
+        }
+        let o = c.output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let drops = "4k4/9/9/9/9/9/9/9/4K4 b 2P2p 1";
+    let mut cases: Vec<Vec<&str>> = vec![
+        vec!["legal", "--moves", "7g7f 3c3d 8h2b+ 3a2b B*5e"],
+        vec!["legal", "--json", "--sfen", drops],
+        vec!["legal", "--moves", "7g7f 7g7f"],
+        vec!["legal", "--sfen", "lnsgkgsnl/9 b - 1"],
+        vec!["perft", "--depth", "2", "--moves", "7g7f"],
+        vec!["perft", "--depth", "2", "--json", "--sfen", drops],
+        vec!["perft", "--depth", "1", "--moves", "5i5i"],
+        vec!["mate", "--sfen", "7k1/9/7P1/9/9/9/9/9/K8 b G 1", "--json"],
+    ];
+    let readings = ["narrow", "broad", "narrow-check", "broad-check"];
+    for r in readings {
+        cases.push(vec!["legal", "--reading", r, "--sfen", drops]);
+        cases.push(vec![
+            "perft",
+            "--reading",
+            r,
+            "--depth",
+            "2",
+            "--sfen",
+            drops,
+        ]);
+    }
+    for args in &cases {
+        let (s1, out1, err1) = run(args, false);
+        let (s2, out2, err2) = run(args, true);
+        // a mate's time is its own
+        let strip = |t: &str| {
+            t.split(", \"ms\": ")
+                .enumerate()
+                .map(|(i, p)| {
+                    if i == 0 {
+                        p
+                    } else {
+                        p.split_once(',').map_or(p, |x| x.1)
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        assert_eq!(s1, s2, "{args:?}");
+        assert_eq!(strip(&out1), strip(&out2), "{args:?}");
+        assert_eq!(err1, err2, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

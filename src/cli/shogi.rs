@@ -710,6 +710,40 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
+    let print = |ms: Vec<String>, ej: &str| {
+        if json {
+            let items: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
+            outln!("{{\"moves\": [{}], \"engine\": {ej}}}", items.join(", "));
+        } else {
+            outln!("{}", ms.join(" "));
+        }
+        0
+    };
+    // the built-in rules under one of their readings: the plan is known without checking
+    // them. A position that does not read takes the checked path, which says what is wrong.
+    let named = reading.as_deref().unwrap_or("base");
+    if let (Engine::Native, false, Some(Plan::Native(native))) = (
+        engine,
+        verify,
+        crate::front::shipped_plan(&rules, variant.variant.as_deref(), "legal", named),
+    ) {
+        let history = pseudo_game(&pos.sfen, &pos.moves, None).ok();
+        if let Some(history) = history.filter(|h| crate::front::engine_start(h).is_ok()) {
+            let engine_name = "the move generator";
+            errln!(
+                "{}",
+                crate::front::native_notice("legal", named, engine_name, native)
+            );
+            let rd = crate::shogi::readings::Reading::named(native)
+                .expect("the shogi engines' readings are named");
+            let ms = crate::shogi::readings::legal_moves(&history, rd)
+                .iter()
+                .map(|m| m.to_usi())
+                .collect();
+            let ej = crate::front::native_notice_json("legal", named, engine_name, native);
+            return print(ms, &ej);
+        }
+    }
     // without `--reading`: base (the rules as written, for shogi seed 001's narrow reading, as
     // the evaluator and the REPL); under a variant, the variant's own reading
     let asked = reading.as_deref();
@@ -763,15 +797,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
             .map(|m| m.to_usi())
             .collect()
     };
-    let print = |ms: Vec<String>| {
-        if json {
-            let items: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
-            outln!("{{\"moves\": [{}], \"engine\": {ej}}}", items.join(", "));
-        } else {
-            outln!("{}", ms.join(" "));
-        }
-        0
-    };
+    let print = |ms: Vec<String>| print(ms, &ej);
     let mut prog = prog;
     match (engine, plan) {
         (Engine::Native, Plan::Native(n)) => print(native(n)),
