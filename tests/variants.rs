@@ -1590,6 +1590,37 @@ fn tsume_and_batches_under_a_variant() {
     assert_eq!(rows[2]["code"], "E0401");
     let o = okite(&["mate", "--variant", "minishogi", "--batch", b]);
     assert!(err(&o).contains("mini.sfen line 5"), "{}", err(&o));
+    // tsume --batch: each line's report is `tsume --sfen`'s (but its time), with 1 and 2 jobs;
+    // the unreadable line and the position without mate are error objects in their places
+    for jobs in ["1", "2"] {
+        let o = okite(&[
+            "tsume",
+            "--variant",
+            "minishogi",
+            "--batch",
+            b,
+            "--json",
+            "--jobs",
+            jobs,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+        let rows: Vec<serde_json::Value> = out(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), 4, "{}", out(&o));
+        for (row, sfen) in [(0, "2k2/5/2P2/5/2K2 b G 1"), (1, "4k/5/4B/5/2K1R b - 1")] {
+            let (code, mut alone, e) = tsume(sfen, &[]);
+            assert_eq!(code, Some(0), "{e}");
+            let mut got = rows[row].clone();
+            alone["ms"] = 0.into();
+            got["ms"] = 0.into();
+            assert_eq!(got, alone, "{sfen}");
+        }
+        assert_eq!(rows[2]["line"], 5);
+        assert_eq!(rows[2]["code"], "E0401");
+        assert_eq!(rows[3]["code"], "E0614", "{}", rows[3]);
+    }
 }
 
 /// `okite explain` and `okite compare` under a board variant: `s` is the position in the

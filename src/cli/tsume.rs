@@ -198,7 +198,6 @@ fn variant_tsume(
     asked: Vec<Asked>,
     printer: &Printer,
 ) -> i32 {
-    use crate::shogi::variant::{MateLimits, MateOutcome, TsumeBoard};
     if a.csa.is_some() {
         return super::variant::no_csa(printer);
     }
@@ -220,40 +219,54 @@ fn variant_tsume(
         }
     };
     let sfen = &sfen;
-    let p = match super::variant_asked::position(&v, sfen, "", dm, printer) {
-        Ok(p) => p,
-        Err(c) => return c,
-    };
-    let start = match TsumeBoard::new(p, dm) {
-        Ok(b) => b,
-        Err(why) => {
-            return printer.fail(
-                Diag::error(crate::variants::BAD_VARIANT, why)
-                    .help("its wins are asked with `okite mate --variant ...`"),
-            )
-        }
-    };
-    super::variant_asked::announce(&v);
-    let stated = match a.solution.as_ref().or(record_line.as_ref()) {
+    let answered = variant_report(
+        &a,
+        &v,
+        &asked,
+        sfen,
+        a.solution.as_deref().or(record_line.as_deref()),
+        dm,
+        || super::variant_asked::announce(&v),
+    );
+    match answered {
+        Ok(text) => finish(Some(Ok(text)), printer),
+        Err(d) => printer.fail(d),
+    }
+}
+
+/// The report of a problem of a board variant (the check rule): its position by SFEN, its
+/// solution as stated or found by the variant's df-pn search. `announce` runs once the
+/// position is known good.
+pub(super) fn variant_report(
+    a: &TsumeArgs,
+    v: &crate::variants::LoadedVariant,
+    asked: &[Asked],
+    sfen: &str,
+    solution: Option<&str>,
+    dm: crate::shogi::variant::DropMate,
+    announce: impl FnOnce(),
+) -> Result<String, Diag> {
+    use crate::shogi::variant::{MateLimits, MateOutcome, TsumeBoard};
+    let p = super::variant_asked::read_position(v, sfen, "", dm)?;
+    let start = TsumeBoard::new(p, dm).map_err(|why| {
+        Diag::error(crate::variants::BAD_VARIANT, why)
+            .help("its wins are asked with `okite mate --variant ...`")
+    })?;
+    announce();
+    let stated = match solution {
         Some(s) => {
             let mut q = start.p.clone();
             let mut line = vec![];
             for (i, t) in s.split_whitespace().enumerate() {
-                match q.parse_move(t, dm) {
-                    Ok(m) => {
-                        q.do_move(m);
-                        line.push(m);
-                    }
-                    Err(e) => {
-                        return printer.fail(
-                            Diag::error(
-                                "E0613",
-                                format!("the solution's move {} `{t}`: {}", i + 1, e.message),
-                            )
-                            .help(e.help.clone()),
-                        )
-                    }
-                }
+                let m = q.parse_move(t, dm).map_err(|e| {
+                    Diag::error(
+                        "E0613",
+                        format!("the solution's move {} `{t}`: {}", i + 1, e.message),
+                    )
+                    .help(e.help.clone())
+                })?;
+                q.do_move(m);
+                line.push(m);
             }
             Some(line)
         }
@@ -275,10 +288,16 @@ fn variant_tsume(
             MateOutcome::Unknown => Err(search_ran_out(&format!("{} nodes", r.nodes))),
         }
     };
-    let outcome = crate::shogi::dfpn::with_stack(super::output::carried(move || {
-        report_problem(&a, &start, stated, &asked, || search(&a, &start))
-    }));
-    finish(outcome, printer)
+    crate::shogi::dfpn::with_stack(super::output::carried(move || {
+        report_problem(a, &start, stated, asked, || search(a, &start))
+    }))
+    .unwrap_or_else(|| {
+        Err(Diag::error(
+            "E0610",
+            "the tsume checker could not run (no thread for its stack)",
+        )
+        .help("the system refused a thread: free memory or raise the limit of threads"))
+    })
 }
 
 /// The report printed, or why there is none.

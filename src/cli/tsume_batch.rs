@@ -61,6 +61,54 @@ fn print(
     }
 }
 
+/// `okite tsume --batch` under a board variant: each line an SFEN of its board, judged as
+/// `okite tsume --variant ... --sfen` judges it; each job reads the variant's rules again (a
+/// program is not shared between threads).
+fn variant_batch(
+    a: &TsumeArgs,
+    batch: &std::path::Path,
+    v: &crate::variants::LoadedVariant,
+    asked: &[Asked],
+    printer: &Printer,
+) -> i32 {
+    let dm = match super::variant_asked::drop_mate(a.variant.drop_mate.as_deref(), printer) {
+        Ok(d) => d,
+        Err(c) => return c,
+    };
+    let problems = match batch_of(batch, printer) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    super::variant_asked::announce(v);
+    let jobs = super::bounds::jobs_or_cores(a.jobs).clamp(1, problems.len().max(1));
+    let mut status = 0;
+    super::side_by_side::in_order(
+        &problems,
+        jobs,
+        || {
+            let quiet = Printer::new(&crate::front::OutOpts {
+                color: "never".into(),
+            })
+            .capturing();
+            prepare(a, &quiet).ok().and_then(|(_, v, _)| v)
+        },
+        |v, p| {
+            if let Some(d) = p.unreadable(Some(batch)) {
+                return Err((SourceMap::default(), vec![d]));
+            }
+            super::tsume::variant_report(a, v, asked, &p.text, None, dm, || {})
+                .map_err(|d| (SourceMap::default(), vec![d]))
+        },
+        |i, ans| {
+            let c = print(a, batch, &problems[i], ans, printer);
+            if c != 0 {
+                status = c;
+            }
+        },
+    );
+    status
+}
+
 /// `okite tsume --batch`: the exit status is that of the last problem without a report, else 0.
 pub(super) fn run(a: &TsumeArgs, batch: &std::path::Path) -> i32 {
     let printer = &Printer::new(&crate::front::OutOpts {
@@ -71,12 +119,7 @@ pub(super) fn run(a: &TsumeArgs, batch: &std::path::Path) -> i32 {
     }
     let asked = match prepare(a, printer) {
         Ok((_, None, asked)) => asked,
-        Ok((_, Some(_), _)) => {
-            return printer.fail(
-                Diag::error(crate::variants::BAD_VARIANT, "--batch is not read under a board variant yet")
-                    .help("give each problem with --sfen, or search a batch with okite mate --variant NAME --batch FILE"),
-            )
-        }
+        Ok((_, Some(v), asked)) => return variant_batch(a, batch, &v, &asked, printer),
         Err(c) => return c,
     };
     let asked = &asked[..];
