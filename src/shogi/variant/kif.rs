@@ -278,7 +278,12 @@ pub fn read_kif(t: &Arc<Tables>, text: &str, drop_mate: DropMate) -> Result<VRec
                 }
             };
             let rest = line[first.len()..].trim_start();
-            let mv_text = rest.split([' ', '\t']).next().unwrap_or("");
+            // a trailing `+` marks a move with variations (KIF's 変化)
+            let mv_text = rest
+                .split([' ', '\t'])
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('+');
             let mv_at = line_at + (line.len() - line[first.len()..].trim_start().len());
             if mv_text.is_empty() {
                 return Err(whole(
