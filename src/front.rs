@@ -513,6 +513,30 @@ pub fn record_of(q: &QueryOpts) -> Option<ReadRecord> {
     q.csa.as_ref().map(|c| read_record(c, RecordFormat::Csa))
 }
 
+/// The positions of a record as read (see [`read_record`]): every position of its game,
+/// refused when its last move cannot be played (`okite game` reads and reports such a record).
+pub fn record_positions(
+    read: ReadRecord,
+) -> Result<Vec<crate::shogi::position::Position>, (SourceMap, Vec<Diag>)> {
+    use crate::syntax::ast::Span;
+    let (record, sources, id) = read?;
+    match record.into_game() {
+        Ok(g) => Ok(g.positions),
+        Err(errs) => {
+            let ds = errs
+                .0
+                .iter()
+                .map(|e| {
+                    Diag::error("E0403", format!("bad game record: {}", e.message))
+                        .label(Span::new(id, e.offset, e.offset + e.len), "here")
+                        .help(e.help.clone())
+                })
+                .collect();
+            Err((sources, ds))
+        }
+    }
+}
+
 /// The positions named by --sfen/--moves, --kif or --csa, if any. A record whose last move
 /// cannot be played is refused here (its game would leave that move out): `okite game` reads
 /// and reports it. Moves of --moves the shipped generator does not make are asked of `rules`.
@@ -520,24 +544,8 @@ pub fn positions_of(
     q: &QueryOpts,
     rules: Option<&mut MovesOfRules>,
 ) -> Result<Option<Vec<crate::shogi::position::Position>>, (SourceMap, Vec<Diag>)> {
-    use crate::syntax::ast::Span;
     if let Some(read) = record_of(q) {
-        let (record, sources, id) = read?;
-        return match record.into_game() {
-            Ok(g) => Ok(Some(g.positions)),
-            Err(errs) => {
-                let ds = errs
-                    .0
-                    .iter()
-                    .map(|e| {
-                        Diag::error("E0403", format!("bad game record: {}", e.message))
-                            .label(Span::new(id, e.offset, e.offset + e.len), "here")
-                            .help(e.help.clone())
-                    })
-                    .collect();
-                Err((sources, ds))
-            }
-        };
+        return record_positions(read).map(Some);
     }
     match (&q.sfen, &q.moves) {
         (None, None) => Ok(None),

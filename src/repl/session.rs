@@ -6,7 +6,7 @@ use crate::check::load::{read_all_interruptible, Disk, Files, RuleFile, ShippedA
 use crate::check::{Program, Query, BASE};
 use crate::diagnostics::{render, Diag, SourceMap};
 use crate::eval::{explain, ErrKind, EvalError, Evaluator};
-use crate::front::{display_value, positions_of, OutOpts, QueryOpts, RunOpts};
+use crate::front::{display_value, RunOpts};
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
 use crate::ir::{DefId, Value};
@@ -896,20 +896,14 @@ impl Session {
             "moves" => self.play_moves(arg, line, off),
             "kif" | "csa" if self.states_variant() => self.board_record(cmd, arg),
             "kif" | "csa" => {
-                let q = QueryOpts {
-                    rules: vec![],
-                    sfen: None,
-                    moves: None,
-                    kif: (cmd == "kif").then(|| PathBuf::from(arg)),
-                    csa: (cmd == "csa").then(|| PathBuf::from(arg)),
-                    reading: None,
-                    run: RunOpts::parse_default(),
-                    out: OutOpts {
-                        color: "never".into(),
-                    },
+                let format = if cmd == "kif" {
+                    crate::front::RecordFormat::Kif
+                } else {
+                    crate::front::RecordFormat::Csa
                 };
-                match positions_of(&q, None) {
-                    Ok(Some(ps)) => {
+                let read = crate::front::read_record(std::path::Path::new(arg), format);
+                match crate::front::record_positions(read) {
+                    Ok(ps) => {
                         let moves = moves_between(&ps);
                         self.shogi = Some(ShogiGame {
                             positions: ps,
@@ -918,7 +912,6 @@ impl Session {
                         self.current = Some(Current::Shogi);
                         self.game_note();
                     }
-                    Ok(None) => {}
                     Err((sources, ds)) => self.diags(&ds, &sources),
                 }
                 Flow::Continue
