@@ -97,6 +97,54 @@ pub fn plan_all(
     }
 }
 
+/// Who searches `mate_in` under a reading: decided here for `okite mate` and the USI engine.
+pub enum MateSearch {
+    /// The native df-pn search, following the shipped reading.
+    Native(crate::shogi::readings::Reading),
+    /// The df-pn search over native move generation and check, asking the program's rules
+    /// what changed; `why` the native search is off.
+    Hybrid {
+        variant: crate::hybrid::ShogiVariant,
+        why: Reason,
+    },
+    /// No search can stand for these rules: `why` the native search is off, and why no
+    /// native part is kept (`None`: `mate_in` itself changed, and the search stands for it).
+    Refused { why: Reason, no: Option<String> },
+}
+
+/// The search that answers `mate_in` under `reading` (see [`MateSearch`]), with the plan of
+/// the native search it was decided from.
+pub fn mate_search(prog: &Program, reading: ReadingId) -> (Plan, MateSearch) {
+    let plan = plan(prog, reading, "mate_in", &SHOGI_READINGS);
+    let search = match &plan {
+        Plan::Native(n) => MateSearch::Native(
+            crate::shogi::readings::Reading::named(n)
+                .expect("the shogi engines' readings are named"),
+        ),
+        Plan::Rules(why) => {
+            // the search keeps its native parts where `mate_in` itself is the shipped one
+            if !bindings::same_own(prog, reading, "mate_in", "base") {
+                MateSearch::Refused {
+                    why: why.clone(),
+                    no: None,
+                }
+            } else {
+                match crate::hybrid::shogi_variant(prog, reading) {
+                    Ok(variant) => MateSearch::Hybrid {
+                        variant,
+                        why: why.clone(),
+                    },
+                    Err(no) => MateSearch::Refused {
+                        why: why.clone(),
+                        no: Some(no),
+                    },
+                }
+            }
+        }
+    };
+    (plan, search)
+}
+
 /// The native functions bound to definitions that `def` reaches and that stay on under
 /// `reading`.
 pub fn natives_on(prog: &Program, reading: ReadingId, def: &str) -> Vec<String> {

@@ -9,7 +9,7 @@ use super::problems::{bad_problem, problems_of, read_problem, Problem};
 use crate::check::Program;
 use crate::diagnostics::Diag;
 use crate::front::pseudo_game;
-use crate::front::{Plan, SHOGI_READINGS};
+use crate::front::{MateSearch, Plan};
 use crate::natives::Engine;
 use std::path::PathBuf;
 
@@ -56,11 +56,11 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             return printer.fail_in(d, &prog.sources);
         }
     };
-    let plan = crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS);
+    let (plan, decided) = crate::front::mate_search(&prog, r);
     let mut engine_json = crate::front::notice_json(&prog, r, "mate_in", "the df-pn search", &plan);
     let mut hybrid = None;
-    let reading = match &plan {
-        Plan::Native(n) => {
+    let reading = match decided {
+        MateSearch::Native(reading) => {
             say_plan(
                 &prog,
                 r,
@@ -69,53 +69,45 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 &plan,
                 Engine::Native,
             );
-            crate::shogi::readings::Reading::named(n)
-                .expect("the shogi engines' readings are named")
+            reading
         }
-        Plan::Rules(why) => {
-            // the search keeps its native parts where `mate_in` itself is the shipped one
-            let variant = if crate::bindings::same_own(&prog, r, "mate_in", "base") {
-                crate::hybrid::shogi_variant(&prog, r)
-            } else {
-                Err("`mate_in` itself changed, and the search stands for it".to_string())
-            };
-            match variant {
-                Ok(v) => {
-                    errln!(
-                        "okite: `mate_in` under {}: a df-pn search over native move generation and check, {} natively, by the rules: {} (the native df-pn search off: {why})",
-                        a.reading,
-                        native_parts(&v.asked),
-                        v.asked.names().join(", ")
-                    );
-                    engine_json = format!(
-                        "{{{}, \"threads\": 1}}",
-                        hybrid_fields(
-                            "mate_in",
-                            &a.reading,
-                            "the df-pn search under a variant",
-                            &v.asked,
-                            &why.to_string()
-                        )
-                    );
-                    hybrid = Some(v);
-                    crate::shogi::readings::Reading::NARROW_CHECK
-                }
-                Err(no) => {
-                    return printer.fail(
-                        Diag::error(
-                            "E0607",
-                            format!(
-                                "the mate search cannot follow `mate_in` under {} with these rules ({why}); no native part kept: {no}",
-                                a.reading
-                            ),
-                        )
-                        .help(format!(
-                            "the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
-                            a.reading
-                        )),
-                    );
-                }
-            }
+        MateSearch::Hybrid { variant: v, why } => {
+            errln!(
+                "okite: `mate_in` under {}: a df-pn search over native move generation and check, {} natively, by the rules: {} (the native df-pn search off: {why})",
+                a.reading,
+                native_parts(&v.asked),
+                v.asked.names().join(", ")
+            );
+            engine_json = format!(
+                "{{{}, \"threads\": 1}}",
+                hybrid_fields(
+                    "mate_in",
+                    &a.reading,
+                    "the df-pn search under a variant",
+                    &v.asked,
+                    &why.to_string()
+                )
+            );
+            hybrid = Some(v);
+            crate::shogi::readings::Reading::NARROW_CHECK
+        }
+        MateSearch::Refused { why, no } => {
+            let no = no.unwrap_or_else(|| {
+                "`mate_in` itself changed, and the search stands for it".to_string()
+            });
+            return printer.fail(
+                Diag::error(
+                    "E0607",
+                    format!(
+                        "the mate search cannot follow `mate_in` under {} with these rules ({why}); no native part kept: {no}",
+                        a.reading
+                    ),
+                )
+                .help(format!(
+                    "the rules answer it themselves, without a line: okite eval --rules ... --reading {} --sfen ... 'mate_in(g, i, N)'",
+                    a.reading
+                )),
+            );
         }
     };
     let with_rules = hybrid.as_ref().map(|v| (&prog, r, v));

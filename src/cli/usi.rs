@@ -5,7 +5,7 @@ use super::args::*;
 use super::common::*;
 use super::mate::variant_search;
 use crate::diagnostics::Diag;
-use crate::front::{MovesOfRules, Plan, SHOGI_READINGS};
+use crate::front::{MateSearch, MovesOfRules};
 use crate::shogi::usi_engine::{MovesReader, Refused};
 use std::path::PathBuf;
 
@@ -33,29 +33,20 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
         })?;
         let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
         let moves = (!MovesOfRules::new(&prog, r).shipped()).then_some(());
-        match crate::front::plan(&prog, r, "mate_in", &SHOGI_READINGS) {
-            Plan::Native(n) => Ok(crate::shogi::usi_engine::Follow::Native(
-                crate::shogi::readings::Reading::named(n)
-                    .expect("the shogi engines' readings are named"),
+        match crate::front::mate_search(&prog, r).1 {
+            MateSearch::Native(reading) => Ok(crate::shogi::usi_engine::Follow::Native(reading)),
+            MateSearch::Hybrid { .. } => Ok(crate::shogi::usi_engine::Follow::Variant(
+                variant_search(paths, name.to_string(), max_resident_bytes),
             )),
-            Plan::Rules(why) => {
-                let kept = if crate::bindings::same_own(&prog, r, "mate_in", "base") {
-                    crate::hybrid::shogi_variant(&prog, r)
-                } else {
-                    Err("`mate_in` itself changed".to_string())
-                };
-                match kept {
-                    Ok(_) => Ok(crate::shogi::usi_engine::Follow::Variant(
-                        variant_search(paths, name.to_string(), max_resident_bytes),
-                    )),
-                    Err(no) => Err(Refused {
-                        why: format!(
-                            "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"
-                        ),
-                        // `position` plays the rules' own moves all the same
-                        moves: moves.map(|()| rules_moves(prog, r)),
-                    }),
-                }
+            MateSearch::Refused { why, no } => {
+                let no = no.unwrap_or_else(|| "`mate_in` itself changed".to_string());
+                Err(Refused {
+                    why: format!(
+                        "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"
+                    ),
+                    // `position` plays the rules' own moves all the same
+                    moves: moves.map(|()| rules_moves(prog, r)),
+                })
             }
         }
     };
