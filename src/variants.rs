@@ -790,7 +790,7 @@ mod tests {
                 let text = lines.join("\n");
                 let read = crate::shogi::variant::read_kif(&t, &text, DropMate::Illegal)
                     .unwrap_or_else(|e| panic!("{name} seed {seed}: {}\n{text}", e.0[0].message));
-                let got: Vec<&str> = read.moves.iter().map(|m| m.0.as_str()).collect();
+                let got: Vec<&str> = read.moves.iter().map(|m| m.usi.as_str()).collect();
                 assert_eq!(got, usi, "{name} seed {seed}\n{text}");
                 assert_eq!(read.start.to_sfen(), v.variant.start().to_sfen());
                 if name.is_empty() {

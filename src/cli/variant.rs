@@ -212,7 +212,7 @@ pub(super) fn kif_record(
     let t = v.variant.tables.clone();
     let (r, _, _) =
         crate::front::read_record_with(path, |text| crate::shogi::variant::read_kif(&t, text, dm))?;
-    let moves: Vec<&str> = r.moves.iter().map(|m| m.0.as_str()).collect();
+    let moves: Vec<&str> = r.moves.iter().map(|m| m.usi.as_str()).collect();
     Ok((r.start.to_sfen(), moves.join(" ")))
 }
 

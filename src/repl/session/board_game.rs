@@ -123,13 +123,11 @@ impl Session {
             positions: vec![p.clone()],
             moves: vec![],
         };
-        for (m, _, _) in &record.moves {
-            // each was read as a legal move of its position
-            if let Ok(mv) = p.parse_move(m, DropMate::Illegal) {
-                p.do_move(mv);
-                game.positions.push(p.clone());
-                game.moves.push(m.clone());
-            }
+        // each was read as a legal move of its position
+        for m in record.moves {
+            p.do_move(m.mv);
+            game.positions.push(p.clone());
+            game.moves.push(m.usi);
         }
         self.board = Some(game);
         self.current = Some(Current::Board);

@@ -10,35 +10,30 @@
 //! variant forces the turn, a move written without it is read with it.
 
 use super::movegen::DropMate;
-use super::position::{piece_of, VPos};
+use super::position::{piece_of, VMove, VPos};
 use super::spec::{KifNames, Tables};
+use crate::shogi::ending::kif_ending;
+use crate::shogi::notation::kanji_digit;
 use crate::shogi::sfen::{ParseError, ParseErrors};
+use crate::shogi::types::Color;
 use std::sync::Arc;
 
 /// A variant's game as a KIF record states it.
 pub struct VRecord {
     /// The start position.
     pub start: VPos,
-    /// Each move as USI text in the variant's geometry, with the byte offset and length of
-    /// where it is written.
-    pub moves: Vec<(String, usize, usize)>,
+    /// Each move, in the order played.
+    pub moves: Vec<KifMove>,
 }
 
-/// The words that end a record's moves.
-const ENDINGS: &[&str] = &[
-    "投了",
-    "中断",
-    "千日手",
-    "持将棋",
-    "詰み",
-    "不詰",
-    "反則勝ち",
-    "反則負け",
-    "切れ負け",
-    "入玉勝ち",
-    "トライ",
-    "封じ手",
-];
+/// A move of a record: as played, as USI text in the variant's geometry, and where it is
+/// written (its byte offset and length).
+pub struct KifMove {
+    pub mv: VMove,
+    pub usi: String,
+    pub at: usize,
+    pub len: usize,
+}
 
 fn fail(offset: usize, len: usize, msg: impl Into<String>, help: &str) -> ParseErrors {
     ParseErrors(vec![ParseError::new(offset, len.max(1), msg, help)])
@@ -69,15 +64,6 @@ fn column_digit(c: char) -> Option<i32> {
         '１'..='９' => Some(c as i32 - '０' as i32),
         '1'..='9' => Some(c as i32 - '0' as i32),
         _ => None,
-    }
-}
-
-/// A row written as a kanji numeral or a digit.
-fn row_digit(c: char) -> Option<i32> {
-    match c {
-        '1'..='9' => Some(c as i32 - '0' as i32),
-        '１'..='９' => Some(c as i32 - '０' as i32),
-        _ => kanji_number(c.encode_utf8(&mut [0; 4])).map(|n| n as i32),
     }
 }
 
@@ -291,10 +277,10 @@ pub fn read_kif(t: &Arc<Tables>, text: &str, drop_mate: DropMate) -> Result<VRec
                     "write the move after its number",
                 ));
             }
-            if ENDINGS.iter().any(|e| mv_text.starts_with(e)) {
+            if kif_ending(mv_text, Color::Black).is_some() {
                 break;
             }
-            let (usi, to) =
+            let (mv, usi) =
                 read_move(&names, p, mv_text, last_to, drop_mate).map_err(|(m, h)| {
                     fail(
                         mv_at,
@@ -303,8 +289,13 @@ pub fn read_kif(t: &Arc<Tables>, text: &str, drop_mate: DropMate) -> Result<VRec
                         &h,
                     )
                 })?;
-            last_to = Some(to);
-            moves.push((usi, mv_at, mv_text.len()));
+            last_to = Some(mv.to as usize);
+            moves.push(KifMove {
+                mv,
+                usi,
+                at: mv_at,
+                len: mv_text.len(),
+            });
             continue;
         }
         if line.contains('：') || line.contains(':') || line.starts_with("手数") || frame(line) {
@@ -427,14 +418,14 @@ fn read_hand(names: &Names, t: &Tables, v: &str) -> Result<Vec<(usize, u32)>, St
 
 type MoveError = (String, String);
 
-/// A move of a record, played on `p`: its USI text and its square.
+/// A move of a record, played on `p`: the move and its USI text.
 fn read_move(
     names: &Names,
     p: &mut VPos,
     s: &str,
     last_to: Option<usize>,
     drop_mate: DropMate,
-) -> Result<(String, usize), MoveError> {
+) -> Result<(VMove, String), MoveError> {
     let t = p.t.clone();
     let bad = |m: String, h: &str| (m, h.to_string());
     let (to, rest) = if let Some(r) = s.strip_prefix('同') {
@@ -446,7 +437,7 @@ fn read_move(
         let (Some(c), Some(r)) = (cs.next(), cs.next()) else {
             return Err(bad("no square".into(), "write the square, as `２四`"));
         };
-        let (Some(c), Some(r)) = (column_digit(c), row_digit(r)) else {
+        let (Some(c), Some(r)) = (column_digit(c), kanji_digit(r).map(i32::from)) else {
             return Err(bad(
                 "no square".into(),
                 "write the square as a column and a row, as `２四`",
@@ -480,7 +471,7 @@ fn read_move(
             .parse_move(&usi, drop_mate)
             .map_err(|e| (e.message, e.help))?;
         p.do_move(m);
-        return Ok((usi, to));
+        return Ok((m, usi));
     }
     let (flip, rest) = if let Some(r) = rest
         .strip_prefix("不成")
@@ -549,7 +540,7 @@ fn read_move(
     match p.parse_move(&usi, drop_mate) {
         Ok(m) => {
             p.do_move(m);
-            Ok((usi, to))
+            Ok((m, usi))
         }
         Err(e) if flip.is_none() => {
             // a turn the variant forces may go unwritten
@@ -557,7 +548,7 @@ fn read_move(
             match p.parse_move(&turned, drop_mate) {
                 Ok(m) => {
                     p.do_move(m);
-                    Ok((turned, to))
+                    Ok((m, turned))
                 }
                 Err(_) => Err((e.message, e.help)),
             }

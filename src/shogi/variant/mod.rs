@@ -52,7 +52,7 @@ mod tsume;
 
 pub use bits::Bits;
 pub use dfpn::MAX_PLIES as MAX_MATE_PLIES;
-pub use kif::{read_kif, VRecord};
+pub use kif::{read_kif, KifMove, VRecord};
 pub use mate::{MateLimits, MateOutcome, MateResult};
 pub use movegen::{DropMate, Over};
 pub use position::{piece_of as piece_of_cell, side_name, Undo, VMove, VPos, MAX_IN_HAND};
