@@ -291,13 +291,16 @@ pub(super) fn variant_report(
     crate::shogi::dfpn::with_stack(super::output::carried(move || {
         report_problem(a, &start, stated, asked, || search(a, &start))
     }))
-    .unwrap_or_else(|| {
-        Err(Diag::error(
-            "E0610",
-            "the tsume checker could not run (no thread for its stack)",
-        )
-        .help("the system refused a thread: free memory or raise the limit of threads"))
-    })
+    .unwrap_or_else(|| Err(no_stack()))
+}
+
+/// Why the tsume checker did not run: no thread could be made for its stack (E0610).
+pub(super) fn no_stack() -> Diag {
+    Diag::error(
+        "E0610",
+        "the tsume checker could not run (no thread for its stack)",
+    )
+    .help("the system refused a thread: free memory or raise the limit of threads")
 }
 
 /// The report printed, or why there is none.
@@ -308,13 +311,7 @@ pub(super) fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -
             0
         }
         Some(Err(d)) => printer.fail(d),
-        None => printer.fail(
-            Diag::error(
-                "E0610",
-                "the tsume checker could not run (no thread for its stack)",
-            )
-            .help("the system refused a thread: free memory or raise the limit of threads"),
-        ),
+        None => printer.fail(no_stack()),
     }
 }
 

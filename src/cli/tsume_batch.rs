@@ -30,14 +30,7 @@ fn answer(a: &TsumeArgs, p: &Problem, batch: &std::path::Path, asked: &[Asked]) 
     })) {
         Some(Ok(text)) => Ok(text),
         Some(Err(d)) => Err((none(), vec![d])),
-        None => Err((
-            none(),
-            vec![Diag::error(
-                "E0610",
-                "the tsume checker could not run (no thread for its stack)",
-            )
-            .help("the system refused a thread: free memory or raise the limit of threads")],
-        )),
+        None => Err((none(), vec![super::tsume::no_stack()])),
     }
 }
 
