@@ -698,6 +698,17 @@ fn perft_native(
     0
 }
 
+/// The legal moves of the game's last position by the native generator under the shipped
+/// reading `n`, as USI text.
+fn native_legal(history: &[crate::shogi::position::Position], n: &str) -> Vec<String> {
+    let rd =
+        crate::shogi::readings::Reading::named(n).expect("the shogi engines' readings are named");
+    crate::shogi::readings::legal_moves(history, rd)
+        .iter()
+        .map(|m| m.to_usi())
+        .collect()
+}
+
 /// `okite legal`.
 pub(super) fn legal(args: LegalArgs) -> i32 {
     let LegalArgs {
@@ -734,14 +745,8 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
                 "{}",
                 crate::front::native_notice("legal", named, engine_name, native)
             );
-            let rd = crate::shogi::readings::Reading::named(native)
-                .expect("the shogi engines' readings are named");
-            let ms = crate::shogi::readings::legal_moves(&history, rd)
-                .iter()
-                .map(|m| m.to_usi())
-                .collect();
             let ej = crate::front::native_notice_json("legal", named, engine_name, native);
-            return print(ms, &ej);
+            return print(native_legal(&history, native), &ej);
         }
     }
     // without `--reading`: base (the rules as written, for shogi seed 001's narrow reading, as
@@ -789,14 +794,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
     };
     let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
-    let native = |n: &str| -> Vec<String> {
-        let rd = crate::shogi::readings::Reading::named(n)
-            .expect("the shogi engines' readings are named");
-        crate::shogi::readings::legal_moves(&history, rd)
-            .iter()
-            .map(|m| m.to_usi())
-            .collect()
-    };
+    let native = |n: &str| native_legal(&history, n);
     let print = |ms: Vec<String>| print(ms, &ej);
     let mut prog = prog;
     match (engine, plan) {
