@@ -121,12 +121,13 @@ pub(super) fn run(a: &GameArgs, path: &Path) -> i32 {
                     |v, r| variant_answer(a, v, r, dm),
                 );
             }
+            // the rules were checked just now, once before the jobs start
             Ok(Asked::Shogi(_)) => {}
             Err(c) => return c,
         }
-    }
-    // the rules are checked once before the jobs start, so that an error in them is said once
-    if let Err(c) = load_or_report(&a.rules, &printer) {
+    } else if let Err(c) = load_or_report(&a.rules, &printer) {
+        // the rules are checked once before the jobs start, so that an error in them is said
+        // once
         return c;
     }
     answer_all(
