@@ -2,8 +2,8 @@
 //! against a local Dask cluster of worker processes, and against this build's binary (each
 //! function's dicts are the command's `--json`).
 //!
-//! The package is built into target/python (the extension module beside a copy of the Python
-//! sources), and its test requirements (python/requirements-test.txt) into a virtual
+//! The extension module is built as a member of this workspace, beside this build's binary, and
+//! staged in target/python with a copy of the Python sources; its test requirements (python/requirements-test.txt) into a virtual
 //! environment there, made on the first run. Set OKITE_PYTHON to use another interpreter.
 
 use std::path::{Path, PathBuf};
@@ -50,16 +50,26 @@ fn venv(dir: &Path) -> PathBuf {
 }
 
 /// The extension module built, and the package staged beside it: the folder to put on
-/// PYTHONPATH.
+/// PYTHONPATH. The module is a member of this workspace, built into the folder that holds this
+/// build's binary, so the library and its dependencies built for the suite are reused.
 fn staged(dir: &Path) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(
         "building the extension module",
         Command::new(cargo)
-            .args(["build", "--release", "--manifest-path"])
-            .arg(root().join("python/Cargo.toml"))
-            .env("CARGO_TARGET_DIR", dir),
+            .args([
+                "build",
+                "--release",
+                "--package",
+                "okite-python",
+                "--manifest-path",
+            ])
+            .arg(root().join("Cargo.toml")),
     );
+    let built = Path::new(env!("CARGO_BIN_EXE_okite"))
+        .parent()
+        .expect("the binary is in a folder")
+        .join("lib_okite.so");
     let stage = dir.join("stage");
     let package = stage.join("okite");
     let _ = std::fs::remove_dir_all(&stage);
@@ -70,11 +80,8 @@ fn staged(dir: &Path) -> PathBuf {
             std::fs::copy(&p, package.join(p.file_name().unwrap())).unwrap();
         }
     }
-    std::fs::copy(
-        dir.join("release/lib_okite.so"),
-        package.join("_okite.abi3.so"),
-    )
-    .unwrap();
+    std::fs::copy(&built, package.join("_okite.abi3.so"))
+        .unwrap_or_else(|e| panic!("{}: {e}", built.display()));
     stage
 }
 
