@@ -51,7 +51,9 @@ fn venv(dir: &Path) -> PathBuf {
 
 /// The extension module built, and the package staged beside it: the folder to put on
 /// PYTHONPATH. The module is a member of this workspace, built into the folder that holds this
-/// build's binary, so the library and its dependencies built for the suite are reused.
+/// build's binary. The build selects what `cargo test` selects (the workspace's libraries and
+/// tests), so the features of the dependencies are the same and the library and dependencies
+/// built for the suite are reused.
 fn staged(dir: &Path) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(
@@ -60,8 +62,9 @@ fn staged(dir: &Path) -> PathBuf {
             .args([
                 "build",
                 "--release",
-                "--package",
-                "okite-python",
+                "--workspace",
+                "--lib",
+                "--tests",
                 "--manifest-path",
             ])
             .arg(root().join("Cargo.toml")),
