@@ -156,99 +156,7 @@ pub enum GoCommand {
         variant: VariantOpts,
     },
     /// The outcome class of every vertex after a sequence of moves (seed 004; rules engine)
-    Classes {
-        /// grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE (with --sgf: the
-        /// record's board when absent)
-        #[arg(long, required_unless_present = "sgf")]
-        graph: Option<String>,
-        /// Moves from the empty board: "B 1, W 2" (vertex names as `okite go show` prints them)
-        #[arg(long, default_value = "")]
-        moves: String,
-        /// An SGF record instead of --moves: the sequence of its main line from its setup
-        /// (passes left out, as in the seeds)
-        #[arg(long, conflicts_with = "moves")]
-        sgf: Option<PathBuf>,
-        /// A reading of rules/go_life.rule (e.g. cautious, literal-ultimate)
-        #[arg(long)]
-        reading: Option<String>,
-        /// Rule files or folders (default: the shipped rules)
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        /// native (the search of src/go/life.rs), rules (the definitions of
-        /// rules/go_life.rule) or verify (both, reporting a difference)
-        #[arg(long, default_value = "native")]
-        engine: Engine,
-        /// Bound on the sequences the native search visits
-        #[arg(long, default_value_t = crate::go::life::DEFAULT_NODE_LIMIT)]
-        nodes: u64,
-        /// Bound on the sequences the native search visits for each vertex: a vertex that
-        /// passes it is left unclassified (`?`; null in the JSON, and named in its
-        /// "unfinished", a field present only then) and the others are classified; the command
-        /// then prints them and ends with E0605
-        #[arg(long)]
-        vertex_nodes: Option<u64>,
-        /// The native search: proof-numbers (the default where it applies: the reconstruction's
-        /// table, graphs of up to 16 vertices) or depth-first (one option after another)
-        #[arg(long, value_enum, default_value = "proof-numbers")]
-        search: LifeSearch,
-        /// The proof-number search's first disproof number of a sequence of L boards is
-        /// 1 + L / K (0, the default: 1 whatever the length). It steers the search away from
-        /// long capture and recapture fights; the classes are the same, the visits fewer on
-        /// some positions and more on others
-        #[arg(long, default_value_t = 0)]
-        length_step: u32,
-        /// The proof-number search's disproof number of a question is the largest of its
-        /// options' plus one for each other open option, not their sum (weak proof numbers):
-        /// the same classes, far fewer visits on some long capture fights of paths, more on
-        /// grids
-        #[arg(long)]
-        weak_numbers: bool,
-        /// Memory the process may occupy, in MiB, by the rules or the native search: past it
-        /// the classification ends with a diagnostic
-        #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
-        max_resident_mb: usize,
-        /// The table of the proof-number search's estimates (the numbers of the sequences it
-        /// leaves open, which only steer it), in MiB, at most half of --max-resident-mb: when full
-        /// it forgets the lightest, and a search of hundreds of millions of visits may then
-        /// search again what it forgot. The classes are the same. Each thread of --threads has a
-        /// table of its own, within a quarter of --max-resident-mb shared among them [default:
-        /// 64, or a quarter of --max-resident-mb when that is less]
-        #[arg(long)]
-        estimate_mb: Option<usize>,
-        /// Only these vertices (names as `okite go show` prints them, comma-separated or the
-        /// option repeated): the others are not searched, and shown `-` (null in the JSON)
-        /// unless a symmetry of the sequence gives their class
-        #[arg(long = "vertex", value_delimiter = ',')]
-        vertices: Vec<String>,
-        /// Threads of the native search (1 to 32), each classifying a vertex of its own at a
-        /// time with tables of its own (the memory grows with them); --nodes bounds the visits
-        /// of all together. The rules classify on one thread, and say so
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// A file of results of the proof-number search: read first when it exists, and
-        /// written with this run's results (at the end, every ten minutes while it searches,
-        /// and as soon as a question that took a search is answered), so that a long
-        /// classification can be resumed or split over runs (e.g. a position after each first
-        /// move, then the position before them). Ctrl-C stops the search and keeps them too
-        /// (exit status 130; a second Ctrl-C ends at once). Only questions answered exactly are
-        /// kept; a search resumed from few of them may take another path and is not always
-        /// shorter
-        #[arg(long)]
-        results: Option<PathBuf>,
-        /// More files of results to read (not written)
-        #[arg(long = "read-results")]
-        read_results: Vec<PathBuf>,
-        /// One question of each asked vertex instead of its class: whether this colour moving
-        /// first gets it. The proof-number search answers it (the default table or
-        /// p-to-chooser, graphs of up to 16 vertices); the answers are printed a line each
-        /// ("vertex 1: Black moving first gets it by B 2") and are the JSON's "answers" (its
-        /// "classes" null). Where a proof is split over runs one answer is often all that is
-        /// wanted, and the other question may take far longer
-        #[arg(long, value_enum)]
-        ask: Option<AskColour>,
-        #[arg(long)]
-        json: bool,
-    },
+    Classes(GoClassesArgs),
     /// The pure-Go and Chinese scores of a sequence, and whether it is Chinese-terminable
     Score {
         /// The graph (with --sgf: the record's board when absent)
@@ -325,66 +233,12 @@ pub enum GoCommand {
         variant: VariantOpts,
     },
     /// The value under perfect play (Black minus White minus komi)
-    Solve {
-        /// The graph (with --sgf: the record's board when absent)
-        #[arg(long, required_unless_present = "sgf")]
-        graph: Option<String>,
-        /// Solve after these moves from the empty board ("B 1, W 2"; the player who did not
-        /// move last is to move; the native solver only)
-        #[arg(long, default_value = "")]
-        moves: String,
-        /// Solve the final position of an SGF record's main line (the player who did not move
-        /// last is to move; the native solver only)
-        #[arg(long, conflicts_with = "moves")]
-        sgf: Option<PathBuf>,
-        /// A reading of the rules' `solve` (rules/go_play.rule: area, or the stones-only score of
-        /// base, situational, simple-ko (a cycle ends the game even); rules/go.rule: suicide; or
-        /// a reading of your own): the native solver where its definitions are those of one of
-        /// these shipped readings, the rules otherwise (graphs of at most 6 vertices, from the
-        /// empty board)
-        #[arg(long, default_value = "area")]
-        reading: String,
-        /// Rule files or folders (default: the shipped rules)
-        #[arg(long = "rules")]
-        rules: Vec<PathBuf>,
-        #[arg(long, default_value_t = 0.0)]
-        komi: f64,
-        /// Search node budget
-        #[arg(long, default_value_t = 2_000_000_000)]
-        nodes: u64,
-        /// Time budget in milliseconds (0: none), of the native solver or of the rules'
-        /// evaluation; --timeout-ms is the same
-        #[arg(long, visible_alias = "timeout-ms", default_value_t = 0)]
-        time_ms: u64,
-        /// Memory of the native solver's transposition table in MiB (at most 65536; 0: none)
-        #[arg(long, default_value_t = 512)]
-        hash_mb: usize,
-        /// One JSON object: {"value", "pv", "nodes", "seconds", "engine", ...}
-        #[arg(long)]
-        json: bool,
-    },
+    Solve(GoSolveArgs),
     /// Who won a game under each Go rule set (rules/go_rulesets.rule): the winner, the count
     /// and the play where the game is forbidden, side by side, with the record's own result
     Result(GoResultArgs),
     /// The graph with its vertices and neighbours
-    Show {
-        /// The graph (with --sgf: the record's board when absent)
-        #[arg(long, required_unless_present = "sgf")]
-        graph: Option<String>,
-        /// Graphviz dot instead of a diagram
-        #[arg(long)]
-        dot: bool,
-        /// An SGF record whose final position is shown (grid boards)
-        #[arg(long)]
-        sgf: Option<PathBuf>,
-        /// Moves played from the empty board: "B A1, W B2, B pass" (vertex names as shown)
-        #[arg(long)]
-        moves: Option<String>,
-        /// One JSON object: {"graph", "board" (a character per vertex: X black, O white, .
-        /// empty), "vertices": [{"name", "stone", "sgf" (grids), "neighbours"}]}
-        #[arg(long, conflicts_with = "dot")]
-        json: bool,
-    },
+    Show(GoShowArgs),
 }
 
 #[derive(Args, Clone)]
@@ -858,4 +712,162 @@ pub struct TsumeArgs {
     pub rules: Vec<PathBuf>,
     #[command(flatten)]
     pub variant: BoardVariantOpts,
+}
+
+/// The options of `okite go classes`.
+#[derive(Args)]
+pub struct GoClassesArgs {
+    /// grid:MxN, path:N, cycle:N, complete:N, star:N or edges:FILE (with --sgf: the
+    /// record's board when absent)
+    #[arg(long, required_unless_present = "sgf")]
+    pub graph: Option<String>,
+    /// Moves from the empty board: "B 1, W 2" (vertex names as `okite go show` prints them)
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// An SGF record instead of --moves: the sequence of its main line from its setup
+    /// (passes left out, as in the seeds)
+    #[arg(long, conflicts_with = "moves")]
+    pub sgf: Option<PathBuf>,
+    /// A reading of rules/go_life.rule (e.g. cautious, literal-ultimate)
+    #[arg(long)]
+    pub reading: Option<String>,
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    /// native (the search of src/go/life.rs), rules (the definitions of
+    /// rules/go_life.rule) or verify (both, reporting a difference)
+    #[arg(long, default_value = "native")]
+    pub engine: Engine,
+    /// Bound on the sequences the native search visits
+    #[arg(long, default_value_t = crate::go::life::DEFAULT_NODE_LIMIT)]
+    pub nodes: u64,
+    /// Bound on the sequences the native search visits for each vertex: a vertex that
+    /// passes it is left unclassified (`?`; null in the JSON, and named in its
+    /// "unfinished", a field present only then) and the others are classified; the command
+    /// then prints them and ends with E0605
+    #[arg(long)]
+    pub vertex_nodes: Option<u64>,
+    /// The native search: proof-numbers (the default where it applies: the reconstruction's
+    /// table, graphs of up to 16 vertices) or depth-first (one option after another)
+    #[arg(long, value_enum, default_value = "proof-numbers")]
+    pub search: LifeSearch,
+    /// The proof-number search's first disproof number of a sequence of L boards is
+    /// 1 + L / K (0, the default: 1 whatever the length). It steers the search away from
+    /// long capture and recapture fights; the classes are the same, the visits fewer on
+    /// some positions and more on others
+    #[arg(long, default_value_t = 0)]
+    pub length_step: u32,
+    /// The proof-number search's disproof number of a question is the largest of its
+    /// options' plus one for each other open option, not their sum (weak proof numbers):
+    /// the same classes, far fewer visits on some long capture fights of paths, more on
+    /// grids
+    #[arg(long)]
+    pub weak_numbers: bool,
+    /// Memory the process may occupy, in MiB, by the rules or the native search: past it
+    /// the classification ends with a diagnostic
+    #[arg(long, default_value_t = crate::eval::DEFAULT_MAX_RESIDENT_MB)]
+    pub max_resident_mb: usize,
+    /// The table of the proof-number search's estimates (the numbers of the sequences it
+    /// leaves open, which only steer it), in MiB, at most half of --max-resident-mb: when full
+    /// it forgets the lightest, and a search of hundreds of millions of visits may then
+    /// search again what it forgot. The classes are the same. Each thread of --threads has a
+    /// table of its own, within a quarter of --max-resident-mb shared among them [default:
+    /// 64, or a quarter of --max-resident-mb when that is less]
+    #[arg(long)]
+    pub estimate_mb: Option<usize>,
+    /// Only these vertices (names as `okite go show` prints them, comma-separated or the
+    /// option repeated): the others are not searched, and shown `-` (null in the JSON)
+    /// unless a symmetry of the sequence gives their class
+    #[arg(long = "vertex", value_delimiter = ',')]
+    pub vertices: Vec<String>,
+    /// Threads of the native search (1 to 32), each classifying a vertex of its own at a
+    /// time with tables of its own (the memory grows with them); --nodes bounds the visits
+    /// of all together. The rules classify on one thread, and say so
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// A file of results of the proof-number search: read first when it exists, and
+    /// written with this run's results (at the end, every ten minutes while it searches,
+    /// and as soon as a question that took a search is answered), so that a long
+    /// classification can be resumed or split over runs (e.g. a position after each first
+    /// move, then the position before them). Ctrl-C stops the search and keeps them too
+    /// (exit status 130; a second Ctrl-C ends at once). Only questions answered exactly are
+    /// kept; a search resumed from few of them may take another path and is not always
+    /// shorter
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// More files of results to read (not written)
+    #[arg(long = "read-results")]
+    pub read_results: Vec<PathBuf>,
+    /// One question of each asked vertex instead of its class: whether this colour moving
+    /// first gets it. The proof-number search answers it (the default table or
+    /// p-to-chooser, graphs of up to 16 vertices); the answers are printed a line each
+    /// ("vertex 1: Black moving first gets it by B 2") and are the JSON's "answers" (its
+    /// "classes" null). Where a proof is split over runs one answer is often all that is
+    /// wanted, and the other question may take far longer
+    #[arg(long, value_enum)]
+    pub ask: Option<AskColour>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `okite go solve`.
+#[derive(Args)]
+pub struct GoSolveArgs {
+    /// The graph (with --sgf: the record's board when absent)
+    #[arg(long, required_unless_present = "sgf")]
+    pub graph: Option<String>,
+    /// Solve after these moves from the empty board ("B 1, W 2"; the player who did not
+    /// move last is to move; the native solver only)
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Solve the final position of an SGF record's main line (the player who did not move
+    /// last is to move; the native solver only)
+    #[arg(long, conflicts_with = "moves")]
+    pub sgf: Option<PathBuf>,
+    /// A reading of the rules' `solve` (rules/go_play.rule: area, or the stones-only score of
+    /// base, situational, simple-ko (a cycle ends the game even); rules/go.rule: suicide; or
+    /// a reading of your own): the native solver where its definitions are those of one of
+    /// these shipped readings, the rules otherwise (graphs of at most 6 vertices, from the
+    /// empty board)
+    #[arg(long, default_value = "area")]
+    pub reading: String,
+    /// Rule files or folders (default: the shipped rules)
+    #[arg(long = "rules")]
+    pub rules: Vec<PathBuf>,
+    #[arg(long, default_value_t = 0.0)]
+    pub komi: f64,
+    /// Search node budget
+    #[arg(long, default_value_t = 2_000_000_000)]
+    pub nodes: u64,
+    /// Time budget in milliseconds (0: none), of the native solver or of the rules'
+    /// evaluation; --timeout-ms is the same
+    #[arg(long, visible_alias = "timeout-ms", default_value_t = 0)]
+    pub time_ms: u64,
+    /// Memory of the native solver's transposition table in MiB (at most 65536; 0: none)
+    #[arg(long, default_value_t = 512)]
+    pub hash_mb: usize,
+    /// One JSON object: {"value", "pv", "nodes", "seconds", "engine", ...}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of `okite go show`.
+#[derive(Args)]
+pub struct GoShowArgs {
+    /// The graph (with --sgf: the record's board when absent)
+    #[arg(long, required_unless_present = "sgf")]
+    pub graph: Option<String>,
+    /// Graphviz dot instead of a diagram
+    #[arg(long)]
+    pub dot: bool,
+    /// An SGF record whose final position is shown (grid boards)
+    #[arg(long)]
+    pub sgf: Option<PathBuf>,
+    /// Moves played from the empty board: "B A1, W B2, B pass" (vertex names as shown)
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// One JSON object: {"graph", "board" (a character per vertex: X black, O white, .
+    /// empty), "vertices": [{"name", "stone", "sgf" (grids), "neighbours"}]}
+    #[arg(long, conflicts_with = "dot")]
+    pub json: bool,
 }

@@ -1,0 +1,448 @@
+//! The outcome classes of vertices: `okite go classes`.
+
+use super::*;
+use crate::go::graph::Graph;
+use crate::go::life::{Answer, Classifier, LifeProgress, Table};
+
+/// What the classification found: a letter per vertex (`-` not asked, `?` left by
+/// --vertex-nodes), the vertices left, and the questions the proof-number search answered.
+struct Found {
+    letters: Vec<char>,
+    unfinished: Vec<usize>,
+    answers: Vec<Answer>,
+}
+
+pub(super) fn run(a: GoClassesArgs) -> i32 {
+    match classify(&a) {
+        Ok(c) | Err(c) => c,
+    }
+}
+
+fn classify(a: &GoClassesArgs) -> Result<i32, i32> {
+    if let Err(d) = crate::cli::bounds::threads_in_range(a.threads) {
+        return Err(Printer::auto().fail(d));
+    }
+    let reading = a.reading.as_deref();
+    let (mut cprog, plan) = go_plan(
+        &a.rules,
+        reading,
+        &["classes"],
+        &crate::front::GO_CLASS_READINGS,
+        "the native search of outcome classes",
+        a.engine,
+    )?;
+    let GoPosition {
+        spec: graph,
+        graph: g,
+        seq,
+        ..
+    } = go_position(
+        a.graph.as_deref(),
+        &a.moves,
+        a.sgf.as_deref(),
+        Some((&mut cprog, reading)),
+    )?;
+    let asked = asked_vertices(&g, &a.vertices)?;
+    let ej = {
+        let r = crate::front::reading(&cprog, reading).unwrap_or(crate::check::BASE);
+        if a.engine == Engine::Rules {
+            engine_json(
+                &cprog,
+                r,
+                "classes",
+                "the native search of outcome classes",
+                &plan,
+                None,
+                a.engine,
+            )
+        } else {
+            crate::front::notice_json(
+                &cprog,
+                r,
+                "classes",
+                "the native search of outcome classes",
+                &plan,
+            )
+        }
+    };
+    let table = match plan {
+        Plan::Native(n) => Table::for_reading(Some(n)),
+        Plan::Rules(_) => None,
+    };
+    // the native search answers (else the rules: one thread, no bound on a vertex)
+    let native = a.engine == Engine::Native && table.is_some();
+    options_of_the_native_search(a, native)?;
+    let no_pn = no_proof_numbers(a, native, table, &g);
+    if let (Some(_), Some(why)) = (a.ask, no_pn) {
+        return Err(Printer::auto().fail(
+            Diag::error(
+                "E0602",
+                format!("--ask asks one question of the proof-number search: {why}"),
+            )
+            .help("leave out --ask to classify the vertices"),
+        ));
+    }
+    // results kept in files: those of the proof-number search, on one thread
+    if a.results.is_some() || !a.read_results.is_empty() {
+        let why =
+            no_pn
+                .or((a.threads > 1)
+                    .then_some("they are kept by one thread's search: give --threads 1"));
+        if let Some(why) = why {
+            return Err(Printer::auto().fail(
+                Diag::error("E0615", format!("no results file here: {why}"))
+                    .help("leave out --results and --read-results"),
+            ));
+        }
+    }
+    let found = match (a.engine, table) {
+        (Engine::Native, Some(table)) => by_the_native_search(a, &graph, &g, &seq, &asked, table)?,
+        (engine, _) => Found {
+            letters: by_the_rules(a, &mut cprog, &g, &seq, &asked, engine)?,
+            unfinished: Vec::new(),
+            answers: Vec::new(),
+        },
+    };
+    if a.json {
+        outln!("{}", classes_json(&g, &found, &ej));
+    } else if a.ask.is_some() {
+        // the answers are what was asked: a line each
+        for q in &found.answers {
+            outln!("{}", answer_line(q, &g.names));
+        }
+    } else {
+        let last = seq.last().copied().unwrap_or_default();
+        out!(
+            "{}",
+            crate::go::render::classes_diagram(&g, &last, &found.letters)
+        );
+    }
+    if let (false, Some(max)) = (found.unfinished.is_empty(), a.vertex_nodes) {
+        let names: Vec<&str> = found
+            .unfinished
+            .iter()
+            .map(|&v| g.names[v].as_str())
+            .collect();
+        let what = if names.len() == 1 {
+            format!("the search of vertex {} visited", names[0])
+        } else {
+            format!("the searches of vertices {} each visited", names.join(", "))
+        };
+        return Err(Printer::auto().fail(
+            Diag::error(
+                "E0605",
+                format!("{what} more than {max} sequences (--vertex-nodes): left `?`"),
+            )
+            .help("raise --vertex-nodes, or classify a later position"),
+        ));
+    }
+    Ok(0)
+}
+
+/// The vertices asked about: every one unless --vertex names some.
+fn asked_vertices(g: &Graph, vertices: &[String]) -> Result<Vec<usize>, i32> {
+    let mut asked: Vec<usize> = Vec::new();
+    for name in vertices.iter().map(|n| n.trim()) {
+        match g.vertex(name) {
+            Some(v) if !asked.contains(&v) => asked.push(v),
+            Some(_) => {}
+            None => {
+                let e = crate::go::error::GoError::new(
+                    format!("`{name}` is not a vertex of the graph"),
+                    "`okite go show --graph G` lists the vertex names",
+                );
+                return Err(go_error(name, "--vertex", &e));
+            }
+        }
+    }
+    if asked.is_empty() {
+        asked = (0..g.n).collect();
+    }
+    Ok(asked)
+}
+
+/// The options that steer or bound the native search: a notice for each one given where the
+/// rules answer, and --estimate-mb's bound.
+fn options_of_the_native_search(a: &GoClassesArgs, native: bool) -> Result<(), i32> {
+    if a.threads > 1 && !native {
+        errln!(
+            "okite: the rules classify on one thread (--threads {} asked): one evaluator answers them",
+            a.threads
+        );
+    }
+    if a.vertex_nodes.is_some() && !native {
+        errln!(
+            "okite: --vertex-nodes bounds the native search: the rules evaluate every asked vertex to its end"
+        );
+    }
+    if a.length_step > 0 && !native {
+        errln!("okite: --length-step steers the native search: the rules evaluate every option");
+    }
+    if a.weak_numbers && !native {
+        errln!("okite: --weak-numbers steers the native search: the rules evaluate every option");
+    }
+    if let Some(mb) = a.estimate_mb {
+        let half = "half the memory the classification may occupy";
+        if let Err(d) =
+            crate::cli::bounds::table_in_bound("--estimate-mb", mb, a.max_resident_mb / 2, half)
+        {
+            return Err(Printer::auto().fail(d));
+        }
+        if !native {
+            errln!("okite: --estimate-mb sizes a table of the native search: the rules have none");
+        }
+    }
+    Ok(())
+}
+
+/// Why the proof-number search, which answers the questions of a class one by one and keeps
+/// their results, does not search here (where it does not).
+fn no_proof_numbers(
+    a: &GoClassesArgs,
+    native: bool,
+    table: Option<Table>,
+    g: &Graph,
+) -> Option<&'static str> {
+    if a.engine == Engine::Verify {
+        Some("--engine verify compares the classes of the two engines")
+    } else if !native {
+        Some("the rules answer here, not the native search")
+    } else if a.search != LifeSearch::ProofNumbers
+        || table == Some(Table::Cautious)
+        || g.n > crate::go::life::TRACK_MAX_VERTICES
+    {
+        Some("the proof-number search answers only under the default table or p-to-chooser, on graphs of up to 16 vertices")
+    } else {
+        None
+    }
+}
+
+/// The classes found by the native search, with its options, its results files and its
+/// progress on the terminal.
+fn by_the_native_search(
+    a: &GoClassesArgs,
+    graph: &str,
+    g: &Graph,
+    seq: &[crate::go::board::Board],
+    asked: &[usize],
+    table: Table,
+) -> Result<Found, i32> {
+    let mut cl = match Classifier::new(g, table) {
+        Ok(c) => c,
+        Err(e) => return Err(go_error(graph, "--graph", &e)),
+    };
+    cl.node_limit = a.nodes;
+    cl.vertex_node_limit = a.vertex_nodes;
+    cl.set_max_resident_bytes(Some(a.max_resident_mb.saturating_mul(1 << 20)));
+    if let Some(mb) = a.estimate_mb {
+        cl.set_estimate_bytes(mb.saturating_mul(1 << 20));
+    }
+    cl.set_proof_numbers(a.search == LifeSearch::ProofNumbers);
+    cl.set_length_step(a.length_step);
+    cl.set_weak_numbers(a.weak_numbers);
+    cl.set_ask_only(a.ask.map(|c| match c {
+        AskColour::Black => crate::go::board::Color::Black,
+        AskColour::White => crate::go::board::Color::White,
+    }));
+    // the results file locked before it is read: no other process writes it while this one
+    // keeps its results there
+    if let Some(file) = &a.results {
+        if let Err(e) = cl.keep_results(file.clone(), std::time::Duration::from_secs(600)) {
+            return Err(results_error(&e));
+        }
+        cl.interrupt = keep_on_interrupt();
+    }
+    let existing = a.results.iter().filter(|p| p.exists());
+    for file in a.read_results.iter().chain(existing) {
+        match cl.load_results(file) {
+            Ok(n) => errln!("okite: {n} results read from {}", file.display()),
+            Err(e) => return Err(results_error(&e)),
+        }
+    }
+    let start = std::time::Instant::now();
+    let spinner = std::rc::Rc::new(Spinner::new(format!("classifying the vertices of {graph}")));
+    cl.progress = Some(progress_on(
+        spinner.clone(),
+        graph.to_string(),
+        g.names.clone(),
+    ));
+    let classes = cl.classes_at_parallel(seq, asked, a.threads);
+    cl.progress = None;
+    drop(spinner);
+    // what was found is kept, whether the classification ended or not
+    if let Some(file) = &a.results {
+        match cl.keep_final() {
+            Ok(Some(n)) => {
+                errln!("okite: {n} results kept in {}", file.display())
+            }
+            Ok(None) => {}
+            Err(e) => return Err(results_error(&e)),
+        }
+    }
+    match classes {
+        Ok(ks) => {
+            errln!(
+                "{} in {:.2?}: {} sequences searched, {} memo hits, {} memo entries, {} estimates",
+                if a.ask.is_some() {
+                    "answered"
+                } else {
+                    "classified"
+                },
+                start.elapsed(),
+                cl.stats.nodes,
+                cl.stats.hits,
+                cl.stats.entries,
+                cl.stats.estimates
+            );
+            let unfinished = cl.unfinished().to_vec();
+            let letters = (0..g.n)
+                .map(|v| match ks[v] {
+                    Some(k) => k.letter(),
+                    None if unfinished.contains(&v) => '?',
+                    None => '-',
+                })
+                .collect();
+            Ok(Found {
+                letters,
+                unfinished,
+                answers: cl.answers().to_vec(),
+            })
+        }
+        // by its kind: a budget passed (E0605), the memory bound (E0611), the results file
+        // (E0615), Ctrl-C
+        Err(e) => Err(go_error(graph, "--graph", &e)),
+    }
+}
+
+/// What the spinner says as the native search goes: each question answered, at once (on a
+/// long classification it is known long before the vertex's class, and kept in a log as well),
+/// and the vertices being searched.
+fn progress_on(
+    told: std::rc::Rc<Spinner>,
+    name: String,
+    names: Vec<String>,
+) -> Box<dyn FnMut(&LifeProgress)> {
+    let mut said = 0;
+    Box::new(move |p: &LifeProgress| {
+        let name_of = |v: usize| names.get(v).map_or("?", |n| n.as_str());
+        if p.answers.len() < said {
+            said = 0;
+        }
+        for a in p.answers.iter().skip(said) {
+            told.tell(&format!(
+                "{} ({} sequences)",
+                answer_line(a, &names),
+                a.nodes
+            ));
+        }
+        said = p.answers.len();
+        let at = if p.working.len() > 1 {
+            // several threads: each one's vertex and question
+            let each: Vec<String> = p
+                .working
+                .iter()
+                .map(|&(v, c)| match c {
+                    Some(c) => format!("{} ({c:?} first)", name_of(v)),
+                    None => name_of(v).to_string(),
+                })
+                .collect();
+            format!("vertices {}", each.join(", "))
+        } else {
+            let asking = match p.colour {
+                Some(c) => format!(", does {c:?} moving first get it?"),
+                None => String::new(),
+            };
+            format!("vertex {}{asking}", name_of(p.vertex))
+        };
+        // the question's proof and disproof numbers (one thread)
+        let numbers = match p.numbers {
+            Some((pn, dn)) if p.working.len() <= 1 && p.colour.is_some() => {
+                format!("; proof number {pn}, disproof number {dn}")
+            }
+            _ => String::new(),
+        };
+        told.set(format!(
+            "classifying the vertices of {name}: {} of {} known, {at} ({} sequences{numbers})",
+            p.classified, p.vertices, p.nodes
+        ));
+    })
+}
+
+/// The classes by the rules: `classes(G, r)` when every vertex is asked, else
+/// `outcome(G, r, v)` for each asked one (the vertex numbered from 1).
+fn by_the_rules(
+    a: &GoClassesArgs,
+    cprog: &mut Program,
+    g: &Graph,
+    seq: &[crate::go::board::Board],
+    asked: &[usize],
+    engine: Engine,
+) -> Result<Vec<char>, i32> {
+    let reading = a.reading.as_deref();
+    let bound = Some(a.max_resident_mb);
+    if asked.len() == g.n {
+        return match eval_on_sequence(cprog, g, seq, "classes(G, r)", reading, engine, bound)? {
+            Value::Seq(cs) => Ok(cs.iter().map(|c| class_letter(c).unwrap_or('?')).collect()),
+            v => {
+                Err(Printer::auto().fail(unexpected("classes(G, r)", &v, "a sequence of classes")))
+            }
+        };
+    }
+    let mut letters = vec!['-'; g.n];
+    for &v in asked {
+        let text = format!("outcome(G, r, {})", v + 1);
+        let c = eval_on_sequence(cprog, g, seq, &text, reading, engine, bound)?;
+        match class_letter(&c) {
+            Some(k) => letters[v] = k,
+            None => return Err(Printer::auto().fail(unexpected(&text, &c, "a class"))),
+        }
+    }
+    Ok(letters)
+}
+
+/// The JSON of the classes: {"classes", "unfinished" (present only when --vertex-nodes left
+/// some), "answers" (present only where the proof-number search answered some: whether the
+/// colour moving first gets the vertex, and by which move), "engine"}.
+fn classes_json(g: &Graph, found: &Found, ej: &str) -> String {
+    let items: Vec<String> = found
+        .letters
+        .iter()
+        .map(|&n| match n {
+            '-' | '?' => "null".to_string(),
+            n => format!("\"{n}\""),
+        })
+        .collect();
+    let left: Vec<String> = found
+        .unfinished
+        .iter()
+        .map(|&v| crate::json::string(&g.names[v]))
+        .collect();
+    let left = if left.is_empty() {
+        String::new()
+    } else {
+        format!(", \"unfinished\": [{}]", left.join(", "))
+    };
+    let answered: Vec<String> = found
+        .answers
+        .iter()
+        .map(|a| {
+            format!(
+                "{{\"vertex\": {}, \"colour\": \"{:?}\", \"gets\": {}, \"by\": {}, \"sequences\": {}}}",
+                crate::json::string(&g.names[a.vertex]),
+                a.colour,
+                a.gets,
+                a.by.map_or("null".to_string(), |w| crate::json::string(&g.names[w])),
+                a.nodes
+            )
+        })
+        .collect();
+    let answered = if answered.is_empty() {
+        String::new()
+    } else {
+        format!(", \"answers\": [{}]", answered.join(", "))
+    };
+    format!(
+        "{{\"classes\": [{}]{left}{answered}, \"engine\": {ej}}}",
+        items.join(", ")
+    )
+}

@@ -1,0 +1,134 @@
+//! The value of a board under perfect play: `okite go solve`.
+
+use super::*;
+
+pub(super) fn run(a: GoSolveArgs) -> i32 {
+    use crate::go;
+    let GoSolveArgs {
+        graph,
+        moves,
+        sgf,
+        reading,
+        rules: rule_paths,
+        komi,
+        nodes,
+        time_ms,
+        hash_mb,
+        json,
+    } = a;
+    let (mut prog, plan) = match go_plan(
+        &rule_paths,
+        Some(&reading),
+        &["solve"],
+        &crate::front::GO_SOLVE_READINGS,
+        "the native solver",
+        Engine::Native,
+    ) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let (graph, g, history, to_move) = match go_position(
+        graph.as_deref(),
+        &moves,
+        sgf.as_deref(),
+        Some((&mut prog, Some(&reading))),
+    ) {
+        Ok(p) => (p.spec, p.graph, p.seq, p.to_move),
+        Err(c) => return c,
+    };
+    let from_empty = history.len() == 1 && history[0] == go::board::Board::empty();
+    if let Err(c) = check_komi(komi) {
+        return c;
+    }
+    let r = match prog.reading_or_error(&reading) {
+        Ok(r) => r,
+        Err(d) => return Printer::auto().fail_in(d, &prog.sources),
+    };
+    let engine_json = crate::front::notice_json(&prog, r, "solve", "the native solver", &plan);
+    if !plan.is_native() && !from_empty {
+        return Printer::auto().fail(
+            Diag::error(
+                "E0604",
+                format!("under {reading} the rules solve from the empty board only"),
+            )
+            .help(format!(
+                "the native solver (readings {}) solves from a position",
+                crate::front::GO_SOLVE_READINGS.join(", ")
+            )),
+        );
+    }
+    if !plan.is_native() {
+        // the seeds' komi h is the negative of the komi given to White
+        let text = format!("margin_half_points(G, {})", -((komi * 2.0) as i64));
+        let printer = Printer::auto();
+        if g.n > 6 {
+            return printer.fail(beyond_the_rules("solve", 6, g.n).help(format!(
+                "the native solver follows the readings {}",
+                crate::front::GO_SOLVE_READINGS.join(", ")
+            )));
+        }
+        let bound = vec![(
+            "G".to_string(),
+            crate::natives::go::graph_value(&g),
+            "Graph".to_string(),
+        )];
+        return match eval_with_bound_within(
+            &mut prog,
+            &text,
+            bound,
+            Engine::Native,
+            Some(&reading),
+            &printer,
+            None,
+            (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
+        ) {
+            Ok(Value::Int(half)) => {
+                let v = half as f64 / 2.0;
+                if json {
+                    outln!("{{\"value\": {v}, \"pv\": [], \"engine\": {engine_json}}}");
+                } else {
+                    outln!("{v}");
+                }
+                0
+            }
+            Ok(other) => printer.fail(unexpected(&text, &other, "an integer")),
+            Err(c) => c,
+        };
+    }
+    // the plan is native here: the rules of the shipped reading it follows
+    let shipped = match plan {
+        Plan::Native(r) => r,
+        Plan::Rules(_) => "",
+    };
+    let Some(mut rules) = go::solve::rules_of_reading(shipped) else {
+        return Printer::auto().fail(Diag::error(
+            "E0604",
+            format!("the native solver does not follow the reading `{shipped}`"),
+        ));
+    };
+    rules.komi_half_points = (komi * 2.0) as i64;
+    if hash_mb > 65536 {
+        return Printer::auto().fail(
+            Diag::error(
+                "E0602",
+                format!("--hash-mb {hash_mb} is more than the solver takes"),
+            )
+            .help("give --hash-mb between 0 and 65536 (MiB)"),
+        );
+    }
+    let opts = go::solve::SolveOptions {
+        node_limit: nodes,
+        time_limit: (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
+        table_bytes: hash_mb << 20,
+        ..go::solve::SolveOptions::default()
+    };
+    solve_native(
+        &graph,
+        &g,
+        &rules,
+        &history,
+        to_move,
+        &opts,
+        json.then_some(engine_json.as_str()),
+    )
+}
