@@ -160,87 +160,17 @@ pub fn usi_loop_boards<W: Write + Send>(
     board_of: BoardResolver<'_>,
 ) -> std::io::Result<()> {
     let out = Mutex::new(output);
-    // the board variant of `UCI_Variant`, with its position
-    let mut board: Option<(Variant, VPos)> = None;
-    let mut rules_opt = String::new();
-    let mut reading_opt = "narrow-check".to_string();
-    let mut refused: Option<String> = None;
-    // the moves of the rules in force, where they are not the shipped generator's
-    let mut rules_moves: Option<MovesReader> = None;
-    // whether `usi` was read: the engine speaks only after it
-    let mut greeted = false;
-    // the message of a `position` command that failed, until one succeeds
-    let mut bad_position: Option<String> = None;
-    let mut variant: Option<VariantSearch> = None;
-    let mut history = vec![Position::startpos()];
-    let mut hash_mb = 64usize;
-    let mut threads = 1usize;
-    let mut length = MateLength::Shortest;
-    let mut reading = Reading::NARROW_CHECK;
-    let mut solver: Option<MateSolver> = None;
+    let mut engine = Engine::new(resolve, boards, board_of);
     std::thread::scope(|scope| -> std::io::Result<()> {
-        // The running search: its stop flag and the thread, which hands the solver back.
-        let mut running: Option<(
-            Arc<AtomicBool>,
-            std::thread::ScopedJoinHandle<'_, Option<MateSolver>>,
-        )> = None;
-        let finish = |running: &mut Option<(
-            Arc<AtomicBool>,
-            std::thread::ScopedJoinHandle<'_, Option<MateSolver>>,
-        )>,
-                      solver: &mut Option<MateSolver>,
-                      stop: bool| {
-            if let Some((flag, handle)) = running.take() {
-                if stop {
-                    flag.store(true, Ordering::Relaxed);
-                }
-                if let Ok(Some(s)) = handle.join() {
-                    *solver = Some(s);
-                }
-            }
-        };
+        let mut running: Option<Running<'_>> = None;
         let mut input = input;
         // the answer of a `go infinite` not yet given
         let mut deferred: Option<String> = None;
         loop {
-            let mut bytes = vec![];
-            let line = match crate::lines::read_line_bounded(&mut input, &mut bytes, MAX_LINE_BYTES)
-            {
-                Ok(Ok(0)) => break,
-                Ok(Ok(_)) => match String::from_utf8(bytes) {
-                    Ok(l) => l,
-                    Err(e) => {
-                        say(&out, "info string unreadable input line (not UTF-8)")?;
-                        if crate::lines::first_word(e.as_bytes()) == "position" {
-                            // the position asked about is not known: none is searched until
-                            // a `position` is read
-                            finish(&mut running, &mut solver, true);
-                            bad_position = Some("it was not UTF-8 text".into());
-                        }
-                        continue;
-                    }
-                },
-                Ok(Err(n)) => {
-                    say(
-                        &out,
-                        &format!(
-                            "info string a line of {n} bytes, longer than {} MiB: skipped",
-                            MAX_LINE_BYTES >> 20
-                        ),
-                    )?;
-                    if crate::lines::first_word(&bytes) == "position" {
-                        finish(&mut running, &mut solver, true);
-                        bad_position = Some(format!(
-                            "its line of {n} bytes was longer than {} MiB",
-                            MAX_LINE_BYTES >> 20
-                        ));
-                    }
-                    continue;
-                }
-                Err(_) => {
-                    say(&out, "info string unreadable input line")?;
-                    break;
-                }
+            let line = match engine.read_line(&mut input, &out, &mut running)? {
+                Read::End => break,
+                Read::Skipped => continue,
+                Read::Line(l) => l,
             };
             let line = line.trim();
             let mut words = line.split_whitespace();
@@ -263,365 +193,34 @@ pub fn usi_loop_boards<W: Write + Send>(
                 }
             }
             match cmd {
-                "usi" => {
-                    greeted = true;
-                    say(&out, "id name okite-mate")?;
-                    say(&out, "id author okite")?;
-                    say(
-                        &out,
-                        &format!(
-                            "option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}"
-                        ),
-                    )?;
-                    say(
-                        &out,
-                        &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-                    )?;
-                    say(
-                        &out,
-                        "option name MateLength type combo default shortest var shortest var any",
-                    )?;
-                    say(&out, "option name Reading type string default narrow-check")?;
-                    say(&out, "option name Rules type string default <empty>")?;
-                    if !boards.is_empty() {
-                        let vars: Vec<String> = std::iter::once("shogi")
-                            .chain(boards.iter().copied())
-                            .map(|b| format!("var {b}"))
-                            .collect();
-                        say(
-                            &out,
-                            &format!(
-                                "option name UCI_Variant type combo default shogi {}",
-                                vars.join(" ")
-                            ),
-                        )?;
-                    }
-                    say(&out, "usiok")?;
-                }
+                "usi" => engine.greet(&out)?,
                 "isready" => say(&out, "readyok")?,
-                "stop" | "gameover" => finish(&mut running, &mut solver, true),
+                "stop" | "gameover" | "usinewgame" => engine.finish(&mut running),
                 "quit" => {
-                    finish(&mut running, &mut solver, true);
+                    engine.finish(&mut running);
                     break;
                 }
                 "ponderhit" => {}
                 "setoption" => {
-                    finish(&mut running, &mut solver, true);
+                    engine.finish(&mut running);
                     let rest: Vec<&str> = words.collect();
-                    let name = rest
-                        .iter()
-                        .position(|w| *w == "name")
-                        .and_then(|i| rest.get(i + 1));
-                    let value = rest
-                        .iter()
-                        .position(|w| *w == "value")
-                        .and_then(|i| rest.get(i + 1));
-                    match (name, value) {
-                        (Some(&"USI_Hash"), Some(v)) => match v.parse::<usize>() {
-                            Ok(n) if (1..=MAX_HASH_MB).contains(&n) => {
-                                if n != hash_mb {
-                                    solver = None;
-                                }
-                                hash_mb = n
-                            }
-                            _ => say(
-                                &out,
-                                &format!(
-                                    "info string bad USI_Hash value {v} (from 1 to {MAX_HASH_MB} MiB)"
-                                ),
-                            )?,
-                        },
-                        (Some(&"Threads"), Some(v)) => match v.parse::<usize>() {
-                            Ok(n) if (1..=MAX_THREADS).contains(&n) => threads = n,
-                            _ => say(
-                                &out,
-                                &format!(
-                                    "info string bad Threads value {v} (from 1 to {MAX_THREADS})"
-                                ),
-                            )?,
-                        },
-                        (Some(&"UCI_Variant"), Some(&"shogi")) if !boards.is_empty() => {
-                            board = None;
-                        }
-                        (Some(&"UCI_Variant"), Some(v)) if !boards.is_empty() => {
-                            match board_of(v) {
-                                Ok(var) => {
-                                    let start = var.start();
-                                    board = Some((var, start));
-                                    bad_position = None;
-                                }
-                                Err(why) => {
-                                    let why = why.replace('\n', " ");
-                                    say(&out, &format!("info string error: {why}"))?;
-                                    board = None;
-                                    bad_position = Some(why);
-                                }
-                            }
-                        }
-                        (Some(&"MateLength"), Some(&"shortest")) => length = MateLength::Shortest,
-                        (Some(&"MateLength"), Some(&"any")) => length = MateLength::Any,
-                        (Some(&"Reading"), v) | (Some(&"Rules"), v) => {
-                            let v = v.copied().unwrap_or("");
-                            let v = if v == "<empty>" { "" } else { v };
-                            if name == Some(&"Reading") {
-                                reading_opt = v.to_string();
-                            } else {
-                                rules_opt = v.to_string();
-                            }
-                            match resolve(&rules_opt, &reading_opt) {
-                                Ok(Follow::Native(r)) => {
-                                    reading = r;
-                                    variant = None;
-                                    refused = None;
-                                    rules_moves = None;
-                                }
-                                Ok(Follow::Variant(f)) => {
-                                    variant = Some(f);
-                                    refused = None;
-                                    rules_moves = None;
-                                }
-                                Err(r) => {
-                                    let why = r.why.replace('\n', " ");
-                                    // (before `usi`, as the options of the command line are
-                                    // set, nothing is said: `go` says it)
-                                    if greeted {
-                                        say(&out, &format!("info string error: {why}"))?;
-                                    }
-                                    refused = Some(why);
-                                    rules_moves = r.moves;
-                                }
-                            }
-                        }
-                        _ => say(&out, &format!("info string ignored option: {line}"))?,
-                    }
-                }
-                "usinewgame" => finish(&mut running, &mut solver, true),
-                "position" if board.is_some() => {
-                    finish(&mut running, &mut solver, true);
-                    if let Some((var, pos)) = board.as_mut() {
-                        match board_position(var, line) {
-                            Ok(p) => {
-                                *pos = p;
-                                bad_position = None;
-                            }
-                            Err(msg) => {
-                                say(&out, &format!("info string bad position: {msg}"))?;
-                                bad_position = Some(msg);
-                            }
-                        }
-                    }
+                    engine.set_option(&out, &rest, line)?;
                 }
                 "position" => {
-                    finish(&mut running, &mut solver, true);
-                    // the moves of the rules in force, or else the shipped generator's
-                    let read = match &rules_moves {
-                        Some(play) => {
-                            super::usi::parse_position_command_by(line, &mut |p, t| play(p, t))
-                        }
-                        None => parse_position_command(line).map(|g| g.positions),
-                    };
-                    match read {
-                        Ok(positions) => {
-                            match positions.first().and_then(super::readings::start_forbidden) {
-                                None => {
-                                    history = positions;
-                                    bad_position = None;
-                                }
-                                Some(why) => {
-                                    say(&out, &format!("info string bad position: {why}"))?;
-                                    bad_position = Some(why);
-                                }
-                            }
-                        }
-                        Err(e) => {
-                            let msg = e.to_string().replace('\n', " ");
-                            say(&out, &format!("info string bad position: {msg}"))?;
-                            // the position before it is not the one asked about: no answer
-                            // may be read as a result for either
-                            bad_position = Some(msg);
-                        }
-                    }
+                    engine.finish(&mut running);
+                    engine.position(&out, line)?;
                 }
                 "go" => {
-                    finish(&mut running, &mut solver, true);
+                    engine.finish(&mut running);
                     let args: Vec<&str> = words.collect();
-                    if let Some(why) = &bad_position {
-                        say(
-                            &out,
-                            &format!("info string error: no position to search (the last position command failed: {why})"),
-                        )?;
-                        // the protocol has no answer for "no position": `timeout` (no answer
-                        // was found) is the one that claims nothing false, neither of a
-                        // position (`nomate`) nor of the engine (`notimplemented`)
-                        deferred = go_unanswered(&out, &args, "checkmate timeout")?;
-                        continue;
-                    }
-                    if let Some((_, pos)) = &board {
-                        let ms = match args.get(1) {
-                            None | Some(&"infinite") => Some(0),
-                            Some(v) => v.parse::<u64>().ok(),
-                        };
-                        let mate = args.first() == Some(&"mate");
-                        let Some(ms) = ms.filter(|_| mate).or((!mate).then_some(0)) else {
-                            say(&out, "info string bad go mate time")?;
-                            say(&out, "checkmate timeout")?;
-                            continue;
-                        };
-                        let flag = Arc::new(AtomicBool::new(false));
-                        let mut limits = BoardLimits {
-                            max_entries: (hash_mb << 20) / 40,
-                            max_plies: crate::shogi::variant::MAX_MATE_PLIES,
-                            stop: Some(flag.clone()),
-                            ..BoardLimits::default()
-                        };
-                        if !mate {
-                            limits.max_plies = 1;
-                        } else if ms > 0 {
-                            limits.deadline = Some(
-                                std::time::Instant::now() + std::time::Duration::from_millis(ms),
-                            );
-                        }
-                        let mut p = pos.clone();
-                        let out_ref = &out;
-                        let shortest = length == MateLength::Shortest;
-                        let handle = std::thread::Builder::new().spawn_scoped(scope, move || {
-                            let start = std::time::Instant::now();
-                            let r = p.mate_search_for(limits, shortest);
-                            let _ = report_board(out_ref, &p, &r, mate, start.elapsed());
-                            None
-                        });
-                        match handle {
-                            Ok(handle) => running = Some((flag, handle)),
-                            Err(_) => no_thread(&out, mate)?,
-                        }
-                        continue;
-                    }
-                    if let Some(why) = &refused {
-                        say(&out, &format!("info string error: {why}"))?;
-                        deferred = go_unanswered(&out, &args, "checkmate notimplemented")?;
-                        continue;
-                    }
-                    if args.first() == Some(&"mate") {
-                        let ms = match args.get(1) {
-                            None | Some(&"infinite") => Some(0),
-                            Some(v) => v.parse::<u64>().ok(),
-                        };
-                        let Some(ms) = ms else {
-                            say(&out, "info string bad go mate time")?;
-                            say(&out, "checkmate timeout")?;
-                            continue;
-                        };
-                        let flag = Arc::new(AtomicBool::new(false));
-                        if let Some(f) = variant.clone() {
-                            // under a variant: the caller's search, on its own thread too
-                            if threads > 1 {
-                                say(
-                                    &out,
-                                    &format!("info string the search under a variant runs on one thread (Threads {threads}): the rules it asks are answered by one evaluator"),
-                                )?;
-                            }
-                            let h = history.clone();
-                            let out_ref = &out;
-                            let stop = flag.clone();
-                            let limits = VariantLimits {
-                                ms,
-                                any: length == MateLength::Any,
-                                hash_mb,
-                            };
-                            let handle = std::thread::Builder::new()
-                                .stack_size(1 << 30)
-                                .spawn_scoped(scope, move || {
-                                    match f(&h, limits, stop) {
-                                        Ok(r) => {
-                                            let _ = report(out_ref, r);
-                                        }
-                                        Err(e) => {
-                                            let _ = say(
-                                                out_ref,
-                                                &format!(
-                                                    "info string error: {}",
-                                                    e.replace('\n', " ")
-                                                ),
-                                            );
-                                            let _ = say(out_ref, "checkmate notimplemented");
-                                        }
-                                    }
-                                    None
-                                });
-                            match handle {
-                                Ok(handle) => running = Some((flag, handle)),
-                                Err(_) => no_thread(&out, true)?,
-                            }
-                            continue;
-                        }
-                        let kept = solver.take();
-                        let h = history.clone();
-                        let out_ref = &out;
-                        let stop = flag.clone();
-                        let handle = std::thread::Builder::new()
-                            .stack_size(1 << 30)
-                            .spawn_scoped(scope, move || {
-                                // the table is made once the stack is had (under a bound on
-                                // the address space, the two together may not fit in the
-                                // other order)
-                                let mut s = kept.unwrap_or_else(|| MateSolver::new(hash_mb));
-                                s.set_threads(threads);
-                                // Progress goes through a channel to a thread that writes the
-                                // `info` lines (the callback must not borrow the output).
-                                let (tx, rx) = std::sync::mpsc::channel::<Progress>();
-                                let forward = scope.spawn(move || {
-                                    for p in rx {
-                                        let nps = (p.nodes * 1000).checked_div(p.ms).unwrap_or(0);
-                                        let _ = say(
-                                            out_ref,
-                                            &format!(
-                                                "info time {} nodes {} nps {}",
-                                                p.ms, p.nodes, nps
-                                            ),
-                                        );
-                                    }
-                                });
-                                let progress: super::dfpn::ProgressFn =
-                                    Arc::new(move |p: &Progress| {
-                                        let _ = tx.send(*p);
-                                    });
-                                let opts = MateOptions {
-                                    max_ms: ms,
-                                    hash_mb,
-                                    length,
-                                    reading,
-                                    stop: Some(stop),
-                                    progress: Some(progress),
-                                    ..Default::default()
-                                };
-                                // This thread has the large stack deep searches need.
-                                let r = s.solve_history(&h, &opts);
-                                drop(opts);
-                                let _ = forward.join();
-                                let _ = report(out_ref, r);
-                                Some(s)
-                            });
-                        match handle {
-                            Ok(handle) => running = Some((flag, handle)),
-                            Err(_) => no_thread(&out, true)?,
-                        }
-                    } else {
-                        let pos = history.last().cloned().unwrap_or_else(Position::startpos);
-                        let answer = match mate_in_1(&pos) {
-                            Some(m) => format!("bestmove {}", m.to_usi()),
-                            None => "bestmove resign".to_string(),
-                        };
-                        if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
-                            deferred = Some(answer);
-                        } else {
-                            say(&out, &answer)?;
-                        }
-                    }
+                    let (search, held) = engine.go(scope, &out, &args)?;
+                    running = search;
+                    deferred = held;
                 }
                 _ => say(&out, &format!("info string unknown command: {cmd}"))?,
             }
         }
-        finish(&mut running, &mut solver, true);
+        engine.finish(&mut running);
         if let Some(answer) = deferred.take() {
             say(&out, &answer)?;
         }
@@ -629,6 +228,500 @@ pub fn usi_loop_boards<W: Write + Send>(
     })?;
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
     w.flush()
+}
+
+/// The running search: its stop flag and the thread, which hands the solver back.
+type Running<'scope> = (
+    Arc<AtomicBool>,
+    std::thread::ScopedJoinHandle<'scope, Option<MateSolver>>,
+);
+
+/// A line of input: read, skipped (unreadable, or too long to keep: said in an `info string`),
+/// or the end of the input.
+enum Read {
+    Line(String),
+    Skipped,
+    End,
+}
+
+/// The engine between commands: the options set, the position, and the table kept from one
+/// search to the next.
+struct Engine<'a> {
+    resolve: Resolver<'a>,
+    boards: &'a [&'a str],
+    board_of: BoardResolver<'a>,
+    /// the board variant of `UCI_Variant`, with its position
+    board: Option<(Variant, VPos)>,
+    rules_opt: String,
+    reading_opt: String,
+    refused: Option<String>,
+    /// the moves of the rules in force, where they are not the shipped generator's
+    rules_moves: Option<MovesReader>,
+    /// whether `usi` was read: the engine speaks only after it
+    greeted: bool,
+    /// the message of a `position` command that failed, until one succeeds
+    bad_position: Option<String>,
+    variant: Option<VariantSearch>,
+    history: Vec<Position>,
+    hash_mb: usize,
+    threads: usize,
+    length: MateLength,
+    reading: Reading,
+    solver: Option<MateSolver>,
+}
+
+impl<'a> Engine<'a> {
+    fn new(resolve: Resolver<'a>, boards: &'a [&'a str], board_of: BoardResolver<'a>) -> Self {
+        Engine {
+            resolve,
+            boards,
+            board_of,
+            board: None,
+            rules_opt: String::new(),
+            reading_opt: "narrow-check".to_string(),
+            refused: None,
+            rules_moves: None,
+            greeted: false,
+            bad_position: None,
+            variant: None,
+            history: vec![Position::startpos()],
+            hash_mb: 64,
+            threads: 1,
+            length: MateLength::Shortest,
+            reading: Reading::NARROW_CHECK,
+            solver: None,
+        }
+    }
+
+    /// Ends the running search, if any (it answers), and keeps the solver it hands back.
+    fn finish(&mut self, running: &mut Option<Running<'_>>) {
+        if let Some((flag, handle)) = running.take() {
+            flag.store(true, Ordering::Relaxed);
+            if let Ok(Some(s)) = handle.join() {
+                self.solver = Some(s);
+            }
+        }
+    }
+
+    /// The next line of input. A `position` line that cannot be read leaves no position: none
+    /// is searched until a `position` is read.
+    fn read_line<W: Write>(
+        &mut self,
+        input: &mut impl BufRead,
+        out: &Mutex<W>,
+        running: &mut Option<Running<'_>>,
+    ) -> std::io::Result<Read> {
+        let mut bytes = vec![];
+        match crate::lines::read_line_bounded(input, &mut bytes, MAX_LINE_BYTES) {
+            Ok(Ok(0)) => Ok(Read::End),
+            Ok(Ok(_)) => match String::from_utf8(bytes) {
+                Ok(l) => Ok(Read::Line(l)),
+                Err(e) => {
+                    say(out, "info string unreadable input line (not UTF-8)")?;
+                    if crate::lines::first_word(e.as_bytes()) == "position" {
+                        self.finish(running);
+                        self.bad_position = Some("it was not UTF-8 text".into());
+                    }
+                    Ok(Read::Skipped)
+                }
+            },
+            Ok(Err(n)) => {
+                say(
+                    out,
+                    &format!(
+                        "info string a line of {n} bytes, longer than {} MiB: skipped",
+                        MAX_LINE_BYTES >> 20
+                    ),
+                )?;
+                if crate::lines::first_word(&bytes) == "position" {
+                    self.finish(running);
+                    self.bad_position = Some(format!(
+                        "its line of {n} bytes was longer than {} MiB",
+                        MAX_LINE_BYTES >> 20
+                    ));
+                }
+                Ok(Read::Skipped)
+            }
+            Err(_) => {
+                say(out, "info string unreadable input line")?;
+                Ok(Read::End)
+            }
+        }
+    }
+
+    /// The answer to `usi`: the engine's name and options.
+    fn greet<W: Write>(&mut self, out: &Mutex<W>) -> std::io::Result<()> {
+        self.greeted = true;
+        say(out, "id name okite-mate")?;
+        say(out, "id author okite")?;
+        say(
+            out,
+            &format!("option name USI_Hash type spin default 64 min 1 max {MAX_HASH_MB}"),
+        )?;
+        say(
+            out,
+            &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+        )?;
+        say(
+            out,
+            "option name MateLength type combo default shortest var shortest var any",
+        )?;
+        say(out, "option name Reading type string default narrow-check")?;
+        say(out, "option name Rules type string default <empty>")?;
+        if !self.boards.is_empty() {
+            let vars: Vec<String> = std::iter::once("shogi")
+                .chain(self.boards.iter().copied())
+                .map(|b| format!("var {b}"))
+                .collect();
+            say(
+                out,
+                &format!(
+                    "option name UCI_Variant type combo default shogi {}",
+                    vars.join(" ")
+                ),
+            )?;
+        }
+        say(out, "usiok")
+    }
+
+    /// `setoption name N value V` (`rest` is what follows `setoption`).
+    fn set_option<W: Write>(
+        &mut self,
+        out: &Mutex<W>,
+        rest: &[&str],
+        line: &str,
+    ) -> std::io::Result<()> {
+        let after = |word: &str| {
+            rest.iter()
+                .position(|w| *w == word)
+                .and_then(|i| rest.get(i + 1))
+                .copied()
+        };
+        let (name, value) = (after("name"), after("value"));
+        let boards = !self.boards.is_empty();
+        match (name, value) {
+            (Some("USI_Hash"), Some(v)) => match v.parse::<usize>() {
+                Ok(n) if (1..=MAX_HASH_MB).contains(&n) => {
+                    if n != self.hash_mb {
+                        self.solver = None;
+                    }
+                    self.hash_mb = n
+                }
+                _ => say(
+                    out,
+                    &format!("info string bad USI_Hash value {v} (from 1 to {MAX_HASH_MB} MiB)"),
+                )?,
+            },
+            (Some("Threads"), Some(v)) => match v.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.threads = n,
+                _ => say(
+                    out,
+                    &format!("info string bad Threads value {v} (from 1 to {MAX_THREADS})"),
+                )?,
+            },
+            (Some("UCI_Variant"), Some("shogi")) if boards => self.board = None,
+            (Some("UCI_Variant"), Some(v)) if boards => match (self.board_of)(v) {
+                Ok(var) => {
+                    let start = var.start();
+                    self.board = Some((var, start));
+                    self.bad_position = None;
+                }
+                Err(why) => {
+                    let why = why.replace('\n', " ");
+                    say(out, &format!("info string error: {why}"))?;
+                    self.board = None;
+                    self.bad_position = Some(why);
+                }
+            },
+            (Some("MateLength"), Some("shortest")) => self.length = MateLength::Shortest,
+            (Some("MateLength"), Some("any")) => self.length = MateLength::Any,
+            (Some(option @ ("Reading" | "Rules")), v) => {
+                let v = v.unwrap_or("");
+                let v = if v == "<empty>" { "" } else { v };
+                if option == "Reading" {
+                    self.reading_opt = v.to_string();
+                } else {
+                    self.rules_opt = v.to_string();
+                }
+                self.follow_options(out)?;
+            }
+            _ => say(out, &format!("info string ignored option: {line}"))?,
+        }
+        Ok(())
+    }
+
+    /// What the search follows under the options `Rules` and `Reading`, or why it cannot.
+    fn follow_options<W: Write>(&mut self, out: &Mutex<W>) -> std::io::Result<()> {
+        match (self.resolve)(&self.rules_opt, &self.reading_opt) {
+            Ok(Follow::Native(r)) => {
+                self.reading = r;
+                self.variant = None;
+                self.refused = None;
+                self.rules_moves = None;
+            }
+            Ok(Follow::Variant(f)) => {
+                self.variant = Some(f);
+                self.refused = None;
+                self.rules_moves = None;
+            }
+            Err(r) => {
+                let why = r.why.replace('\n', " ");
+                // (before `usi`, as the options of the command line are set, nothing is said:
+                // `go` says it)
+                if self.greeted {
+                    say(out, &format!("info string error: {why}"))?;
+                }
+                self.refused = Some(why);
+                self.rules_moves = r.moves;
+            }
+        }
+        Ok(())
+    }
+
+    /// `position ...`: in the board variant's geometry under `UCI_Variant`, else by the moves
+    /// of the rules in force, or else the shipped generator's.
+    fn position<W: Write>(&mut self, out: &Mutex<W>, line: &str) -> std::io::Result<()> {
+        if let Some((var, pos)) = self.board.as_mut() {
+            match board_position(var, line) {
+                Ok(p) => {
+                    *pos = p;
+                    self.bad_position = None;
+                }
+                Err(msg) => {
+                    say(out, &format!("info string bad position: {msg}"))?;
+                    self.bad_position = Some(msg);
+                }
+            }
+            return Ok(());
+        }
+        let read = match &self.rules_moves {
+            Some(play) => super::usi::parse_position_command_by(line, &mut |p, t| play(p, t)),
+            None => parse_position_command(line).map(|g| g.positions),
+        };
+        match read {
+            Ok(positions) => match positions.first().and_then(super::readings::start_forbidden) {
+                None => {
+                    self.history = positions;
+                    self.bad_position = None;
+                }
+                Some(why) => {
+                    say(out, &format!("info string bad position: {why}"))?;
+                    self.bad_position = Some(why);
+                }
+            },
+            Err(e) => {
+                let msg = e.to_string().replace('\n', " ");
+                say(out, &format!("info string bad position: {msg}"))?;
+                // the position before it is not the one asked about: no answer may be read as
+                // a result for either
+                self.bad_position = Some(msg);
+            }
+        }
+        Ok(())
+    }
+
+    /// `go ...`: the search started on a thread of its own, or the answer given (or held back,
+    /// returned, after `go infinite` or `go ponder`).
+    fn go<'scope, W: Write + Send>(
+        &mut self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        out: &'scope Mutex<W>,
+        args: &[&str],
+    ) -> std::io::Result<(Option<Running<'scope>>, Option<String>)> {
+        if let Some(why) = &self.bad_position {
+            say(
+                out,
+                &format!("info string error: no position to search (the last position command failed: {why})"),
+            )?;
+            // the protocol has no answer for "no position": `timeout` (no answer was found) is
+            // the one that claims nothing false, neither of a position (`nomate`) nor of the
+            // engine (`notimplemented`)
+            return Ok((None, go_unanswered(out, args, "checkmate timeout")?));
+        }
+        if let Some((_, pos)) = &self.board {
+            return Ok((self.go_board(scope, out, pos.clone(), args)?, None));
+        }
+        if let Some(why) = &self.refused {
+            say(out, &format!("info string error: {why}"))?;
+            return Ok((None, go_unanswered(out, args, "checkmate notimplemented")?));
+        }
+        if args.first() != Some(&"mate") {
+            let pos = self
+                .history
+                .last()
+                .cloned()
+                .unwrap_or_else(Position::startpos);
+            let answer = match mate_in_1(&pos) {
+                Some(m) => format!("bestmove {}", m.to_usi()),
+                None => "bestmove resign".to_string(),
+            };
+            if args.iter().any(|a| *a == "infinite" || *a == "ponder") {
+                return Ok((None, Some(answer)));
+            }
+            say(out, &answer)?;
+            return Ok((None, None));
+        }
+        let Some(ms) = mate_time(args) else {
+            say(out, "info string bad go mate time")?;
+            say(out, "checkmate timeout")?;
+            return Ok((None, None));
+        };
+        let flag = Arc::new(AtomicBool::new(false));
+        let handle = match self.variant.clone() {
+            Some(f) => self.go_variant(scope, out, f, ms, flag.clone())?,
+            None => self.go_native(scope, out, ms, flag.clone()),
+        };
+        match handle {
+            Ok(handle) => Ok((Some((flag, handle)), None)),
+            Err(_) => {
+                no_thread(out, true)?;
+                Ok((None, None))
+            }
+        }
+    }
+
+    /// `go mate` (or `go`: a mate in one) under a board variant, on a thread of its own.
+    fn go_board<'scope, W: Write + Send>(
+        &self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        out: &'scope Mutex<W>,
+        mut pos: VPos,
+        args: &[&str],
+    ) -> std::io::Result<Option<Running<'scope>>> {
+        let mate = args.first() == Some(&"mate");
+        let ms = if mate { mate_time(args) } else { Some(0) };
+        let Some(ms) = ms else {
+            say(out, "info string bad go mate time")?;
+            say(out, "checkmate timeout")?;
+            return Ok(None);
+        };
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut limits = BoardLimits {
+            max_entries: (self.hash_mb << 20) / 40,
+            max_plies: crate::shogi::variant::MAX_MATE_PLIES,
+            stop: Some(flag.clone()),
+            ..BoardLimits::default()
+        };
+        if !mate {
+            limits.max_plies = 1;
+        } else if ms > 0 {
+            limits.deadline =
+                Some(std::time::Instant::now() + std::time::Duration::from_millis(ms));
+        }
+        let shortest = self.length == MateLength::Shortest;
+        let handle = std::thread::Builder::new().spawn_scoped(scope, move || {
+            let start = std::time::Instant::now();
+            let r = pos.mate_search_for(limits, shortest);
+            let _ = report_board(out, &pos, &r, mate, start.elapsed());
+            None
+        });
+        match handle {
+            Ok(handle) => Ok(Some((flag, handle))),
+            Err(_) => {
+                no_thread(out, mate)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// `go mate` under a variant: the caller's search, on a thread of its own.
+    fn go_variant<'scope, W: Write + Send>(
+        &self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        out: &'scope Mutex<W>,
+        f: VariantSearch,
+        ms: u64,
+        stop: Arc<AtomicBool>,
+    ) -> std::io::Result<std::io::Result<std::thread::ScopedJoinHandle<'scope, Option<MateSolver>>>>
+    {
+        if self.threads > 1 {
+            say(
+                out,
+                &format!("info string the search under a variant runs on one thread (Threads {}): the rules it asks are answered by one evaluator", self.threads),
+            )?;
+        }
+        let h = self.history.clone();
+        let limits = VariantLimits {
+            ms,
+            any: self.length == MateLength::Any,
+            hash_mb: self.hash_mb,
+        };
+        Ok(std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(scope, move || {
+                match f(&h, limits, stop) {
+                    Ok(r) => {
+                        let _ = report(out, r);
+                    }
+                    Err(e) => {
+                        let _ = say(out, &format!("info string error: {}", e.replace('\n', " ")));
+                        let _ = say(out, "checkmate notimplemented");
+                    }
+                }
+                None
+            }))
+    }
+
+    /// `go mate` by the native search, on a thread of its own with the table kept from the
+    /// search before, which it hands back.
+    fn go_native<'scope, W: Write + Send>(
+        &mut self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        out: &'scope Mutex<W>,
+        ms: u64,
+        stop: Arc<AtomicBool>,
+    ) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, Option<MateSolver>>> {
+        let kept = self.solver.take();
+        let h = self.history.clone();
+        let (hash_mb, threads, length, reading) =
+            (self.hash_mb, self.threads, self.length, self.reading);
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(scope, move || {
+                // the table is made once the stack is had (under a bound on the address space,
+                // the two together may not fit in the other order)
+                let mut s = kept.unwrap_or_else(|| MateSolver::new(hash_mb));
+                s.set_threads(threads);
+                // Progress goes through a channel to a thread that writes the `info` lines (the
+                // callback must not borrow the output).
+                let (tx, rx) = std::sync::mpsc::channel::<Progress>();
+                let forward = scope.spawn(move || {
+                    for p in rx {
+                        let nps = (p.nodes * 1000).checked_div(p.ms).unwrap_or(0);
+                        let _ = say(
+                            out,
+                            &format!("info time {} nodes {} nps {}", p.ms, p.nodes, nps),
+                        );
+                    }
+                });
+                let progress: super::dfpn::ProgressFn = Arc::new(move |p: &Progress| {
+                    let _ = tx.send(*p);
+                });
+                let opts = MateOptions {
+                    max_ms: ms,
+                    hash_mb,
+                    length,
+                    reading,
+                    stop: Some(stop),
+                    progress: Some(progress),
+                    ..Default::default()
+                };
+                // This thread has the large stack deep searches need.
+                let r = s.solve_history(&h, &opts);
+                drop(opts);
+                let _ = forward.join();
+                let _ = report(out, r);
+                Some(s)
+            })
+    }
+}
+
+/// The time of `go mate <ms|infinite>` in milliseconds (0: none), if it reads.
+fn mate_time(args: &[&str]) -> Option<u64> {
+    match args.get(1) {
+        None | Some(&"infinite") => Some(0),
+        Some(v) => v.parse::<u64>().ok(),
+    }
 }
 
 /// A search that could not get a thread of its own: say so, and answer as the command expects
