@@ -356,31 +356,61 @@ struct Row {
     natives: Vec<(String, bool)>,
 }
 
+/// What `okite go result` found for one game: the verdict of each rule set, with what it was
+/// judged on. `--json` and the text are two renderings of it.
+struct Report {
+    rows: Vec<Row>,
+    plays: Vec<Play>,
+    komi: Option<f64>,
+    handicap: usize,
+    /// where the dead stones come from, and their names
+    source: String,
+    dead: Vec<String>,
+    /// RE's text, with what it states
+    stated: Option<(String, Stated)>,
+    /// RU's text
+    rules: Option<String>,
+}
+
 /// `okite go result` of one game, under the program `kept` holds (checked and kept there when
 /// it holds none: the jobs of `--records` check theirs once).
 pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Program>) -> i32 {
-    let printer = Printer::auto();
-    let j = match judged(a) {
-        Ok(j) => j,
+    let (report, g) = match judge(a, kept) {
+        Ok(r) => r,
         Err(c) => return c,
     };
+    if a.json {
+        outln!("{}", report_json(&report));
+    } else {
+        print_report(&report, &g);
+    }
+    0
+}
+
+/// The game read and judged under each rule set of `a.rulesets`.
+fn judge(
+    a: &GoResultArgs,
+    kept: &mut Option<crate::check::Program>,
+) -> Result<(Report, Graph), i32> {
+    let printer = Printer::auto();
+    let j = judged(a)?;
     let g = &j.graph;
     if j.plays.len() > MAX_PLAYS {
-        return bad(
+        return Err(bad(
             format!(
                 "the record has {} plays; okite judges records of at most {MAX_PLAYS}",
                 j.plays.len()
             ),
             "cut the record (a real game has a few hundred plays)",
-        );
+        ));
     }
     let h = match crate::go::judge::record_boards(g, &j.setup, &j.plays) {
         Ok(h) => h,
         Err(i) => {
-            return bad(
+            return Err(bad(
                 format!("play {} is on an occupied point", i + 1),
                 "play on empty points",
-            )
+            ))
         }
     };
     let last = *h.last().expect("the setup board");
@@ -390,19 +420,16 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
             seq.push(*b);
         }
     }
-    let (dead, source) = match dead_stones(a, &j, &last, &seq) {
-        Ok(d) => d,
-        Err(c) => return c,
-    };
+    let (dead, source) = dead_stones(a, &j, &last, &seq)?;
     let komi = a.komi.or(j.komi);
     let km: Vec<Value> = match komi {
         Some(k) => {
             let half = k * 2.0;
             if !half.is_finite() || half.fract() != 0.0 || half.abs() > 1e12 {
-                return bad(
+                return Err(bad(
                     format!("komi {k} is not a multiple of 0.5"),
                     "use a whole or half number such as 6.5 or 7",
-                );
+                ));
             }
             vec![Value::Int(half as i64)]
         }
@@ -411,19 +438,58 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
     let handicap = a.handicap.unwrap_or(j.handicap);
     let st = j.stated.as_deref().map(stated);
     if kept.is_none() {
-        match load_or_report(&a.rules, &printer) {
-            Ok((p, _)) => *kept = Some(p),
-            Err(c) => return c,
-        }
+        *kept = Some(load_or_report(&a.rules, &printer)?.0);
     }
     let Some(prog) = kept.as_mut() else {
-        return 2;
+        return Err(2);
     };
     for name in &a.rulesets {
         if let Err(d) = prog.reading_or_error(name) {
-            return printer.fail_in(d, &prog.sources);
+            return Err(printer.fail_in(d, &prog.sources));
         }
     }
+    let bound = verdict_inputs(&j, &dead, handicap, km, st.as_ref());
+    let mut rows = vec![];
+    for name in &a.rulesets {
+        let v = eval_with_bound(
+            prog,
+            "go_verdict(G, c0, ms, dead, hc, km, loser, counted)",
+            bound.clone(),
+            a.engine,
+            Some(name),
+            &printer,
+            None,
+        )?;
+        let rid = prog.reading_id(name).unwrap_or(crate::check::BASE);
+        let natives = crate::bindings::natives_in_cone(prog, rid, "go_verdict");
+        match verdict_row(name, &v, st.as_ref(), natives) {
+            Some(row) => rows.push(row),
+            None => return Err(printer.fail(bad_verdict(&v))),
+        }
+    }
+    let report = Report {
+        rows,
+        dead: dead.iter().map(|&v| g.names[v].clone()).collect(),
+        source,
+        komi,
+        handicap,
+        stated: j.stated.clone().zip(st),
+        rules: j.rules.clone(),
+        plays: j.plays,
+    };
+    Ok((report, j.graph))
+}
+
+/// The values `go_verdict` is asked of: the graph, the setup, the plays, the dead stones, the
+/// handicap, the komi and what the record states.
+fn verdict_inputs(
+    j: &Judged,
+    dead: &[usize],
+    handicap: usize,
+    km: Vec<Value>,
+    st: Option<&Stated>,
+) -> Vec<(String, Value, String)> {
+    let g = &j.graph;
     let plays_value = Value::seq(
         j.plays
             .iter()
@@ -435,7 +501,7 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
             })
             .collect(),
     );
-    let bound = vec![
+    vec![
         (
             "G".to_string(),
             crate::natives::go::graph_value(g),
@@ -460,152 +526,158 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
         ("km".to_string(), Value::seq(km), "Seq<Int>".to_string()),
         (
             "loser".to_string(),
-            Value::Int(st.as_ref().map_or(0, |s| s.loser)),
+            Value::Int(st.map_or(0, |s| s.loser)),
             "Int".to_string(),
         ),
         (
             "counted".to_string(),
-            Value::Bool(st.as_ref().is_some_and(|s| s.counted)),
+            Value::Bool(st.is_some_and(|s| s.counted)),
             "Bool".to_string(),
         ),
-    ];
-    let mut rows = vec![];
-    for name in &a.rulesets {
-        let v = match eval_with_bound(
-            prog,
-            "go_verdict(G, c0, ms, dead, hc, km, loser, counted)",
-            bound.clone(),
-            a.engine,
-            Some(name),
-            &printer,
-            None,
-        ) {
-            Ok(v) => v,
-            Err(c) => return c,
-        };
-        let Value::Tuple(t) = &v else {
-            return printer.fail(bad_verdict(&v));
-        };
-        let (Some(winner), Value::Seq(sc), Value::Int(play), Value::Str(why)) =
-            (t.first().and_then(winner_name), &t[1], &t[2], &t[3])
-        else {
-            return printer.fail(bad_verdict(&v));
-        };
-        let score = match sc.first() {
-            Some(Value::Int(x)) => Some(*x),
-            _ => None,
-        };
-        let over = winner.is_some() || why.starts_with("forbidden") || why.starts_with("a cycle");
-        // a stated result is compared only with a game the moves end; one they leave
-        // unfinished is not shown by them, neither agreeing nor disagreeing
-        let stated_result = st.as_ref().filter(|s| s.winner.is_some());
-        let not_shown = stated_result.filter(|_| !over).map(|_| {
-            "the record states a result the moves do not show: they do not end the game (no two passes, no resignation, no count stated)".to_string()
-        });
-        let agrees = stated_result.filter(|_| over).map(|s| {
-            s.winner == winner
-                && match (s.score, score) {
-                    (Some(x), Some(y)) => (x * 2.0) as i64 == y,
-                    _ => true,
-                }
-        });
-        let rid = prog.reading_id(name).unwrap_or(crate::check::BASE);
-        let natives = crate::bindings::natives_in_cone(prog, rid, "go_verdict");
-        rows.push(Row {
-            ruleset: name.clone(),
-            winner,
-            score,
-            play: *play,
-            reason: why.to_string(),
-            agrees,
-            not_shown,
-            natives,
-        });
-    }
-    let dead_names: Vec<String> = dead.iter().map(|&v| g.names[v].clone()).collect();
-    if a.json {
-        let results: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                let natives: Vec<String> = r
-                    .natives
-                    .iter()
-                    .map(|(p, on)| format!("{{\"native\": {}, \"on\": {on}}}", json_str(p)))
-                    .collect();
-                format!(
-                    "{{\"ruleset\": {}, \"winner\": {}, \"score\": {}, \"reason\": {}, \"play\": {}, \"agrees\": {}, \"not_shown\": {}, \"natives\": [{}]}}",
-                    json_str(&r.ruleset),
-                    r.winner.map_or("null".to_string(), json_str),
-                    r.score.map_or("null".to_string(), points),
-                    json_str(&r.reason),
-                    r.play,
-                    r.agrees.map_or("null".to_string(), |x| x.to_string()),
-                    r.not_shown.as_deref().map_or("null".to_string(), json_str),
-                    natives.join(", ")
-                )
-            })
-            .collect();
-        let record = match (&j.stated, &st) {
-            (Some(re), Some(s)) => format!(
-                "{{\"stated\": {}, \"winner\": {}, \"score\": {}}}",
-                json_str(re),
-                s.winner.map_or("null".to_string(), json_str),
-                s.score.map_or("null".to_string(), |x| x.to_string())
-            ),
-            _ => "null".to_string(),
-        };
-        let names: Vec<String> = dead_names.iter().map(|n| json_str(n)).collect();
-        let rules = j.rules.as_deref().map_or("null".to_string(), |ru| {
+    ]
+}
+
+/// One rule set's row from its verdict (a tuple of the winner, the count, the play and the
+/// reason), compared with the result the record states; none when the verdict is not such a
+/// tuple.
+fn verdict_row(
+    name: &str,
+    v: &Value,
+    st: Option<&Stated>,
+    natives: Vec<(String, bool)>,
+) -> Option<Row> {
+    let Value::Tuple(t) = v else {
+        return None;
+    };
+    let (Some(winner), Value::Seq(sc), Value::Int(play), Value::Str(why)) = (
+        t.first().and_then(winner_name),
+        t.get(1)?,
+        t.get(2)?,
+        t.get(3)?,
+    ) else {
+        return None;
+    };
+    let score = match sc.first() {
+        Some(Value::Int(x)) => Some(*x),
+        _ => None,
+    };
+    let over = winner.is_some() || why.starts_with("forbidden") || why.starts_with("a cycle");
+    // a stated result is compared only with a game the moves end; one they leave unfinished is
+    // not shown by them, neither agreeing nor disagreeing
+    let stated_result = st.filter(|s| s.winner.is_some());
+    let not_shown = stated_result.filter(|_| !over).map(|_| {
+        "the record states a result the moves do not show: they do not end the game (no two passes, no resignation, no count stated)".to_string()
+    });
+    let agrees = stated_result.filter(|_| over).map(|s| {
+        s.winner == winner
+            && match (s.score, score) {
+                (Some(x), Some(y)) => (x * 2.0) as i64 == y,
+                _ => true,
+            }
+    });
+    Some(Row {
+        ruleset: name.to_string(),
+        winner,
+        score,
+        play: *play,
+        reason: why.to_string(),
+        agrees,
+        not_shown,
+        natives,
+    })
+}
+
+/// The report as `--json` prints it.
+fn report_json(r: &Report) -> String {
+    let results: Vec<String> = r
+        .rows
+        .iter()
+        .map(|r| {
+            let natives: Vec<String> = r
+                .natives
+                .iter()
+                .map(|(p, on)| format!("{{\"native\": {}, \"on\": {on}}}", json_str(p)))
+                .collect();
             format!(
-                "{{\"stated\": {}, \"ruleset\": {}}}",
-                json_str(ru),
-                own_ruleset(ru).map_or("null".to_string(), json_str)
+                "{{\"ruleset\": {}, \"winner\": {}, \"score\": {}, \"reason\": {}, \"play\": {}, \"agrees\": {}, \"not_shown\": {}, \"natives\": [{}]}}",
+                json_str(&r.ruleset),
+                r.winner.map_or("null".to_string(), json_str),
+                r.score.map_or("null".to_string(), points),
+                json_str(&r.reason),
+                r.play,
+                r.agrees.map_or("null".to_string(), |x| x.to_string()),
+                r.not_shown.as_deref().map_or("null".to_string(), json_str),
+                natives.join(", ")
             )
-        });
-        outln!(
-            "{{\"results\": [{}], \"plays\": {}, \"komi\": {}, \"handicap\": {handicap}, \"dead\": {{\"source\": {}, \"stones\": [{}]}}, \"record_result\": {record}, \"record_rules\": {rules}}}",
-            results.join(", "),
-            j.plays.len(),
-            komi.map_or("null".to_string(), |k| k.to_string()),
-            json_str(&source),
-            names.join(", ")
-        );
-        return 0;
-    }
+        })
+        .collect();
+    let record = match &r.stated {
+        Some((re, s)) => format!(
+            "{{\"stated\": {}, \"winner\": {}, \"score\": {}}}",
+            json_str(re),
+            s.winner.map_or("null".to_string(), json_str),
+            s.score.map_or("null".to_string(), |x| x.to_string())
+        ),
+        None => "null".to_string(),
+    };
+    let names: Vec<String> = r.dead.iter().map(|n| json_str(n)).collect();
+    let rules = r.rules.as_deref().map_or("null".to_string(), |ru| {
+        format!(
+            "{{\"stated\": {}, \"ruleset\": {}}}",
+            json_str(ru),
+            own_ruleset(ru).map_or("null".to_string(), json_str)
+        )
+    });
+    format!(
+        "{{\"results\": [{}], \"plays\": {}, \"komi\": {}, \"handicap\": {}, \"dead\": {{\"source\": {}, \"stones\": [{}]}}, \"record_result\": {record}, \"record_rules\": {rules}}}",
+        results.join(", "),
+        r.plays.len(),
+        r.komi.map_or("null".to_string(), |k| k.to_string()),
+        r.handicap,
+        json_str(&r.source),
+        names.join(", ")
+    )
+}
+
+/// The report as text: what was judged on, then a line per rule set.
+fn print_report(r: &Report, g: &Graph) {
+    let handicap = r.handicap;
     outln!(
         "{} plays; komi {}; handicap {handicap}",
-        j.plays.len(),
-        komi.map_or("each rule set's own".to_string(), |k| k.to_string()),
+        r.plays.len(),
+        r.komi
+            .map_or("each rule set's own".to_string(), |k| k.to_string()),
     );
-    if dead.is_empty() {
+    let source = &r.source;
+    if r.dead.is_empty() {
         outln!("dead stones: {source}");
     } else {
-        outln!("dead stones: {} (from {source})", dead_names.join(", "));
+        outln!("dead stones: {} (from {source})", r.dead.join(", "));
     }
-    if let Some(re) = &j.stated {
+    if let Some((re, _)) = &r.stated {
         outln!("record result: {re}");
     }
-    if let Some(ru) = &j.rules {
+    if let Some(ru) = &r.rules {
         match own_ruleset(ru) {
-            Some(r) => outln!("record rules: {ru} (the rule set {r})"),
+            Some(rs) => outln!("record rules: {ru} (the rule set {rs})"),
             None => outln!("record rules: {ru} (no shipped rule set)"),
         }
     }
     // the rule sets in a column as wide as the longest name (13 at least, as the shipped ones print)
-    let w = crate::front::column_width(rows.iter().map(|r| r.ruleset.as_str()), 13);
-    for r in &rows {
-        let flag = match (r.agrees, &r.not_shown) {
+    let w = crate::front::column_width(r.rows.iter().map(|r| r.ruleset.as_str()), 13);
+    for row in &r.rows {
+        let flag = match (row.agrees, &row.not_shown) {
             (Some(false), _) => "   (the record says otherwise)",
             (None, Some(_)) => "   (the record's result is not shown by the moves)",
             _ => "",
         };
         // the play a forbidden move or a cycle falls at
-        let at = match usize::try_from(r.play)
+        let at = match usize::try_from(row.play)
             .ok()
-            .and_then(|i| j.plays.get(i.wrapping_sub(1)))
+            .and_then(|i| r.plays.get(i.wrapping_sub(1)))
         {
             Some(&(c, v))
-                if r.reason.starts_with("forbidden") || r.reason.starts_with("a cycle") =>
+                if row.reason.starts_with("forbidden") || row.reason.starts_with("a cycle") =>
             {
                 format!(
                     " ({} {})",
@@ -617,14 +689,13 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
         };
         outln!(
             "{:<w$} {:<5} {:>6}  play {:<4} {}{at}{flag}",
-            r.ruleset,
-            r.winner.unwrap_or("-"),
-            r.score.map_or("-".to_string(), points),
-            r.play,
-            r.reason
+            row.ruleset,
+            row.winner.unwrap_or("-"),
+            row.score.map_or("-".to_string(), points),
+            row.play,
+            row.reason
         );
     }
-    0
 }
 
 fn bad_verdict(v: &Value) -> Diag {
