@@ -223,29 +223,11 @@ pub(super) fn report_game(
     json: bool,
     out: &mut String,
 ) -> i32 {
-    use crate::shogi::readings::{replay, Reading, Replay};
     use std::fmt::Write as _;
-    // the moves between consecutive positions (a variant's own moves included)
-    let mut moves = vec![];
-    for w in positions.windows(2) {
-        match w[0]
-            .pseudo_legal_moves()
-            .into_iter()
-            .find(|m| w[0].after(*m) == w[1])
-            .or_else(|| crate::shogi::naming::move_between(&w[0], &w[1]))
-        {
-            Some(m) => moves.push(m),
-            None => {
-                return printer.fail(
-                    Diag::error(
-                        "E0403",
-                        format!("bad game record: step {} is no move", moves.len() + 1),
-                    )
-                    .help("each position of a record follows from the one before by one move"),
-                );
-            }
-        }
-    }
+    let moves = match moves_of_game(positions, printer) {
+        Ok(m) => m,
+        Err(c) => return c,
+    };
     // every reading is known before anything runs
     let mut ids = vec![];
     for name in readings {
@@ -281,92 +263,12 @@ pub(super) fn report_game(
     }
     let mut rows = vec![];
     for (name, &r) in readings.iter().zip(&ids) {
-        // the report reads legality, repetition and perpetual check: the native replay answers
-        // when all three are the shipped definitions of one native reading
-        let plan = crate::front::plan_all(
-            prog,
-            r,
-            &["legal", "sennichite", "perpetual_forbidden"],
-            &SHOGI_READINGS,
-        );
-        let native = match plan {
-            Plan::Native(n) => Some(n),
-            Plan::Rules(_) => None,
-        };
-        say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
-        let engine = crate::front::notice_json(prog, r, "legal", "the native replay", &plan);
-        let rep = match native {
-            Some(n) => replay(
-                positions,
-                &moves,
-                Reading::named(n).expect("the shogi engines' readings are named"),
-            ),
-            None => match replay_by_rules(prog, r, positions) {
-                Ok(rep) => rep,
-                Err(c) => return c,
-            },
-        };
-        let Replay {
-            first_forbidden,
-            repetitions,
-            perpetual_checks,
-            final_mate,
-        } = rep;
-        let first = match &first_forbidden {
-            Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
-            None => "no forbidden move".to_string(),
-        };
-        // a long record repeats thousands of times: the line names the first moves and the
-        // count (--json lists them all)
-        let list = |v: &[usize]| {
-            if v.is_empty() {
-                return "none".to_string();
+        match reading_report(prog, name, r, positions, &moves, json) {
+            Ok(row) if json => rows.push(row),
+            Ok(line) => {
+                let _ = writeln!(out, "{line}");
             }
-            let shown: Vec<String> = v.iter().take(LISTED_MOVES).map(|i| i.to_string()).collect();
-            if v.len() > LISTED_MOVES {
-                format!("{}, ... ({} in all)", shown.join(", "), v.len())
-            } else {
-                shown.join(", ")
-            }
-        };
-        if json {
-            let nums = |v: &[usize]| {
-                v.iter()
-                    .map(|i| i.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let first = match &first_forbidden {
-                Some((i, why)) => format!(
-                    "{{\"move\": {i}, \"usi\": {}, \"why\": {}}}",
-                    json_str(&moves[i - 1].to_usi()),
-                    json_str(why)
-                ),
-                None => "null".into(),
-            };
-            rows.push(format!(
-                "{{\"reading\": {}, \"first_forbidden\": {first}, \"repetitions\": [{}], \"perpetual_checks\": [{}], \"final_mate\": {final_mate}, \"engine\": {engine}}}",
-                json_str(name),
-                nums(&repetitions),
-                nums(&perpetual_checks)
-            ));
-        } else {
-            let at = |v: &[usize], what: &str, none: &str| match v.len() {
-                0 => none.to_string(),
-                1 => format!("{what} at move {}", list(v)),
-                _ => format!("{what}s at moves {}", list(v)),
-            };
-            let _ = writeln!(
-                out,
-                "{name:<13} {first}; {}; {}; final position {}",
-                at(
-                    &repetitions,
-                    "fourfold repetition",
-                    "no fourfold repetition"
-                ),
-                at(&perpetual_checks, "perpetual check", "no perpetual check"),
-                if final_mate { "is mate" } else { "is not mate" }
-            );
+            Err(c) => return c,
         }
     }
     if json {
@@ -399,6 +301,125 @@ pub(super) fn report_game(
         );
     }
     0
+}
+
+/// The moves between consecutive positions of a game (a variant's own moves included).
+fn moves_of_game(
+    positions: &[crate::shogi::position::Position],
+    printer: &Printer,
+) -> Result<Vec<crate::shogi::types::Move>, i32> {
+    let mut moves = vec![];
+    for w in positions.windows(2) {
+        match w[0]
+            .pseudo_legal_moves()
+            .into_iter()
+            .find(|m| w[0].after(*m) == w[1])
+            .or_else(|| crate::shogi::naming::move_between(&w[0], &w[1]))
+        {
+            Some(m) => moves.push(m),
+            None => {
+                return Err(printer.fail(
+                    Diag::error(
+                        "E0403",
+                        format!("bad game record: step {} is no move", moves.len() + 1),
+                    )
+                    .help("each position of a record follows from the one before by one move"),
+                ));
+            }
+        }
+    }
+    Ok(moves)
+}
+
+/// The game under one reading: its JSON object, or its line of text.
+fn reading_report(
+    prog: &mut Program,
+    name: &str,
+    r: crate::ir::ReadingId,
+    positions: &[crate::shogi::position::Position],
+    moves: &[crate::shogi::types::Move],
+    json: bool,
+) -> Result<String, i32> {
+    use crate::shogi::readings::{replay, Reading, Replay};
+    // the report reads legality, repetition and perpetual check: the native replay answers
+    // when all three are the shipped definitions of one native reading
+    let plan = crate::front::plan_all(
+        prog,
+        r,
+        &["legal", "sennichite", "perpetual_forbidden"],
+        &SHOGI_READINGS,
+    );
+    let native = match plan {
+        Plan::Native(n) => Some(n),
+        Plan::Rules(_) => None,
+    };
+    say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
+    let engine = crate::front::notice_json(prog, r, "legal", "the native replay", &plan);
+    let rep = match native {
+        Some(n) => replay(
+            positions,
+            moves,
+            Reading::named(n).expect("the shogi engines' readings are named"),
+        ),
+        None => replay_by_rules(prog, r, positions)?,
+    };
+    let Replay {
+        first_forbidden,
+        repetitions,
+        perpetual_checks,
+        final_mate,
+    } = rep;
+    if json {
+        let nums = |v: &[usize]| {
+            v.iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let first = match &first_forbidden {
+            Some((i, why)) => format!(
+                "{{\"move\": {i}, \"usi\": {}, \"why\": {}}}",
+                json_str(&moves[i - 1].to_usi()),
+                json_str(why)
+            ),
+            None => "null".into(),
+        };
+        return Ok(format!(
+            "{{\"reading\": {}, \"first_forbidden\": {first}, \"repetitions\": [{}], \"perpetual_checks\": [{}], \"final_mate\": {final_mate}, \"engine\": {engine}}}",
+            json_str(name),
+            nums(&repetitions),
+            nums(&perpetual_checks)
+        ));
+    }
+    let first = match &first_forbidden {
+        Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
+        None => "no forbidden move".to_string(),
+    };
+    // a long record repeats thousands of times: the line names the first moves and the count
+    // (--json lists them all)
+    let list = |v: &[usize]| {
+        let shown: Vec<String> = v.iter().take(LISTED_MOVES).map(|i| i.to_string()).collect();
+        if v.len() > LISTED_MOVES {
+            format!("{}, ... ({} in all)", shown.join(", "), v.len())
+        } else {
+            shown.join(", ")
+        }
+    };
+    let at = |v: &[usize], what: &str, none: &str| match v.len() {
+        0 => none.to_string(),
+        1 => format!("{what} at move {}", list(v)),
+        _ => format!("{what}s at moves {}", list(v)),
+    };
+    Ok(format!(
+        "{name:<13} {first}; {}; {}; final position {}",
+        at(
+            &repetitions,
+            "fourfold repetition",
+            "no fourfold repetition"
+        ),
+        at(&perpetual_checks, "perpetual check", "no perpetual check"),
+        if final_mate { "is mate" } else { "is not mate" }
+    ))
 }
 
 /// What the native replay reports, asked of the rules: the forbidden moves, the fourfold
