@@ -4,6 +4,7 @@
 
 pub mod ast;
 pub mod parser;
+mod precheck;
 pub mod print;
 mod walk;
 
