@@ -379,7 +379,6 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 const LONG_FILES: &[(&str, usize)] = &[];
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/check/declare.rs", "declare", 328),
-    ("src/shogi/record/kif.rs", "read_kif", 325),
     ("src/eval/expr.rs", "eval_inner", 303),
     ("src/shogi/record/csa.rs", "read_csa", 295),
     ("src/eval/ops.rs", "builtin", 294),

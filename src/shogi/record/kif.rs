@@ -1,6 +1,7 @@
 //! The reader of KIF and KI2 records (Kakinoki's format, kakinoki.o.oo7.jp/kif_format.html).
 
 use super::*;
+use std::ops::ControlFlow;
 
 /// The start position of a KIF record: a board diagram with its hands and side, a handicap, or
 /// the even game.
@@ -72,132 +73,85 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err(empty_record("KIF"));
     }
-    let lines = lines_with_offsets(text);
-    let mut start: Option<Position> = None;
-    let mut errs = Vec::new();
-    // Board diagram state.
-    let mut diagram: Option<Position> = None;
-    let mut diagram_row = 0u8;
-    let mut hands: [Vec<(PieceKind, u8)>; 2] = [Vec::new(), Vec::new()];
-    let mut side = Color::Black;
-    let mut moves: Option<Moves> = None;
-    let mut known = false;
+    let mut r = KifReader::new();
+    for &(no, off, line) in &lines_with_offsets(text) {
+        if r.line(no, off, line).is_break() {
+            break;
+        }
+    }
+    r.finish()
+}
+
+/// What a KIF reader has read so far.
+struct KifReader {
+    start: Option<Position>,
+    errs: Vec<ParseError>,
+    // the board diagram: its rows read so far, the hands and the side to move
+    diagram: Option<Position>,
+    diagram_row: u8,
+    hands: [Vec<(PieceKind, u8)>; 2],
+    side: Color,
+    moves: Option<Moves>,
+    known: bool,
     // the ending "move" and the summary line
-    let mut ending: Option<RecordResult> = None;
-    let mut summary: Option<(usize, String)> = None;
+    ending: Option<RecordResult>,
+    summary: Option<(usize, String)>,
     // 将棋倶楽部24's result line: its line, its words, and the summary's wording of them
-    let mut side_line: Option<(usize, String, String)> = None;
+    side_line: Option<(usize, String, String)>,
     // a 封じ手 line no move has followed yet
-    let mut sealed: Option<RecordResult> = None;
+    sealed: Option<RecordResult>,
     // the first line that is none of a record's (refused where the rest is a record)
-    let mut stray: Option<ParseError> = None;
-    'lines: for &(no, off, line) in &lines {
+    stray: Option<ParseError>,
+}
+
+/// The hand a diagram's hand line gives, with its side.
+fn hand_of(t: &str) -> Option<(Color, &str)> {
+    if let Some(v) = t
+        .strip_prefix("後手の持駒：")
+        .or_else(|| t.strip_prefix("上手の持駒："))
+    {
+        return Some((Color::White, v));
+    }
+    t.strip_prefix("先手の持駒：")
+        .or_else(|| t.strip_prefix("下手の持駒："))
+        .map(|v| (Color::Black, v))
+}
+
+impl KifReader {
+    fn new() -> Self {
+        KifReader {
+            start: None,
+            errs: Vec::new(),
+            diagram: None,
+            diagram_row: 0,
+            hands: [Vec::new(), Vec::new()],
+            side: Color::Black,
+            moves: None,
+            known: false,
+            ending: None,
+            summary: None,
+            side_line: None,
+            sealed: None,
+            stray: None,
+        }
+    }
+
+    /// Reads line `no` (at byte `off`); breaks at the first variation or the first error that
+    /// ends the record.
+    fn line(&mut self, no: usize, off: usize, line: &str) -> ControlFlow<()> {
         let trimmed = line.trim_start_matches('\u{feff}').trim();
         if trimmed.is_empty()
             || trimmed.starts_with('#')
             || trimmed.starts_with('*')
             || trimmed.starts_with('&')
         {
-            continue;
+            return ControlFlow::Continue(());
         }
         if trimmed.starts_with("変化") {
-            break;
+            return ControlFlow::Break(());
         }
-        // the summary line (kif_summary reads only a line that starts with まで)
-        if kif_summary(trimmed, Color::Black).is_some() {
-            summary = Some((no, trimmed.to_string()));
-            known = true;
-            continue;
-        }
-        // 将棋倶楽部24 states the result on a line of its own, `先手 反則負け`: a summary of the
-        // moves read so far
-        if let Some(said) = side_result(trimmed).filter(|_| moves.is_some()) {
-            side_line = Some((no, trimmed.to_string(), said));
-            continue;
-        }
-        if let Some(v) = trimmed.strip_prefix("手合割：") {
-            known = true;
-            let v = v.trim();
-            match HANDICAPS.iter().find(|(n, _)| *n == v) {
-                Some((_, sfen)) => start = Position::from_sfen(sfen).ok(),
-                None if v == "その他" => {}
-                None => errs.push(line_error(
-                    off,
-                    no,
-                    line,
-                    format!("unknown handicap `{v}`"),
-                    "use 平手 or a standard handicap name, or give a board diagram",
-                )),
-            }
-            continue;
-        }
-        let hand_of = |t: &str| {
-            if let Some(v) = t
-                .strip_prefix("後手の持駒：")
-                .or_else(|| t.strip_prefix("上手の持駒："))
-            {
-                return Some((Color::White, v.to_string()));
-            }
-            t.strip_prefix("先手の持駒：")
-                .or_else(|| t.strip_prefix("下手の持駒："))
-                .map(|v| (Color::Black, v.to_string()))
-        };
-        if let Some((c, v)) = hand_of(trimmed) {
-            known = true;
-            match kif_hand(&v) {
-                Some(h) => hands[c.index()] = h,
-                None => errs.push(line_error(
-                    off,
-                    no,
-                    line,
-                    "cannot read the hand".into(),
-                    "write pieces such as `角　歩二`, or `なし`",
-                )),
-            }
-            continue;
-        }
-        if trimmed.starts_with("後手番") || trimmed.starts_with("上手番") || trimmed == "手番：後手"
-        {
-            side = Color::White;
-            known = true;
-            continue;
-        }
-        if trimmed.starts_with("先手番") || trimmed.starts_with("下手番") || trimmed == "手番：先手"
-        {
-            side = Color::Black;
-            known = true;
-            continue;
-        }
-        if trimmed.starts_with('|') && moves.is_none() {
-            known = true;
-            diagram_row += 1;
-            let d = diagram.get_or_insert_with(Position::empty);
-            let mut chars = trimmed.chars().skip(1);
-            let mut col = 9u8;
-            let mut ok = diagram_row <= 9;
-            while col >= 1 && ok {
-                let (Some(a), Some(b)) = (chars.next(), chars.next()) else {
-                    ok = false;
-                    break;
-                };
-                if b != '・' {
-                    let color = if a == 'v' { Color::White } else { Color::Black };
-                    let mut buf = [0u8; 4];
-                    match kif_piece(b.encode_utf8(&mut buf)) {
-                        Some((k, _)) => {
-                            if let Some(sq) = Square::new(col, diagram_row) {
-                                d.put(sq, Piece::new(color, k));
-                            }
-                        }
-                        None => ok = false,
-                    }
-                }
-                col -= 1;
-            }
-            if !ok {
-                errs.push(line_error(off, no, line, "cannot read this board row".into(), "a row is `|` then 9 cells such as `v香`, ` 歩` or ` ・`, then `|` and the row numeral"));
-            }
-            continue;
+        if self.header(no, off, line, trimmed) {
+            return ControlFlow::Continue(());
         }
         let first = trimmed.split_whitespace().next().unwrap_or("");
         let kif_line = !first.is_empty() && first.chars().all(|c| c.is_ascii_digit());
@@ -205,9 +159,9 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
         if !kif_line && !ki2_line {
             if trimmed.contains('：') || trimmed.contains(':') || trimmed.starts_with("手数") {
                 // a header (`開始日時：...`, `棋戦：...`) or the moves' heading
-                known = true;
-            } else if !diagram_frame(trimmed) && stray.is_none() {
-                stray = Some(line_error(
+                self.known = true;
+            } else if !diagram_frame(trimmed) && self.stray.is_none() {
+                self.stray = Some(line_error(
                     off,
                     no,
                     line,
@@ -215,183 +169,293 @@ pub fn read_kif(text: &str) -> Result<Record, ParseErrors> {
                     "a KIF record has headers such as `手合割：平手`, a board diagram, and moves such as `   1 ７六歩(77)`; KI2 writes `▲７六歩`; comments start with `*` or `#`",
                 ));
             }
-            continue;
+            return ControlFlow::Continue(());
         }
-        known = true;
-        if moves.is_none() {
-            if diagram.is_some() && diagram_row != 9 {
-                errs.push(line_error(
+        self.known = true;
+        if self.moves.is_none() {
+            if self.diagram.is_some() && self.diagram_row != 9 {
+                let rows = self.diagram_row;
+                self.errs.push(line_error(
                     off,
                     no,
                     line,
-                    format!("the board diagram has {diagram_row} rows, not 9"),
+                    format!("the board diagram has {rows} rows, not 9"),
                     "write 9 rows",
                 ));
-                break;
+                return ControlFlow::Break(());
             }
-            let pos = kif_start(&diagram, &start, &hands, side);
+            let pos = kif_start(&self.diagram, &self.start, &self.hands, self.side);
             if let Some(msg) = impossible(&pos) {
-                errs.push(line_error(
+                self.errs.push(line_error(
                     off,
                     no,
                     line,
                     msg,
                     "fix the board diagram or the hands",
                 ));
-                break;
+                return ControlFlow::Break(());
             }
-            moves = Some(Moves::new(pos));
+            self.moves = Some(Moves::new(pos));
         }
-        let Some(ms) = moves.as_mut() else { continue };
-        // the moves of the line, each with its place
-        let lead = trimmed.as_ptr() as usize - line.as_ptr() as usize;
-        let mut items: Vec<(String, Place)> = Vec::new();
-        if kif_line {
-            let text = kif_move_text(&trimmed[first.len()..]);
-            items.push((
-                text,
-                Place {
-                    line: no,
-                    offset: off,
-                    len: line.len(),
-                },
-            ));
+        let items = if kif_line {
+            let place = Place {
+                line: no,
+                offset: off,
+                len: line.len(),
+            };
+            vec![(kif_move_text(&trimmed[first.len()..]), place)]
         } else {
-            let marks: Vec<usize> = trimmed
-                .char_indices()
-                .filter(|&(_, c)| side_mark(c).is_some())
-                .map(|(i, _)| i)
-                .collect();
-            for (k, &i) in marks.iter().enumerate() {
-                let end = marks.get(k + 1).copied().unwrap_or(trimmed.len());
-                let chunk = trimmed[i..end].trim_end();
-                let text: String = chunk.chars().filter(|c| !c.is_whitespace()).collect();
-                items.push((
-                    text,
-                    Place {
-                        line: no,
-                        offset: off + lead + i,
-                        len: chunk.len(),
-                    },
-                ));
+            let lead = trimmed.as_ptr() as usize - line.as_ptr() as usize;
+            ki2_moves(trimmed, no, off + lead)
+        };
+        for (text, place) in items {
+            if self.ending.is_some() {
+                // nothing is played after the game ended
+                return ControlFlow::Continue(());
+            }
+            if let Err(e) = self.play(&text, place) {
+                self.errs.push(e);
+                return ControlFlow::Break(());
             }
         }
-        for (text, place) in items {
-            if ending.is_some() {
-                // nothing is played after the game ended
-                continue 'lines;
+        ControlFlow::Continue(())
+    }
+
+    /// Reads a line of the record's head: the summary line, 24's result line, the handicap,
+    /// a hand, the side to move or a row of the board diagram. False for any other line.
+    fn header(&mut self, no: usize, off: usize, line: &str, trimmed: &str) -> bool {
+        // the summary line (kif_summary reads only a line that starts with まで)
+        if kif_summary(trimmed, Color::Black).is_some() {
+            self.summary = Some((no, trimmed.to_string()));
+            self.known = true;
+            return true;
+        }
+        // 将棋倶楽部24 states the result on a line of its own, `先手 反則負け`: a summary of the
+        // moves read so far
+        if let Some(said) = side_result(trimmed).filter(|_| self.moves.is_some()) {
+            self.side_line = Some((no, trimmed.to_string(), said));
+            return true;
+        }
+        if let Some(v) = trimmed.strip_prefix("手合割：") {
+            self.known = true;
+            let v = v.trim();
+            match HANDICAPS.iter().find(|(n, _)| *n == v) {
+                Some((_, sfen)) => self.start = Position::from_sfen(sfen).ok(),
+                None if v == "その他" => {}
+                None => self.errs.push(line_error(
+                    off,
+                    no,
+                    line,
+                    format!("unknown handicap `{v}`"),
+                    "use 平手 or a standard handicap name, or give a board diagram",
+                )),
             }
-            let bare = text.trim_start_matches(|c| side_mark(c).is_some());
-            if let Some((e, o, _)) = kif_ending(bare, ms.to_move()) {
-                if e == Ending::Sealed {
-                    // 封じ手 adjourns the game: it ends the record only if no move follows
-                    sealed = Some(ms.result(e, o, bare, no));
+            return true;
+        }
+        if let Some((c, v)) = hand_of(trimmed) {
+            self.known = true;
+            match kif_hand(v) {
+                Some(h) => self.hands[c.index()] = h,
+                None => self.errs.push(line_error(
+                    off,
+                    no,
+                    line,
+                    "cannot read the hand".into(),
+                    "write pieces such as `角　歩二`, or `なし`",
+                )),
+            }
+            return true;
+        }
+        if trimmed.starts_with("後手番") || trimmed.starts_with("上手番") || trimmed == "手番：後手"
+        {
+            self.side = Color::White;
+            self.known = true;
+            return true;
+        }
+        if trimmed.starts_with("先手番") || trimmed.starts_with("下手番") || trimmed == "手番：先手"
+        {
+            self.side = Color::Black;
+            self.known = true;
+            return true;
+        }
+        if trimmed.starts_with('|') && self.moves.is_none() {
+            self.known = true;
+            self.diagram_row += 1;
+            let row = self.diagram_row;
+            let d = self.diagram.get_or_insert_with(Position::empty);
+            if row > 9 || !board_row(d, row, trimmed) {
+                self.errs.push(line_error(off, no, line, "cannot read this board row".into(), "a row is `|` then 9 cells such as `v香`, ` 歩` or ` ・`, then `|` and the row numeral"));
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Plays a move as written (or reads the ending word in its place).
+    fn play(&mut self, text: &str, place: Place) -> Result<(), ParseError> {
+        let no = place.line;
+        let Some(ms) = self.moves.as_mut() else {
+            return Ok(());
+        };
+        let bare = text.trim_start_matches(|c| side_mark(c).is_some());
+        if let Some((e, o, _)) = kif_ending(bare, ms.to_move()) {
+            if e == Ending::Sealed {
+                // 封じ手 adjourns the game: it ends the record only if no move follows
+                self.sealed = Some(ms.result(e, o, bare, no));
+            } else {
+                self.ending = Some(ms.result(e, o, bare, no));
+            }
+            return Ok(());
+        }
+        self.sealed = None;
+        ms.check_pending()?;
+        let played = parse_written(text)
+            .and_then(|w| resolve(ms.game.last(), &w, ms.last_to))
+            .map_err(|msg| {
+                let msg = if msg.starts_with('`') {
+                    msg
                 } else {
-                    ending = Some(ms.result(e, o, bare, no));
-                }
-                continue;
-            }
-            sealed = None;
-            if let Err(e) = ms.check_pending() {
-                errs.push(e);
-                break 'lines;
-            }
-            let err = |msg: String| {
+                    format!("`{text}`: {msg}")
+                };
                 ParseError::new(
                     place.offset,
                     place.len,
                     format!("line {no}: {msg}"),
                     "write a move such as `７六歩(77)`, `同　銀(31)`, `４五角打` or `▲５八金右`",
                 )
-            };
-            let played =
-                match parse_written(&text).and_then(|w| resolve(ms.game.last(), &w, ms.last_to)) {
-                    Ok(p) => p,
-                    Err(msg) => {
-                        let msg = if msg.starts_with('`') {
-                            msg
-                        } else {
-                            format!("`{text}`: {msg}")
-                        };
-                        errs.push(err(msg));
-                        break 'lines;
-                    }
-                };
-            if let Err(e) = ms.play(played, &text, place) {
-                errs.push(e);
-                break 'lines;
-            }
+            })?;
+        ms.play(played, text, place)
+    }
+
+    /// The record, or the errors found.
+    fn finish(mut self) -> Result<Record, ParseErrors> {
+        let rows = self.diagram_row;
+        if self.diagram.is_some() && rows != 9 && self.moves.is_none() && self.errs.is_empty() {
+            self.errs.push(ParseError::new(
+                0,
+                0,
+                format!("the board diagram has {rows} rows, not 9"),
+                "write 9 rows",
+            ));
         }
-    }
-    if diagram.is_some() && diagram_row != 9 && moves.is_none() && errs.is_empty() {
-        errs.push(ParseError::new(
-            0,
-            0,
-            format!("the board diagram has {diagram_row} rows, not 9"),
-            "write 9 rows",
-        ));
-    }
-    if let Some(e) = stray.filter(|_| known) {
-        errs.insert(0, e);
-    }
-    if !known && errs.is_empty() {
-        errs.push(ParseError::new(
-            0,
-            0,
-            "no KIF or KI2 record: no header, board diagram or move",
-            "a KIF record has lines such as `手合割：平手` and `   1 ７六歩(77)`; KI2 writes `▲７六歩`",
-        ));
-    }
-    if !errs.is_empty() {
-        return Err(ParseErrors(errs));
-    }
-    let ms = match moves {
-        Some(ms) => ms,
-        None => {
-            let pos = kif_start(&diagram, &start, &hands, side);
-            if let Some(msg) = impossible(&pos) {
-                return Err(ParseErrors(vec![ParseError::new(
-                    0,
-                    0,
-                    msg,
-                    "fix the board or the hands",
-                )]));
-            }
-            Moves::new(pos)
+        if let Some(e) = self.stray.take().filter(|_| self.known) {
+            self.errs.insert(0, e);
         }
-    };
-    // the ending "move" says why (a 封じ手 when no move followed it); the summary, where it
-    // names a winner, says who won
-    let ending = ending.or(sealed);
-    let first = ms.game.start().side_to_move();
-    // the summary line as written, or 24's line worded as one of the moves read
-    let summary = summary
-        .map(|(line, text)| (line, text.clone(), text))
-        .or_else(|| {
-            side_line
-                .map(|(line, text, said)| (line, text, format!("まで{}手で{said}", ms.written())))
+        if !self.known && self.errs.is_empty() {
+            self.errs.push(ParseError::new(
+                0,
+                0,
+                "no KIF or KI2 record: no header, board diagram or move",
+                "a KIF record has lines such as `手合割：平手` and `   1 ７六歩(77)`; KI2 writes `▲７六歩`",
+            ));
+        }
+        if !self.errs.is_empty() {
+            return Err(ParseErrors(self.errs));
+        }
+        let ms = match self.moves.take() {
+            Some(ms) => ms,
+            None => {
+                let pos = kif_start(&self.diagram, &self.start, &self.hands, self.side);
+                if let Some(msg) = impossible(&pos) {
+                    return Err(ParseErrors(vec![ParseError::new(
+                        0,
+                        0,
+                        msg,
+                        "fix the board or the hands",
+                    )]));
+                }
+                Moves::new(pos)
+            }
+        };
+        let result = self.result(&ms);
+        Ok(ms.finish(result))
+    }
+
+    /// The result the record states: the ending "move" says why (a 封じ手 when no move followed
+    /// it); the summary, where it names a winner, says who won.
+    fn result(self, ms: &Moves) -> Option<RecordResult> {
+        let ending = self.ending.or(self.sealed);
+        let first = ms.game.start().side_to_move();
+        // the summary line as written, or 24's line worded as one of the moves read
+        let summary = self
+            .summary
+            .map(|(line, text)| (line, text.clone(), text))
+            .or_else(|| {
+                self.side_line.map(|(line, text, said)| {
+                    (line, text, format!("まで{}手で{said}", ms.written()))
+                })
+            });
+        let stated = summary.and_then(|(line, text, words)| {
+            let (n, s) = kif_summary(&words, first)?;
+            let (e, o) = s?;
+            Some(RecordResult {
+                ending: e,
+                outcome: o,
+                ply: n,
+                stated: text,
+                line,
+            })
         });
-    let stated = summary.and_then(|(line, text, words)| {
-        let (n, s) = kif_summary(&words, first)?;
-        let (e, o) = s?;
-        Some(RecordResult {
-            ending: e,
-            outcome: o,
-            ply: n,
-            stated: text,
-            line,
-        })
-    });
-    let result = match (ending, stated) {
-        (Some(mut e), Some(s)) => {
-            if matches!(s.outcome, Outcome::Win(_)) {
-                e.outcome = s.outcome;
+        match (ending, stated) {
+            (Some(mut e), Some(s)) => {
+                if matches!(s.outcome, Outcome::Win(_)) {
+                    e.outcome = s.outcome;
+                }
+                Some(e)
             }
-            Some(e)
+            (e, s) => e.or(s),
         }
-        (e, s) => e.or(s),
-    };
-    Ok(ms.finish(result))
+    }
+}
+
+/// Reads row `row` of a board diagram (`|v香v桂 ・...|一`) onto `d`; false when a cell does not
+/// read.
+fn board_row(d: &mut Position, row: u8, trimmed: &str) -> bool {
+    let mut chars = trimmed.chars().skip(1);
+    for col in (1..=9u8).rev() {
+        let (Some(a), Some(b)) = (chars.next(), chars.next()) else {
+            return false;
+        };
+        if b == '・' {
+            continue;
+        }
+        let color = if a == 'v' { Color::White } else { Color::Black };
+        let mut buf = [0u8; 4];
+        match kif_piece(b.encode_utf8(&mut buf)) {
+            Some((k, _)) => {
+                if let Some(sq) = Square::new(col, row) {
+                    d.put(sq, Piece::new(color, k));
+                }
+            }
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The moves of a KI2 line (`▲７六歩　△３四歩`), each with its place; `at` is the line's
+/// offset in the text where `trimmed` starts.
+fn ki2_moves(trimmed: &str, no: usize, at: usize) -> Vec<(String, Place)> {
+    let marks: Vec<usize> = trimmed
+        .char_indices()
+        .filter(|&(_, c)| side_mark(c).is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let mut items = Vec::new();
+    for (k, &i) in marks.iter().enumerate() {
+        let end = marks.get(k + 1).copied().unwrap_or(trimmed.len());
+        let chunk = trimmed[i..end].trim_end();
+        let text: String = chunk.chars().filter(|c| !c.is_whitespace()).collect();
+        items.push((
+            text,
+            Place {
+                line: no,
+                offset: at + i,
+                len: chunk.len(),
+            },
+        ));
+    }
+    items
 }
 
 /// A line that names a side and its result and nothing else (`先手 反則負け`, `後手の勝ち`), as
