@@ -380,7 +380,6 @@ const LONG_FILES: &[(&str, usize)] = &[];
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/check/declare.rs", "declare", 328),
     ("src/eval/expr.rs", "eval_inner", 303),
-    ("src/shogi/record/csa.rs", "read_csa", 295),
     ("src/eval/ops.rs", "builtin", 294),
     ("src/check/infer.rs", "infer_inner", 273),
     ("src/natives/shogi.rs", "register", 253),
