@@ -153,67 +153,7 @@ impl VPos {
         }
         let mut at = base + bo;
         for (row, rank) in ranks.iter().enumerate() {
-            let bytes = rank.as_bytes();
-            let mut left = 0usize;
-            let mut i = 0;
-            while i < bytes.len() {
-                let b = bytes[i];
-                if b.is_ascii_digit() {
-                    let st = i;
-                    while i < bytes.len() && bytes[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                    let n: usize = rank[st..i].parse().unwrap_or(usize::MAX);
-                    if n == 0 || n > w {
-                        return Err(err(
-                            at + st,
-                            i - st,
-                            format!("an empty run of {} squares", &rank[st..i]),
-                            format!("a rank has {w} squares"),
-                        ));
-                    }
-                    left = left.saturating_add(n);
-                    continue;
-                }
-                let st = i;
-                if b == b'+' {
-                    i += 1;
-                }
-                if i >= bytes.len() || !bytes[i].is_ascii_alphabetic() {
-                    return Err(err(
-                        at + st,
-                        1,
-                        format!("`{}` is not a piece", &rank[st..(i + 1).min(rank.len())]),
-                        "a piece is a letter, or `+` and a letter",
-                    ));
-                }
-                i += 1;
-                let txt = &rank[st..i];
-                let Some((face, side)) = t.face_by_text(txt) else {
-                    return Err(err(
-                        at + st,
-                        i - st,
-                        format!("`{txt}` is no piece of {}", t.spec.name),
-                        format!("its pieces are {}", piece_list(t)),
-                    ));
-                };
-                if left < w {
-                    p.put(row * w + left, face, side);
-                }
-                left += 1;
-            }
-            if left != w {
-                return Err(err(
-                    at,
-                    rank.len(),
-                    format!(
-                        "rank {} lists {left} squares; {} has {w}",
-                        row + 1,
-                        t.spec.name
-                    ),
-                    format!("each rank of a {w} x {h} board lists {w} squares"),
-                ));
-            }
+            p.read_rank(row, rank, at)?;
             at += rank.len() + 1;
         }
         let (so, side) = fields[1];
@@ -231,45 +171,7 @@ impl VPos {
         };
         let (ho, hand) = fields[2];
         if hand != "-" {
-            let bytes = hand.as_bytes();
-            let mut i = 0;
-            while i < bytes.len() {
-                let st = i;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                let n: u32 = if i > st {
-                    hand[st..i].parse().unwrap_or(u32::MAX)
-                } else {
-                    1
-                };
-                let Some(&c) = bytes.get(i) else {
-                    return Err(err(
-                        base + ho + st,
-                        i - st,
-                        "a count with no piece after it",
-                        "write a count before a letter: `2P`",
-                    ));
-                };
-                let Some((k, s)) = t.kind_by_letter(c as char) else {
-                    return Err(err(
-                        base + ho + i,
-                        1,
-                        format!("`{}` is no kind of {}", c as char, t.spec.name),
-                        format!("its kinds are {}", kind_list(t)),
-                    ));
-                };
-                if n == 0 || n > MAX_IN_HAND {
-                    return Err(err(
-                        base + ho + st,
-                        i - st,
-                        format!("{n} pieces in hand"),
-                        format!("a hand holds 1 to {MAX_IN_HAND} pieces of a kind"),
-                    ));
-                }
-                p.hands[s][k] = p.hands[s][k].saturating_add(n).min(MAX_IN_HAND);
-                i += 1;
-            }
+            p.read_hand(hand, base + ho)?;
         }
         if let Some(&(mo, m)) = fields.get(3) {
             p.ply = m.parse().map_err(|_| {
@@ -284,6 +186,120 @@ impl VPos {
         p.validate()
             .map_err(|m| err(base, s.len(), m, "this position cannot be played"))?;
         Ok(p)
+    }
+
+    /// Reads rank `row` of an SFEN board (`at`: its offset in the text) onto the position.
+    fn read_rank(&mut self, row: usize, rank: &str, at: usize) -> Result<(), ParseError> {
+        let t = self.t.clone();
+        let w = t.spec.width;
+        let h = t.spec.height;
+        let bytes = rank.as_bytes();
+        let mut left = 0usize;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii_digit() {
+                let st = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let n: usize = rank[st..i].parse().unwrap_or(usize::MAX);
+                if n == 0 || n > w {
+                    return Err(err(
+                        at + st,
+                        i - st,
+                        format!("an empty run of {} squares", &rank[st..i]),
+                        format!("a rank has {w} squares"),
+                    ));
+                }
+                left = left.saturating_add(n);
+                continue;
+            }
+            let st = i;
+            if b == b'+' {
+                i += 1;
+            }
+            if i >= bytes.len() || !bytes[i].is_ascii_alphabetic() {
+                return Err(err(
+                    at + st,
+                    1,
+                    format!("`{}` is not a piece", &rank[st..(i + 1).min(rank.len())]),
+                    "a piece is a letter, or `+` and a letter",
+                ));
+            }
+            i += 1;
+            let txt = &rank[st..i];
+            let Some((face, side)) = t.face_by_text(txt) else {
+                return Err(err(
+                    at + st,
+                    i - st,
+                    format!("`{txt}` is no piece of {}", t.spec.name),
+                    format!("its pieces are {}", piece_list(&t)),
+                ));
+            };
+            if left < w {
+                self.put(row * w + left, face, side);
+            }
+            left += 1;
+        }
+        if left != w {
+            return Err(err(
+                at,
+                rank.len(),
+                format!(
+                    "rank {} lists {left} squares; {} has {w}",
+                    row + 1,
+                    t.spec.name
+                ),
+                format!("each rank of a {w} x {h} board lists {w} squares"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads the hands of an SFEN (`at`: their offset in the text) into the position.
+    fn read_hand(&mut self, hand: &str, at: usize) -> Result<(), ParseError> {
+        let t = self.t.clone();
+        let bytes = hand.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let st = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let n: u32 = if i > st {
+                hand[st..i].parse().unwrap_or(u32::MAX)
+            } else {
+                1
+            };
+            let Some(&c) = bytes.get(i) else {
+                return Err(err(
+                    at + st,
+                    i - st,
+                    "a count with no piece after it",
+                    "write a count before a letter: `2P`",
+                ));
+            };
+            let Some((k, s)) = t.kind_by_letter(c as char) else {
+                return Err(err(
+                    at + i,
+                    1,
+                    format!("`{}` is no kind of {}", c as char, t.spec.name),
+                    format!("its kinds are {}", kind_list(&t)),
+                ));
+            };
+            if n == 0 || n > MAX_IN_HAND {
+                return Err(err(
+                    at + st,
+                    i - st,
+                    format!("{n} pieces in hand"),
+                    format!("a hand holds 1 to {MAX_IN_HAND} pieces of a kind"),
+                ));
+            }
+            self.hands[s][k] = self.hands[s][k].saturating_add(n).min(MAX_IN_HAND);
+            i += 1;
+        }
+        Ok(())
     }
 
     /// Refuse a position the engine cannot play: more than one royal piece of a side under the

@@ -203,82 +203,9 @@ pub struct Tables {
 impl Tables {
     /// Check a spec's bounds and compile its tables.
     pub fn compile(spec: Spec) -> Result<Tables, SpecError> {
+        check_bounds(&spec)?;
         let (w, h) = (spec.width, spec.height);
-        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
-            return Err(bad(format!(
-                "the board is {w} x {h}; each side must be 1 to {MAX_SIDE}"
-            )));
-        }
-        if spec.faces.is_empty() || spec.faces.len() > MAX_FACES {
-            return Err(bad(format!(
-                "{} faces declared; a variant has 1 to {MAX_FACES}",
-                spec.faces.len()
-            )));
-        }
-        if spec.kinds.is_empty() || spec.kinds.len() > spec.faces.len() {
-            return Err(bad("every kind needs a face of its own"));
-        }
         let nf = spec.faces.len();
-        for (i, f) in spec.faces.iter().enumerate() {
-            if f.kind >= spec.kinds.len() {
-                return Err(bad(format!("face `{}` names no kind", f.text)));
-            }
-            if let Some(p) = f.promotes_to {
-                if p >= nf || spec.faces[p].kind != f.kind {
-                    return Err(bad(format!(
-                        "face `{}` promotes to a face of another kind",
-                        f.text
-                    )));
-                }
-            }
-            let letter = spec.kinds[f.kind].letter;
-            let ok_text = f.text == letter.to_string() || f.text == format!("+{letter}");
-            if !ok_text {
-                return Err(bad(format!(
-                    "face `{}` of kind `{letter}` must be written `{letter}` or `+{letter}`",
-                    f.text
-                )));
-            }
-            if spec.faces[..i].iter().any(|g| g.text == f.text) {
-                return Err(bad(format!("two faces are written `{}`", f.text)));
-            }
-            for side in 0..2 {
-                if f.rays[side].len() > MAX_RAYS {
-                    return Err(bad(format!(
-                        "face `{}` has {} rays; at most {MAX_RAYS}",
-                        f.text,
-                        f.rays[side].len()
-                    )));
-                }
-                if let Some(r) = f.rays[side].iter().find(|r| r.len() > MAX_RAY) {
-                    return Err(bad(format!(
-                        "a ray of face `{}` lists {} squares; at most {MAX_RAY}",
-                        f.text,
-                        r.len()
-                    )));
-                }
-            }
-        }
-        for (i, k) in spec.kinds.iter().enumerate() {
-            if !k.letter.is_ascii_uppercase() {
-                return Err(bad(format!(
-                    "kind letter `{}` must be an uppercase ASCII letter",
-                    k.letter
-                )));
-            }
-            if spec.kinds[..i].iter().any(|j| j.letter == k.letter) {
-                return Err(bad(format!("two kinds use the letter `{}`", k.letter)));
-            }
-            let faces_ok = std::iter::once(&k.base)
-                .chain(&k.also_dropped_as)
-                .all(|&f| f < nf && spec.faces[f].kind == i);
-            if !faces_ok {
-                return Err(bad(format!(
-                    "kind `{}` names a face of another kind",
-                    k.letter
-                )));
-            }
-        }
         let n = w * h;
         let mut t = Tables {
             n,
@@ -291,19 +218,7 @@ impl Tables {
             stuck: vec![Bits::default(); nf * 2],
             overlap: vec![false; nf * 2],
             hit: vec![0; nf * 2 * n * n],
-            zobrist: {
-                // splitmix64 from a fixed seed: the same keys on every run
-                let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-                (0..(1 + 2 * nf) * n)
-                    .map(|_| {
-                        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                        let mut z = x;
-                        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                        z ^ (z >> 31)
-                    })
-                    .collect()
-            },
+            zobrist: zobrist_keys((1 + 2 * nf) * n),
             zone: [Bits::default(), Bits::default()],
             flag: [Bits::default(), Bits::default()],
             kind_of: spec.faces.iter().map(|f| f.kind as u8).collect(),
@@ -314,74 +229,94 @@ impl Tables {
                 .collect(),
             spec,
         };
+        t.trace_rays();
+        t.fill_reach();
+        t.fill_zones();
+        Ok(t)
+    }
+
+    /// The rays of every face from every square, cut at the board's edge, and the squares each face reaches.
+    fn trace_rays(&mut self) {
+        let n = self.n;
+        let nf = self.spec.faces.len();
         for f in 0..nf {
             for side in 0..2 {
                 for sq in 0..n {
-                    let (c, r) = t.coords(sq);
-                    let first = t.rays.len() as u32;
+                    let (c, r) = self.coords(sq);
+                    let first = self.rays.len() as u32;
                     let mut scope = Bits::default();
-                    for ray in &t.spec.faces[f].rays[side] {
-                        let start = t.ray_squares.len() as u32;
+                    for ray in &self.spec.faces[f].rays[side] {
+                        let start = self.ray_squares.len() as u32;
                         for &(dc, dr) in ray {
-                            match t.square(c + dc, r + dr) {
+                            match self.square(c + dc, r + dr) {
                                 Some(s) => {
-                                    t.ray_squares.push(s as u8);
+                                    self.ray_squares.push(s as u8);
                                     if scope.has(s) {
-                                        t.overlap[f * 2 + side] = true;
+                                        self.overlap[f * 2 + side] = true;
                                     }
                                     scope.set(s);
                                 }
                                 None => break,
                             }
                         }
-                        let end = t.ray_squares.len() as u32;
+                        let end = self.ray_squares.len() as u32;
                         if end > start {
-                            t.rays.push((start, end));
+                            self.rays.push((start, end));
                         }
                     }
-                    t.piece_rays.push((first, t.rays.len() as u32));
+                    self.piece_rays.push((first, self.rays.len() as u32));
                     if scope.is_empty() {
-                        t.stuck[f * 2 + side].set(sq);
+                        self.stuck[f * 2 + side].set(sq);
                     }
-                    t.scope.push(scope);
+                    self.scope.push(scope);
                 }
             }
         }
+    }
+
+    /// Where each ray meets each square, and from which squares each square is reached.
+    fn fill_reach(&mut self) {
+        let n = self.n;
+        let nf = self.spec.faces.len();
         for f in 0..nf {
             for side in 0..2 {
                 for from in 0..n {
-                    let at = t.at(f, side, from);
-                    let (a, b) = t.piece_rays[at];
-                    for (r, &(s, e)) in t.rays[a as usize..b as usize].iter().enumerate() {
-                        for (i, &x) in t.ray_squares[s as usize..e as usize].iter().enumerate() {
-                            let h = &mut t.hit[at * n + x as usize];
+                    let at = self.at(f, side, from);
+                    let (a, b) = self.piece_rays[at];
+                    for (r, &(s, e)) in self.rays[a as usize..b as usize].iter().enumerate() {
+                        for (i, &x) in self.ray_squares[s as usize..e as usize].iter().enumerate() {
+                            let h = &mut self.hit[at * n + x as usize];
                             if *h == 0 {
                                 *h = ((r as u16 + 1) << 5) | i as u16;
                             }
                         }
                     }
-                    for to in t.scope[t.at(f, side, from)].iter() {
-                        let i = t.at(f, side, to);
-                        t.reach[i].set(from);
-                        t.reach_any[side * n + to].set(from);
+                    for to in self.scope[self.at(f, side, from)].iter() {
+                        let i = self.at(f, side, to);
+                        self.reach[i].set(from);
+                        self.reach_any[side * n + to].set(from);
                     }
                 }
             }
         }
+    }
+
+    /// The promotion zones and the flag ranks as squares.
+    fn fill_zones(&mut self) {
+        let n = self.n;
         for side in 0..2 {
             for sq in 0..n {
-                let (_, r) = t.coords(sq);
-                if t.spec.zone[side].contains(&r) {
-                    t.zone[side].set(sq);
+                let (_, r) = self.coords(sq);
+                if self.spec.zone[side].contains(&r) {
+                    self.zone[side].set(sq);
                 }
-                if let Some(flag) = &t.spec.flag {
+                if let Some(flag) = &self.spec.flag {
                     if flag[side].contains(&r) {
-                        t.flag[side].set(sq);
+                        self.flag[side].set(sq);
                     }
                 }
             }
         }
-        Ok(t)
     }
 
     /// The square at `(column, row)`, when it is on the board.
@@ -467,4 +402,101 @@ impl Tables {
         let (c, r) = self.coords(sq);
         format!("{c}{}", (b'a' + (r - 1) as u8) as char)
     }
+}
+
+/// A spec's bounds and the consistency of its faces and kinds, checked before its tables are
+/// made.
+fn check_bounds(spec: &Spec) -> Result<(), SpecError> {
+    let (w, h) = (spec.width, spec.height);
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+        return Err(bad(format!(
+            "the board is {w} x {h}; each side must be 1 to {MAX_SIDE}"
+        )));
+    }
+    if spec.faces.is_empty() || spec.faces.len() > MAX_FACES {
+        return Err(bad(format!(
+            "{} faces declared; a variant has 1 to {MAX_FACES}",
+            spec.faces.len()
+        )));
+    }
+    if spec.kinds.is_empty() || spec.kinds.len() > spec.faces.len() {
+        return Err(bad("every kind needs a face of its own"));
+    }
+    let nf = spec.faces.len();
+    for (i, f) in spec.faces.iter().enumerate() {
+        if f.kind >= spec.kinds.len() {
+            return Err(bad(format!("face `{}` names no kind", f.text)));
+        }
+        if let Some(p) = f.promotes_to {
+            if p >= nf || spec.faces[p].kind != f.kind {
+                return Err(bad(format!(
+                    "face `{}` promotes to a face of another kind",
+                    f.text
+                )));
+            }
+        }
+        let letter = spec.kinds[f.kind].letter;
+        let ok_text = f.text == letter.to_string() || f.text == format!("+{letter}");
+        if !ok_text {
+            return Err(bad(format!(
+                "face `{}` of kind `{letter}` must be written `{letter}` or `+{letter}`",
+                f.text
+            )));
+        }
+        if spec.faces[..i].iter().any(|g| g.text == f.text) {
+            return Err(bad(format!("two faces are written `{}`", f.text)));
+        }
+        for side in 0..2 {
+            if f.rays[side].len() > MAX_RAYS {
+                return Err(bad(format!(
+                    "face `{}` has {} rays; at most {MAX_RAYS}",
+                    f.text,
+                    f.rays[side].len()
+                )));
+            }
+            if let Some(r) = f.rays[side].iter().find(|r| r.len() > MAX_RAY) {
+                return Err(bad(format!(
+                    "a ray of face `{}` lists {} squares; at most {MAX_RAY}",
+                    f.text,
+                    r.len()
+                )));
+            }
+        }
+    }
+    for (i, k) in spec.kinds.iter().enumerate() {
+        if !k.letter.is_ascii_uppercase() {
+            return Err(bad(format!(
+                "kind letter `{}` must be an uppercase ASCII letter",
+                k.letter
+            )));
+        }
+        if spec.kinds[..i].iter().any(|j| j.letter == k.letter) {
+            return Err(bad(format!("two kinds use the letter `{}`", k.letter)));
+        }
+        let faces_ok = std::iter::once(&k.base)
+            .chain(&k.also_dropped_as)
+            .all(|&f| f < nf && spec.faces[f].kind == i);
+        if !faces_ok {
+            return Err(bad(format!(
+                "kind `{}` names a face of another kind",
+                k.letter
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `count` keys for hashing positions.
+fn zobrist_keys(count: usize) -> Vec<u64> {
+    // splitmix64 from a fixed seed: the same keys on every run
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..count)
+        .map(|_| {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        })
+        .collect()
 }
