@@ -195,61 +195,7 @@ pub fn read_kif(t: &Arc<Tables>, text: &str, drop_mate: DropMate) -> Result<VRec
         if line.starts_with("まで") {
             continue;
         }
-        if let Some(v) = line
-            .strip_prefix("手合割：")
-            .or_else(|| line.strip_prefix("手合割:"))
-        {
-            let v = v.trim();
-            if v != kif.game {
-                return Err(whole(
-                    format!("`手合割：{v}` names no start position of {}", t.spec.name),
-                    &format!(
-                        "{}'s records name its start `手合割：{}`, or draw the board",
-                        t.spec.name, kif.game
-                    ),
-                ));
-            }
-            continue;
-        }
-        let hand = [
-            ("後手の持駒：", 1),
-            ("上手の持駒：", 1),
-            ("先手の持駒：", 0),
-            ("下手の持駒：", 0),
-        ]
-        .iter()
-        .find_map(|(p, s)| line.strip_prefix(p).map(|v| (*s, v)));
-        if let Some((side, v)) = hand {
-            header.hands[side] = read_hand(&names, t, v.trim())
-                .map_err(|m| whole(m, "write pieces such as `飛 歩二`, or `なし`"))?;
-            continue;
-        }
-        if ["後手番", "上手番", "手番：後手"]
-            .iter()
-            .any(|p| line.starts_with(p))
-        {
-            header.side = 1;
-            continue;
-        }
-        if ["先手番", "下手番", "手番：先手"]
-            .iter()
-            .any(|p| line.starts_with(p))
-        {
-            header.side = 0;
-            continue;
-        }
-        if line.starts_with('|') && cur.is_none() {
-            header.diagram_at.get_or_insert((line_at, line.len()));
-            let row = read_row(&names, line, t.spec.width).map_err(|m| {
-                whole(
-                    m,
-                    &format!(
-                        "a row of {}'s board is `|`, {} cells such as `v飛`, ` 歩` or ` ・`, then `|` and the row's numeral",
-                        t.spec.name, t.spec.width
-                    ),
-                )
-            })?;
-            header.rows.push(row);
+        if head_line(&mut header, &names, t, line, line_at, cur.is_none())? {
             continue;
         }
         let first = line.split_whitespace().next().unwrap_or("");
@@ -312,6 +258,77 @@ pub fn read_kif(t: &Arc<Tables>, text: &str, drop_mate: DropMate) -> Result<VRec
         None => start_of(t, &header)?,
     };
     Ok(VRecord { start, moves })
+}
+
+/// Reads a line of the record's head: the handicap line, a hand, the side to move, or (before
+/// the first move) a row of the board diagram. False for any other line.
+fn head_line(
+    header: &mut Header,
+    names: &Names,
+    t: &Arc<Tables>,
+    line: &str,
+    line_at: usize,
+    before_moves: bool,
+) -> Result<bool, ParseErrors> {
+    let whole = |msg: String, help: &str| fail(line_at, line.len(), msg, help);
+    if let Some(v) = line
+        .strip_prefix("手合割：")
+        .or_else(|| line.strip_prefix("手合割:"))
+    {
+        let v = v.trim();
+        if v != names.kif.game {
+            return Err(whole(
+                format!("`手合割：{v}` names no start position of {}", t.spec.name),
+                &format!(
+                    "{}'s records name its start `手合割：{}`, or draw the board",
+                    t.spec.name, names.kif.game
+                ),
+            ));
+        }
+        return Ok(true);
+    }
+    let hand = [
+        ("後手の持駒：", 1),
+        ("上手の持駒：", 1),
+        ("先手の持駒：", 0),
+        ("下手の持駒：", 0),
+    ]
+    .iter()
+    .find_map(|(p, s)| line.strip_prefix(p).map(|v| (*s, v)));
+    if let Some((side, v)) = hand {
+        header.hands[side] = read_hand(&names, t, v.trim())
+            .map_err(|m| whole(m, "write pieces such as `飛 歩二`, or `なし`"))?;
+        return Ok(true);
+    }
+    if ["後手番", "上手番", "手番：後手"]
+        .iter()
+        .any(|p| line.starts_with(p))
+    {
+        header.side = 1;
+        return Ok(true);
+    }
+    if ["先手番", "下手番", "手番：先手"]
+        .iter()
+        .any(|p| line.starts_with(p))
+    {
+        header.side = 0;
+        return Ok(true);
+    }
+    if line.starts_with('|') && before_moves {
+        header.diagram_at.get_or_insert((line_at, line.len()));
+        let row = read_row(&names, line, t.spec.width).map_err(|m| {
+            whole(
+                m,
+                &format!(
+                    "a row of {}'s board is `|`, {} cells such as `v飛`, ` 歩` or ` ・`, then `|` and the row's numeral",
+                    t.spec.name, t.spec.width
+                ),
+            )
+        })?;
+        header.rows.push(row);
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// A line of the diagram's frame: the columns' numerals or a rule of `-`.
