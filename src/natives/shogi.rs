@@ -139,6 +139,17 @@ impl Names {
         Ok(out)
     }
 
+    /// The colour of a value of the rules' `Turn`.
+    pub fn color(&self, v: &Value) -> Result<Color, String> {
+        if *v == self.turns[0] {
+            Ok(Color::Black)
+        } else if *v == self.turns[1] {
+            Ok(Color::White)
+        } else {
+            Err(format!("{v} is not a turn"))
+        }
+    }
+
     pub fn position(&self, v: &Value) -> Result<Position, String> {
         let Value::Tuple(t) = v else {
             return Err(format!(
@@ -259,6 +270,14 @@ pub fn state_sfen(ctx: &NativeCtx, v: &Value) -> Option<String> {
 }
 
 pub fn register(h: &mut Natives) {
+    register_states(h);
+    register_pieces(h);
+    register_searches(h);
+    register_samples(h);
+}
+
+/// States, SFEN, diagrams, games and successors.
+fn register_states(h: &mut Natives) {
     h.add(
         "shogi.state",
         1,
@@ -307,6 +326,10 @@ pub fn register(h: &mut Natives) {
             ))
         },
     );
+}
+
+/// What the pieces of a state do: check, points, the pieces in the enemy camp, targets.
+fn register_pieces(h: &mut Natives) {
     h.add(
         "shogi.in_check",
         2,
@@ -314,13 +337,7 @@ pub fn register(h: &mut Natives) {
         |ctx, a| {
             let names = Names::new(ctx)?;
             let pos = names.position(&a[0])?;
-            let color = if a[1] == names.turns[0] {
-                Color::Black
-            } else if a[1] == names.turns[1] {
-                Color::White
-            } else {
-                return Err(format!("{} is not a turn", a[1]));
-            };
+            let color = names.color(&a[1])?;
             Ok(Value::Bool(pos.is_king_attacked(color)))
         },
     );
@@ -344,13 +361,7 @@ pub fn register(h: &mut Natives) {
         h.add(name, 2, what, move |ctx, a| {
             let names = Names::new(ctx)?;
             let pos = names.position(&a[0])?;
-            let color = if a[1] == names.turns[0] {
-                Color::Black
-            } else if a[1] == names.turns[1] {
-                Color::White
-            } else {
-                return Err(format!("{} is not a turn", a[1]));
-            };
+            let color = names.color(&a[1])?;
             Ok(Value::Int(i64::from(f(&pos, color))))
         });
     }
@@ -394,6 +405,10 @@ pub fn register(h: &mut Natives) {
             ))
         },
     );
+}
+
+/// The mate and tsume searches.
+fn register_searches(h: &mut Natives) {
     h.add(
         "shogi.mate_in",
         3,
@@ -475,6 +490,10 @@ pub fn register(h: &mut Natives) {
             run_checker(|ck| ck.futile(&pos, m, (*d).min(1000) as u32))
         },
     );
+}
+
+/// States drawn by random play.
+fn register_samples(h: &mut Natives) {
     h.add(
         "shogi.sample_states",
         2,
