@@ -385,7 +385,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/eval/ops.rs", "binop", 201),
     ("src/go/solve/search.rs", "dls_here", 186),
     ("src/shogi/dfpn/search.rs", "mid", 160),
-    ("src/check/resolve.rs", "expr_inner", 151),
 ];
 
 #[test]

@@ -347,6 +347,36 @@ impl<'p> Resolver<'p> {
         r
     }
 
+    /// `let p = v, ... in body`: each pattern's names in scope for the bindings after it and
+    /// the body.
+    fn let_in(&mut self, binds: &[(Pattern, Expr)], body: &Expr, span: Span) -> Ir {
+        let mark = self.scope.len();
+        let mut out = vec![];
+        for (p, v) in binds {
+            let v = self.expr(v);
+            let p = self.pattern(p);
+            out.push((p, v));
+        }
+        let body = self.expr(body);
+        self.scope.truncate(mark);
+        Ir::Let(out.into(), Box::new(body), span)
+    }
+
+    /// `match s { p if g => e, ... }`: each arm's names in scope for its guard and body.
+    fn match_arms(&mut self, s: &Expr, arms: &[Arm], span: Span) -> Ir {
+        let s = self.expr(s);
+        let mut out = vec![];
+        for a in arms {
+            let mark = self.scope.len();
+            let pat = self.pattern(&a.pat);
+            let guard = a.guard.as_ref().map(|g| self.expr(g));
+            let body = self.expr(&a.body);
+            self.scope.truncate(mark);
+            out.push(IrArm { pat, guard, body });
+        }
+        Ir::Match(Box::new(s), out.into(), span)
+    }
+
     pub(super) fn expr_inner(&mut self, e: &Expr) -> Ir {
         let span = e.span;
         match &e.kind {
@@ -447,31 +477,8 @@ impl<'p> Resolver<'p> {
                 Box::new(self.expr(b)),
                 span,
             ),
-            ExprKind::Let(binds, body) => {
-                let mark = self.scope.len();
-                let mut out = vec![];
-                for (p, v) in binds {
-                    let v = self.expr(v);
-                    let p = self.pattern(p);
-                    out.push((p, v));
-                }
-                let body = self.expr(body);
-                self.scope.truncate(mark);
-                Ir::Let(out.into(), Box::new(body), span)
-            }
-            ExprKind::Match(s, arms) => {
-                let s = self.expr(s);
-                let mut out = vec![];
-                for a in arms {
-                    let mark = self.scope.len();
-                    let pat = self.pattern(&a.pat);
-                    let guard = a.guard.as_ref().map(|g| self.expr(g));
-                    let body = self.expr(&a.body);
-                    self.scope.truncate(mark);
-                    out.push(IrArm { pat, guard, body });
-                }
-                Ir::Match(Box::new(s), out.into(), span)
-            }
+            ExprKind::Let(binds, body) => self.let_in(binds, body, span),
+            ExprKind::Match(s, arms) => self.match_arms(s, arms, span),
             ExprKind::Quant(q, bs, body) => {
                 let mark = self.scope.len();
                 let bs = self.binders(bs);
