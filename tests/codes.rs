@@ -14,7 +14,7 @@ const BY_LIBRARY: &[&str] = &["E0005", "E0013", "E0115", "E0305", "E0330", "E060
 /// failure of the system.
 const GUARDS: &[&str] = &["E0002", "E0312", "E0609", "E0610"];
 
-const CATALOGUE: &str = "src/diagnostics/catalogue.rs";
+const CATALOGUE: &str = "src/diagnostics/catalogue/codes.rs";
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
@@ -41,7 +41,7 @@ fn codes_in_sources() -> BTreeMap<String, Vec<String>> {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        if rel == CATALOGUE {
+        if rel == CATALOGUE || rel == "src/diagnostics/catalogue.rs" {
             continue;
         }
         let text = std::fs::read_to_string(&f).unwrap();

@@ -300,7 +300,7 @@ pub fn markdown() -> String {
          status 2 (`okite test` exits with 1 when an example or theorem fails, `okite legal \
          --verify` when the engines disagree (E0609); `okite repl` reading a script exits with 1 \
          when a line reported an error).\n\n\
-         This file is generated from the table in `src/diagnostics/catalogue.rs` (a test checks \
+         This file is generated from the table in `src/diagnostics/catalogue/codes.rs` (a test checks \
          that it is up to date: run it with `OKITE_BLESS=1` to rewrite it).\n\n\
          | code | name | phase | meaning |\n|---|---|---|---|\n",
     );
