@@ -7,32 +7,51 @@ use super::*;
 
 impl Program {
     pub(super) fn declare(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
-        let mut taken: HashMap<String, Span> = HashMap::new();
-        for n in ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"] {
-            taken.insert(n.into(), Span::default());
+        let mut claims = Claims::new();
+        self.declare_enums_and_types(files, &mut claims, errs);
+        // type aliases, in order of need
+        let aliases: Vec<&TypeDecl> = files
+            .iter()
+            .flat_map(|f| f.items.iter())
+            .filter_map(|it| match it {
+                Item::Type(t) if t.ty.is_some() => Some(t),
+                _ => None,
+            })
+            .collect();
+        self.lower_aliases(&aliases, errs);
+        self.enum_fields(files, errs);
+        // the native bindings, as their definitions are declared
+        let mut binds: Vec<(ReadingId, &Name, &Name, Span)> = vec![];
+        self.declare_top_level(files, &mut claims, &mut binds, errs);
+        let decls = self.declare_readings(files, errs);
+        for (id, r) in &decls {
+            self.declare_reading_items(*id, r, &mut claims, &mut binds, errs);
         }
-        // a name claimed twice leaves its type unknown (see `Program::types_unknown`)
-        let claimed_twice = std::cell::Cell::new(false);
-        let mut claim = |name: &Name, errs: &mut Vec<Diag>| -> bool {
-            if let Some(prev) = taken.get(&name.text) {
-                claimed_twice.set(true);
-                errs.push(
-                    Diag::error("E0101", format!("`{}` is defined twice", name.text))
-                        .label(name.span, "defined again here")
-                        .label(*prev, "first defined here")
-                        .help("rename one of them, or state a variant as a reading that overrides the definition"),
-                );
-                return false;
+        // base owns the top-level definitions
+        for (i, d) in self.defs.iter().enumerate() {
+            if d.reading == BASE {
+                self.readings[0].own.insert(d.key, i as DefId);
             }
-            taken.insert(name.text.clone(), name.span);
-            true
-        };
-        // enums and types first: definitions' signatures refer to them
+        }
+        self.bind_natives(binds, errs);
+        // resolution orders and tables
+        self.types_unknown |= claims.twice;
+        self.linearize(errs);
+    }
+
+    /// Enums (their names, variants and aliases) and opaque types: definitions' signatures
+    /// refer to them.
+    fn declare_enums_and_types(
+        &mut self,
+        files: &[ast::File],
+        claims: &mut Claims,
+        errs: &mut Vec<Diag>,
+    ) {
         for f in files {
             for it in &f.items {
                 match it {
                     Item::Enum(e) => {
-                        if !claim(&e.name, errs) {
+                        if !claims.claim(&e.name, errs) {
                             continue;
                         }
                         let id = self.enums.len() as EnumId;
@@ -43,9 +62,9 @@ impl Program {
                         );
                         let mut variants = vec![];
                         for (tag, v) in e.variants.iter().enumerate() {
-                            let ok = claim(&v.name, errs);
+                            let ok = claims.claim(&v.name, errs);
                             for a in &v.aliases {
-                                if claim(a, errs) {
+                                if claims.claim(a, errs) {
                                     self.ctors.insert(a.text.clone(), (id, tag as u32));
                                 }
                             }
@@ -69,7 +88,7 @@ impl Program {
                         });
                     }
                     Item::Type(t) => {
-                        if !claim(&t.name, errs) {
+                        if !claims.claim(&t.name, errs) {
                             continue;
                         }
                         if t.ty.is_none() {
@@ -83,17 +102,10 @@ impl Program {
                 }
             }
         }
-        // type aliases, in order of need
-        let aliases: Vec<&TypeDecl> = files
-            .iter()
-            .flat_map(|f| f.items.iter())
-            .filter_map(|it| match it {
-                Item::Type(t) if t.ty.is_some() => Some(t),
-                _ => None,
-            })
-            .collect();
-        self.lower_aliases(&aliases, errs);
-        // enum fields
+    }
+
+    /// The fields of the enums' variants, once the type aliases are known.
+    fn enum_fields(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
         let mut e_index = 0;
         for f in files {
             for it in &f.items {
@@ -126,13 +138,22 @@ impl Program {
                 }
             }
         }
-        // definitions: top level
-        let mut binds: Vec<(ReadingId, &Name, &Name, Span)> = vec![];
+    }
+
+    /// The top-level definitions and primitives, and the native bindings written there.
+    fn declare_top_level<'f>(
+        &mut self,
+        files: &'f [ast::File],
+        claims: &mut Claims,
+        binds: &mut Vec<(ReadingId, &'f Name, &'f Name, Span)>,
+        errs: &mut Vec<Diag>,
+    ) {
         for f in files {
             for it in &f.items {
                 match it {
                     Item::Def(d)
-                        if claim(&d.name, errs) && d.aliases.iter().all(|a| claim(a, errs)) =>
+                        if claims.claim(&d.name, errs)
+                            && d.aliases.iter().all(|a| claims.claim(a, errs)) =>
                     {
                         self.new_def(d, BASE, false, errs);
                     }
@@ -143,7 +164,9 @@ impl Program {
                         ret,
                         path: native,
                         span,
-                    }) if claim(name, errs) && aliases.iter().all(|a| claim(a, errs)) => {
+                    }) if claims.claim(name, errs)
+                        && aliases.iter().all(|a| claims.claim(a, errs)) =>
+                    {
                         self.new_prim(name, aliases, params, ret, native, *span, BASE, errs);
                     }
                     Item::Native(NativeDecl::Bind {
@@ -155,7 +178,14 @@ impl Program {
                 }
             }
         }
-        // readings: names first, then their items, then parents
+    }
+
+    /// The readings' names, each once.
+    fn declare_readings<'f>(
+        &mut self,
+        files: &'f [ast::File],
+        errs: &mut Vec<Diag>,
+    ) -> Vec<(ReadingId, &'f ReadingDecl)> {
         let mut decls: Vec<(ReadingId, &ReadingDecl)> = vec![];
         for f in files {
             for it in &f.items {
@@ -186,92 +216,100 @@ impl Program {
                 }
             }
         }
-        for (id, r) in &decls {
-            for it in &r.items {
-                match it {
-                    ReadingItem::Def(d) => {
-                        if claim(&d.name, errs) {
-                            self.new_def(d, *id, false, errs);
-                        }
+        decls
+    }
+
+    /// A reading's definitions, overrides and natives, then its parents.
+    fn declare_reading_items<'f>(
+        &mut self,
+        id: ReadingId,
+        r: &'f ReadingDecl,
+        claims: &mut Claims,
+        binds: &mut Vec<(ReadingId, &'f Name, &'f Name, Span)>,
+        errs: &mut Vec<Diag>,
+    ) {
+        for it in &r.items {
+            match it {
+                ReadingItem::Def(d) => {
+                    if claims.claim(&d.name, errs) {
+                        self.new_def(d, id, false, errs);
                     }
-                    ReadingItem::Override(d) => {
-                        if self.key_names.contains_key(&d.name.text) {
-                            let key = self.key_names[&d.name.text];
-                            if self.readings[*id as usize].own.contains_key(&key) {
-                                self.types_unknown = true;
-                                errs.push(
-                                    Diag::error(
-                                        "E0101",
-                                        format!(
-                                            "`{}` is overridden twice in reading `{}`",
-                                            d.name.text, r.name.text
-                                        ),
-                                    )
-                                    .label(d.name.span, "overridden again here")
-                                    .help("keep one override"),
-                                );
-                                continue;
-                            }
-                            self.new_def(d, *id, true, errs);
-                        } else {
-                            let mut diag = Diag::error(
-                                "E0104",
-                                format!(
-                                    "reading `{}` overrides `{}`, which is not defined",
-                                    r.name.text, d.name.text
-                                ),
-                            )
-                            .label(d.name.span, "nothing to override");
-                            diag = match suggest(&d.name.text, self.key_names.keys().map(|s| s.as_str())) {
-                                Some(s) => diag.help(format!("did you mean `{s}`?")),
-                                None => diag.help("define it at the top level first, or drop `override` to add a definition that only this reading has"),
-                            };
+                }
+                ReadingItem::Override(d) => {
+                    if self.key_names.contains_key(&d.name.text) {
+                        let key = self.key_names[&d.name.text];
+                        if self.readings[id as usize].own.contains_key(&key) {
                             self.types_unknown = true;
-                            errs.push(diag);
+                            errs.push(
+                                Diag::error(
+                                    "E0101",
+                                    format!(
+                                        "`{}` is overridden twice in reading `{}`",
+                                        d.name.text, r.name.text
+                                    ),
+                                )
+                                .label(d.name.span, "overridden again here")
+                                .help("keep one override"),
+                            );
+                            continue;
                         }
+                        self.new_def(d, id, true, errs);
+                    } else {
+                        let mut diag = Diag::error(
+                            "E0104",
+                            format!(
+                                "reading `{}` overrides `{}`, which is not defined",
+                                r.name.text, d.name.text
+                            ),
+                        )
+                        .label(d.name.span, "nothing to override");
+                        diag = match suggest(&d.name.text, self.key_names.keys().map(|s| s.as_str())) {
+                            Some(s) => diag.help(format!("did you mean `{s}`?")),
+                            None => diag.help("define it at the top level first, or drop `override` to add a definition that only this reading has"),
+                        };
+                        self.types_unknown = true;
+                        errs.push(diag);
                     }
-                    ReadingItem::Native(NativeDecl::Bind {
-                        name,
-                        path: native,
-                        span,
-                    }) => binds.push((*id, name, native, *span)),
-                    ReadingItem::Native(NativeDecl::Prim {
-                        name,
-                        aliases,
-                        params,
-                        ret,
-                        path: native,
-                        span,
-                    }) => {
-                        if claim(name, errs) {
-                            self.new_prim(name, aliases, params, ret, native, *span, *id, errs);
-                        }
+                }
+                ReadingItem::Native(NativeDecl::Bind {
+                    name,
+                    path: native,
+                    span,
+                }) => binds.push((id, name, native, *span)),
+                ReadingItem::Native(NativeDecl::Prim {
+                    name,
+                    aliases,
+                    params,
+                    ret,
+                    path: native,
+                    span,
+                }) => {
+                    if claims.claim(name, errs) {
+                        self.new_prim(name, aliases, params, ret, native, *span, id, errs);
                     }
                 }
             }
-            let mut parents = vec![];
-            for pn in &r.parents {
-                match self.reading_names.get(&pn.text) {
-                    Some(&p) => parents.push(p),
-                    None => errs.push(
-                        self.reading_or_error(&pn.text)
-                            .unwrap_err()
-                            .label(pn.span, "unknown reading"),
-                    ),
-                }
-            }
-            if parents.is_empty() {
-                parents.push(BASE);
-            }
-            self.readings[*id as usize].parents = parents;
         }
-        // base owns the top-level definitions
-        for (i, d) in self.defs.iter().enumerate() {
-            if d.reading == BASE {
-                self.readings[0].own.insert(d.key, i as DefId);
+        let mut parents = vec![];
+        for pn in &r.parents {
+            match self.reading_names.get(&pn.text) {
+                Some(&p) => parents.push(p),
+                None => errs.push(
+                    self.reading_or_error(&pn.text)
+                        .unwrap_err()
+                        .label(pn.span, "unknown reading"),
+                ),
             }
         }
-        // native bindings
+        if parents.is_empty() {
+            parents.push(BASE);
+        }
+        self.readings[id as usize].parents = parents;
+    }
+
+    /// The native bindings: each to its definition in its reading (or the base), with the
+    /// native function's arity.
+    fn bind_natives(&mut self, binds: Vec<(ReadingId, &Name, &Name, Span)>, errs: &mut Vec<Diag>) {
         for (rid, name, native, span) in binds {
             let Some(&key) = self.key_names.get(&name.text) else {
                 let mut d = Diag::error(
@@ -330,9 +368,6 @@ impl Program {
                 ),
             }
         }
-        // resolution orders and tables
-        self.types_unknown |= claimed_twice.get();
-        self.linearize(errs);
     }
 
     /// Lowers the type aliases, each after the aliases it names (a depth-first order, not a pass
@@ -784,6 +819,42 @@ fn too_large(n: usize, total: usize, name: &Name) -> Diag {
     Diag::error("E0205", message)
         .label(name.span, "too large")
         .help("a type that names another copies it: name smaller types, or declare an enum")
+}
+
+/// The names declared so far, with where: a name claimed twice is E0101, and leaves its type
+/// unknown (see `Program::types_unknown`).
+struct Claims {
+    taken: HashMap<String, Span>,
+    twice: bool,
+}
+
+impl Claims {
+    fn new() -> Self {
+        let mut taken = HashMap::new();
+        for n in ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"] {
+            taken.insert(n.into(), Span::default());
+        }
+        Claims {
+            taken,
+            twice: false,
+        }
+    }
+
+    /// Claims `name`; false (with E0101) when it is taken.
+    fn claim(&mut self, name: &Name, errs: &mut Vec<Diag>) -> bool {
+        if let Some(prev) = self.taken.get(&name.text) {
+            self.twice = true;
+            errs.push(
+                Diag::error("E0101", format!("`{}` is defined twice", name.text))
+                    .label(name.span, "defined again here")
+                    .label(*prev, "first defined here")
+                    .help("rename one of them, or state a variant as a reading that overrides the definition"),
+            );
+            return false;
+        }
+        self.taken.insert(name.text.clone(), name.span);
+        true
+    }
 }
 
 #[cfg(test)]
