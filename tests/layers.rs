@@ -380,7 +380,6 @@ const LONG_FILES: &[(&str, usize)] = &[];
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("src/eval/expr.rs", "eval_inner", 303),
     ("src/eval/ops.rs", "builtin", 294),
-    ("src/check/infer.rs", "infer_inner", 273),
     ("src/eval/ops.rs", "binop", 201),
     ("src/go/solve/search.rs", "dls_here", 186),
     ("src/shogi/dfpn/search.rs", "mid", 160),

@@ -564,17 +564,7 @@ impl Infer<'_> {
                     Ty::seq(t)
                 }
             }
-            Ir::MapLit(es, _) => {
-                let k = self.u().fresh();
-                let v = self.u().fresh();
-                for (a, b) in es.iter() {
-                    let at = self.infer(a);
-                    self.expect(&at, &k, a.span(), "the keys of a map have one type");
-                    let bt = self.infer(b);
-                    self.expect(&bt, &v, b.span(), "the values of a map have one type");
-                }
-                Ty::map(k, v)
-            }
+            Ir::MapLit(es, _) => self.infer_map_lit(es),
             Ir::Comp(kind, h, h2, qs, _) => {
                 self.quals(qs);
                 let ht = self.infer(h);
@@ -602,77 +592,9 @@ impl Infer<'_> {
                 self.expect(&at, &Ty::seq(el), a.span(), "only sequences can be sliced");
                 at
             }
-            Ir::Proj(a, k, span) => {
-                let at = self.infer(a);
-                match self.p.unifier.shallow(&at) {
-                    Ty::Tuple(ts) => match ts.get(*k as usize - 1) {
-                        Some(t) => t.clone(),
-                        None => {
-                            self.errs.push(
-                                Diag::error(
-                                    "E0203",
-                                    format!(
-                                        "a tuple of {} components has no component {}",
-                                        ts.len(),
-                                        k
-                                    ),
-                                )
-                                .label(*span, "no such component")
-                                .help(format!("components are numbered 1 to {}", ts.len())),
-                            );
-                            self.u().fresh()
-                        }
-                    },
-                    Ty::Var(_) => self.u().fresh(),
-                    other => {
-                        let s = self.p.pretty(&other);
-                        self.errs.push(
-                            Diag::error(
-                                "E0203",
-                                format!("`.{k}` takes a component of a tuple, not of {s}"),
-                            )
-                            .label(*span, "not a tuple")
-                            .help("use `.1`, `.2`... on tuples only"),
-                        );
-                        self.u().fresh()
-                    }
-                }
-            }
-            Ir::With(a, es, _) => {
-                let at = self.infer(a);
-                let k = self.u().fresh();
-                let v = self.u().fresh();
-                self.expect(
-                    &at,
-                    &Ty::map(k.clone(), v.clone()),
-                    a.span(),
-                    "`with` updates a map",
-                );
-                for (x, y) in es.iter() {
-                    let xt = self.infer(x);
-                    self.expect(&xt, &k, x.span(), "keys keep the map's key type");
-                    let yt = self.infer(y);
-                    self.expect(&yt, &v, y.span(), "values keep the map's value type");
-                }
-                at
-            }
-            Ir::WithComp(a, x, y, qs, _) => {
-                let at = self.infer(a);
-                let k = self.u().fresh();
-                let v = self.u().fresh();
-                self.expect(
-                    &at,
-                    &Ty::map(k.clone(), v.clone()),
-                    a.span(),
-                    "`with` updates a map",
-                );
-                self.quals(qs);
-                let xt = self.infer(x);
-                self.expect(&xt, &k, x.span(), "keys keep the map's key type");
-                let yt = self.infer(y);
-                self.expect(&yt, &v, y.span(), "values keep the map's value type");
-                at
-            }
+            Ir::Proj(a, k, span) => self.infer_proj(a, *k, *span),
+            Ir::With(a, es, _) => self.infer_with(a, es),
+            Ir::WithComp(a, x, y, qs, _) => self.infer_with_comp(a, x, y, qs),
             Ir::Not(a, _) => {
                 let t = self.infer(a);
                 self.expect(&t, &Ty::Bool, a.span(), "`not` takes a truth value");
@@ -704,20 +626,7 @@ impl Infer<'_> {
                 }
                 self.infer(body)
             }
-            Ir::Match(s, arms, _) => {
-                let st = self.infer(s);
-                let r = self.u().fresh();
-                for a in arms.iter() {
-                    self.pattern(&a.pat, &st, s.span());
-                    if let Some(g) = &a.guard {
-                        let gt = self.infer(g);
-                        self.expect(&gt, &Ty::Bool, g.span(), "a guard is a truth value");
-                    }
-                    let bt = self.infer(&a.body);
-                    self.expect(&bt, &r, a.body.span(), "all arms of `match` have one type");
-                }
-                r
-            }
+            Ir::Match(s, arms, _) => self.infer_match(s, arms),
             Ir::Quant(_, bs, body, _) => {
                 self.binders(bs);
                 let t = self.infer(body);
@@ -729,45 +638,8 @@ impl Infer<'_> {
                 );
                 Ty::Bool
             }
-            Ir::Agg(a, bs, body, _) => {
-                self.binders(bs);
-                let t = self.infer(body);
-                match a {
-                    Agg::Count => {
-                        self.expect(
-                            &t,
-                            &Ty::Bool,
-                            body.span(),
-                            "`count` counts where its body is true",
-                        );
-                        Ty::Int
-                    }
-                    Agg::Sum => {
-                        self.expect(&t, &Ty::Int, body.span(), "`sum` adds integers");
-                        Ty::Int
-                    }
-                    _ => t,
-                }
-            }
-            Ir::Closure(s, f, _) => {
-                let st = self.infer(s);
-                let el = self.u().fresh();
-                self.expect(
-                    &st,
-                    &Ty::set(el.clone()),
-                    s.span(),
-                    "a closure starts from a set",
-                );
-                let ft = self.infer(f);
-                let r = self.apply(&ft, std::slice::from_ref(&el), &[f.span()], f.span());
-                self.expect(
-                    &r,
-                    &Ty::set(el),
-                    f.span(),
-                    "the step of a closure maps an element to a set of elements",
-                );
-                st
-            }
+            Ir::Agg(a, bs, body, _) => self.infer_agg(*a, bs, body),
+            Ir::Closure(s, f, _) => self.infer_closure(s, f),
             Ir::Lambda(l) => {
                 let ps: Vec<Ty> = l.params.iter().map(|_| self.u().fresh()).collect();
                 for (p, t) in l.params.iter().zip(&ps) {
@@ -777,6 +649,151 @@ impl Infer<'_> {
                 Ty::fun(ps, r)
             }
         }
+    }
+
+    /// The type of a tuple's component `.k`.
+    fn infer_proj(&mut self, a: &Ir, k: u32, span: Span) -> Ty {
+        let at = self.infer(a);
+        match self.p.unifier.shallow(&at) {
+            Ty::Tuple(ts) => match ts.get(k as usize - 1) {
+                Some(t) => t.clone(),
+                None => {
+                    self.errs.push(
+                        Diag::error(
+                            "E0203",
+                            format!("a tuple of {} components has no component {}", ts.len(), k),
+                        )
+                        .label(span, "no such component")
+                        .help(format!("components are numbered 1 to {}", ts.len())),
+                    );
+                    self.u().fresh()
+                }
+            },
+            Ty::Var(_) => self.u().fresh(),
+            other => {
+                let s = self.p.pretty(&other);
+                self.errs.push(
+                    Diag::error(
+                        "E0203",
+                        format!("`.{k}` takes a component of a tuple, not of {s}"),
+                    )
+                    .label(span, "not a tuple")
+                    .help("use `.1`, `.2`... on tuples only"),
+                );
+                self.u().fresh()
+            }
+        }
+    }
+
+    /// A `match`: each arm's pattern of the scrutinee's type, its guard a truth value, and every arm of one type.
+    fn infer_match(&mut self, s: &Ir, arms: &[IrArm]) -> Ty {
+        let st = self.infer(s);
+        let r = self.u().fresh();
+        for a in arms.iter() {
+            self.pattern(&a.pat, &st, s.span());
+            if let Some(g) = &a.guard {
+                let gt = self.infer(g);
+                self.expect(&gt, &Ty::Bool, g.span(), "a guard is a truth value");
+            }
+            let bt = self.infer(&a.body);
+            self.expect(&bt, &r, a.body.span(), "all arms of `match` have one type");
+        }
+        r
+    }
+
+    /// `count`, `sum`, `min` and `max` over their binders.
+    fn infer_agg(&mut self, a: Agg, bs: &[IrBinder], body: &Ir) -> Ty {
+        self.binders(bs);
+        let t = self.infer(body);
+        match a {
+            Agg::Count => {
+                self.expect(
+                    &t,
+                    &Ty::Bool,
+                    body.span(),
+                    "`count` counts where its body is true",
+                );
+                Ty::Int
+            }
+            Agg::Sum => {
+                self.expect(&t, &Ty::Int, body.span(), "`sum` adds integers");
+                Ty::Int
+            }
+            _ => t,
+        }
+    }
+
+    /// `closure(s, f)`: a set, and a step from an element to a set of elements.
+    fn infer_closure(&mut self, s: &Ir, f: &Ir) -> Ty {
+        let st = self.infer(s);
+        let el = self.u().fresh();
+        self.expect(
+            &st,
+            &Ty::set(el.clone()),
+            s.span(),
+            "a closure starts from a set",
+        );
+        let ft = self.infer(f);
+        let r = self.apply(&ft, std::slice::from_ref(&el), &[f.span()], f.span());
+        self.expect(
+            &r,
+            &Ty::set(el),
+            f.span(),
+            "the step of a closure maps an element to a set of elements",
+        );
+        st
+    }
+
+    /// A map written out: its keys of one type, its values of one type.
+    fn infer_map_lit(&mut self, es: &[(Ir, Ir)]) -> Ty {
+        let k = self.u().fresh();
+        let v = self.u().fresh();
+        for (a, b) in es.iter() {
+            let at = self.infer(a);
+            self.expect(&at, &k, a.span(), "the keys of a map have one type");
+            let bt = self.infer(b);
+            self.expect(&bt, &v, b.span(), "the values of a map have one type");
+        }
+        Ty::map(k, v)
+    }
+
+    /// `m with {x: y | ...}`: a map, updated with keys and values of its types.
+    fn infer_with_comp(&mut self, a: &Ir, x: &Ir, y: &Ir, qs: &[IrQual]) -> Ty {
+        let at = self.infer(a);
+        let k = self.u().fresh();
+        let v = self.u().fresh();
+        self.expect(
+            &at,
+            &Ty::map(k.clone(), v.clone()),
+            a.span(),
+            "`with` updates a map",
+        );
+        self.quals(qs);
+        let xt = self.infer(x);
+        self.expect(&xt, &k, x.span(), "keys keep the map's key type");
+        let yt = self.infer(y);
+        self.expect(&yt, &v, y.span(), "values keep the map's value type");
+        at
+    }
+
+    /// `m with {x: y, ...}`: a map, updated with keys and values of its types.
+    fn infer_with(&mut self, a: &Ir, es: &[(Ir, Ir)]) -> Ty {
+        let at = self.infer(a);
+        let k = self.u().fresh();
+        let v = self.u().fresh();
+        self.expect(
+            &at,
+            &Ty::map(k.clone(), v.clone()),
+            a.span(),
+            "`with` updates a map",
+        );
+        for (x, y) in es.iter() {
+            let xt = self.infer(x);
+            self.expect(&xt, &k, x.span(), "keys keep the map's key type");
+            let yt = self.infer(y);
+            self.expect(&yt, &v, y.span(), "values keep the map's value type");
+        }
+        at
     }
 
     pub(super) fn value_ty(&mut self, v: &Value) -> Ty {
