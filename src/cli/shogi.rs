@@ -5,7 +5,7 @@
 use super::args::*;
 use super::common::*;
 use super::query::*;
-use super::variant_asked::{shogi_program, Asked};
+use super::variant_asked::{shogi_program, Asked, Play};
 use crate::check::Program;
 use crate::diagnostics::Diag;
 use crate::front::{
@@ -553,22 +553,14 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         let ej = crate::front::native_notice_json("legal", asked, engine_name, native);
         return perft_native(native, &history, depth, divide, jobs, json, &ej, &printer);
     }
-    let loaded = match super::variant_asked::requested(
-        variant.variant.as_deref(),
-        &rules,
-        reading.as_deref(),
-        &printer,
-    ) {
-        Ok(Asked::Board(v)) => {
-            let dm = match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
-                Ok(d) => d,
-                Err(c) => return c,
-            };
+    let loaded = match super::variant_asked::request(&variant, &rules, reading.as_deref(), &printer)
+    {
+        Ok(Play::Board(v, dm)) => {
             return super::variant::perft(
                 v, &pos.sfen, &pos.moves, depth, divide, dm, json, jobs, &printer,
             );
         }
-        Ok(Asked::Shogi(p)) => p,
+        Ok(Play::Shogi(p)) => p,
         Err(c) => return c,
     };
     let mut prog = match shogi_program(loaded, &printer) {
@@ -773,20 +765,11 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
     // without `--reading`: base (the rules as written, for shogi seed 001's narrow reading, as
     // the evaluator and the REPL); under a variant, the variant's own reading
     let asked = reading.as_deref();
-    let loaded = match super::variant_asked::requested(
-        variant.variant.as_deref(),
-        &rules,
-        asked,
-        &printer,
-    ) {
-        Ok(Asked::Board(v)) => {
-            let dm = match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
-                Ok(d) => d,
-                Err(c) => return c,
-            };
+    let loaded = match super::variant_asked::request(&variant, &rules, asked, &printer) {
+        Ok(Play::Board(v, dm)) => {
             return super::variant::legal(v, &pos.sfen, &pos.moves, dm, json, &printer);
         }
-        Ok(Asked::Shogi(p)) => p,
+        Ok(Play::Shogi(p)) => p,
         Err(c) => return c,
     };
     let prog = match shogi_program(loaded, &printer) {
@@ -873,17 +856,8 @@ pub(super) fn game(args: GameArgs) -> i32 {
     } = args;
     let printer = Printer::new(&out);
     let asked = (readings.len() == 1).then(|| readings[0].as_str());
-    let loaded = match super::variant_asked::requested(
-        variant.variant.as_deref(),
-        &rules,
-        asked,
-        &printer,
-    ) {
-        Ok(Asked::Board(v)) => {
-            let dm = match super::variant_asked::drop_mate(variant.drop_mate.as_deref(), &printer) {
-                Ok(d) => d,
-                Err(c) => return c,
-            };
+    let loaded = match super::variant_asked::request(&variant, &rules, asked, &printer) {
+        Ok(Play::Board(v, dm)) => {
             if csa.is_some() {
                 return super::variant::no_csa(&printer);
             }
@@ -896,7 +870,7 @@ pub(super) fn game(args: GameArgs) -> i32 {
             };
             return super::variant::game(&v, &sfen, &moves, dm, json, &printer);
         }
-        Ok(Asked::Shogi(p)) => p,
+        Ok(Play::Shogi(p)) => p,
         Err(c) => return c,
     };
     let loaded = match loaded {

@@ -98,6 +98,29 @@ fn readings_of(prog: &crate::check::Program) -> Vec<String> {
         .collect()
 }
 
+/// What a command with a board variant's options (`--variant`, `--drop-mate`) plays: a board
+/// variant under the drop-mate convention asked for, or shogi under the rules loaded.
+pub(super) enum Play {
+    Board(LoadedVariant, DropMate),
+    Shogi(Option<Program>),
+}
+
+/// [`requested`], with the drop-mate convention of a board variant read.
+pub(super) fn request(
+    opts: &super::args::BoardVariantOpts,
+    rules: &[PathBuf],
+    reading: Option<&str>,
+    printer: &Printer,
+) -> Result<Play, i32> {
+    match requested(opts.variant.as_deref(), rules, reading, printer)? {
+        Asked::Board(v) => Ok(Play::Board(
+            v,
+            drop_mate(opts.drop_mate.as_deref(), printer)?,
+        )),
+        Asked::Shogi(p) => Ok(Play::Shogi(p)),
+    }
+}
+
 /// The drop-mate convention asked for.
 pub(super) fn drop_mate(opt: Option<&str>, printer: &Printer) -> Result<DropMate, i32> {
     match opt {
