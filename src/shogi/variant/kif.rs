@@ -296,7 +296,7 @@ fn head_line(
     .iter()
     .find_map(|(p, s)| line.strip_prefix(p).map(|v| (*s, v)));
     if let Some((side, v)) = hand {
-        header.hands[side] = read_hand(&names, t, v.trim())
+        header.hands[side] = read_hand(names, t, v.trim())
             .map_err(|m| whole(m, "write pieces such as `飛 歩二`, or `なし`"))?;
         return Ok(true);
     }
@@ -316,7 +316,7 @@ fn head_line(
     }
     if line.starts_with('|') && before_moves {
         header.diagram_at.get_or_insert((line_at, line.len()));
-        let row = read_row(&names, line, t.spec.width).map_err(|m| {
+        let row = read_row(names, line, t.spec.width).map_err(|m| {
             whole(
                 m,
                 &format!(
