@@ -138,106 +138,15 @@ impl Evaluator<'_> {
                 Ok(Value::map(m))
             }
             Ir::Comp(kind, h, h2, qs, span) => {
-                let mut set = BTreeSet::new();
-                let mut seq = vec![];
-                let mut map = BTreeMap::new();
-                let kind = *kind;
-                let span = *span;
-                // the resident bound is checked as the collection grows, not once it is built
-                self.quals(qs, 0, frame, &mut |ev, fr| {
-                    let v = ev.eval(h, fr)?;
-                    let mut bytes = ELEMENT_BYTES + v.approx_size();
-                    match kind {
-                        CompKind::Set => {
-                            set.insert(v);
-                        }
-                        CompKind::Seq => {
-                            // a full vector doubles: the larger buffer is weighed first
-                            if seq.len() == seq.capacity() {
-                                let cap = seq.capacity().saturating_mul(2).max(4);
-                                ev.before_making(
-                                    cap.saturating_mul(std::mem::size_of::<Value>()),
-                                    span,
-                                )?;
-                            }
-                            seq.push(v)
-                        }
-                        CompKind::Map => {
-                            let w = ev.eval(h2.as_ref().unwrap(), fr)?;
-                            bytes += w.approx_size();
-                            map.insert(v, w);
-                        }
-                    }
-                    ev.grew(bytes, span)?;
-                    Ok(true)
-                })?;
-                Ok(match kind {
-                    CompKind::Set => Value::set(set),
-                    CompKind::Seq => Value::seq(seq),
-                    CompKind::Map => Value::map(map),
-                })
+                self.comprehension(*kind, h, h2.as_deref(), qs, *span, frame)
             }
             Ir::Index(a, i, span) => {
                 let av = self.eval(a, frame)?;
                 let iv = self.eval(i, frame)?;
                 self.apply(av, vec![iv], *span)
             }
-            Ir::Slice(a, i, j, span) => {
-                let av = self.eval(a, frame)?;
-                let i = self.eval_int(i, frame)?;
-                let j = self.eval_int(j, frame)?;
-                let Value::Seq(s) = av else {
-                    return Err(rt(
-                        "E0310",
-                        format!("only sequences can be sliced, not {}", av.type_desc()),
-                        *span,
-                        "here",
-                        "",
-                    ));
-                };
-                let n = s.len() as i64;
-                if i < 1 || j > n || j < i - 1 {
-                    return Err(rt(
-                        "E0314",
-                        format!("the slice [{i}..{j}] is outside a sequence of length {n}"),
-                        *span,
-                        "out of range",
-                        "slices are 1-based and inclusive: s[1..len(s)] is the whole of s",
-                    ));
-                }
-                let part = &s[(i - 1) as usize..j as usize];
-                Ok(Value::seq(
-                    self.collect_metered(part.iter().cloned(), *span)?,
-                ))
-            }
-            Ir::Proj(a, k, span) => {
-                let v = self.eval(a, frame)?;
-                let items: &[Value] = match &v {
-                    Value::Tuple(t) => t,
-                    Value::Enum(e) => &e.fields,
-                    _ => {
-                        return Err(rt(
-                            "E0310",
-                            format!(
-                                "`.{k}` takes a component of a tuple, not of {}",
-                                v.type_desc()
-                            ),
-                            *span,
-                            "not a tuple",
-                            "",
-                        ))
-                    }
-                };
-                items.get(*k as usize - 1).cloned().ok_or_else(|| {
-                    rt(
-                        "E0314",
-                        format!("there is no component {k} in {}", short(&v, 60)),
-                        *span,
-                        "no such component",
-                        "components are numbered from 1",
-                    )
-                })
-            }
+            Ir::Slice(a, i, j, span) => self.slice(a, i, j, *span, frame),
+            Ir::Proj(a, k, span) => self.projection(a, *k, *span, frame),
             Ir::With(a, es, span) => {
                 let base = self.eval(a, frame)?;
                 let mut updates = vec![];
@@ -246,23 +155,7 @@ impl Evaluator<'_> {
                 }
                 self.update(base, updates, *span)
             }
-            Ir::WithComp(a, k, v, qs, span) => {
-                let base = self.eval(a, frame)?;
-                let mut updates = vec![];
-                let span = *span;
-                self.quals(qs, 0, frame, &mut |ev, fr| {
-                    let kv = ev.eval(k, fr)?;
-                    let vv = ev.eval(v, fr)?;
-                    ev.grew(
-                        2 * ELEMENT_BYTES + kv.approx_size() + vv.approx_size(),
-                        span,
-                    )?;
-                    updates.push((kv, vv));
-                    Ok(true)
-                })?;
-                let span = &span;
-                self.update(base, updates, *span)
-            }
+            Ir::WithComp(a, k, v, qs, span) => self.with_comprehension(a, k, v, qs, *span, frame),
             Ir::Not(a, _) => Ok(Value::Bool(!self.eval_bool(a, frame)?)),
             Ir::Neg(a, span) => {
                 let i = self.eval_int(a, frame)?;
@@ -293,71 +186,213 @@ impl Evaluator<'_> {
                 }
                 self.eval(body, frame)
             }
-            Ir::Match(s, arms, span) => {
-                let v = self.eval(s, frame)?;
-                for a in arms.iter() {
-                    if self.matches(&a.pat, &v, frame) {
-                        if let Some(g) = &a.guard {
-                            if !self.eval_bool(g, frame)? {
-                                continue;
-                            }
-                        }
-                        return self.eval(&a.body, frame);
-                    }
-                }
-                Err(rt(
-                    "E0315",
-                    format!("no arm of `match` matches {}", short(&v, 60)),
-                    *span,
-                    "no arm matches",
-                    "add an arm for this value, or `_ => ...`",
-                ))
-            }
+            Ir::Match(s, arms, span) => self.match_arms(s, arms, *span, frame),
             Ir::Quant(q, bs, body, span) => self.quant(*q, bs, body, *span, frame),
             Ir::Agg(a, bs, body, span) => self.agg(*a, bs, body, *span, frame),
-            Ir::Closure(s, f, span) => {
-                let start = self.eval(s, frame)?;
-                let fv = self.eval(f, frame)?;
-                let Value::Set(start) = start else {
-                    return Err(rt(
-                        "E0310",
-                        "a closure starts from a set",
-                        s.span(),
-                        "not a set",
-                        "",
-                    ));
-                };
-                let mut seen: BTreeSet<Value> = (*start).clone();
-                let mut todo: Vec<Value> = start.iter().cloned().collect();
-                while let Some(x) = todo.pop() {
-                    self.tick(*span)?;
-                    let next = self.apply(fv.clone(), vec![x], f.span())?;
-                    let Value::Set(next) = next else {
-                        return Err(rt(
-                            "E0310",
-                            format!(
-                                "the step of a closure must give a set, not {}",
-                                next.type_desc()
-                            ),
-                            f.span(),
-                            "this step",
-                            "",
-                        ));
-                    };
-                    for y in next.iter() {
-                        if seen.insert(y.clone()) {
-                            self.grew(2 * ELEMENT_BYTES + y.approx_size(), *span)?;
-                            todo.push(y.clone());
-                        }
-                    }
-                }
-                Ok(Value::set(seen))
-            }
+            Ir::Closure(s, f, span) => self.closure(s, f, *span, frame),
             Ir::Lambda(l) => Ok(Value::Func(Rc::new(Func::Lambda {
                 lambda: l.clone(),
                 frame: Rc::new(frame.clone()),
             }))),
         }
+    }
+
+    /// `match`: the first arm whose pattern matches and whose guard holds.
+    fn match_arms(
+        &mut self,
+        s: &Ir,
+        arms: &[IrArm],
+        span: Span,
+        frame: &mut Vec<Value>,
+    ) -> R<Value> {
+        let v = self.eval(s, frame)?;
+        for a in arms.iter() {
+            if self.matches(&a.pat, &v, frame) {
+                if let Some(g) = &a.guard {
+                    if !self.eval_bool(g, frame)? {
+                        continue;
+                    }
+                }
+                return self.eval(&a.body, frame);
+            }
+        }
+        Err(rt(
+            "E0315",
+            format!("no arm of `match` matches {}", short(&v, 60)),
+            span,
+            "no arm matches",
+            "add an arm for this value, or `_ => ...`",
+        ))
+    }
+
+    /// A set, sequence or map comprehension, the resident bound checked as the collection grows.
+    fn comprehension(
+        &mut self,
+        kind: CompKind,
+        h: &Ir,
+        h2: Option<&Ir>,
+        qs: &[IrQual],
+        span: Span,
+        frame: &mut Vec<Value>,
+    ) -> R<Value> {
+        let mut set = BTreeSet::new();
+        let mut seq = vec![];
+        let mut map = BTreeMap::new();
+        // the resident bound is checked as the collection grows, not once it is built
+        self.quals(qs, 0, frame, &mut |ev, fr| {
+            let v = ev.eval(h, fr)?;
+            let mut bytes = ELEMENT_BYTES + v.approx_size();
+            match kind {
+                CompKind::Set => {
+                    set.insert(v);
+                }
+                CompKind::Seq => {
+                    // a full vector doubles: the larger buffer is weighed first
+                    if seq.len() == seq.capacity() {
+                        let cap = seq.capacity().saturating_mul(2).max(4);
+                        ev.before_making(cap.saturating_mul(std::mem::size_of::<Value>()), span)?;
+                    }
+                    seq.push(v)
+                }
+                CompKind::Map => {
+                    let w = ev.eval(h2.expect("a map comprehension has a value"), fr)?;
+                    bytes += w.approx_size();
+                    map.insert(v, w);
+                }
+            }
+            ev.grew(bytes, span)?;
+            Ok(true)
+        })?;
+        Ok(match kind {
+            CompKind::Set => Value::set(set),
+            CompKind::Seq => Value::seq(seq),
+            CompKind::Map => Value::map(map),
+        })
+    }
+
+    /// `s[i..j]`: 1-based and inclusive.
+    fn slice(&mut self, a: &Ir, i: &Ir, j: &Ir, span: Span, frame: &mut Vec<Value>) -> R<Value> {
+        let av = self.eval(a, frame)?;
+        let i = self.eval_int(i, frame)?;
+        let j = self.eval_int(j, frame)?;
+        let Value::Seq(s) = av else {
+            return Err(rt(
+                "E0310",
+                format!("only sequences can be sliced, not {}", av.type_desc()),
+                span,
+                "here",
+                "",
+            ));
+        };
+        let n = s.len() as i64;
+        if i < 1 || j > n || j < i - 1 {
+            return Err(rt(
+                "E0314",
+                format!("the slice [{i}..{j}] is outside a sequence of length {n}"),
+                span,
+                "out of range",
+                "slices are 1-based and inclusive: s[1..len(s)] is the whole of s",
+            ));
+        }
+        let part = &s[(i - 1) as usize..j as usize];
+        Ok(Value::seq(
+            self.collect_metered(part.iter().cloned(), span)?,
+        ))
+    }
+
+    /// `v.k`: a component of a tuple or of an enum's value, numbered from 1.
+    fn projection(&mut self, a: &Ir, k: u32, span: Span, frame: &mut Vec<Value>) -> R<Value> {
+        let v = self.eval(a, frame)?;
+        let items: &[Value] = match &v {
+            Value::Tuple(t) => t,
+            Value::Enum(e) => &e.fields,
+            _ => {
+                return Err(rt(
+                    "E0310",
+                    format!(
+                        "`.{k}` takes a component of a tuple, not of {}",
+                        v.type_desc()
+                    ),
+                    span,
+                    "not a tuple",
+                    "",
+                ))
+            }
+        };
+        items.get(k as usize - 1).cloned().ok_or_else(|| {
+            rt(
+                "E0314",
+                format!("there is no component {k} in {}", short(&v, 60)),
+                span,
+                "no such component",
+                "components are numbered from 1",
+            )
+        })
+    }
+
+    /// `m with {k: v | ...}`: the updates gathered, each weighed as it is made.
+    fn with_comprehension(
+        &mut self,
+        a: &Ir,
+        k: &Ir,
+        v: &Ir,
+        qs: &[IrQual],
+        span: Span,
+        frame: &mut Vec<Value>,
+    ) -> R<Value> {
+        let base = self.eval(a, frame)?;
+        let mut updates = vec![];
+        self.quals(qs, 0, frame, &mut |ev, fr| {
+            let kv = ev.eval(k, fr)?;
+            let vv = ev.eval(v, fr)?;
+            ev.grew(
+                2 * ELEMENT_BYTES + kv.approx_size() + vv.approx_size(),
+                span,
+            )?;
+            updates.push((kv, vv));
+            Ok(true)
+        })?;
+        self.update(base, updates, span)
+    }
+
+    /// `closure(s, f)`: the least set holding `s` and closed under the step `f`.
+    fn closure(&mut self, s: &Ir, f: &Ir, span: Span, frame: &mut Vec<Value>) -> R<Value> {
+        let start = self.eval(s, frame)?;
+        let fv = self.eval(f, frame)?;
+        let Value::Set(start) = start else {
+            return Err(rt(
+                "E0310",
+                "a closure starts from a set",
+                s.span(),
+                "not a set",
+                "",
+            ));
+        };
+        let mut seen: BTreeSet<Value> = (*start).clone();
+        let mut todo: Vec<Value> = start.iter().cloned().collect();
+        while let Some(x) = todo.pop() {
+            self.tick(span)?;
+            let next = self.apply(fv.clone(), vec![x], f.span())?;
+            let Value::Set(next) = next else {
+                return Err(rt(
+                    "E0310",
+                    format!(
+                        "the step of a closure must give a set, not {}",
+                        next.type_desc()
+                    ),
+                    f.span(),
+                    "this step",
+                    "",
+                ));
+            };
+            for y in next.iter() {
+                if seen.insert(y.clone()) {
+                    self.grew(2 * ELEMENT_BYTES + y.approx_size(), span)?;
+                    todo.push(y.clone());
+                }
+            }
+        }
+        Ok(Value::set(seen))
     }
 
     pub(super) fn eval_args(&mut self, args: &[Ir], frame: &mut Vec<Value>) -> R<Vec<Value>> {
