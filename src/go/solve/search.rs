@@ -496,6 +496,119 @@ impl<'a> Search<'a> {
         stacker::maybe_grow(64 << 10, 4 << 20, || self.dls_here(nd, t, d))
     }
 
+    /// The table's entry for the node: its bound where it settles the test against `t`
+    /// (`Err`), else the move it keeps first and the node's key under its symmetry.
+    #[inline(always)]
+    fn probe(&mut self, nd: &Node, t: i64, d: u32) -> Result<(u8, Option<(Key, usize)>), Res> {
+        if self.table.is_empty() || d == 0 {
+            return Ok((NO_MOVE, None));
+        }
+        let mut hint = NO_MOVE;
+        let (key, sym) = self.key(nd);
+        if let Some(e) = self.table.get(&key).copied() {
+            hint = match e.best {
+                NO_MOVE | PASS => e.best,
+                v => self.inv[sym].perm[v as usize] as u8,
+            };
+            let own = key.board;
+            if e.lo != LO_NONE && e.lo as i64 >= t && !self.conflicts(&e.s_lo, sym, own) {
+                self.stats.hits += 1;
+                let inv = &self.inv[sym];
+                let info = Info {
+                    summary: e.s_lo.map(|m| inv.mask(m)),
+                    dep: u32::MAX,
+                };
+                return Err(Res::Yes(e.lo as i64, info));
+            }
+            if e.hi != HI_NONE && (e.hi as i64) < t && !self.conflicts(&e.s_hi, sym, own) {
+                self.stats.hits += 1;
+                let inv = &self.inv[sym];
+                let info = Info {
+                    summary: e.s_hi.map(|m| inv.mask(m)),
+                    dep: u32::MAX,
+                };
+                return Err(Res::No(e.hi as i64, info));
+            }
+            if e.ut == t as i32 && e.ud as u32 >= d {
+                return Err(Res::Unknown);
+            }
+        }
+        Ok((hint, Some((key, sym))))
+    }
+
+    /// Keeps the node's result in the table: a proved bound when it depends on no board of the
+    /// path above it (`k`: the node's ply), the test's threshold and depth when unknown, and
+    /// the move found (`mv`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn store(
+        &mut self,
+        key: Key,
+        sym: usize,
+        res: &Res,
+        mv: u8,
+        t: i64,
+        d: u32,
+        spent: u64,
+        k: u32,
+    ) {
+        let work = (64 - spent.leading_zeros()) as u8;
+        let s = &self.syms[sym];
+        let best_key = match mv {
+            NO_MOVE | PASS => mv,
+            v => s.perm[v as usize] as u8,
+        };
+        let dep = match res {
+            Res::Yes(_, i) | Res::No(_, i) => i.dep,
+            Res::Unknown => u32::MAX,
+        };
+        let keep = dep >= k;
+        if !keep {
+            self.stats.dependent += 1;
+        }
+        let clamp = |v: i64| v.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32;
+        let summary = match res {
+            Res::Yes(_, i) | Res::No(_, i) => i.summary.map(|m| s.mask(m)),
+            Res::Unknown => Summary::NONE,
+        };
+        if let Some(e) = self.table.slot(&key, work) {
+            if best_key != NO_MOVE {
+                e.best = best_key;
+            }
+            match *res {
+                Res::Yes(lo, _) if keep => {
+                    e.lo = clamp(lo);
+                    e.s_lo = summary;
+                    self.stats.stores += 1;
+                }
+                Res::No(hi, _) if keep => {
+                    e.hi = clamp(hi);
+                    e.s_hi = summary;
+                    self.stats.stores += 1;
+                }
+                Res::Unknown => {
+                    e.ut = clamp(t);
+                    e.ud = d.min(255) as u8;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A move that proved a bound: first among the ply's killers, and counted in the history.
+    #[inline(always)]
+    fn reward(&mut self, ply: usize, white: bool, mv: u8) {
+        if mv != PASS {
+            let km = &mut self.killers[ply];
+            if km[0] != mv {
+                km[1] = km[0];
+                km[0] = mv;
+            }
+            let h = &mut self.history[white as usize][mv as usize];
+            *h = h.saturating_add(1);
+        }
+    }
+
     fn dls_here(&mut self, nd: &Node, t: i64, d: u32) -> Res {
         self.nodes += 1;
         if self.nodes & 1023 == 0 || self.nodes > self.node_limit {
@@ -527,41 +640,10 @@ impl<'a> Search<'a> {
         if hi_s < t {
             return Res::No(hi_s, Info::NONE);
         }
-        let use_table = !self.table.is_empty() && d > 0;
-        let mut hint = NO_MOVE;
-        let mut key_sym = None;
-        if use_table {
-            let (key, sym) = self.key(nd);
-            key_sym = Some((key, sym));
-            if let Some(e) = self.table.get(&key).copied() {
-                hint = match e.best {
-                    NO_MOVE | PASS => e.best,
-                    v => self.inv[sym].perm[v as usize] as u8,
-                };
-                let own = key.board;
-                if e.lo != LO_NONE && e.lo as i64 >= t && !self.conflicts(&e.s_lo, sym, own) {
-                    self.stats.hits += 1;
-                    let inv = &self.inv[sym];
-                    let info = Info {
-                        summary: e.s_lo.map(|m| inv.mask(m)),
-                        dep: u32::MAX,
-                    };
-                    return Res::Yes(e.lo as i64, info);
-                }
-                if e.hi != HI_NONE && (e.hi as i64) < t && !self.conflicts(&e.s_hi, sym, own) {
-                    self.stats.hits += 1;
-                    let inv = &self.inv[sym];
-                    let info = Info {
-                        summary: e.s_hi.map(|m| inv.mask(m)),
-                        dep: u32::MAX,
-                    };
-                    return Res::No(e.hi as i64, info);
-                }
-                if e.ut == t as i32 && e.ud as u32 >= d {
-                    return Res::Unknown;
-                }
-            }
-        }
+        let (hint, key_sym) = match self.probe(nd, t, d) {
+            Ok(x) => x,
+            Err(r) => return r,
+        };
         if d == 0 {
             return Res::Unknown;
         }
@@ -610,15 +692,7 @@ impl<'a> Search<'a> {
         }
         self.bufs[ply] = kids;
         if let Some((_, _, mv)) = proved {
-            if mv != PASS {
-                let km = &mut self.killers[ply];
-                if km[0] != mv {
-                    km[1] = km[0];
-                    km[0] = mv;
-                }
-                let h = &mut self.history[nd.white as usize][mv as usize];
-                *h = h.saturating_add(1);
-            }
+            self.reward(ply, nd.white, mv);
         }
         fail.dep = fail.dep.min(forbid);
         let res = match proved {
@@ -632,53 +706,12 @@ impl<'a> Search<'a> {
             "a static bound contradicts a proved bound"
         );
         if let Some((key, sym)) = key_sym {
-            let spent = self.nodes - nodes_before;
-            let work = (64 - spent.leading_zeros()) as u8;
-            let s = &self.syms[sym];
             let mv = match &res {
                 Res::Yes(..) => proved.map_or(NO_MOVE, |p| p.2),
                 Res::Unknown => unknown,
                 Res::No(..) => NO_MOVE,
             };
-            let best_key = match mv {
-                NO_MOVE | PASS => mv,
-                v => s.perm[v as usize] as u8,
-            };
-            let dep = match &res {
-                Res::Yes(_, i) | Res::No(_, i) => i.dep,
-                Res::Unknown => u32::MAX,
-            };
-            let keep = dep >= k;
-            if !keep {
-                self.stats.dependent += 1;
-            }
-            let clamp = |v: i64| v.clamp(i32::MIN as i64 + 1, i32::MAX as i64 - 1) as i32;
-            let summary = match &res {
-                Res::Yes(_, i) | Res::No(_, i) => i.summary.map(|m| s.mask(m)),
-                Res::Unknown => Summary::NONE,
-            };
-            if let Some(e) = self.table.slot(&key, work) {
-                if best_key != NO_MOVE {
-                    e.best = best_key;
-                }
-                match res {
-                    Res::Yes(lo, _) if keep => {
-                        e.lo = clamp(lo);
-                        e.s_lo = summary;
-                        self.stats.stores += 1;
-                    }
-                    Res::No(hi, _) if keep => {
-                        e.hi = clamp(hi);
-                        e.s_hi = summary;
-                        self.stats.stores += 1;
-                    }
-                    Res::Unknown => {
-                        e.ut = clamp(t);
-                        e.ud = d.min(255) as u8;
-                    }
-                    _ => {}
-                }
-            }
+            self.store(key, sym, &res, mv, t, d, self.nodes - nodes_before, k);
         }
         res
     }
