@@ -757,8 +757,8 @@ impl Infer<'_> {
         Ty::map(k, v)
     }
 
-    /// `m with {x: y | ...}`: a map, updated with keys and values of its types.
-    fn infer_with_comp(&mut self, a: &Ir, x: &Ir, y: &Ir, qs: &[IrQual]) -> Ty {
+    /// The map that `with` updates: its type, and the types of its keys and values.
+    fn updated_map(&mut self, a: &Ir) -> (Ty, Ty, Ty) {
         let at = self.infer(a);
         let k = self.u().fresh();
         let v = self.u().fresh();
@@ -768,6 +768,12 @@ impl Infer<'_> {
             a.span(),
             "`with` updates a map",
         );
+        (at, k, v)
+    }
+
+    /// `m with {x: y | ...}`: a map, updated with keys and values of its types.
+    fn infer_with_comp(&mut self, a: &Ir, x: &Ir, y: &Ir, qs: &[IrQual]) -> Ty {
+        let (at, k, v) = self.updated_map(a);
         self.quals(qs);
         let xt = self.infer(x);
         self.expect(&xt, &k, x.span(), "keys keep the map's key type");
@@ -778,15 +784,7 @@ impl Infer<'_> {
 
     /// `m with {x: y, ...}`: a map, updated with keys and values of its types.
     fn infer_with(&mut self, a: &Ir, es: &[(Ir, Ir)]) -> Ty {
-        let at = self.infer(a);
-        let k = self.u().fresh();
-        let v = self.u().fresh();
-        self.expect(
-            &at,
-            &Ty::map(k.clone(), v.clone()),
-            a.span(),
-            "`with` updates a map",
-        );
+        let (at, k, v) = self.updated_map(a);
         for (x, y) in es.iter() {
             let xt = self.infer(x);
             self.expect(&xt, &k, x.span(), "keys keep the map's key type");

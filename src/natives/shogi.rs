@@ -161,16 +161,7 @@ impl Names {
             return Err("expected a state (post, turn)".into());
         };
         let mut pos = Position::empty();
-        let color_of = |v: &Value| -> Result<Color, String> {
-            if *v == self.turns[0] {
-                Ok(Color::Black)
-            } else if *v == self.turns[1] {
-                Ok(Color::White)
-            } else {
-                Err(format!("{v} is not a turn"))
-            }
-        };
-        pos.set_side_to_move(color_of(turn)?);
+        pos.set_side_to_move(self.color(turn)?);
         let mut hands = [[0u8; 8]; 2];
         for (piece, place) in post.iter() {
             let Value::Tuple(pk) = piece else {
@@ -187,7 +178,7 @@ impl Names {
             let (Some(loc), Some(owner)) = (pl.first(), pl.get(1)) else {
                 return Err(format!("{place} is not a place and owner"));
             };
-            let color = color_of(owner)?;
+            let color = self.color(owner)?;
             if *loc == self.stand {
                 hands[color.index()][k] += 1;
                 continue;
