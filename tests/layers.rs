@@ -7,37 +7,28 @@ use std::path::Path;
 
 /// Module path (`check::infer`) of each source file, and its text up to its tests.
 fn modules() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<String, String>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            if p.is_dir() {
-                let mut sub = prefix.to_vec();
-                sub.push(p.file_name().unwrap().to_string_lossy().to_string());
-                walk(&p, &sub, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                let mut m = prefix.to_vec();
-                if name != "mod" && name != "lib" && name != "main" {
-                    m.push(name.clone());
-                }
-                if name == "main" {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&p).unwrap();
-                let text = match text.find("#[cfg(test)]") {
-                    Some(i) => text[..i].to_string(),
-                    None => text,
-                };
-                out.insert(m.join("::"), text);
-            }
-        }
-    }
     let mut out = BTreeMap::new();
-    walk(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src")),
-        &[],
-        &mut out,
-    );
+    for (file, text) in sources() {
+        // `src/check/infer.rs` is `check::infer`; `mod.rs` and `lib.rs` name their folder
+        let path = file
+            .strip_prefix("src/")
+            .unwrap()
+            .strip_suffix(".rs")
+            .unwrap();
+        let mut m: Vec<&str> = path.split('/').collect();
+        match m.last() {
+            Some(&"main") => continue,
+            Some(&"mod") | Some(&"lib") => {
+                m.pop();
+            }
+            _ => {}
+        }
+        let text = match text.find("#[cfg(test)]") {
+            Some(i) => text[..i].to_string(),
+            None => text,
+        };
+        out.insert(m.join("::"), text);
+    }
     out
 }
 
