@@ -6,6 +6,8 @@ usage: scripts/lsp-bench.py OKITE [LINES] [CHANGES]
 The document `use`s the shipped shogi rules (written beside it) and holds LINES lines of
 definitions, each calling two earlier ones; each change gives one definition a new body.
 Prints the median and the slowest time from a didChange sent to its diagnostics received.
+With VARIANT=NAME.rule, the document is a copy of that shipped variant file beside it, each
+change giving `rows` another body that means the same.
 """
 import json, os, random, subprocess, sys, tempfile, time
 
@@ -16,10 +18,15 @@ changes = int(sys.argv[3]) if len(sys.argv) > 3 else 40
 folder = tempfile.mkdtemp(prefix="okite-lsp-bench-")
 subprocess.run([okite, "rules", "export", os.path.join(folder, "rules")], check=True,
                stdout=subprocess.DEVNULL)
-path = os.path.join(folder, "rules", "big.rule")
+VARIANT = os.environ.get("VARIANT")
+path = os.path.join(folder, "rules", "variants", "mine.rule") if VARIANT else os.path.join(folder, "rules", "big.rule")
 random.seed(1)
 
 def document(edit):
+    if VARIANT:
+        t = open(os.path.join(folder, "rules", "variants", VARIANT)).read()
+        assert "override def rows = 5" in t, VARIANT
+        return t.replace("override def rows = 5", f"override def rows = 5 + {edit} - {edit}")
     out = ['use "shogi.rule"', ""]
     for i in range((lines - 2) // 2):
         deps = [f"x{random.Random(i * 2 + j).randrange(i)}" for j in range(2)] if i > 1 else ["1", "2"]
@@ -77,5 +84,5 @@ wait(lambda m: m.get("id") == 2)
 send({"jsonrpc": "2.0", "method": "exit"})
 proc.wait()
 times.sort()
-print(f"lsp didChange on {lines} lines: median {times[len(times) // 2] * 1000:.1f} ms, "
+print(f"lsp didChange on {VARIANT or f'{lines} lines'}: median {times[len(times) // 2] * 1000:.1f} ms, "
       f"slowest {times[-1] * 1000:.1f} ms ({changes} changes)")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Times definitions piped into `okite repl` (the shipped rules loaded): N new definitions for
 # N = 1,000, 10,000 and 100,000 (time per definition should stay flat), 100 redefinitions of
-# one name in a session of 10,000, and pasted definitions that call earlier ones with examples
-# among them. Usage: scripts/repl-bench.sh [OKITE]
+# one name in a session of 10,000, 100 enums, types or readings typed in such a session, and
+# pasted definitions that call earlier ones with examples among them.
+# Usage: scripts/repl-bench.sh [OKITE]
 set -euo pipefail
 okite=${1:-target/release/okite}
 dir=$(mktemp -d)
@@ -16,6 +17,16 @@ done
 { cat "$dir/defs10000"; for i in $(seq 1 100); do echo "def d5 = $i"; echo "d5"; done; } > "$dir/redef"
 t=$(secs "$okite" repl < "$dir/redef")
 printf '%-58s %8s s\n' "10,000 definitions, then 100 x (d5 given again, asked)" "$t"
+{ cat "$dir/defs10000"; for i in $(seq 1 100); do echo "enum E$i { a$i, b$i }"; done; } > "$dir/enums"
+{ cat "$dir/defs10000"; for i in $(seq 1 100); do echo "type T$i = (Int, Set<Int>)"; done; } > "$dir/types"
+{ cat "$dir/defs10000"; for i in $(seq 1 100); do echo "reading r$i { override def d5 = $i }"; done; } > "$dir/readings"
+{ cat "$dir/defs10000"; for i in $(seq 1 100); do echo "reading r$i { override def d$((i * 97)) = d$((i * 97 + 1)) + $i }"; echo "d$((i * 97))"; done; } > "$dir/readings2"
+for f in enums types readings; do
+  t=$(secs "$okite" repl < "$dir/$f")
+  printf '%-58s %8s s\n' "10,000 definitions, then 100 $f" "$t"
+done
+t=$(secs "$okite" repl < "$dir/readings2")
+printf '%-58s %8s s\n' "10,000 definitions, then 100 x (a reading, a query)" "$t"
 python3 - "$dir/paste" <<'PY'
 import sys
 out = []

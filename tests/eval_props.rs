@@ -265,6 +265,9 @@ mod incremental {
         Example(u8),
         Again(u8),
         Wrong(u8),
+        Enum(u8),
+        Type(u8),
+        Reading(u8),
     }
 
     fn input() -> impl Strategy<Value = Input> {
@@ -275,6 +278,9 @@ mod incremental {
             1 => any::<u8>().prop_map(Input::Example),
             1 => any::<u8>().prop_map(Input::Again),
             1 => any::<u8>().prop_map(Input::Wrong),
+            1 => any::<u8>().prop_map(Input::Enum),
+            1 => any::<u8>().prop_map(Input::Type),
+            2 => any::<u8>().prop_map(Input::Reading),
         ]
     }
 
@@ -298,6 +304,9 @@ mod incremental {
     /// The text of each input, named in order (`c3`, `f4`, ...); the names each defines.
     fn texts(inputs: &[Input]) -> Vec<(String, Vec<String>)> {
         let (mut consts, mut funs): (Vec<String>, Vec<String>) = (vec![], vec![]);
+        // the enums and types declared so far, which a type may name
+        let mut types: Vec<String> = vec!["Colour".into()];
+        let mut readings: Vec<String> = vec![];
         let mut out = vec![];
         for (i, inp) in inputs.iter().enumerate() {
             let sum = |picks: &[u8], consts: &[String], funs: &[String], arg: &str| {
@@ -373,6 +382,72 @@ mod incremental {
                             vec!["twice".to_string()],
                         ),
                     }
+                }
+                Input::Enum(p) => {
+                    let e = format!("E{i}");
+                    types.push(e.clone());
+                    match p % 4 {
+                        0 => (format!("enum {e} {{ A{i}, B{i}(Int) }}"), vec![e]),
+                        // a constant named as a parameter of the base, or as a definition
+                        1 => (format!("enum {e} {{ n, A{i} }}"), vec![e]),
+                        2 => (format!("enum {e} {{ scale }}"), vec![e]),
+                        _ => {
+                            let f = format!("e{i}");
+                            let text = format!(
+                                "enum {e} {{ A{i}, B{i} as b{i} }}\ndef {f}(n) = match (if n > 1 then A{i} else b{i}) {{ A{i} => {}, B{i} => 1 }}",
+                                p % 7
+                            );
+                            funs.push(f.clone());
+                            (text, vec![e, f])
+                        }
+                    }
+                }
+                Input::Type(p) => {
+                    let t = format!("T{i}");
+                    let before = types[*p as usize / 8 % types.len()].clone();
+                    types.push(t.clone());
+                    match p % 4 {
+                        0 => (format!("type {t} = (Int, {before})"), vec![t]),
+                        1 => (format!("type {t}"), vec![t]),
+                        2 => (format!("type {t} = Nope{i}"), vec![t]),
+                        _ => {
+                            // a function of the type, shown by its name
+                            let u = format!("u{i}");
+                            let text =
+                                format!("type {t} = Set<{before}>\ndef {u}(x: {t}) -> {t} = x");
+                            (text, vec![t, u])
+                        }
+                    }
+                }
+                Input::Reading(p) => {
+                    let r = format!("R{i}");
+                    let last = readings.last().cloned().unwrap_or("nowhere".into());
+                    let parent = match p / 16 % 5 {
+                        0 => String::new(),
+                        1 => " extends heavy".into(),
+                        2 => " extends lighter".into(),
+                        // the last reading typed, if any (else one that is not there)
+                        3 => format!(" extends {last}"),
+                        // two that may both override scale (an ambiguity)
+                        _ => format!(" extends heavy, {last}"),
+                    };
+                    readings.push(r.clone());
+                    let t = term(p / 4, &consts, &funs, "n");
+                    let body = match p % 8 {
+                        0 => format!("override def scale = {}", p % 9),
+                        // a cycle through deep, which calls scale
+                        1 => "override def scale = deep(1)".to_string(),
+                        2 => format!("override def twice(n) = if n <= 0 then 1 else {t}"),
+                        3 => format!("def only{i} = {}\n    override def scale = only{i} + 1", p % 5),
+                        4 => "override def weight(c: Colour) -> Int = match c { Red => 3, Blue => scale }".to_string(),
+                        5 if !funs.is_empty() => {
+                            let f = &funs[*p as usize / 8 % funs.len()];
+                            format!("override def {f}(n) = base.{f}(n) + 1")
+                        }
+                        6 => "override def scale = 1 == 1".to_string(),
+                        _ => "override def nothing_here = 1".to_string(),
+                    };
+                    (format!("reading {r}{parent} {{\n    {body}\n}}"), vec![r])
                 }
                 Input::Wrong(p) => match p % 3 {
                     0 => (format!("def w{i} = no_such_name"), vec![]),
@@ -510,13 +585,23 @@ mod incremental {
                 prop_assert_eq!(notes(&inc), notes(&whole));
                 let ex = |p: &Program| p.examples.iter().map(|e| e.name.clone()).collect::<BTreeSet<_>>();
                 prop_assert_eq!(ex(&inc), ex(&whole));
+                // the names the readings override, under every reading
+                let q = "scale + twice(2) + weight(Blue) + deep(2) + spread(2)";
+                prop_assert_eq!(values(&mut inc, q), values(&mut whole, q), "{}", q);
                 for n in &names {
                     let q = if n.starts_with('c') { n.clone() } else { format!("{n}(3)") };
                     prop_assert_eq!(values(&mut inc, &q), values(&mut whole, &q), "{}", q);
                 }
             }
             // a first input that adds and is right is always an extension
-            prop_assert!(extended > 0 || matches!(inputs[0], Input::Again(_) | Input::Wrong(_)));
+            let refused = match inputs[0] {
+                Input::Again(_) | Input::Wrong(_) => true,
+                Input::Enum(p) => p % 4 == 1 || p % 4 == 2,
+                Input::Type(p) => p % 4 == 2,
+                Input::Reading(p) => p / 16 % 5 >= 3 || p % 8 >= 6 || p % 8 == 5,
+                _ => false,
+            };
+            prop_assert!(extended > 0 || refused);
         }
     }
 }

@@ -386,6 +386,52 @@ fn reload_keeps_the_memo_of_untouched_definitions() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Memo entries are carried to a program that declares the same enums first (an enum added
+/// after them keeps their values as they were), and to none that declares them otherwise.
+#[test]
+fn reload_keeps_the_memo_while_the_enums_before_are_the_same() {
+    let dir = std::env::temp_dir().join(format!("okite-repl-reload3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.rule");
+    let body = "def total(n: Int) -> Int = sum i in 1..n: i\ndef shifted(n: Int) -> Int = sum i in 1..n: i + k\ndef k -> Int = 1\n";
+    std::fs::write(&file, format!("enum Colour {{ Red, Blue }}\n{body}")).unwrap();
+    let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |line: &str| -> String {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut s = String::new();
+        out.read_line(&mut s).unwrap();
+        s.trim_end().to_string()
+    };
+    let kept = |n: usize| {
+        format!(
+            "reloaded ({} changed); kept {n} memo entries of unchanged definitions",
+            file.display()
+        )
+    };
+    assert_eq!(ask("total(100) + shifted(10)"), "5115");
+    std::fs::write(
+        &file,
+        format!("enum Colour {{ Red, Blue }}\n{body}enum Shade {{ Dark, Light }}\n"),
+    )
+    .unwrap();
+    // total, shifted and k are kept
+    assert_eq!(ask(":reload"), kept(3));
+    assert_eq!(ask("total(100) + shifted(10)"), "5115");
+    std::fs::write(
+        &file,
+        format!("enum Colour {{ Red, Green, Blue }}\n{body}enum Shade {{ Dark, Light }}\n"),
+    )
+    .unwrap();
+    assert_eq!(ask(":reload"), kept(0));
+    assert_eq!(ask("total(100) + shifted(10)"), "5115");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A piped line that is not UTF-8 text is said (E0006) and skipped; the script goes on, and ends
 /// with status 1 since it had an error.
 #[test]

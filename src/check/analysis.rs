@@ -177,9 +177,10 @@ impl Program {
             && !self.light[c as usize]
     }
 
-    /// The text of the enum declarations, which give values their meaning (a part of every
-    /// definition's fingerprint).
-    pub(super) fn enums_text(&self) -> String {
+    /// The text of the enum declarations, which give values their meaning: memo entries are
+    /// carried from one program to another only when the first's enums are the first of the
+    /// second's, declared alike (an enum added keeps the ids of those before it).
+    pub fn enums_text(&self) -> String {
         let mut enums = String::new();
         for e in &self.enums {
             enums.push_str(&e.name);
@@ -191,8 +192,8 @@ impl Program {
         enums
     }
 
-    /// The hash of a definition's own text (with its reading and the enum declarations).
-    pub(super) fn own_hash(&self, d: &DefInfo, enums: &str) -> u64 {
+    /// The hash of a definition's own text (with its reading).
+    pub(super) fn own_hash(&self, d: &DefInfo) -> u64 {
         use std::hash::{Hash, Hasher};
         let text = match &d.ast {
             Some(a) => crate::syntax::print::print_def(a),
@@ -200,15 +201,14 @@ impl Program {
         };
         let mut h = rustc_hash::FxHasher::default();
         format!(
-            "{}|{}|{}|{:?}|{}",
-            self.readings[d.reading as usize].name, d.is_override, text, d.native, enums
+            "{}|{}|{}|{:?}",
+            self.readings[d.reading as usize].name, d.is_override, text, d.native
         )
         .hash(&mut h);
         h.finish()
     }
 
     pub(super) fn compute_fingerprints(&mut self) {
-        self.enums_text = self.enums_text();
         self.fingerprint.clear();
         self.comp_hash.clear();
         let all: Vec<usize> = (0..self.defs.len()).collect();

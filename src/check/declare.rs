@@ -19,7 +19,7 @@ impl Program {
             })
             .collect();
         self.lower_aliases(&aliases, errs);
-        self.enum_fields(files, errs);
+        self.enum_fields(files, 0, errs);
         // the native bindings, as their definitions are declared
         let mut binds: Vec<(ReadingId, &Name, &Name, Span)> = vec![];
         self.declare_top_level(files, &mut claims, &mut binds, errs);
@@ -41,7 +41,7 @@ impl Program {
 
     /// Enums (their names, variants and aliases) and opaque types: definitions' signatures
     /// refer to them.
-    fn declare_enums_and_types(
+    pub(super) fn declare_enums_and_types(
         &mut self,
         files: &[ast::File],
         claims: &mut Claims,
@@ -104,9 +104,10 @@ impl Program {
         }
     }
 
-    /// The fields of the enums' variants, once the type aliases are known.
-    fn enum_fields(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
-        let mut e_index = 0;
+    /// The fields of the variants of the enums of `files` (the first of them numbered `first`),
+    /// once the type aliases are known.
+    pub(super) fn enum_fields(&mut self, files: &[ast::File], first: usize, errs: &mut Vec<Diag>) {
+        let mut e_index = first;
         for f in files {
             for it in &f.items {
                 if let Item::Enum(e) = it {
@@ -220,7 +221,7 @@ impl Program {
     }
 
     /// A reading's definitions, overrides and natives, then its parents.
-    fn declare_reading_items<'f>(
+    pub(super) fn declare_reading_items<'f>(
         &mut self,
         id: ReadingId,
         r: &'f ReadingDecl,
@@ -375,7 +376,7 @@ impl Program {
     /// cube of its length, and its retries marked the types unknown). An alias on a cycle, or
     /// naming one, is lowered last, and its names are unknown types; an alias larger than
     /// [`MAX_TYPE_NODES`] is refused (E0205), and so are the aliases that name it.
-    fn lower_aliases(&mut self, aliases: &[&TypeDecl], errs: &mut Vec<Diag>) {
+    pub(super) fn lower_aliases(&mut self, aliases: &[&TypeDecl], errs: &mut Vec<Diag>) {
         let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, t) in aliases.iter().enumerate() {
             index.entry(t.name.text.as_str()).or_default().push(i);
@@ -395,9 +396,10 @@ impl Program {
             })
             .collect();
         let mut last = vec![];
-        let mut sizes: HashMap<&str, usize> = HashMap::new();
-        // the nodes of the aliases lowered so far: each is a copy of what it names
-        let mut total = 0usize;
+        // the sizes of the aliases lowered so far (by this call and before it), and their nodes
+        // in all: each is a copy of what it names
+        let mut sizes = std::mem::take(&mut self.alias_sizes);
+        let mut total = self.alias_nodes;
         super::analysis::postorder(
             aliases.len(),
             |a, i| deps[a].get(i).copied(),
@@ -418,12 +420,14 @@ impl Program {
                 total += n;
                 let mut vars = vec![];
                 if let Some(ty) = self.lower_type(written, &mut vars, errs) {
-                    sizes.insert(t.name.text.as_str(), n);
+                    sizes.insert(t.name.text.clone(), n);
                     self.type_names
                         .insert(t.name.text.clone(), TyDef::Alias(ty));
                 }
             },
         );
+        self.alias_sizes = sizes;
+        self.alias_nodes = total;
         for i in last {
             let mut vars = vec![];
             self.lower_type(
@@ -786,7 +790,7 @@ fn alias_names<'t>(t: &'t TypeExpr, out: &mut Vec<&'t str>) {
 
 /// The nodes of a written type once its aliases are replaced (`sizes`: those of the aliases
 /// lowered so far; any other name is one node), counted without building it.
-fn type_nodes(t: &TypeExpr, sizes: &HashMap<&str, usize>) -> usize {
+fn type_nodes(t: &TypeExpr, sizes: &HashMap<String, usize>) -> usize {
     match t {
         TypeExpr::Name(n) => sizes.get(n.text.as_str()).copied().unwrap_or(1),
         TypeExpr::App(_, args) => args
@@ -823,13 +827,13 @@ fn too_large(n: usize, total: usize, name: &Name) -> Diag {
 
 /// The names declared so far, with where: a name claimed twice is E0101, and leaves its type
 /// unknown (see `Program::types_unknown`).
-struct Claims {
+pub(super) struct Claims {
     taken: HashMap<String, Span>,
     twice: bool,
 }
 
 impl Claims {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         let mut taken = HashMap::new();
         for n in ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"] {
             taken.insert(n.into(), Span::default());

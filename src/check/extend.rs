@@ -1,11 +1,13 @@
 #![forbid(unsafe_code)]
-//! Extending a checked program with new definitions, examples and theorems, checked against
-//! what it holds: what the REPL does with a definition typed at the prompt. Nothing the program
-//! holds can name what it did not define, so only the new items are resolved, typed and weighed
-//! (their groups of recursion, lightness, fingerprints, the readings' tables), and a session's
-//! ten-thousandth definition costs what its first did. What is no pure addition (a name given
-//! again, a built-in's name, an enum, a type, a reading, a native binding) changes what is there:
-//! the program is then built afresh from the text.
+//! Extending a checked program with new definitions, enums, types, examples and theorems,
+//! checked against what it holds: what the REPL does with a definition typed at the prompt.
+//! Nothing the program holds can name what it did not define (an enum whose constant is a name
+//! bound as a variable there is no addition), so only the new items are declared, resolved,
+//! typed and weighed (their groups of recursion, lightness, fingerprints, the readings'
+//! tables), and a session's ten-thousandth definition costs what its first did. Readings are
+//! added in place by `add_readings.rs`, names given new bodies by `redefine.rs`; what is none
+//! of these (a name given again otherwise, a built-in's name, a native binding) changes what
+//! is there: the program is then built afresh from the text.
 
 use super::analysis::tarjan;
 use super::*;
@@ -21,44 +23,71 @@ const TYPE_NAMES: [&str; 7] = ["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"]
 
 impl Program {
     /// Whether the program can take `items` in place ([`Program::change_in_place`]): they add
-    /// to it, or give names of it new bodies.
+    /// to it (definitions, enums, types, examples, theorems, or readings), or give names of it
+    /// new bodies.
     pub fn changes_in_place(&self, items: &[Item]) -> bool {
-        self.extends_with(items) || self.redefines_with(items)
+        self.extends_with(items) || self.adds_readings(items) || self.redefines_with(items)
     }
 
-    /// Takes `file`'s items in place, as [`Program::extend`] or [`Program::redefine`] does:
+    /// Whether neither the program nor the language defines the name `n`.
+    pub(super) fn is_new_name(&self, n: &str) -> bool {
+        !(self.key_names.contains_key(n)
+            || self.ctors.contains_key(n)
+            || self.type_names.contains_key(n)
+            || TYPE_NAMES.contains(&n)
+            || Builtin::from_name(n).is_some())
+    }
+
+    /// Takes `file`'s items in place, as [`Program::extend`], [`Program::add_readings`] or
+    /// [`Program::redefine`] does:
     /// the definitions whose meaning may have changed (none when the items only add).
     pub fn change_in_place(&mut self, file: &ast::File) -> Result<Vec<DefId>, Vec<Diag>> {
         if self.extends_with(&file.items) {
             self.extend(file).map(|()| vec![])
+        } else if self.adds_readings(&file.items) {
+            self.add_readings(file)
         } else {
             self.redefine(file)
         }
     }
 
-    /// Whether `items` only add to the program: definitions of names it does not know (nor the
-    /// language: no built-in's name), examples and theorems of names it has not.
-    pub fn extends_with(&self, items: &[Item]) -> bool {
+    /// Whether `items` only add to the program: definitions, enums (their constructors too) and
+    /// types of names it does not know (nor the language: no built-in's name), examples and
+    /// theorems of names it has not.
+    pub fn extends_with<'a>(&self, items: &'a [Item]) -> bool {
         if self.types_unknown || items.is_empty() {
             return false;
         }
         let mut new: HashSet<&str> = Default::default();
         let mut proofs: HashSet<&str> = Default::default();
         let (mut examples, mut theorems) = (None, None);
+        // a name neither the program, the language nor the items before it define
+        let mut fresh = |n: &'a Name| self.is_new_name(&n.text) && new.insert(&n.text);
         for it in items {
             match it {
                 Item::Def(d) => {
-                    for n in std::iter::once(&d.name).chain(d.aliases.iter()) {
-                        let n = n.text.as_str();
-                        if self.key_names.contains_key(n)
-                            || self.ctors.contains_key(n)
-                            || self.type_names.contains_key(n)
-                            || TYPE_NAMES.contains(&n)
-                            || Builtin::from_name(n).is_some()
-                            || !new.insert(n)
-                        {
-                            return false;
-                        }
+                    if !std::iter::once(&d.name)
+                        .chain(d.aliases.iter())
+                        .all(&mut fresh)
+                    {
+                        return false;
+                    }
+                }
+                Item::Enum(e) => {
+                    let mut ctors = e
+                        .variants
+                        .iter()
+                        .flat_map(|v| std::iter::once(&v.name).chain(&v.aliases));
+                    // a constant's name bound as a variable somewhere would change what is there
+                    if !fresh(&e.name)
+                        || !ctors.all(|n| !self.bound_names.contains(&n.text) && fresh(n))
+                    {
+                        return false;
+                    }
+                }
+                Item::Type(t) => {
+                    if !fresh(&t.name) {
+                        return false;
                     }
                 }
                 Item::Example(x) => {
@@ -86,6 +115,10 @@ impl Program {
     /// of the new items) the program is left part-extended: build it afresh.
     pub fn extend(&mut self, file: &ast::File) -> Result<(), Vec<Diag>> {
         let mut errs = vec![];
+        self.declare_types(file, &mut errs);
+        if self.types_unknown || errs.iter().any(|d| d.is_error()) {
+            return Err(errs);
+        }
         let (first_def, first_key) = (self.defs.len(), self.keys.len());
         let (first_ex, first_th) = (self.examples.len(), self.theorems.len());
         for it in &file.items {
@@ -133,6 +166,34 @@ impl Program {
         self.recursion_notes(first_group);
         self.notes.extend(errs);
         Ok(())
+    }
+
+    /// The enums and types of `file`, new names all, declared as a fresh build declares them:
+    /// their names, the aliases lowered in order of need, then the enums' fields. Nothing the
+    /// program holds names them, so nothing else changes (but the names by which types are
+    /// shown).
+    fn declare_types(&mut self, file: &ast::File, errs: &mut Vec<Diag>) {
+        if !file
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::Enum(_) | Item::Type(_)))
+        {
+            return;
+        }
+        let first_enum = self.enums.len();
+        let files = std::slice::from_ref(file);
+        self.declare_enums_and_types(files, &mut super::declare::Claims::new(), errs);
+        let aliases: Vec<&TypeDecl> = file
+            .items
+            .iter()
+            .filter_map(|it| match it {
+                Item::Type(t) if t.ty.is_some() => Some(t),
+                _ => None,
+            })
+            .collect();
+        self.lower_aliases(&aliases, errs);
+        self.enum_fields(files, first_enum, errs);
+        self.alias_names = std::cell::OnceCell::new();
     }
 
     /// What the analyses know of the definitions `defs` (a set no other definition calls, in
@@ -243,10 +304,7 @@ impl Program {
         use std::hash::{Hash, Hasher};
         let n = set.len();
         let local: HashMap<usize, usize> = set.iter().enumerate().map(|(j, &d)| (d, j)).collect();
-        let own: Vec<u64> = set
-            .iter()
-            .map(|&i| self.own_hash(&self.defs[i], &self.enums_text))
-            .collect();
+        let own: Vec<u64> = set.iter().map(|&i| self.own_hash(&self.defs[i])).collect();
         let calls: Vec<Vec<DefId>> = set
             .iter()
             .map(|&i| {

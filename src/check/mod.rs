@@ -4,6 +4,7 @@
 //! mutually recursive definitions, resolves readings (which definition each reading uses for
 //! each name), and reports recursion. Every error of every file is collected.
 
+mod add_readings;
 mod analysis;
 mod declare;
 mod extend;
@@ -22,7 +23,7 @@ use crate::ir::{EnumVal, Func, Value};
 use crate::natives::Natives;
 use crate::syntax::ast::{self, *};
 use indexmap::IndexMap;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -186,8 +187,9 @@ pub struct Program {
     /// Groups of mutually recursive definitions (keys), callees first.
     pub sccs: Vec<Vec<DefKey>>,
     /// fingerprint[def]: a hash of the definition's text and of everything it can reach (the
-    /// definitions of every name it uses, in every reading, and the enum declarations): two
-    /// programs that give a definition the same fingerprint give it the same meaning.
+    /// definitions of every name it uses, in every reading): two programs that give a
+    /// definition the same fingerprint, and declare the same enums first
+    /// ([`Program::enums_text`]), give it the same meaning.
     pub fingerprint: Vec<u64>,
     /// light[def]: a small definition outside any recursion, whose calls the evaluator does not
     /// table (computing it is cheaper than remembering it; it cannot take part in a cycle).
@@ -205,8 +207,15 @@ pub struct Program {
     /// While the program is extended: the keys whose uses were counted (their `shadowed` is
     /// weighed again).
     uses_touched: Option<Vec<DefKey>>,
-    /// The text of the enum declarations, a part of every fingerprint.
-    enums_text: String,
+    /// The nodes of each type alias lowered (what names it copies), and of all of them: the
+    /// limits `MAX_TYPE_NODES` and `MAX_ALIAS_NODES` hold for the
+    /// aliases a program is extended with as for those it was built with.
+    alias_sizes: HashMap<String, usize>,
+    alias_nodes: usize,
+    /// Every name bound as a variable in the definitions, examples and theorems (a parameter,
+    /// a pattern's name): an enum constant of that name would refuse them (E0106) or turn the
+    /// pattern into a constant, so an enum that declares one is no pure addition.
+    bound_names: HashSet<String>,
     /// defs_of_key[key]: the definitions of a key (of every reading), in order, so that what
     /// is asked per key or per group of keys takes no walk of all definitions.
     pub defs_of_key: Vec<Vec<DefId>>,
@@ -281,9 +290,11 @@ impl Program {
             shadowed: vec![],
             key_uses: vec![],
             uses_touched: None,
-            enums_text: String::new(),
             fingerprint: vec![],
             comp_hash: vec![],
+            alias_sizes: HashMap::new(),
+            alias_nodes: 0,
+            bound_names: HashSet::new(),
             light_key: vec![],
             defs_of_key: vec![],
             notes: vec![],

@@ -67,16 +67,7 @@ impl Program {
                 .count();
             if too_many || ancestors > MAX_ANCESTORS {
                 refused_for[cur] = Some(TOO_MANY);
-                refused[cur] = Some(
-                    Diag::error(
-                        TOO_MANY,
-                        format!(
-                            "reading `{name}` extends more than {MAX_ANCESTORS} readings, directly or through others"
-                        ),
-                    )
-                    .label(span, "declared here")
-                    .help("readings are checked against every reading they extend: group the overrides into fewer readings"),
-                );
+                refused[cur] = Some(too_many_ancestors(name, span));
                 return;
             }
             order[cur] = Some(kept);
@@ -96,9 +87,7 @@ impl Program {
             }
             self.readings[r].mro = mro;
         }
-        // the names each reading resolves otherwise than base, and their ambiguities: a later
-        // reading of the order that overrides a name too must be an ancestor of the first (only
-        // the overrides are walked, never every name under every reading)
+        // the names base resolves, and the ambiguities of each reading
         let nkeys = self.keys.len();
         self.base_table = vec![None; nkeys];
         for (&key, &d) in &self.readings[BASE as usize].own {
@@ -106,51 +95,90 @@ impl Program {
         }
         let mut first: HashMap<DefKey, ReadingId> = HashMap::new();
         for r in 0..n {
-            first.clear();
-            let mut ambiguous: Vec<(DefKey, usize, ReadingId, ReadingId)> = vec![];
-            let mro = &self.readings[r].mro;
-            for (at, &a) in mro.iter().enumerate() {
-                if a == BASE {
-                    continue;
-                }
-                for &key in self.readings[a as usize].own.keys() {
-                    match first.get(&key) {
-                        None => {
-                            first.insert(key, a);
-                        }
-                        Some(&fa) => {
-                            if !self.readings[fa as usize].mro.contains(&a) {
-                                ambiguous.push((key, at, fa, a));
-                            }
+            self.ambiguities(r, &mut first, errs);
+        }
+        self.tables = (0..n).map(|_| std::sync::OnceLock::new()).collect();
+    }
+
+    /// The order of a reading declared after all others (none extends it), from those of its
+    /// parents, as [`Program::linearize`] makes it; E0115 when it has too many ancestors.
+    pub(super) fn order_of_new(&self, r: ReadingId) -> Result<Vec<ReadingId>, Diag> {
+        let info = &self.readings[r as usize];
+        let mut all = vec![r];
+        for &p in &info.parents {
+            all.extend(&self.readings[p as usize].mro);
+        }
+        let mut seen: HashSet<ReadingId> = HashSet::new();
+        let mut kept: Vec<ReadingId> = all
+            .iter()
+            .rev()
+            .filter(|&&x| seen.insert(x))
+            .copied()
+            .collect();
+        kept.reverse();
+        kept.retain(|&x| x != BASE);
+        if kept.len() - 1 > MAX_ANCESTORS {
+            return Err(too_many_ancestors(
+                &info.name,
+                info.span.unwrap_or_default(),
+            ));
+        }
+        kept.push(BASE);
+        Ok(kept)
+    }
+
+    /// The names reading `r` inherits two overrides of, neither from an ancestor of the other
+    /// (E0107): a later reading of its order that overrides a name too must be an ancestor of
+    /// the first (only the overrides are walked, never every name under every reading).
+    pub(super) fn ambiguities(
+        &self,
+        r: usize,
+        first: &mut HashMap<DefKey, ReadingId>,
+        errs: &mut Vec<Diag>,
+    ) {
+        first.clear();
+        let mut ambiguous: Vec<(DefKey, usize, ReadingId, ReadingId)> = vec![];
+        let mro = &self.readings[r].mro;
+        for (at, &a) in mro.iter().enumerate() {
+            if a == BASE {
+                continue;
+            }
+            for &key in self.readings[a as usize].own.keys() {
+                match first.get(&key) {
+                    None => {
+                        first.insert(key, a);
+                    }
+                    Some(&fa) => {
+                        if !self.readings[fa as usize].mro.contains(&a) {
+                            ambiguous.push((key, at, fa, a));
                         }
                     }
                 }
             }
-            ambiguous.sort_unstable_by_key(|&(key, at, _, _)| (key, at));
-            for (key, _, fa, a) in ambiguous {
-                let span = self.readings[r].span.unwrap_or_default();
-                errs.push(
-                    Diag::error(
-                        "E0107",
-                        format!(
-                            "reading `{}` inherits two overrides of `{}`: from `{}` and from `{}`",
-                            self.readings[r].name,
-                            self.keys[key as usize].name,
-                            self.readings[fa as usize].name,
-                            self.readings[a as usize].name
-                        ),
-                    )
-                    .label(span, "ambiguous")
-                    .help(format!(
-                        "override `{}` in `{}` to say which one holds (it may call `base.{}`)",
-                        self.keys[key as usize].name,
-                        self.readings[r].name,
-                        self.keys[key as usize].name
-                    )),
-                );
-            }
         }
-        self.tables = (0..n).map(|_| std::sync::OnceLock::new()).collect();
+        ambiguous.sort_unstable_by_key(|&(key, at, _, _)| (key, at));
+        for (key, _, fa, a) in ambiguous {
+            let span = self.readings[r].span.unwrap_or_default();
+            errs.push(
+                Diag::error(
+                    "E0107",
+                    format!(
+                        "reading `{}` inherits two overrides of `{}`: from `{}` and from `{}`",
+                        self.readings[r].name,
+                        self.keys[key as usize].name,
+                        self.readings[fa as usize].name,
+                        self.readings[a as usize].name
+                    ),
+                )
+                .label(span, "ambiguous")
+                .help(format!(
+                    "override `{}` in `{}` to say which one holds (it may call `base.{}`)",
+                    self.keys[key as usize].name,
+                    self.readings[r].name,
+                    self.keys[key as usize].name
+                )),
+            );
+        }
     }
 
     /// The definition `reading` uses for each name (none for a reading not declared), made the
@@ -173,6 +201,16 @@ impl Program {
             table
         }))
     }
+}
+
+/// E0115: reading `name` extends more than [`MAX_ANCESTORS`] readings.
+fn too_many_ancestors(name: &str, span: Span) -> Diag {
+    Diag::error(
+        "E0115",
+        format!("reading `{name}` extends more than {MAX_ANCESTORS} readings, directly or through others"),
+    )
+    .label(span, "declared here")
+    .help("readings are checked against every reading they extend: group the overrides into fewer readings")
 }
 
 #[cfg(test)]

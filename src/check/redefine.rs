@@ -91,10 +91,24 @@ impl Program {
                 }
             }
         }
+        self.check_cone(changed.iter().map(|c| c.0), touched, errs)
+    }
+
+    /// Checks again what depends on the names `changed` (given new bodies, or new definitions
+    /// in a reading) as a fresh build would: the uses of the names `touched` counted again, the
+    /// names of the cone typed again, group by group, with the examples and theorems that use
+    /// them, and the analyses brought up to date for the cone alone; the definitions of the
+    /// cone (whose meaning may have changed).
+    pub(super) fn check_cone(
+        &mut self,
+        changed: impl Iterator<Item = DefKey>,
+        mut touched: Vec<DefKey>,
+        mut errs: Vec<Diag>,
+    ) -> Result<Vec<DefId>, Vec<Diag>> {
         touched.sort_unstable();
         touched.dedup();
         self.recount(&touched);
-        let (cone, in_cone) = self.cone(changed.iter().map(|c| c.0));
+        let (cone, in_cone) = self.cone(changed);
         // the cone's groups of recursion, typed again callees first (what is outside the cone
         // does not call into it, and keeps its types)
         let index: HashMap<DefKey, usize> = cone.iter().enumerate().map(|(j, &k)| (k, j)).collect();

@@ -37,6 +37,7 @@ impl Program {
         let own = self.defs[id].key;
         let base_self_only = r.based.contains(&own) && !r.named.contains(&own);
         let (nlocals, deps, neg, e) = (r.nlocals, r.deps, r.neg_deps, r.errs);
+        self.bound_names.extend(r.bound);
         self.count_uses(&uses, Some(id as DefId));
         errs.extend(e);
         let def = &mut self.defs[id];
@@ -74,6 +75,7 @@ impl Program {
                         let nlocals = r.nlocals;
                         let uses = std::mem::take(&mut r.uses);
                         errs.extend(r.errs);
+                        self.bound_names.extend(r.bound);
                         self.count_uses(&uses, None);
                         self.examples.push(Example {
                             name: x.name.clone(),
@@ -92,6 +94,7 @@ impl Program {
                         let nlocals = r.nlocals;
                         let uses = std::mem::take(&mut r.uses);
                         errs.extend(r.errs);
+                        self.bound_names.extend(r.bound);
                         self.count_uses(&uses, None);
                         self.theorems.push(Theorem {
                             name: t.name.clone(),
@@ -165,6 +168,9 @@ pub(super) struct Resolver<'p> {
     /// Every name of a definition used, in order, and whether the use is a call with the
     /// owner's own parameters, in order (`f(s, o)` inside `def g(s, o)`).
     pub(super) uses: Vec<(DefKey, bool)>,
+    /// The names bound as variables that the program had not bound before (see
+    /// `Program::bound_names`).
+    pub(super) bound: Vec<String>,
 }
 
 impl<'p> Resolver<'p> {
@@ -181,6 +187,7 @@ impl<'p> Resolver<'p> {
             negated: false,
             errs: vec![],
             uses: vec![],
+            bound: vec![],
         }
     }
 
@@ -207,6 +214,9 @@ impl<'p> Resolver<'p> {
                 .label(span, "names a constant")
                 .help("choose another name for the variable"),
             );
+        }
+        if !self.p.bound_names.contains(name) && !self.bound.iter().any(|b| b == name) {
+            self.bound.push(name.to_string());
         }
         let slot = self.nlocals;
         self.nlocals += 1;

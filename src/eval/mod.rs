@@ -181,8 +181,16 @@ impl KeptMemo {
     }
 }
 
+/// Memo entries carried from one program to another ([`Evaluator::export_memo`]), with the
+/// enum declarations of the program they come from (they give the values their meaning).
+#[derive(Default)]
+pub struct CarriedMemo {
+    enums: String,
+    entries: Vec<CarriedEntry>,
+}
+
 /// A memo entry carried from one program to another.
-pub struct CarriedEntry {
+struct CarriedEntry {
     reading: String,
     fingerprint: u64,
     args: Rc<[Value]>,
@@ -395,8 +403,9 @@ impl<'p> Evaluator<'p> {
 
     /// The memo entries, named so that another program can take over those of the definitions
     /// it states the same way (see [`Evaluator::import_memo`]).
-    pub fn export_memo(&self) -> Vec<CarriedEntry> {
-        self.memo
+    pub fn export_memo(&self) -> CarriedMemo {
+        let entries = self
+            .memo
             .iter()
             .filter(|(k, v)| !k.args.iter().any(has_func) && !has_func(v))
             .map(|(k, v)| CarriedEntry {
@@ -405,7 +414,11 @@ impl<'p> Evaluator<'p> {
                 args: k.args.clone(),
                 value: v.clone(),
             })
-            .collect()
+            .collect();
+        CarriedMemo {
+            enums: self.prog.enums_text(),
+            entries,
+        }
     }
 
     /// The memo tables as they are, for an evaluator of this program extended with new
@@ -425,9 +438,11 @@ impl<'p> Evaluator<'p> {
         self.memo.len()
     }
 
-    /// Take over the entries of definitions whose fingerprint is unchanged; the number kept.
-    pub fn import_memo(&mut self, entries: Vec<CarriedEntry>) -> usize {
-        if entries.is_empty() {
+    /// Take over the entries of definitions whose fingerprint is unchanged, when the enums of
+    /// the program they come from are the first of this one's, declared alike; the number kept.
+    pub fn import_memo(&mut self, carried: CarriedMemo) -> usize {
+        let CarriedMemo { enums, entries } = carried;
+        if entries.is_empty() || !self.prog.enums_text().starts_with(&enums) {
             return 0;
         }
         let mut index: HashMap<(String, u64), DefId> = HashMap::default();

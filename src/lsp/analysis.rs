@@ -7,7 +7,7 @@ use crate::check::load::{read_all, Files, Overlay, RuleFile};
 use crate::check::Program;
 use crate::diagnostics::{Diag, FileId, SourceMap, Span};
 use crate::natives::Natives;
-use crate::syntax::ast::{DefDecl, Item, NativeDecl, ReadingItem};
+use crate::syntax::ast::{DefDecl, File, Item, NativeDecl, ReadingItem};
 use std::path::{Path, PathBuf};
 
 /// The largest document checked as the user types; a larger one gets one diagnostic.
@@ -160,7 +160,8 @@ pub fn analyze_with(
 }
 
 /// The program of the document (`files[0]`) checked against that of the files it uses (kept in
-/// `uses`, made again when they changed), when the document only adds to them and checks;
+/// `uses`, made again when they changed), when the document only adds to them (definitions,
+/// enums, types, readings, examples and theorems of new names) and checks;
 /// `None` otherwise (the whole is then built, and says what is wrong).
 fn against_uses(
     files: &[RuleFile],
@@ -196,14 +197,36 @@ fn against_uses(
         });
     }
     let u = uses.as_ref()?;
-    if !u.program.extends_with(&items) {
+    // the document's declarations, then its readings, then its examples and theorems (which
+    // may name its readings): each part added to what came before
+    let (proofs, rest): (Vec<Item>, Vec<Item>) = items
+        .into_iter()
+        .partition(|i| matches!(i, Item::Example(_) | Item::Theorem(_)));
+    let (readings, decls): (Vec<Item>, Vec<Item>) = rest
+        .into_iter()
+        .partition(|i| matches!(i, Item::Reading(_)));
+    if !decls.is_empty() && !u.program.extends_with(&decls) {
         return None;
     }
     let mut p = u.program.clone();
     // the files are read in the same order as when the program was made: their sources have
     // the same ids
     p.sources = sources.clone();
-    p.extend(&crate::syntax::ast::File { items }).ok()?;
+    if !decls.is_empty() {
+        p.extend(&File { items: decls }).ok()?;
+    }
+    if !readings.is_empty() {
+        if !p.adds_readings(&readings) {
+            return None;
+        }
+        p.add_readings(&File { items: readings }).ok()?;
+    }
+    if !proofs.is_empty() {
+        if !p.extends_with(&proofs) {
+            return None;
+        }
+        p.extend(&File { items: proofs }).ok()?;
+    }
     Some(p)
 }
 
@@ -656,6 +679,34 @@ mod tests {
         (diags, types)
     }
 
+    /// What a check of the document and the files it uses, built as a whole, says.
+    fn whole(path: &Path, text: &str, natives: &Natives) -> (Vec<String>, Vec<String>) {
+        let fs = Overlay::new(path, text.to_string());
+        let mut sources = SourceMap::default();
+        let (files, diags) = read_all(&fs, &[path.to_path_buf()], &mut sources, &[]);
+        let asts = files.iter().map(|f| f.ast.clone()).collect();
+        let (program, diags) = match diags.is_empty() {
+            false => (None, diags),
+            true => match Program::build(asts, sources, natives) {
+                Ok(p) => {
+                    let notes = p.notes.clone();
+                    (Some(p), notes)
+                }
+                Err((_, ds)) => (None, ds),
+            },
+        };
+        said(&Analysis {
+            path: path.to_path_buf(),
+            file: None,
+            files,
+            sources: SourceMap::default(),
+            program,
+            diags,
+            decls: vec![],
+            alone: false,
+        })
+    }
+
     #[test]
     fn a_document_checked_against_the_files_it_uses_is_checked_as_a_whole() {
         let dir = std::env::temp_dir().join(format!("okite-lsp-uses-{}", std::process::id()));
@@ -677,6 +728,12 @@ mod tests {
             "use \"used.rule\"\ndef scale = 4\n",
             "use \"used.rule\"\nreading light {\n    override def scale = 1\n}\ndef a = deep(2)\n",
             "use \"used.rule\"\ndef a = deep(2) + 1\n",
+            // a reading that extends one of the file used, closes a cycle through its names,
+            // and is named by an example
+            "use \"used.rule\"\ndef a = 2\nexample \"x\" reading r { assert deep(1) == 2 }\nreading r extends heavy {\n    override def scale = deep(a)\n    def own = 1\n}\n",
+            // a reading that would be no addition: built as a whole
+            "use \"used.rule\"\nreading heavy {\n    override def scale = 1\n}\n",
+            "use \"used.rule\"\nreading r {\n    override def nope = 1\n}\n",
         ];
         let mut uses = None;
         for (i, text) in texts.iter().enumerate() {
@@ -687,9 +744,10 @@ mod tests {
             let kept = analyze_with(&doc, text, &natives, &mut uses);
             let fresh = analyze_with(&doc, text, &natives, &mut None);
             assert_eq!(said(&kept), said(&fresh), "{text}");
+            assert_eq!(said(&kept), whole(&doc, text, &natives), "{text}");
             assert_eq!(kept.program.is_some(), fresh.program.is_some(), "{text}");
             // what only adds is checked alone; the rest as a whole
-            assert_eq!(kept.alone, [0, 1, 4, 8].contains(&i), "{text}");
+            assert_eq!(kept.alone, [0, 1, 4, 5, 7, 8, 9].contains(&i), "{text}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

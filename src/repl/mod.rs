@@ -499,7 +499,7 @@ fn run_with(
     if let Some(r) = options.reading.or(options.variant) {
         s.start_reading(&r);
     }
-    let mut carried = vec![];
+    let mut carried = crate::eval::CarriedMemo::default();
     // the program queries run on: built like the session's, kept (with its memo tables) until
     // the definitions change, and changed in place as the session's is
     let mut twin: Option<crate::check::Program> = None;
