@@ -5,18 +5,23 @@ macro_rules! builtins {
     ($($v:ident = $name:literal, $arity:expr, $doc:literal;)*) => {
         /// Functions every rule file can call.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Builtin { $($v),* }
+        pub enum Builtin { $(#[doc = $doc] $v),* }
         impl Builtin {
+            /// Every built-in, in the order of the table below.
             pub const ALL: &'static [Builtin] = &[$(Builtin::$v),*];
+            /// The name rule files call it by.
             pub fn name(self) -> &'static str {
                 match self { $(Builtin::$v => $name),* }
             }
+            /// How many arguments it takes.
             pub fn arity(self) -> usize {
                 match self { $(Builtin::$v => $arity),* }
             }
+            /// What it computes, in a line (hover and completion text).
             pub fn doc(self) -> &'static str {
                 match self { $(Builtin::$v => $doc),* }
             }
+            /// The built-in called `n`, if any.
             pub fn from_name(n: &str) -> Option<Builtin> {
                 match n { $($name => Some(Builtin::$v),)* _ => None }
             }

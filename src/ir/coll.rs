@@ -8,11 +8,13 @@ use std::rc::Rc;
 /// A collection with its hash computed once: large values (positions, games) are memo keys, and
 /// hashing them again at every call would dominate evaluation.
 pub struct Coll<T> {
+    /// The collection.
     pub inner: T,
     hash: std::cell::OnceCell<u64>,
 }
 
 impl<T> Coll<T> {
+    /// `inner`, its hash not computed yet.
     pub fn new(inner: T) -> Coll<T> {
         Coll {
             inner,

@@ -1,4 +1,5 @@
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 //! The terms that the checker makes and the evaluator runs: the resolved code of definitions
 //! ([`Ir`]: names resolved to local slots, definition keys resolved per reading at run time,
 //! constructors and built-ins) and the values it computes ([`Value`]). The two contain each
@@ -23,50 +24,80 @@ use std::rc::Rc;
 pub type DefKey = u32;
 /// One stated definition (a top-level one, or an override inside a reading).
 pub type DefId = u32;
+/// An enum, numbered in the order the rules declare them.
 pub type EnumId = u32;
+/// A reading, numbered in the order declared; 0 is `base`.
 pub type ReadingId = u32;
 
+/// The resolved code of an expression, as the evaluator runs it. The last field of each variant is where it was written.
 #[derive(Debug, Clone)]
 pub enum Ir {
     /// Stands for an expression the checker rejected (an unknown name): typed as anything, so that
     /// the rest of the file is still checked.
     Poison(Span),
+    /// A value known when checking: a literal, an enum constant.
     Const(Value, Span),
+    /// A local variable: its slot in the frame.
     Local(u32, Span),
     /// A reference to a definition: evaluated (called with no arguments) when it is a constant,
     /// a function value otherwise.
     Global(DefKey, Span),
+    /// `f(args)`: a definition called, resolved under the reading at run time.
     Call(DefKey, Box<[Ir]>, Span),
     /// `base.f(...)` written inside definition `from`.
     CallBase(DefId, DefKey, Box<[Ir]>, Span),
+    /// A built-in function called.
     Builtin(Builtin, Box<[Ir]>, Span),
+    /// A function value applied: a lambda, a definition passed as a value.
     Apply(Box<Ir>, Box<[Ir]>, Span),
+    /// A constructor with fields applied: its enum, its tag and its fields.
     Ctor(EnumId, u32, Box<[Ir]>, Span),
     /// An enum used as a finite domain: the set of its constants.
     Domain(EnumId, Span),
+    /// `(a, b)`.
     Tuple(Box<[Ir]>, Span),
+    /// `{a, b}`.
     SetLit(Box<[Ir]>, Span),
+    /// `[a, b]`.
     SeqLit(Box<[Ir]>, Span),
+    /// `{k: v, ...}`.
     MapLit(Box<[(Ir, Ir)]>, Span),
+    /// A comprehension: its kind, the element (the key of a map), the value of a map, its qualifiers.
     Comp(CompKind, Box<Ir>, Option<Box<Ir>>, Box<[IrQual]>, Span),
+    /// `s[i]`: a sequence's element (from 1), a map's value.
     Index(Box<Ir>, Box<Ir>, Span),
+    /// `s[a..b]`, from 1 and inclusive.
     Slice(Box<Ir>, Box<Ir>, Box<Ir>, Span),
+    /// `t.i`: a tuple's component, counted from 1.
     Proj(Box<Ir>, u32, Span),
+    /// `m with { k: v, ... }`.
     With(Box<Ir>, Box<[(Ir, Ir)]>, Span),
+    /// `m with { k: v | quals }`.
     WithComp(Box<Ir>, Box<Ir>, Box<Ir>, Box<[IrQual]>, Span),
+    /// `not e`.
     Not(Box<Ir>, Span),
+    /// `-e`.
     Neg(Box<Ir>, Span),
+    /// `a op b`.
     Bin(BinOp, Box<Ir>, Box<Ir>, Span),
+    /// `if c then a else b`.
     If(Box<Ir>, Box<Ir>, Box<Ir>, Span),
+    /// `let p = e, ... in body`.
     Let(Box<[(IrPat, Ir)]>, Box<Ir>, Span),
+    /// `match e { arms }`.
     Match(Box<Ir>, Box<[IrArm]>, Span),
+    /// `all` / `any` over binders.
     Quant(Quant, Box<[IrBinder]>, Box<Ir>, Span),
+    /// `count`, `sum`, `min`, `max` over binders.
     Agg(Agg, Box<[IrBinder]>, Box<Ir>, Span),
+    /// `closure S by f`: what S reaches by f, S included.
     Closure(Box<Ir>, Box<Ir>, Span),
+    /// `p -> body`: a function value.
     Lambda(Rc<Lambda>),
 }
 
 impl Ir {
+    /// Where the code was written.
     pub fn span(&self) -> Span {
         match self {
             Ir::Const(_, s)
@@ -103,79 +134,123 @@ impl Ir {
     }
 }
 
+/// A lambda, `p -> body`.
 #[derive(Debug, Clone)]
 pub struct Lambda {
+    /// Its parameters' patterns.
     pub params: Vec<IrPat>,
+    /// Its body.
     pub body: Ir,
+    /// Where it was written.
     pub span: Span,
 }
 
+/// What a comprehension builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompKind {
+    /// A set, `{ e | ... }`.
     Set,
+    /// A sequence, `[ e | ... ]`.
     Seq,
+    /// A map, `{ k: v | ... }`.
     Map,
 }
 
+/// A qualifier of a comprehension.
 #[derive(Debug, Clone)]
 pub enum IrQual {
+    /// `p in S`: each element of S that matches p.
     Gen(IrPat, Ir, Span),
+    /// `let p = e`.
     Let(IrPat, Ir),
+    /// A condition.
     Guard(Ir),
 }
 
+/// An arm of a `match`.
 #[derive(Debug, Clone)]
 pub struct IrArm {
+    /// The pattern.
     pub pat: IrPat,
+    /// Its guard, `if cond`.
     pub guard: Option<Ir>,
+    /// Its value.
     pub body: Ir,
 }
 
+/// Binders over one finite domain, in a quantifier, an aggregate or a theorem.
 #[derive(Debug, Clone)]
 pub struct IrBinder {
     /// The variables bound over the domain, each ranging over it independently.
     pub pats: Vec<IrPat>,
     /// Their names, for explanations.
     pub names: Vec<String>,
+    /// The domain.
     pub domain: Ir,
+    /// Where it was written.
     pub span: Span,
 }
 
+/// A resolved pattern.
 #[derive(Debug, Clone)]
 pub enum IrPat {
+    /// `_`.
     Wild,
+    /// A variable: its slot in the frame.
     Bind(u32),
+    /// An integer.
     Int(i64),
+    /// A boolean.
     Bool(bool),
+    /// A string.
     Str(Rc<str>),
+    /// An enum constant without fields: its enum and tag.
     Const(EnumId, u32),
+    /// A tuple of patterns.
     Tuple(Vec<IrPat>),
+    /// A constructor with fields: its enum, tag and the fields' patterns.
     Ctor(EnumId, u32, Vec<IrPat>),
+    /// Any of the patterns.
     Or(Vec<IrPat>),
 }
 
 // ---------------------------------------------------------------------- values
 
+/// A value the rules compute. Collections are shared (`Rc`) and ordered, so values compare, hash and print the same way wherever they were made.
 #[derive(Clone)]
 pub enum Value {
+    /// `true`, `false`.
     Bool(bool),
+    /// An integer (64 bits; overflow is an error).
     Int(i64),
+    /// A string.
     Str(Rc<str>),
+    /// An enum constant.
     Enum(Rc<EnumVal>),
+    /// A tuple.
     Tuple(Rc<[Value]>),
+    /// A finite set, ordered.
     Set(Rc<Coll<BTreeSet<Value>>>),
+    /// A sequence.
     Seq(Rc<Coll<Vec<Value>>>),
+    /// A finite map, ordered by key.
     Map(Rc<Coll<BTreeMap<Value, Value>>>),
+    /// A function: a lambda, a definition, a built-in, a constructor.
     Func(Rc<Func>),
+    /// A native value (a shogi position, a Go board): opaque to the rules, answered by its engine.
     Native(Rc<dyn NativeObj>),
 }
 
 /// An enum constant, possibly with fields: `先手`, `board(7, 6, 不成)`.
 #[derive(Debug, Clone)]
 pub struct EnumVal {
+    /// The enum's id.
     pub ty: u32,
+    /// The constructor's tag (its place in the enum).
     pub tag: u32,
+    /// The constructor's name.
     pub name: Rc<str>,
+    /// The fields' values.
     pub fields: Vec<Value>,
     /// The hash of the fields, computed the first time the value is hashed: a long list of enum
     /// cells is a memo key at every step of a recursion over it, and hashing it whole each time
@@ -187,12 +262,18 @@ pub struct EnumVal {
 
 /// A function value: a lambda with its captured frame, a definition, a built-in or a constructor.
 pub enum Func {
+    /// A lambda with the frame it was made in.
     Lambda {
+        /// The lambda.
         lambda: Rc<Lambda>,
+        /// The values it captured.
         frame: Rc<Vec<Value>>,
     },
+    /// A definition by key, called under the reading of its caller.
     Def(u32),
+    /// A built-in.
     Builtin(Builtin),
+    /// A constructor: its enum, its tag and its number of fields.
     Ctor(u32, u32, usize),
 }
 

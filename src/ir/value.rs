@@ -23,6 +23,8 @@ impl Func {
 }
 
 impl Value {
+    /// The order of the kinds of value among themselves (booleans first), by which values of
+    /// different kinds compare.
     pub fn rank(&self) -> u8 {
         match self {
             Value::Bool(_) => 0,
@@ -37,9 +39,11 @@ impl Value {
             Value::Native(_) => 9,
         }
     }
+    /// A string value.
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::from(s))
     }
+    /// A tuple of the values `v`.
     pub fn tuple(v: Vec<Value>) -> Value {
         match <[Value; 2]>::try_from(v) {
             Ok([a, b]) => Value::pair(a, b),
@@ -93,27 +97,33 @@ impl Value {
             v
         })
     }
+    /// A set value.
     pub fn set(s: BTreeSet<Value>) -> Value {
         Value::Set(Rc::new(Coll::new(s)))
     }
+    /// A sequence value.
     pub fn seq(s: Vec<Value>) -> Value {
         Value::Seq(Rc::new(Coll::new(s)))
     }
+    /// A map value.
     pub fn map(m: BTreeMap<Value, Value>) -> Value {
         Value::Map(Rc::new(Coll::new(m)))
     }
+    /// The boolean, if the value is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
             _ => None,
         }
     }
+    /// The integer, if the value is one.
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
             _ => None,
         }
     }
+    /// The native object, if the value is one of type `T`.
     pub fn native<T: 'static>(&self) -> Option<&T> {
         match self {
             Value::Native(n) => n.as_any().downcast_ref::<T>(),
@@ -141,6 +151,7 @@ impl Value {
             _ => 16,
         }
     }
+    /// The kind of value, in words, for error messages (`a set`, `an integer`).
     pub fn type_desc(&self) -> &'static str {
         match self {
             Value::Bool(_) => "a boolean",

@@ -1,4 +1,5 @@
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 //! Surface syntax: the pest grammar (`grammar/okite.pest`), the typed syntax tree with spans, and
 //! the pretty-printer.
 

@@ -50,10 +50,13 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Vec<Diag>> {
 
 /// What the REPL reads: either items (definitions...) or one expression.
 pub enum ReplInput {
+    /// Items: definitions, enums, types, readings, examples, theorems.
     Items(Vec<Item>),
+    /// An expression to evaluate.
     Expr(Expr),
 }
 
+/// Parses what was typed at the prompt: items, or else one expression.
 pub fn parse_repl(text: &str, file: FileId) -> Result<ReplInput, Vec<Diag>> {
     precheck(text, file)?;
     let pairs =

@@ -17,6 +17,7 @@ macro_rules! putln {
     }};
 }
 
+/// The text of a file, in the canonical layout (which parses back to the same tree).
 pub fn print_file(f: &File) -> String {
     let mut out = String::new();
     for (i, item) in f.items.iter().enumerate() {
@@ -59,6 +60,7 @@ fn params(ps: &[Param]) -> String {
     format!("({})", v.join(", "))
 }
 
+/// The text of a definition, in the canonical layout (its fingerprint is made from it).
 pub fn print_def(d: &DefDecl) -> String {
     let mut s = format!("def {}{}", d.name.text, aliases(&d.aliases));
     if let Some(ps) = &d.params {
@@ -92,6 +94,7 @@ fn print_native(n: &NativeDecl) -> String {
     }
 }
 
+/// The text of an item, in the canonical layout.
 pub fn print_item(item: &Item) -> String {
     match item {
         Item::Use(u) => format!("use {}", quote(&u.path)),
@@ -172,6 +175,7 @@ pub fn print_item(item: &Item) -> String {
     }
 }
 
+/// The text of a type as written.
 pub fn print_type(t: &TypeExpr) -> String {
     match t {
         TypeExpr::Name(n) => n.text.clone(),
@@ -193,6 +197,7 @@ pub fn print_type(t: &TypeExpr) -> String {
     }
 }
 
+/// The text of a pattern.
 pub fn print_pattern(p: &Pattern) -> String {
     match &p.kind {
         PatternKind::Wild => "_".into(),
@@ -250,6 +255,7 @@ fn quals(qs: &[Qual]) -> String {
     v.join(", ")
 }
 
+/// The text of an expression, with the parentheses its precedence needs.
 pub fn print_expr(e: &Expr) -> String {
     let mut s = String::new();
     expr(&mut s, e, 0, true);
