@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark or an example, not the library: a failed unwrap stops it
 //! Evaluator throughput on a recursive definition: counting monotone lattice paths in a grid by
 //! tabled recursion. Prints calls per second, with and without tabling, in one run.
 //!

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark or an example, not the library: a failed unwrap stops it
 //! The hot paths of the native engines, timed by divan: move generation and counting, check
 //! generation, mate in one, the 3-ply routine, the df-pn search on short problems, and on the Go
 //! side the board count of a grid, one move on a board and the outcome classes of a small board.

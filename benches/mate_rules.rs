@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark or an example, not the library: a failed unwrap stops it
 //! The cost of deciding mate by the rules (rules/shogi_mate.rule, `mate(g, i)` under narrow-check)
 //! against the native engine (no legal move under the same reading), on the positions reached by
 //! the mating move of the first problems of the published mate-in-1 set. Both decide the same

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark or an example, not the library: a failed unwrap stops it
 //! Searches for a game with the logic of the problem "Last Judgment": a defending pawn drop
 //! gives check, and the attacker's only answer completes the fourth repetition of the attacker's
 //! own perpetual check. The broad reading makes that drop a pawn-drop mate; the narrow one does

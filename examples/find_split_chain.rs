@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark or an example, not the library: a failed unwrap stops it
 //! Searches for the situation seed 004 uses to explain the second condition of a
 //! Chinese-style terminable sequence: two stones of one chain with different outcome classes (a
 //! chain that looks dead, but in whose captured area a living group can be built).

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark or an example, not the library: a failed unwrap stops it
 //! `cargo run --release --example perft -- [depth] [sfen]`
 use okite::shogi::{perft, Position};
 use std::time::Instant;

@@ -114,6 +114,10 @@ pub enum MateSearch {
 
 /// The search that answers `mate_in` under `reading` (see [`MateSearch`]), with the plan of
 /// the native search it was decided from.
+#[expect(
+    clippy::expect_used,
+    reason = "the shogi engines' readings are the named ones"
+)]
 pub fn mate_search(prog: &Program, reading: ReadingId) -> (Plan, MateSearch) {
     let plan = plan(prog, reading, "mate_in", &SHOGI_READINGS);
     let search = match &plan {

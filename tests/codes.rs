@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The catalogue of diagnostic codes (`okite codes`): every code written in the sources is
 //! catalogued and every catalogued code is written in the sources; every example produces its
 //! code, and its rendered output is a snapshot; docs/DIAGNOSTICS.md is the catalogue.

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Every walk over a deep recursion is bounded: a recursion `n` calls deep, for `n` from 1 to
 //! past the call-depth budget, under `eval`, `explain`, `compare`, `test`, `--json` and the
 //! REPL, with the default budget and with `--max-depth` raised to 10,000,000. Each ends with its

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Rendered diagnostics, as snapshots at a fixed width (80 columns, no colour).
 
 use okite::check::load::load_str;

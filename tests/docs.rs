@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Every `okite` code block of docs/LANGUAGE.md is a rule file that checks and whose examples and
 //! theorems pass.
 

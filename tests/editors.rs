@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The editor support of editors/vscode against the language: the keywords the TextMate grammar
 //! highlights are exactly the words of grammar/okite.pest (a keyword added to one and not the
 //! other fails here), every pattern of the grammar is a regular expression, and the extension's

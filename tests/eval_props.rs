@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 #![allow(clippy::mutable_key_type)]
 //! Properties of the evaluator: tabling changes nothing but speed; quantifiers, aggregates,
 //! comprehensions and closures agree with plain Rust computations.

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Faithful to the letter: where a rule file departs from a seed's text, a reading gives the
 //! text, and the commands show both; the seeds' win conditions and the conditions under which
 //! they define a value hold natively as by the rules.

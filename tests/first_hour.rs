@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! A new user's first hour: the defaults say which rules were read, `rules export` keeps a
 //! user's edits, the REPL reads what a newcomer types (`let`, `exit`, a bracket closed by the
 //! wrong kind, moves with their colours), one vocabulary of options with the old spellings kept,

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Benson's unconditional life: the native code (src/go/benson.rs) against the rule definitions
 //! (rules/go_benson.rule) on every board of small graphs; the claim the solver rests on (the
 //! alive stones of a side that passes at every turn are never captured, its eyes never filled)

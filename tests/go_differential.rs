@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! rules/go.rule and rules/go_play.rule against the native Go engine: the same boards, the same
 //! moves and captures, the same regular sequences and the same values, on small graphs of every
 //! family and on random connected graphs; and the counting of rules/go_rulesets.rule (the dame

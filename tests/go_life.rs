@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! rules/go_life.rule (seed 004) against the native searches of src/go/life.rs: the outcome
 //! class of every vertex after every regular sequence of the small graphs, under both readings of
 //! the lost table, and after random sequences on the 2 x 2 board; the seed's example of one chain

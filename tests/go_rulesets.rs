@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! `okite go result`: Go records judged by the rule sets of rules/go_rulesets.rule, each result
 //! checked per rule set against a count by hand; the rules alone against the native bindings;
 //! dead stones from the command line, the record's TB/TW and seed 004's classes (cross-checked

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The solver (src/go/solve.rs) against an exhaustive minimax written here from the definition
 //! of `value` in rules/go_play.rule (alpha-beta over the whole game tree, no table, no static
 //! knowledge), under every reading the solver follows, from the empty board and from random

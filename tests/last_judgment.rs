@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The canonical test of the readings: a position with the logic of "Last Judgment" (a defending
 //! pawn drop checks, and the attacker's only answer completes the fourth repetition of the
 //! attacker's own perpetual check). Under the broad reading the drop is a pawn-drop mate and may

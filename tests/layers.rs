@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The layers of `src/` import one way: no module of the crate uses, directly or through others,
 //! a module that uses it. Read from the source text: every `crate::`, `super::` and child-module
 //! path outside test code is an arrow from its file to the file of the module it names.

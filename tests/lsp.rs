@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! `okite lsp` speaks the language server protocol over stdin and stdout: diagnostics with
 //! their codes and ranges as a document is opened (its text, with the files it uses read from
 //! disk), hover, go to definition across `use`, completion, document symbols, and a clean

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Malformed input for every command: a short error naming the problem, exit status 2, no panic,
 //! and no file written. (Each command returning at all shows it does not hang.)
 

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The mate search under each reading, with the game's history, against a plain exhaustive
 //! search written on the legality of src/shogi/readings.rs (the native statement of the rules'
 //! forbidden positions, itself checked against rules/shogi_mate.rule in tests/last_judgment.rs

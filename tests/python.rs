@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The Python package (python/): built from this library with PyO3, then its pytest suite run
 //! against a local Dask cluster of worker processes, and against this build's binary (each
 //! function's dicts are the command's `--json`).

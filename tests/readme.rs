@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The README's tour is true: every `$ okite ...` line of its code blocks runs (from the
 //! repository's folder, with the variables the tour sets before it), exits 0, and prints what the
 //! README shows under it. In a shown line, `...` or `…` stands for any text, and a line `...`

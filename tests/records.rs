@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Game records as read: the moves as written (those the rules forbid kept for the rules to
 //! judge), KI2 and moves without their origin, the result a record states, Shift-JIS text, and
 //! the refusal of records that are empty, cut short, or name moves the pieces cannot make.

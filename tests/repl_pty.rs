@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The REPL driven in a real pseudo-terminal: line editing on, prompts shown, Ctrl-C and Ctrl-D
 //! as a person types them.
 #![cfg(unix)]

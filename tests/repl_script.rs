@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The REPL reading a script from a pipe: no prompts, no colours, exact output.
 
 use std::io::{BufRead, BufReader, Write};

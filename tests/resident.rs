@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The resident-memory bound holds where values and tables grow: built-ins that build sets, a
 //! comprehension, the native board count. Each command below would grow past its bound of
 //! 256 MiB; each ends with its diagnostic (exit status 2), and the largest resident size of any

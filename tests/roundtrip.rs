@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The pretty-printer and the parser agree: parse(print(ast)) == ast, for random syntax trees
 //! (compared through their Debug text, in which spans print as `@`).
 

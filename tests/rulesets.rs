@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! `okite game --rulesets`: games judged by the rule sets of rules/shogi_rulesets.rule (jsa,
 //! amateur, csa, try-rule) and by the seeds' readings, each result checked per rule set; and the
 //! verdicts by the rules alone against the verdicts with the native bindings.

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! How checking grows with the number of definitions: near-linearly, for a chain (each
 //! definition calls the one before), a ring (one group of mutually recursive definitions) and a
 //! fan (every definition calls the first). Quadratic steps (a walk of every definition from each

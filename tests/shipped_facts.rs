@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The facts of the shipped rules that commands use without checking them (src/shipped_facts.rs:
 //! which native engine answers each engine's definition under each shipped reading) are what the
 //! checked shipped program gives. After a change of rules/*.rule the file is written again with

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! The native engine and the rule definitions agree: the successors of random reachable
 //! positions (rules/shogi.rule `succ` against the move generator), and the legal moves under each
 //! reading, with the game's history (rules/shogi_mate.rule `legal` against shogi::readings).

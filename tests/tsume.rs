@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! `okite tsume` and the tsume checker of src/shogi/tsume against the definitions of
 //! rules/shogi_tsume.rule it is bound to: on small problems, `tsume_within` and `futile` by the
 //! rules alone and natively (`okite eval --verify` runs both and fails on a difference), and the

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! Variant rules reach every command: each command that can answer a question about a variant
 //! gives the variant's answer (natively where the changed definitions allow, by the rules where
 //! they do not, or a refusal with the reason), never the standard answer; and says which in one

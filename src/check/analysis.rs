@@ -370,6 +370,10 @@ pub(super) fn light_ir(e: &Ir, depth: usize, light_key: &[u32]) -> Option<u32> {
 /// Visits the nodes `0..n`, each once, after the nodes it depends on (`dep(node, i)`: its i-th
 /// dependency), depth first without recursion: `visit(node, cyclic)`, with `cyclic` when the node
 /// is on a cycle of dependencies or depends on one (those are then not all visited before it).
+#[expect(
+    clippy::expect_used,
+    reason = "the walk pushes before it looks at the top"
+)]
 pub(super) fn postorder(
     n: usize,
     dep: impl Fn(usize, usize) -> Option<usize>,

@@ -221,6 +221,7 @@ impl Program {
     }
 
     /// A reading's definitions, overrides and natives, then its parents.
+    #[expect(clippy::unwrap_used, reason = "a name no reading has makes an error")]
     pub(super) fn declare_reading_items<'f>(
         &mut self,
         id: ReadingId,
@@ -376,6 +377,10 @@ impl Program {
     /// cube of its length, and its retries marked the types unknown). An alias on a cycle, or
     /// naming one, is lowered last, and its names are unknown types; an alias larger than
     /// [`MAX_TYPE_NODES`] is refused (E0205), and so are the aliases that name it.
+    #[expect(
+        clippy::expect_used,
+        reason = "only the aliases that have a type are given here"
+    )]
     pub(super) fn lower_aliases(&mut self, aliases: &[&TypeDecl], errs: &mut Vec<Diag>) {
         let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, t) in aliases.iter().enumerate() {

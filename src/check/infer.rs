@@ -505,6 +505,10 @@ impl Infer<'_> {
         stacker::maybe_grow(1 << 20, 8 << 20, || self.infer_inner(e))
     }
 
+    #[expect(
+        clippy::unwrap_used,
+        reason = "the parser gives a map comprehension its value"
+    )]
     pub(super) fn infer_inner(&mut self, e: &Ir) -> Ty {
         match e {
             Ir::Const(v, _) => self.value_ty(v),

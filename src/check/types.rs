@@ -467,6 +467,10 @@ impl Unifier {
     /// `t` resolved, with at most [`MAX_SHOWN_NODES`] parts, taken breadth first (level by level,
     /// so that a wide type shows each of its first parts before the parts of any one of them):
     /// the parts past them are written `…`.
+    #[expect(
+        clippy::expect_used,
+        reason = "the type is built from its parts, each before its users"
+    )]
     fn cut(&self, t: &Ty) -> Ty {
         // the parts kept, in breadth-first order, and for each the places of its own parts in
         // that order (`None`: cut)

@@ -388,6 +388,10 @@ pub(super) fn go_result_in(a: &GoResultArgs, kept: &mut Option<crate::check::Pro
 }
 
 /// The game read and judged under each rule set of `a.rulesets`.
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given"
+)]
 fn judge(
     a: &GoResultArgs,
     kept: &mut Option<crate::check::Program>,

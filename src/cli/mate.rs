@@ -13,6 +13,10 @@ use crate::front::{MateSearch, Plan};
 use crate::natives::Engine;
 use std::path::PathBuf;
 
+#[expect(
+    clippy::expect_used,
+    reason = "the shogi engines' readings are the named ones"
+)]
 pub(super) fn run_mate(a: MateArgs) -> i32 {
     let printer = Printer::auto();
     // the built-in rules under one of their readings: the plan is known without checking them

@@ -127,6 +127,10 @@ pub(super) fn fits_the_rules(
     ))
 }
 
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given"
+)]
 pub(super) fn legal_by_rules(
     prog: &mut Program,
     reading: crate::ir::ReadingId,
@@ -171,6 +175,10 @@ pub(super) fn perft_hybrid(
     history: &mut Vec<crate::shogi::position::Position>,
     depth: u32,
 ) -> Result<u64, String> {
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn rec(
         hy: &mut crate::shogi::legality::Hybrid,
         h: &mut Vec<crate::shogi::position::Position>,
@@ -332,6 +340,10 @@ fn moves_of_game(
 }
 
 /// The game under one reading: its JSON object, or its line of text.
+#[expect(
+    clippy::expect_used,
+    reason = "the shogi engines' readings are the named ones"
+)]
 fn reading_report(
     prog: &mut Program,
     name: &str,
@@ -468,6 +480,10 @@ pub(super) fn replay_by_rules(
 }
 
 /// Perft under a reading, each line with its history (repetitions and perpetual checks count).
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given"
+)]
 pub(super) fn perft_reading(judge: &mut crate::shogi::readings::Judge, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -641,6 +657,10 @@ fn print_count(n: &str, json: bool, ej: &str) {
 /// Perft by the native engine following the shipped reading `native`, from the last position
 /// of `history`; the count printed (with `--json`, beside the engine `ej`).
 #[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::expect_used,
+    reason = "the shogi engines' readings are the named ones; a game's history is never empty: it starts with the position given"
+)]
 fn perft_native(
     native: &str,
     history: &[crate::shogi::position::Position],
@@ -713,6 +733,10 @@ fn perft_native(
 
 /// The legal moves of the game's last position by the native generator under the shipped
 /// reading `n`, as USI text.
+#[expect(
+    clippy::expect_used,
+    reason = "the shogi engines' readings are the named ones"
+)]
 fn native_legal(history: &[crate::shogi::position::Position], n: &str) -> Vec<String> {
     let rd =
         crate::shogi::readings::Reading::named(n).expect("the shogi engines' readings are named");
@@ -723,6 +747,10 @@ fn native_legal(history: &[crate::shogi::position::Position], n: &str) -> Vec<St
 }
 
 /// `okite legal`.
+#[expect(
+    clippy::expect_used,
+    reason = "the arm's guard checked that there is one"
+)]
 pub(super) fn legal(args: LegalArgs) -> i32 {
     let LegalArgs {
         pos,

@@ -47,6 +47,7 @@ pub(super) type Prepared = (
 );
 
 /// The rules, the board variant and the conventions of `a`, read and checked.
+#[expect(clippy::expect_used, reason = "the conventions are the named ones")]
 pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32> {
     // a board variant's problem is judged under the shipped conventions
     let (prog, board) = match super::variant_asked::requested(
@@ -111,6 +112,7 @@ pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32>
     Ok((prog, board, asked))
 }
 
+#[expect(clippy::expect_used, reason = "the arguments give one of the two")]
 pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),

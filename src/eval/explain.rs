@@ -202,21 +202,21 @@ pub fn render(node: &Node, prog: &crate::check::Program, depth: usize) -> String
                     Some((name, l, c)) => format!("    [{name}:{l}:{c}]"),
                     None => String::new(),
                 };
-                writeln!(out, "{indent}{}{value}{place}", n.text).unwrap();
+                let _ = writeln!(out, "{indent}{}{value}{place}", n.text);
                 if bottom && deeper {
-                    writeln!(out, "{indent}  … (deeper steps not shown; raise --depth)").unwrap();
+                    let _ = writeln!(out, "{indent}  … (deeper steps not shown; raise --depth)");
                 }
             }
             Event::Close { node: n, level } => {
                 if n.elided > 0 && !walk.cut {
                     let indent = indent(level);
-                    writeln!(out, "{indent}  … and {} more", n.elided).unwrap();
+                    let _ = writeln!(out, "{indent}  … and {} more", n.elided);
                 }
             }
         }
     }
     if walk.cut {
-        writeln!(out, "{}", cut_note(&walk)).unwrap();
+        let _ = writeln!(out, "{}", cut_note(&walk));
     }
     out
 }
@@ -271,21 +271,20 @@ pub fn render_json(node: &Node, prog: &crate::check::Program, depth: usize) -> (
                     Some((name, l, c)) => js(&format!("{name}:{l}:{c}")),
                     None => "null".into(),
                 };
-                write!(
+                let _ = write!(
                     out,
                     "{{\"text\": {}, \"value\": {value}, \"place\": {place}, \"children\": [",
                     js(&n.text)
-                )
-                .unwrap();
+                );
                 if bottom {
-                    write!(out, "], \"elided\": {}, \"deeper\": {deeper}}}", n.elided).unwrap();
+                    let _ = write!(out, "], \"elided\": {}, \"deeper\": {deeper}}}", n.elided);
                 } else {
                     started.push(false);
                 }
             }
             Event::Close { node: n, .. } => {
                 started.pop();
-                write!(out, "], \"elided\": {}, \"deeper\": false}}", n.elided).unwrap();
+                let _ = write!(out, "], \"elided\": {}, \"deeper\": false}}", n.elided);
             }
         }
     }

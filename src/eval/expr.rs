@@ -226,6 +226,10 @@ impl Evaluator<'_> {
     }
 
     /// A set, sequence or map comprehension, the resident bound checked as the collection grows.
+    #[expect(
+        clippy::expect_used,
+        reason = "the parser gives a map comprehension its value"
+    )]
     fn comprehension(
         &mut self,
         kind: CompKind,

@@ -531,6 +531,10 @@ impl Evaluator<'_> {
     }
 
     /// `the(S)`: the only element of a one-element collection.
+    #[expect(
+        clippy::expect_used,
+        reason = "the collection was checked to hold exactly one"
+    )]
     fn the(&mut self, a0: &Value, span: Span) -> R<Value> {
         let els = self.elements(a0, span)?;
         if els.len() != 1 {

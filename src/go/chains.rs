@@ -124,6 +124,10 @@ impl ChainBoard {
     /// What colour `c` playing at v would give, without playing it: the new board and the
     /// captured stones (opponent's, or the mover's own chain for an allowed suicide). The same
     /// answer as [`Board::play`], read off the chains.
+    #[expect(
+        clippy::expect_used,
+        reason = "the chain ids the board lists name live chains"
+    )]
     pub fn result(
         &self,
         g: &Graph,
@@ -175,6 +179,10 @@ impl ChainBoard {
     }
 
     /// Plays colour `c` at v, keeping the chains; returns the captured stones.
+    #[expect(
+        clippy::expect_used,
+        reason = "the chain ids the board lists name live chains"
+    )]
     pub fn play(
         &mut self,
         g: &Graph,

@@ -496,6 +496,10 @@ impl Classifier {
     /// budget of [`Classifier::node_limit`] sequences. Under a
     /// [`Classifier::vertex_node_limit`] the vertices it stops are `None` too, and listed by
     /// [`Classifier::unfinished`].
+    #[expect(
+        clippy::expect_used,
+        reason = "path_of refuses an empty sequence before"
+    )]
     pub fn classes_at(&mut self, seq: &[Board], asked: &[usize]) -> GoResult<Vec<Option<Class>>> {
         self.unfinished.clear();
         let (reps, keeping) = self.orbits(seq, asked)?;

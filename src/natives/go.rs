@@ -226,6 +226,10 @@ fn native_classes(
         .collect()
 }
 
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given; the collection was checked to hold exactly one"
+)]
 pub fn register_life(h: &mut Natives) {
     h.add(
         "go.classes",

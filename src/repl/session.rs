@@ -971,6 +971,7 @@ impl Session {
 
 /// `--depth N` (or `-d N`) before the argument of :explain and :compare: how many levels of
 /// explanation to print (4 without it); the rest of the argument and its offset.
+#[expect(clippy::expect_used, reason = "matched just above")]
 fn depth_option(arg: &str, off: usize) -> Result<(usize, &str, usize), String> {
     let toks = tokens(arg, 0);
     let level = |at: usize, n: &str| {

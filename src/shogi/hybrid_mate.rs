@@ -189,6 +189,10 @@ impl Search<'_, '_> {
     }
 
     /// The attacker's legal moves that give check, or the defender's legal moves.
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn children(&mut self, or: bool) -> Rc<[(Move, u64)]> {
         let p = self.history.last().expect("a position").clone();
         let key = p.key();
@@ -244,6 +248,10 @@ impl Search<'_, '_> {
         self.listed = 0;
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn is_mate(&mut self) -> bool {
         let key = self.history.last().expect("a position").key();
         if let Some(&m) = self.mated.get(&key) {
@@ -282,6 +290,10 @@ impl Search<'_, '_> {
         stacker::maybe_grow(256 << 10, 16 << 20, || self.mid_here(rem, th_pn, th_dn))
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn mid_here(&mut self, rem: u32, th_pn: u32, th_dn: u32) -> Entry {
         self.nodes += 1;
         let key = self.history.last().expect("a position").key();
@@ -352,6 +364,10 @@ impl Search<'_, '_> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn mid_loop(
         &mut self,
         rem: u32,
@@ -443,6 +459,10 @@ impl Search<'_, '_> {
         stacker::maybe_grow(256 << 10, 16 << 20, || self.line_here(rem, out))
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn line_here(&mut self, rem: u32, out: &mut Vec<Move>) {
         let or = self.history.last().expect("a position").side_to_move() == self.attacker;
         if !or && self.is_mate() {

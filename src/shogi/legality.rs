@@ -137,6 +137,10 @@ impl<'o> Hybrid<'o> {
     /// on a file or a dead piece there; with it the native parts look only at what the move
     /// changed (the mover's pawns on the board change only by a pawn drop or promotion, and a
     /// piece has nowhere to go only where it moved).
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn forbidden_at(
         &mut self,
         history: &mut Vec<Position>,
@@ -237,6 +241,10 @@ impl<'o> Hybrid<'o> {
         self.mate_at(history, 0)
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn mate_at(&mut self, history: &mut Vec<Position>, depth: usize) -> Result<bool, String> {
         if self.asked.mate {
             let r = self.oracle.mate(history);
@@ -303,6 +311,10 @@ impl<'o> Hybrid<'o> {
 
     /// The legal moves at the last position of `history` that pass `keep` (tested first:
     /// legality is asked only of those), each with the key of the position it leads to.
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     pub fn legal_moves_where(
         &mut self,
         history: &mut Vec<Position>,

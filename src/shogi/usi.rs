@@ -185,6 +185,10 @@ pub fn parse_position_command(s: &str) -> Result<Game, ParseErrors> {
 /// The same, each move played by `play` rather than checked against the shipped move
 /// generator (the moves of a variant's rules, which may add moves or take them away); `play`
 /// gives the position after the move, or why it is no move here. The positions, oldest first.
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given"
+)]
 pub fn parse_position_command_by(
     s: &str,
     play: &mut dyn FnMut(&Position, &str) -> Result<Position, String>,

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 //! What the command-line tests share: running the binary from the project's folder, and its
 //! output as text for a failure message. Each test file takes what it needs (`mod common;`).
 #![allow(dead_code)]

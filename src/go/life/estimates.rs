@@ -120,6 +120,7 @@ impl Estimates {
         self.slots[self.bucket(Self::norm(key))].key
     }
 
+    #[expect(clippy::expect_used, reason = "a bucket is made with its slots")]
     pub(super) fn insert(&mut self, key: u64, phi: u32, delta: u32) {
         if self.slots.is_empty()
             || (self.used * 4 >= self.slots.len() * 3 && self.slots.len() < self.max_slots)

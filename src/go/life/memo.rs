@@ -293,6 +293,7 @@ impl<T: Copy> TrackedMemo<T> {
 
     /// Keeps the result `k` of the sequence `path` whose search asked about `asked` (its last
     /// board left out).
+    #[expect(clippy::expect_used, reason = "the key's group was made just before")]
     pub(super) fn insert(&mut self, key: TrackKey, asked: &Tested, path: &Path, k: T) {
         if asked.every {
             let (k1, k2) = path.set_key(None);

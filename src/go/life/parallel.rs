@@ -320,6 +320,10 @@ impl Classifier {
 }
 
 /// The last board of a checked sequence.
+#[expect(
+    clippy::expect_used,
+    reason = "path_of refuses an empty sequence before"
+)]
 fn cl_last(seq: &[Board]) -> crate::go::small::SmallBoard {
     SmallGraph::from_board(seq.last().expect("checked by path_of"))
 }

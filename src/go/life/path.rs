@@ -141,6 +141,7 @@ impl Classifier {
     /// The memo key of the sequence `path` (+ `extra`) ending on `last`, up to the graph's
     /// symmetries: the least image, and the symmetry that gives it (the vertex `v` of the
     /// sequence is the vertex `perm[v]` of the stored one).
+    #[expect(clippy::expect_used, reason = "the identity is always a symmetry")]
     pub(super) fn canonical(
         &self,
         last: SmallBoard,

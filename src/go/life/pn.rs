@@ -157,6 +157,10 @@ impl Branch {
     }
 
     /// The boards a proof asked about (the option proved to get v).
+    #[expect(
+        clippy::expect_used,
+        reason = "the search asks only of the children it opened or resolved"
+    )]
     fn proof(&self) -> Tested {
         let mut asked = self.opp.done.as_ref().expect("resolved").1.clone();
         if let Some(a) = &self.again {
@@ -333,6 +337,10 @@ impl Classifier {
     /// searches until the proof number reaches `th_phi` or the disproof number `th_delta`, or
     /// the question is resolved.
     #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::expect_used,
+        reason = "the search asks only of the children it opened or resolved"
+    )]
     fn mid(
         &mut self,
         last: SmallBoard,

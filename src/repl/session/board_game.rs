@@ -160,6 +160,10 @@ impl Session {
 
     /// Play moves in the variant's notation on a game: all of them, or none (the first that
     /// does not read or is not legal is reported, pointed at in the input line).
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn play_board(&mut self, game: &mut BoardGame, toks: &[(usize, &str)], line: &str) -> bool {
         let mut positions = game.positions.clone();
         let mut moves = vec![];
@@ -186,6 +190,10 @@ impl Session {
         true
     }
 
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     fn board_note(&self) {
         if let Some(g) = &self.board {
             println!(
@@ -199,6 +207,10 @@ impl Session {
     }
 
     /// `:board` for the variant's game.
+    #[expect(
+        clippy::expect_used,
+        reason = "the command runs only when the session holds a game; a game's history is never empty: it starts with the position given"
+    )]
     pub(super) fn board_diagram(&self) {
         let g = self.board.as_ref().expect("a game of the variant");
         let p = g.positions.last().expect("a position");
@@ -213,6 +225,10 @@ impl Session {
     }
 
     /// `:legal` for the variant's game: the moves of the engine compiled from its tables.
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     pub(super) fn board_legal(&mut self) {
         let Some(g) = &mut self.board else {
             fail!(self, "{NO_GAME}");
@@ -239,6 +255,10 @@ impl Session {
     }
 
     /// `s`, the variant's position as the core's `State`.
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     pub(super) fn board_bound(&self) -> Result<Option<(String, Value, String)>, String> {
         let Some(g) = &self.board else {
             return Ok(None);

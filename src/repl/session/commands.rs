@@ -126,6 +126,10 @@ impl Session {
     }
 
     /// `:board`: the current game's board drawn, with what is known of the game.
+    #[expect(
+        clippy::expect_used,
+        reason = "the command runs only when the session holds a game; a game's history is never empty: it starts with the position given"
+    )]
     fn board(&mut self) -> Flow {
         match self.current {
             Some(Current::Shogi) => {

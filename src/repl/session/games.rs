@@ -5,6 +5,10 @@
 use super::*;
 
 impl Session {
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     pub(super) fn game_note(&self) {
         if let Some(sg) = &self.shogi {
             println!(
@@ -202,6 +206,10 @@ impl Session {
 
     /// The legal moves of the current shogi position: the successors that `legal(g, i)` of the
     /// rules keeps under the current reading.
+    #[expect(
+        clippy::expect_used,
+        reason = "a game's history is never empty: it starts with the position given"
+    )]
     pub(super) fn legal(&mut self, ev: &mut Evaluator) {
         if self.current == Some(Current::Go) {
             self.go_legal();
@@ -274,6 +282,10 @@ impl Session {
 
     /// The points where the side to move may play on the Go board (suicide of more than one
     /// stone allowed under the reading `suicide`), and pass.
+    #[expect(
+        clippy::expect_used,
+        reason = "the command runs only when the session holds a game"
+    )]
     pub(super) fn go_legal(&self) {
         let go = self.go.as_ref().expect("a board");
         let suicide = self.reading == "suicide";

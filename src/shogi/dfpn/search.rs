@@ -907,6 +907,10 @@ impl Search<'_> {
 
     /// The proof or disproof of a resolved node, with its bounds, from its children.
     #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::expect_used,
+        reason = "a node is proven (disproven) only through a child that is"
+    )]
     fn resolve(
         &mut self,
         p: &Position,

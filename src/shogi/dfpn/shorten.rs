@@ -94,6 +94,10 @@ impl Search<'_> {
 
     /// Looks for shorter mates at the attacker nodes of `line` (a mate of `plies` plies whose
     /// values fall by one a ply), deepest first, `slice` nodes each.
+    #[expect(
+        clippy::expect_used,
+        reason = "the line undone has one move per ply played"
+    )]
     fn shorten_along(&mut self, p: &mut Position, line: &[Move], plies: u32, slice: u64) {
         let mut undo = Vec::with_capacity(line.len());
         let mut pks = Vec::with_capacity(line.len());

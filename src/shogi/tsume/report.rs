@@ -57,6 +57,10 @@ pub struct Variation<M> {
 pub const MAX_VARIATIONS: usize = 256;
 
 /// The positions along a line, the start first.
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given"
+)]
 pub fn positions<B: Board>(start: &B, line: &[B::Move]) -> Vec<B> {
     let mut out = vec![start.clone()];
     for &m in line {
@@ -123,6 +127,10 @@ pub fn futile_interpositions<B: Board>(
 }
 
 /// Pieces in the attacker's hand at the end of the line, in SFEN letters (`2P`, `G`).
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given"
+)]
 pub fn leftover<B: Board>(start: &B, line: &[B::Move]) -> Vec<String> {
     let ps = positions(start, line);
     ps.last()
@@ -308,6 +316,10 @@ fn other_mates<B: Board>(
 /// The variations of the line's length with no piece left over (変同), from the equal-length
 /// defences of the main line and, in turn, of each such variation; along each, the attacker's
 /// other mates (変化別詰), a flaw where the convention says so.
+#[expect(
+    clippy::expect_used,
+    reason = "a game's history is never empty: it starts with the position given"
+)]
 fn variations<B: Board>(
     ck: &mut Checker,
     start: &B,
