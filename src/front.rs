@@ -159,6 +159,28 @@ pub fn natives_on(prog: &Program, reading: ReadingId, def: &str) -> Vec<String> 
         .collect()
 }
 
+/// The definitions a tsume convention's verdict stands for: the checker answers for them where
+/// they are the shipped ones of one of the conventions, [`TSUME_READINGS`].
+pub const TSUME_DEFS: [&str; 8] = [
+    "tsume_within",
+    "futile",
+    "interpositions",
+    "last_move_alternatives",
+    "alternative_flaw",
+    "variation_alternatives",
+    "variation_alternative_flaw",
+    "pieces_left",
+];
+
+/// The readings of rules/shogi_tsume.rule the tsume checker follows.
+pub const TSUME_READINGS: [&str; 5] = [
+    "common",
+    "common-unique-last",
+    "common-unique-variations",
+    "strict",
+    "strict-unique-last",
+];
+
 /// The definitions the native shogi engines stand for: the move generator (`legal`) and the
 /// mate search (`mate_in`).
 pub const ENGINE_DEFS: [&str; 2] = ["legal", "mate_in"];

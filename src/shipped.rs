@@ -125,6 +125,20 @@ pub fn native_reading(def: &str, reading: &str) -> Option<&'static str> {
         .map(|(_, _, native)| *native)
 }
 
+/// The convention the tsume checker follows under the shipped reading `reading` (one of
+/// [`crate::front::TSUME_READINGS`]), where the shipped program lets it answer there: known
+/// without checking the shipped files. None where it does not, or where the facts were worked
+/// out from other texts than the ones built in.
+pub fn tsume_convention(reading: &str) -> Option<&'static str> {
+    if facts::TEXTS_HASH != texts_hash() {
+        return None;
+    }
+    facts::TSUME
+        .iter()
+        .find(|(r, _)| *r == reading)
+        .map(|(_, c)| *c)
+}
+
 /// What stands where `okite rules export` would write a shipped file.
 #[derive(PartialEq)]
 enum There {

@@ -66,3 +66,32 @@ pub const NATIVE: &[(&str, &str, &str)] = &[
     ("mate_in", "common-unique-last", "narrow"),
     ("mate_in", "common-unique-variations", "narrow"),
 ];
+
+/// (shipped reading, the convention the tsume checker follows there).
+pub const TSUME: &[(&str, &str)] = &[
+    ("base", "strict"),
+    ("suicide", "strict"),
+    ("p-to-chooser", "strict"),
+    ("stuck-is-error", "strict"),
+    ("cautious", "strict"),
+    ("literal-ultimate", "strict"),
+    ("area", "strict"),
+    ("situational", "strict"),
+    ("simple-ko", "strict"),
+    ("pure", "strict"),
+    ("tromp-taylor", "strict"),
+    ("chinese", "strict"),
+    ("japanese", "strict"),
+    ("japanese-literal", "strict"),
+    ("korean", "strict"),
+    ("korean-literal", "strict"),
+    ("aga", "strict"),
+    ("new-zealand", "strict"),
+    ("ing", "strict"),
+    ("narrow", "strict"),
+    ("strict", "strict"),
+    ("strict-unique-last", "strict-unique-last"),
+    ("common", "common"),
+    ("common-unique-last", "common-unique-last"),
+    ("common-unique-variations", "common-unique-variations"),
+];

@@ -5,7 +5,7 @@
 //! `OKITE_BLESS=1 cargo test --release --test shipped_facts`; until then the test fails, and the
 //! commands, seeing other texts than the facts', check the rules as before.
 
-use okite::front::{plan, Plan, ENGINE_DEFS, SHOGI_READINGS};
+use okite::front::{plan, Plan, ENGINE_DEFS, SHOGI_READINGS, TSUME_DEFS, TSUME_READINGS};
 
 fn generated() -> String {
     let prog = okite::bindings::shipped();
@@ -15,6 +15,14 @@ fn generated() -> String {
             if let Plan::Native(native) = plan(&prog, i as u32, def, &SHOGI_READINGS) {
                 rows.push_str(&format!("    ({def:?}, {:?}, {native:?}),\n", r.name));
             }
+        }
+    }
+    let mut tsume = String::new();
+    for (i, r) in prog.readings.iter().enumerate() {
+        if let Ok(c) =
+            okite::bindings::engine_reading(&prog, i as u32, &TSUME_DEFS, &TSUME_READINGS)
+        {
+            tsume.push_str(&format!("    ({:?}, {c:?}),\n", r.name));
         }
     }
     format!(
@@ -28,6 +36,10 @@ pub const TEXTS_HASH: u64 = {:#018x};
 /// (definition, shipped reading, the shipped reading its native engine follows there).
 pub const NATIVE: &[(&str, &str, &str)] = &[
 {rows}];
+
+/// (shipped reading, the convention the tsume checker follows there).
+pub const TSUME: &[(&str, &str)] = &[
+{tsume}];
 ",
         okite::shipped::texts_hash()
     )
@@ -67,6 +79,21 @@ fn the_shipped_facts_are_what_the_checked_rules_give() {
     }
     // the engines follow at least the four shogi readings and base
     assert!(native >= 2 * 5, "{native}");
+    // the tsume checker's lookup agrees with the checked program, reading by reading
+    let mut conventions = 0;
+    for (i, r) in prog.readings.iter().enumerate() {
+        let checked =
+            okite::bindings::engine_reading(&prog, i as u32, &TSUME_DEFS, &TSUME_READINGS).ok();
+        assert_eq!(
+            okite::shipped::tsume_convention(&r.name),
+            checked,
+            "{}",
+            r.name
+        );
+        conventions += checked.is_some() as usize;
+    }
+    assert!(conventions >= TSUME_READINGS.len(), "{conventions}");
+    assert_eq!(okite::shipped::tsume_convention("no-such-reading"), None);
 }
 
 /// The commands that answer on the built-in rules without checking them (perft, legal, mate)
@@ -106,6 +133,38 @@ fn the_unchecked_start_answers_as_the_checked_rules_do() {
         vec!["perft", "--depth", "2", "--json", "--sfen", drops],
         vec!["perft", "--depth", "1", "--moves", "5i5i"],
         vec!["mate", "--sfen", "7k1/9/7P1/9/9/9/9/9/K8 b G 1", "--json"],
+        // a composed mate in 3 and a mate in 1, under every convention and some
+        vec!["tsume", "--sfen", "7kl/9/7P1/9/9/9/9/9/K8 b GS 1", "--json"],
+        vec!["tsume", "--sfen", "7k1/9/7P1/9/9/9/9/9/K8 b G 1"],
+        vec![
+            "tsume",
+            "--sfen",
+            "7k1/9/7P1/9/9/9/9/9/K8 b G 1",
+            "--conventions",
+            "strict,common",
+        ],
+        // a name that is no convention, one that the checker does not follow, none at all
+        vec![
+            "tsume",
+            "--sfen",
+            "7k1/9/7P1/9/9/9/9/9/K8 b G 1",
+            "--conventions",
+            "strict,nope",
+        ],
+        vec![
+            "tsume",
+            "--sfen",
+            "7k1/9/7P1/9/9/9/9/9/K8 b G 1",
+            "--conventions",
+            "narrow",
+        ],
+        vec![
+            "tsume",
+            "--sfen",
+            "7k1/9/7P1/9/9/9/9/9/K8 b G 1",
+            "--conventions",
+            ",",
+        ],
     ];
     let readings = ["narrow", "broad", "narrow-check", "broad-check"];
     for r in readings {

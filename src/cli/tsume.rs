@@ -11,25 +11,7 @@ use crate::shogi::tsume::report::{self, AtPly, Verdict};
 use crate::shogi::tsume::{Board, Checker, Convention, Futility, CONVENTIONS};
 use crate::shogi::types::Move;
 
-/// The definitions a convention's verdict stands for: the checker answers for them where they
-/// are the shipped ones of one of the conventions.
-const TSUME_DEFS: [&str; 8] = [
-    "tsume_within",
-    "futile",
-    "interpositions",
-    "last_move_alternatives",
-    "alternative_flaw",
-    "variation_alternatives",
-    "variation_alternative_flaw",
-    "pieces_left",
-];
-const TSUME_READINGS: [&str; 5] = [
-    "common",
-    "common-unique-last",
-    "common-unique-variations",
-    "strict",
-    "strict-unique-last",
-];
+use crate::front::{TSUME_DEFS, TSUME_READINGS};
 
 /// A convention asked for: the name given and what the checker follows.
 pub(super) struct Asked {
@@ -37,35 +19,24 @@ pub(super) struct Asked {
     conv: Convention,
 }
 
-/// What every problem of a `tsume` command is judged by: the program, the board variant asked
-/// (if any), and the conventions, each one the checker follows; or the exit status of why not
-/// (its diagnostic printed).
-pub(super) type Prepared = (
-    crate::check::Program,
-    Option<crate::variants::LoadedVariant>,
-    Vec<Asked>,
-);
+/// What every problem of a `tsume` command is judged by: the board variant asked (if any), and
+/// the conventions, each one the checker follows; or the exit status of why not (its
+/// diagnostic printed).
+pub(super) type Prepared = (Option<crate::variants::LoadedVariant>, Vec<Asked>);
 
 /// The rules, the board variant and the conventions of `a`, read and checked.
 #[expect(clippy::expect_used, reason = "the conventions are the named ones")]
 pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32> {
-    // a board variant's problem is judged under the shipped conventions
+    // a board variant's problem is judged under the shipped conventions (`None`: the shipped
+    // rules, not checked yet)
     let (prog, board) = match super::variant_asked::requested(
         a.variant.variant.as_deref(),
         &a.rules,
         None,
         printer,
     ) {
-        Ok(super::variant_asked::Asked::Board(v)) => match load_or_report(&[], printer) {
-            Ok((p, _)) => (p, Some(v)),
-            Err(c) => return Err(c),
-        },
-        Ok(super::variant_asked::Asked::Shogi(p)) => {
-            match super::variant_asked::shogi_program(p, printer) {
-                Ok(p) => (p, None),
-                Err(c) => return Err(c),
-            }
-        }
+        Ok(super::variant_asked::Asked::Board(v)) => (None, Some(v)),
+        Ok(super::variant_asked::Asked::Shogi(p)) => (p, None),
         Err(c) => return Err(c),
     };
     let names: Vec<String> = match &a.conventions {
@@ -87,6 +58,24 @@ pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32>
             )),
         ));
     }
+    // on the built-in rules, the convention the checker follows under each shipped reading is
+    // known without checking them; a name that is none of them is checked, and said wrong, below
+    if prog.is_none() {
+        let known: Option<Vec<Asked>> = names
+            .iter()
+            .map(|n| {
+                let c = crate::shipped::tsume_convention(n)?;
+                Some(Asked {
+                    name: n.clone(),
+                    conv: crate::shogi::tsume::convention(c)?,
+                })
+            })
+            .collect();
+        if let Some(asked) = known {
+            return Ok((board, asked));
+        }
+    }
+    let prog = super::variant_asked::shogi_program(prog, printer)?;
     let mut asked = vec![];
     for n in &names {
         let r = match prog.reading_or_error(n) {
@@ -109,7 +98,7 @@ pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32>
             }
         }
     }
-    Ok((prog, board, asked))
+    Ok((board, asked))
 }
 
 #[expect(clippy::expect_used, reason = "the arguments give one of the two")]
@@ -117,7 +106,7 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
     let printer = Printer::new(&OutOpts {
         color: "auto".into(),
     });
-    let (_, board, asked) = match prepare(&a, &printer) {
+    let (board, asked) = match prepare(&a, &printer) {
         Ok(p) => p,
         Err(c) => return c,
     };

@@ -83,7 +83,7 @@ fn variant_batch(
                 color: "never".into(),
             })
             .capturing();
-            prepare(a, &quiet).ok().and_then(|(_, v, _)| v)
+            prepare(a, &quiet).ok().and_then(|(v, _)| v)
         },
         |v, p| {
             if let Some(d) = p.unreadable(Some(batch)) {
@@ -111,8 +111,8 @@ pub(super) fn run(a: &TsumeArgs, batch: &std::path::Path) -> i32 {
         return printer.fail(d);
     }
     let asked = match prepare(a, printer) {
-        Ok((_, None, asked)) => asked,
-        Ok((_, Some(v), asked)) => return variant_batch(a, batch, &v, &asked, printer),
+        Ok((None, asked)) => asked,
+        Ok((Some(v), asked)) => return variant_batch(a, batch, &v, &asked, printer),
         Err(c) => return c,
     };
     let asked = &asked[..];
