@@ -20,6 +20,37 @@ fn okite_repl(args: &[&str]) -> Command {
     cmd
 }
 
+/// A REPL on a rule file, asked one line at a time.
+struct Talk {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Talk {
+    fn on(file: &std::path::Path) -> Talk {
+        let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        Talk { child, stdin, out }
+    }
+
+    /// The first line of the answer to `line`.
+    fn ask(&mut self, line: &str) -> String {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut s = String::new();
+        self.out.read_line(&mut s).unwrap();
+        s.trim_end().to_string()
+    }
+
+    /// Ends the session, which must exit with success.
+    fn end(mut self) {
+        drop(self.stdin);
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
 /// Run a whole script; (stdout, stderr, exit status).
 fn run_script(script: &str) -> (String, String, i32) {
     run_script_on(&[], script)
@@ -157,16 +188,8 @@ fn reload_keeps_memo_tables_when_nothing_changed_and_prompt_definitions_override
         "def k -> Int = 1\ndef twice(x: Int) -> Int = 2 * x\n",
     )
     .unwrap();
-    let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut ask = |line: &str| -> String {
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-        let mut s = String::new();
-        out.read_line(&mut s).unwrap();
-        s.trim_end().to_string()
-    };
+    let mut talk = Talk::on(&file);
+    let mut ask = |line: &str| talk.ask(line);
     assert_eq!(ask("twice(k)"), "2");
     assert!(
         ask(":reload").starts_with("no rule file changed; memo tables kept ("),
@@ -199,8 +222,7 @@ fn reload_keeps_memo_tables_when_nothing_changed_and_prompt_definitions_override
     assert!(ask(":reload").starts_with("reloaded ("));
     assert_eq!(ask("twice(k)"), "300");
     assert_eq!(ask(":defs tw"), "twice(x) : (Int) -> Int");
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    talk.end();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -361,16 +383,8 @@ fn reload_keeps_the_memo_of_untouched_definitions() {
     let file = dir.join("t.rule");
     let body = "def total(n: Int) -> Int = sum i in 1..n: i\ndef shifted(n: Int) -> Int = sum i in 1..n: i + k\n";
     std::fs::write(&file, format!("def k -> Int = 1\n{body}")).unwrap();
-    let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut ask = |line: &str| -> String {
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-        let mut s = String::new();
-        out.read_line(&mut s).unwrap();
-        s.trim_end().to_string()
-    };
+    let mut talk = Talk::on(&file);
+    let mut ask = |line: &str| talk.ask(line);
     assert_eq!(ask("total(100) + shifted(10)"), "5115");
     std::fs::write(&file, format!("def k -> Int = 2\n{body}")).unwrap();
     // total(100) is kept; k and shifted(10) (which uses k) are not
@@ -382,8 +396,7 @@ fn reload_keeps_the_memo_of_untouched_definitions() {
         )
     );
     assert_eq!(ask("total(100) + shifted(10)"), "5125");
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    talk.end();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -396,16 +409,8 @@ fn reload_keeps_the_memo_while_the_enums_before_are_the_same() {
     let file = dir.join("t.rule");
     let body = "def total(n: Int) -> Int = sum i in 1..n: i\ndef shifted(n: Int) -> Int = sum i in 1..n: i + k\ndef k -> Int = 1\n";
     std::fs::write(&file, format!("enum Colour {{ Red, Blue }}\n{body}")).unwrap();
-    let mut child = okite_repl(&[file.to_str().unwrap()]).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut ask = |line: &str| -> String {
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-        let mut s = String::new();
-        out.read_line(&mut s).unwrap();
-        s.trim_end().to_string()
-    };
+    let mut talk = Talk::on(&file);
+    let mut ask = |line: &str| talk.ask(line);
     let kept = |n: usize| {
         format!(
             "reloaded ({} changed); kept {n} memo entries of unchanged definitions",
@@ -428,8 +433,7 @@ fn reload_keeps_the_memo_while_the_enums_before_are_the_same() {
     .unwrap();
     assert_eq!(ask(":reload"), kept(0));
     assert_eq!(ask("total(100) + shifted(10)"), "5115");
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
+    talk.end();
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -55,15 +55,7 @@ impl Program {
         let mut added = vec![];
         for it in &file.items {
             let Item::Reading(r) = it else { continue };
-            let id = self.readings.len() as ReadingId;
-            self.readings.push(ReadingInfo {
-                name: r.name.text.clone(),
-                parents: vec![],
-                mro: vec![],
-                own: HashMap::new(),
-                span: Some(r.name.span),
-            });
-            self.reading_names.insert(r.name.text.clone(), id);
+            let id = self.new_reading(r);
             let mut binds = vec![];
             let mut claims = super::declare::Claims::new();
             self.declare_reading_items(id, r, &mut claims, &mut binds, &mut errs);

@@ -204,20 +204,25 @@ impl Program {
                         errs.push(d.help("give the second reading another name"));
                         continue;
                     }
-                    let id = self.readings.len() as ReadingId;
-                    self.readings.push(ReadingInfo {
-                        name: r.name.text.clone(),
-                        parents: vec![],
-                        mro: vec![],
-                        own: HashMap::new(),
-                        span: Some(r.name.span),
-                    });
-                    self.reading_names.insert(r.name.text.clone(), id);
-                    decls.push((id, r));
+                    decls.push((self.new_reading(r), r));
                 }
             }
         }
         decls
+    }
+
+    /// The entry of reading `r` (its items and order not made yet).
+    pub(super) fn new_reading(&mut self, r: &ReadingDecl) -> ReadingId {
+        let id = self.readings.len() as ReadingId;
+        self.readings.push(ReadingInfo {
+            name: r.name.text.clone(),
+            parents: vec![],
+            mro: vec![],
+            own: HashMap::new(),
+            span: Some(r.name.span),
+        });
+        self.reading_names.insert(r.name.text.clone(), id);
+        id
     }
 
     /// A reading's definitions, overrides and natives, then its parents.
