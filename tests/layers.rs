@@ -369,7 +369,7 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 /// Files over 1,200 lines and functions over 150 that are left, at their lengths now: none may
 /// grow, and none may join them. Each one split is taken off the list.
 const LONG_FILES: &[(&str, usize)] = &[];
-const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[("src/shogi/dfpn/search.rs", "mid", 160)];
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[];
 
 #[test]
 fn no_file_over_1200_lines_and_no_function_over_150() {

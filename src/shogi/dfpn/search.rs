@@ -708,6 +708,68 @@ impl Search<'_> {
         }
     }
 
+    /// The value of a node without moves (`scratch` empty): the attacker without a check is
+    /// disproven, whatever more of the kinds already held; the defender without a defence is
+    /// mated.
+    #[inline]
+    fn no_move(&self, p: &Position, or: bool, ha: u32, hd: u32) -> Val {
+        if or {
+            let mut d = hand::FULL;
+            for k in 0..7 {
+                if hand::get(ha, k) == 0 {
+                    d = hand::set(d, k, 0);
+                }
+            }
+            Val::disproof(NO_LIMIT, d, 0)
+        } else {
+            Val::proof(0, 0, self.interposition_bound(p, hd))
+        }
+    }
+
+    /// The children of the node at `p` from the moves in `scratch`, pushed from `base` on and
+    /// each given its first value (`cb` plies left below, `pk` the node's path key); where they
+    /// end. A mate found among the attacker's moves ends the list there.
+    #[inline]
+    fn expand(&mut self, p: &mut Position, or: bool, base: usize, cb: u32, pk: u64) -> usize {
+        for &m in self.scratch.as_slice() {
+            self.children.push(Child {
+                m,
+                v: Val::unknown(1, 1),
+                key: 0,
+                next: u32::MAX,
+                active: true,
+            });
+        }
+        self.warm(p, base);
+        for i in base..self.children.len() {
+            let m = self.children[i].m;
+            let u = p.do_move(m);
+            let ck = p.key();
+            let mut v = self.child_init(p, cb, pk);
+            p.undo_move(m, u);
+            if or && v.pn == 0 && v.len == 0 && m.drop_kind() == Some(PieceKind::Pawn) {
+                // A pawn drop that mates is illegal: a move that does not exist.
+                v = Val::disproof(NO_LIMIT, hand::FULL, 0);
+            }
+            self.children[i].v = v;
+            self.children[i].key = ck;
+            if or && v.pn == 0 {
+                self.children.truncate(i + 1);
+                break; // a mate: no need to look further
+            }
+            // Once a defence is unresolved the node is not proven by this look, and the mate in
+            // one of the defences after it is left to when they are searched: most positions
+            // after a check are left (disproven or outgrown) before all their defences are.
+            if !or && v.pn != 0 && v.dn != 0 {
+                self.defer = true;
+            }
+        }
+        self.defer = false;
+        let end = self.children.len();
+        self.link_delayed(p, base, end, or);
+        end
+    }
+
     /// Multiple iterative deepening at `p`, `budget` plies left, `pk` the path key.
     pub(super) fn mid(
         &mut self,
@@ -746,18 +808,7 @@ impl Search<'_> {
             node_rep = 0;
         }
         if self.scratch.is_empty() {
-            let mut v = if or {
-                // No check: no mate, whatever more of the kinds already held.
-                let mut d = hand::FULL;
-                for k in 0..7 {
-                    if hand::get(ha, k) == 0 {
-                        d = hand::set(d, k, 0);
-                    }
-                }
-                Val::disproof(NO_LIMIT, d, 0)
-            } else {
-                Val::proof(0, 0, self.interposition_bound(p, hd))
-            };
+            let mut v = self.no_move(p, or, ha, hd);
             v.exact = exact;
             v.rep = node_rep;
             return self.finish_store(key, ha, hd, v, depth, pk, 1);
@@ -775,42 +826,7 @@ impl Search<'_> {
         }
         self.path.push(key, ha, hd);
         let base = self.children.len();
-        for &m in self.scratch.as_slice() {
-            self.children.push(Child {
-                m,
-                v: Val::unknown(1, 1),
-                key: 0,
-                next: u32::MAX,
-                active: true,
-            });
-        }
-        self.warm(p, base);
-        for i in base..self.children.len() {
-            let m = self.children[i].m;
-            let u = p.do_move(m);
-            let ck = p.key();
-            let mut v = self.child_init(p, cb, pk);
-            p.undo_move(m, u);
-            if or && v.pn == 0 && v.len == 0 && m.drop_kind() == Some(PieceKind::Pawn) {
-                // A pawn drop that mates is illegal: a move that does not exist.
-                v = Val::disproof(NO_LIMIT, hand::FULL, 0);
-            }
-            self.children[i].v = v;
-            self.children[i].key = ck;
-            if or && v.pn == 0 {
-                self.children.truncate(i + 1);
-                break; // a mate: no need to look further
-            }
-            // Once a defence is unresolved the node is not proven by this look, and the mate in
-            // one of the defences after it is left to when they are searched: most positions
-            // after a check are left (disproven or outgrown) before all their defences are.
-            if !or && v.pn != 0 && v.dn != 0 {
-                self.defer = true;
-            }
-        }
-        self.defer = false;
-        let end = self.children.len();
-        self.link_delayed(p, base, end, or);
+        let end = self.expand(p, or, base, cb, pk);
         let shared = self.team.shared();
         if shared {
             self.team.enter(p.key());
