@@ -170,7 +170,7 @@ pub(super) struct Resolver<'p> {
     pub(super) uses: Vec<(DefKey, bool)>,
     /// The names bound as variables that the program had not bound before (see
     /// `Program::bound_names`).
-    pub(super) bound: Vec<String>,
+    pub(super) bound: std::collections::HashSet<String>,
 }
 
 impl<'p> Resolver<'p> {
@@ -187,7 +187,7 @@ impl<'p> Resolver<'p> {
             negated: false,
             errs: vec![],
             uses: vec![],
-            bound: vec![],
+            bound: Default::default(),
         }
     }
 
@@ -215,8 +215,8 @@ impl<'p> Resolver<'p> {
                 .help("choose another name for the variable"),
             );
         }
-        if !self.p.bound_names.contains(name) && !self.bound.iter().any(|b| b == name) {
-            self.bound.push(name.to_string());
+        if !self.p.bound_names.contains(name) && !self.bound.contains(name) {
+            self.bound.insert(name.to_string());
         }
         let slot = self.nlocals;
         self.nlocals += 1;
