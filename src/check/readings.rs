@@ -45,26 +45,18 @@ impl Program {
                 );
                 return;
             }
-            let mut all = vec![cur as ReadingId];
-            for &p in parents {
-                all.extend(order[p as usize].as_deref().unwrap_or_default());
-            }
             generation += 1;
-            let mut kept: Vec<ReadingId> = all
-                .iter()
-                .rev()
-                .filter(|&&x| std::mem::replace(&mut seen[x as usize], generation) != generation)
-                .copied()
-                .collect();
-            kept.reverse();
+            let (kept, ancestors) = merged_order(
+                cur as ReadingId,
+                parents
+                    .iter()
+                    .map(|&p| order[p as usize].as_deref().unwrap_or_default()),
+                &mut seen,
+                generation,
+            );
             let too_many = parents
                 .iter()
                 .any(|&p| refused_for[p as usize] == Some(TOO_MANY));
-            // its ancestors: all but itself and base
-            let ancestors = kept
-                .iter()
-                .filter(|&&x| x != cur as ReadingId && x != BASE)
-                .count();
             if too_many || ancestors > MAX_ANCESTORS {
                 refused_for[cur] = Some(TOO_MANY);
                 refused[cur] = Some(too_many_ancestors(name, span));
@@ -73,7 +65,7 @@ impl Program {
             order[cur] = Some(kept);
         });
         for (r, refusal) in refused.into_iter().enumerate() {
-            let mut mro = match (refusal, order[r].take()) {
+            let mro = match (refusal, order[r].take()) {
                 (Some(d), _) => {
                     errs.push(d);
                     vec![r as ReadingId, BASE]
@@ -81,11 +73,7 @@ impl Program {
                 (None, Some(o)) => o,
                 (None, None) => vec![r as ReadingId, BASE],
             };
-            if mro.last() != Some(&BASE) {
-                mro.retain(|x| *x != BASE);
-                mro.push(BASE);
-            }
-            self.readings[r].mro = mro;
+            self.readings[r].mro = base_last(mro);
         }
         // the names base resolves, and the ambiguities of each reading
         let nkeys = self.keys.len();
@@ -104,27 +92,21 @@ impl Program {
     /// parents, as [`Program::linearize`] makes it; E0115 when it has too many ancestors.
     pub(super) fn order_of_new(&self, r: ReadingId) -> Result<Vec<ReadingId>, Diag> {
         let info = &self.readings[r as usize];
-        let mut all = vec![r];
-        for &p in &info.parents {
-            all.extend(&self.readings[p as usize].mro);
-        }
-        let mut seen: HashSet<ReadingId> = HashSet::new();
-        let mut kept: Vec<ReadingId> = all
-            .iter()
-            .rev()
-            .filter(|&&x| seen.insert(x))
-            .copied()
-            .collect();
-        kept.reverse();
-        kept.retain(|&x| x != BASE);
-        if kept.len() - 1 > MAX_ANCESTORS {
+        let mut seen = vec![0u32; self.readings.len()];
+        let parents = info.parents.iter();
+        let (kept, ancestors) = merged_order(
+            r,
+            parents.map(|&p| self.readings[p as usize].mro.as_slice()),
+            &mut seen,
+            1,
+        );
+        if ancestors > MAX_ANCESTORS {
             return Err(too_many_ancestors(
                 &info.name,
                 info.span.unwrap_or_default(),
             ));
         }
-        kept.push(BASE);
-        Ok(kept)
+        Ok(base_last(kept))
     }
 
     /// The names reading `r` inherits two overrides of, neither from an ancestor of the other
@@ -201,6 +183,40 @@ impl Program {
             table
         }))
     }
+}
+
+/// The order of reading `cur` from the orders of its parents: `cur`, then each parent's order
+/// in turn, each reading kept at its last occurrence (`seen` marks the readings met while this
+/// order is built with `generation`); and the number of its ancestors, base aside. Where base
+/// stands in it depends on the parents' orders ([`base_last`] puts it at the end).
+fn merged_order<'o>(
+    cur: ReadingId,
+    parents: impl Iterator<Item = &'o [ReadingId]>,
+    seen: &mut [u32],
+    generation: u32,
+) -> (Vec<ReadingId>, usize) {
+    let mut all = vec![cur];
+    for o in parents {
+        all.extend(o);
+    }
+    let mut kept: Vec<ReadingId> = all
+        .iter()
+        .rev()
+        .filter(|&&x| std::mem::replace(&mut seen[x as usize], generation) != generation)
+        .copied()
+        .collect();
+    kept.reverse();
+    let ancestors = kept.iter().filter(|&&x| x != cur && x != BASE).count();
+    (kept, ancestors)
+}
+
+/// A reading's order with base last, where every order ends.
+fn base_last(mut mro: Vec<ReadingId>) -> Vec<ReadingId> {
+    if mro.last() != Some(&BASE) {
+        mro.retain(|x| *x != BASE);
+        mro.push(BASE);
+    }
+    mro
 }
 
 /// E0115: reading `name` extends more than [`MAX_ANCESTORS`] readings.
