@@ -110,13 +110,18 @@ pub mod facts {
     include!("shipped_facts.rs");
 }
 
+/// Whether the facts were worked out from the texts built in.
+fn facts_hold() -> bool {
+    facts::TEXTS_HASH == texts_hash()
+}
+
 /// The shipped reading a native engine follows for `def` (`legal`, `mate_in`) under the
 /// shipped reading `reading`, where the shipped program binds it natively there: known without
 /// checking the shipped files, so that a command on the built-in rules starts at once. None
 /// where it does not, where the reading is not one of them, or where the facts were worked out
 /// from other texts than the ones built in (the command then checks them, as it would).
 pub fn native_reading(def: &str, reading: &str) -> Option<&'static str> {
-    if facts::TEXTS_HASH != texts_hash() {
+    if !facts_hold() {
         return None;
     }
     facts::NATIVE
@@ -130,7 +135,7 @@ pub fn native_reading(def: &str, reading: &str) -> Option<&'static str> {
 /// without checking the shipped files. None where it does not, or where the facts were worked
 /// out from other texts than the ones built in.
 pub fn tsume_convention(reading: &str) -> Option<&'static str> {
-    if facts::TEXTS_HASH != texts_hash() {
+    if !facts_hold() {
         return None;
     }
     facts::TSUME
