@@ -512,28 +512,28 @@ impl<'a> Search<'a> {
             };
             let own = key.board;
             if e.lo != LO_NONE && e.lo as i64 >= t && !self.conflicts(&e.s_lo, sym, own) {
-                self.stats.hits += 1;
-                let inv = &self.inv[sym];
-                let info = Info {
-                    summary: e.s_lo.map(|m| inv.mask(m)),
-                    dep: u32::MAX,
-                };
-                return Err(Res::Yes(e.lo as i64, info));
+                return Err(Res::Yes(e.lo as i64, self.hit(&e.s_lo, sym)));
             }
             if e.hi != HI_NONE && (e.hi as i64) < t && !self.conflicts(&e.s_hi, sym, own) {
-                self.stats.hits += 1;
-                let inv = &self.inv[sym];
-                let info = Info {
-                    summary: e.s_hi.map(|m| inv.mask(m)),
-                    dep: u32::MAX,
-                };
-                return Err(Res::No(e.hi as i64, info));
+                return Err(Res::No(e.hi as i64, self.hit(&e.s_hi, sym)));
             }
             if e.ut == t as i32 && e.ud as u32 >= d {
                 return Err(Res::Unknown);
             }
         }
         Ok((hint, Some((key, sym))))
+    }
+
+    /// A bound the table keeps, counted as a hit: what it depends on, as the node under the
+    /// symmetry `sym` sees it.
+    #[inline(always)]
+    fn hit(&mut self, s: &Summary, sym: usize) -> Info {
+        self.stats.hits += 1;
+        let inv = &self.inv[sym];
+        Info {
+            summary: s.map(|m| inv.mask(m)),
+            dep: u32::MAX,
+        }
     }
 
     /// Keeps the node's result in the table: a proved bound when it depends on no board of the
