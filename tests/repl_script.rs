@@ -51,6 +51,14 @@ impl Talk {
     }
 }
 
+/// What `:reload` says when `file` changed and `kept` memo entries were carried over.
+fn reloaded(file: &std::path::Path, kept: usize) -> String {
+    format!(
+        "reloaded ({} changed); kept {kept} memo entries of unchanged definitions",
+        file.display()
+    )
+}
+
 /// Run a whole script; (stdout, stderr, exit status).
 fn run_script(script: &str) -> (String, String, i32) {
     run_script_on(&[], script)
@@ -200,13 +208,7 @@ fn reload_keeps_memo_tables_when_nothing_changed_and_prompt_definitions_override
         "def k -> Int = 10\ndef twice(x: Int) -> Int = 2 * x\n",
     )
     .unwrap();
-    assert_eq!(
-        ask(":reload"),
-        format!(
-            "reloaded ({} changed); kept 0 memo entries of unchanged definitions",
-            file.display()
-        )
-    );
+    assert_eq!(ask(":reload"), reloaded(&file, 0));
     assert_eq!(ask("twice(k)"), "20");
     assert_eq!(
         ask("def twice(x: Int) -> Int = 3 * x"),
@@ -388,13 +390,7 @@ fn reload_keeps_the_memo_of_untouched_definitions() {
     assert_eq!(ask("total(100) + shifted(10)"), "5115");
     std::fs::write(&file, format!("def k -> Int = 2\n{body}")).unwrap();
     // total(100) is kept; k and shifted(10) (which uses k) are not
-    assert_eq!(
-        ask(":reload"),
-        format!(
-            "reloaded ({} changed); kept 1 memo entries of unchanged definitions",
-            file.display()
-        )
-    );
+    assert_eq!(ask(":reload"), reloaded(&file, 1));
     assert_eq!(ask("total(100) + shifted(10)"), "5125");
     talk.end();
     let _ = std::fs::remove_dir_all(&dir);
@@ -411,12 +407,6 @@ fn reload_keeps_the_memo_while_the_enums_before_are_the_same() {
     std::fs::write(&file, format!("enum Colour {{ Red, Blue }}\n{body}")).unwrap();
     let mut talk = Talk::on(&file);
     let mut ask = |line: &str| talk.ask(line);
-    let kept = |n: usize| {
-        format!(
-            "reloaded ({} changed); kept {n} memo entries of unchanged definitions",
-            file.display()
-        )
-    };
     assert_eq!(ask("total(100) + shifted(10)"), "5115");
     std::fs::write(
         &file,
@@ -424,14 +414,14 @@ fn reload_keeps_the_memo_while_the_enums_before_are_the_same() {
     )
     .unwrap();
     // total, shifted and k are kept
-    assert_eq!(ask(":reload"), kept(3));
+    assert_eq!(ask(":reload"), reloaded(&file, 3));
     assert_eq!(ask("total(100) + shifted(10)"), "5115");
     std::fs::write(
         &file,
         format!("enum Colour {{ Red, Green, Blue }}\n{body}enum Shade {{ Dark, Light }}\n"),
     )
     .unwrap();
-    assert_eq!(ask(":reload"), kept(0));
+    assert_eq!(ask(":reload"), reloaded(&file, 0));
     assert_eq!(ask("total(100) + shifted(10)"), "5115");
     talk.end();
     let _ = std::fs::remove_dir_all(&dir);
