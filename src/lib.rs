@@ -38,6 +38,7 @@
 pub mod bindings;
 pub mod check;
 pub mod cli;
+pub mod commands;
 pub mod diagnostics;
 pub mod eval;
 pub mod files;

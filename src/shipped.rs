@@ -131,7 +131,7 @@ pub fn native_reading(def: &str, reading: &str) -> Option<&'static str> {
 }
 
 /// The convention the tsume checker follows under the shipped reading `reading` (one of
-/// [`crate::front::TSUME_READINGS`]), where the shipped program lets it answer there: known
+/// [`crate::commands::TSUME_READINGS`]), where the shipped program lets it answer there: known
 /// without checking the shipped files. None where it does not, or where the facts were worked
 /// out from other texts than the ones built in.
 pub fn tsume_convention(reading: &str) -> Option<&'static str> {

@@ -168,7 +168,7 @@ fn the_same_values_with_area_scoring() {
 #[test]
 fn the_same_values_under_every_reading() {
     let mut prog = rules();
-    for reading in okite::front::GO_SOLVE_READINGS {
+    for reading in okite::commands::GO_SOLVE_READINGS {
         let graphs: &[&str] = match reading {
             "simple-ko" => &["path:1", "path:2"],
             _ => &["path:1", "path:2", "path:3", "star:2"],

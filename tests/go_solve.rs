@@ -346,7 +346,7 @@ fn the_command_reports_and_keeps_its_budgets() {
     assert!(nodes > 100, "{out}");
     let help = okite(&["go", "solve", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout).to_string();
-    for reading in okite::front::GO_SOLVE_READINGS {
+    for reading in okite::commands::GO_SOLVE_READINGS {
         assert!(help.contains(reading), "{reading} not in --help");
         let o = okite(&["go", "solve", "--graph", "grid:2x2", "--reading", reading]);
         assert_eq!(o.status.code(), Some(0), "{reading}");

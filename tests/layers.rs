@@ -275,6 +275,23 @@ fn the_top_level_modules_import_one_way() {
             .collect();
         assert!(lang.is_empty(), "{engine} imports {lang:?}");
     }
+    // the commands layer stands below every face and above the library: the faces call it, it
+    // calls none of them, and nothing beneath it calls it
+    let faces = ["cli", "repl", "lsp", "front"];
+    let up: Vec<&String> = g["commands"]
+        .iter()
+        .filter(|t| faces.contains(&t.as_str()))
+        .collect();
+    assert!(up.is_empty(), "commands imports {up:?}");
+    for (m, ts) in &g {
+        if !faces.contains(&m.as_str()) && m != "commands" && m != "lib" {
+            assert!(!ts.contains("commands"), "{m} imports the commands layer");
+        }
+    }
+    assert!(
+        g["cli"].contains("commands"),
+        "the command line does not use the commands layer"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! `OKITE_BLESS=1 cargo test --release --test shipped_facts`; until then the test fails, and the
 //! commands, seeing other texts than the facts', check the rules as before.
 
-use okite::front::{plan, Plan, ENGINE_DEFS, SHOGI_READINGS, TSUME_DEFS, TSUME_READINGS};
+use okite::commands::{plan, Plan, ENGINE_DEFS, SHOGI_READINGS, TSUME_DEFS, TSUME_READINGS};
 
 fn generated() -> String {
     let prog = okite::bindings::shipped();

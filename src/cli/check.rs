@@ -3,10 +3,10 @@
 
 use super::args::*;
 use super::common::*;
+use crate::commands::report::check::{CheckReport, DiagReport, TestOutcome, TestReport};
 use crate::diagnostics::{Diag, Level};
 use crate::eval::run::{run_all, summary};
 use crate::eval::Evaluator;
-use crate::front::json_str;
 use std::time::Instant;
 
 /// `okite check`.
@@ -75,29 +75,29 @@ pub(super) fn test(args: TestArgs) -> i32 {
     let outcomes = run_all(&mut ev, filter.as_deref());
     if json {
         let (p, f) = summary(&outcomes);
-        let results: Vec<String> = outcomes
+        let results = outcomes
             .iter()
             .map(|o| {
-                let (file, l, c) = place(&prog.sources, o.span);
-                let message = match &o.failure {
-                    Some(d) => json_str(&d.message),
-                    None => "null".into(),
-                };
-                format!(
-                    "{{\"kind\": {}, \"name\": {}, \"reading\": {}, \"file\": {}, \"line\": {l}, \"column\": {c}, \"ok\": {}, \"cases\": {}, \"message\": {message}}}",
-                    json_str(o.kind),
-                    json_str(&o.name),
-                    json_str(&o.reading),
-                    json_str(file),
-                    o.failure.is_none(),
-                    o.cases
-                )
+                let (file, line, column) = place(&prog.sources, o.span);
+                TestOutcome {
+                    kind: o.kind,
+                    name: o.name.clone(),
+                    reading: o.reading.clone(),
+                    file: file.to_string(),
+                    line,
+                    column,
+                    ok: o.failure.is_none(),
+                    cases: o.cases,
+                    message: o.failure.as_ref().map(|d| d.message.clone()),
+                }
             })
             .collect();
-        outln!(
-            "{{\"passed\": {p}, \"failed\": {f}, \"results\": [{}]}}",
-            results.join(", ")
-        );
+        let report = TestReport {
+            passed: p,
+            failed: f,
+            results,
+        };
+        outln!("{}", crate::json::text(&report));
         return if f == 0 { 0 } else { 1 };
     }
     for o in &outcomes {
@@ -140,58 +140,63 @@ pub(super) fn test(args: TestArgs) -> i32 {
     }
 }
 
-/// A diagnostic as JSON: its code, level, message, the place of its first label and its help.
-fn diag_json(d: &Diag, sources: &crate::diagnostics::SourceMap) -> String {
-    let at = match d.labels.first() {
+/// A diagnostic as a report: its code, level, message, the place of its first label and its
+/// help.
+fn diag_json(d: &Diag, sources: &crate::diagnostics::SourceMap) -> DiagReport {
+    let (file, line, column) = match d.labels.first() {
         Some((sp, _)) => {
             let (file, l, c) = place(sources, *sp);
-            format!(
-                "\"file\": {}, \"line\": {l}, \"column\": {c}",
-                json_str(file)
-            )
+            (Some(file.to_string()), Some(l), Some(c))
         }
-        None => "\"file\": null, \"line\": null, \"column\": null".into(),
+        None => (None, None, None),
     };
-    let level = match d.level {
-        Level::Error => "error",
-        Level::Warning => "warning",
-        Level::Info => "note",
-    };
-    let help = match &d.help {
-        Some(h) => json_str(h),
-        None => "null".into(),
-    };
-    format!(
-        "{{\"code\": {}, \"level\": \"{level}\", \"message\": {}, {at}, \"help\": {help}}}",
-        json_str(d.code),
-        json_str(&d.message)
-    )
+    DiagReport {
+        code: d.code,
+        level: match d.level {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Info => "note",
+        },
+        message: d.message.clone(),
+        file,
+        line,
+        column,
+        help: d.help.clone(),
+    }
 }
 
 /// `okite check --json`: one object, whether the rules check or not (exit 2 when they do not).
 fn check_json(paths: &[std::path::PathBuf], notes: bool) -> i32 {
     match crate::front::load_rules(paths) {
         Ok((prog, files)) => {
-            let ds: Vec<String> = prog
-                .notes
-                .iter()
-                .filter(|d| notes || d.level != Level::Info)
-                .map(|d| diag_json(d, &prog.sources))
-                .collect();
-            outln!(
-                "{{\"ok\": true, \"files\": {}, \"definitions\": {}, \"readings\": {}, \"examples\": {}, \"theorems\": {}, \"diagnostics\": [{}]}}",
-                files.len(),
-                prog.keys.len(),
-                prog.readings.len(),
-                prog.examples.len(),
-                prog.theorems.len(),
-                ds.join(", ")
-            );
+            let report = CheckReport {
+                ok: true,
+                files: Some(files.len()),
+                definitions: Some(prog.keys.len()),
+                readings: Some(prog.readings.len()),
+                examples: Some(prog.examples.len()),
+                theorems: Some(prog.theorems.len()),
+                diagnostics: prog
+                    .notes
+                    .iter()
+                    .filter(|d| notes || d.level != Level::Info)
+                    .map(|d| diag_json(d, &prog.sources))
+                    .collect(),
+            };
+            outln!("{}", crate::json::text(&report));
             0
         }
         Err((sources, ds)) => {
-            let items: Vec<String> = ds.iter().map(|d| diag_json(d, &sources)).collect();
-            outln!("{{\"ok\": false, \"diagnostics\": [{}]}}", items.join(", "));
+            let report = CheckReport {
+                ok: false,
+                files: None,
+                definitions: None,
+                readings: None,
+                examples: None,
+                theorems: None,
+                diagnostics: ds.iter().map(|d| diag_json(d, &sources)).collect(),
+            };
+            outln!("{}", crate::json::text(&report));
             ds.iter()
                 .filter(|d| d.is_error())
                 .map(exit_status)

@@ -3,11 +3,12 @@
 //! that answered, values as JSON.
 
 use crate::check::Program;
+use crate::commands::{Notice, Plan};
 use crate::diagnostics::{render, Diag, SourceMap, Span};
 use crate::eval::{EvalError, Evaluator};
-use crate::front::Plan;
-use crate::front::{json_str, OutOpts};
+use crate::front::OutOpts;
 use crate::ir::Value;
+use crate::json::string as json_str;
 use crate::natives::Engine;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -309,7 +310,8 @@ pub fn to_json_with(v: &Value, state: &dyn Fn(&Value) -> Option<String>) -> Stri
 }
 
 /// Say on stderr, in one line, how a shogi command runs; under a variant that keeps the native
-/// move generation, the assembled legality (native parts, the changed ones by the rules).
+/// move generation, the assembled legality (native parts, the changed ones by the rules). The
+/// notice said is returned, for the report's `engine` field.
 pub(super) fn announce(
     prog: &Program,
     reading: crate::ir::ReadingId,
@@ -317,90 +319,52 @@ pub(super) fn announce(
     engine_name: &str,
     plan: &Plan,
     engine: Engine,
-) -> Option<crate::hybrid::ShogiVariant> {
-    let Plan::Rules(why) = plan else {
-        say_plan(prog, reading, def, engine_name, plan, engine);
-        return None;
+) -> (Option<crate::hybrid::ShogiVariant>, Notice) {
+    let (Plan::Rules(why), Engine::Native) = (plan, engine) else {
+        return (
+            None,
+            say_plan(prog, reading, def, engine_name, plan, engine),
+        );
     };
-    if engine != Engine::Native {
-        say_plan(prog, reading, def, engine_name, plan, engine);
-        return None;
-    }
+    let rname = &prog.readings[reading as usize].name;
     match crate::hybrid::shogi_variant(prog, reading) {
         Ok(v) => {
-            errln!(
-                "okite: `{def}` under {}: native move generation and check, {} natively, by the rules: {} ({engine_name} off: {why})",
-                prog.readings[reading as usize].name,
+            let line = format!(
+                "okite: `{def}` under {rname}: native move generation and check, {} natively, by the rules: {} ({engine_name} off: {why})",
                 native_parts(&v.asked),
                 v.asked.names().join(", ")
             );
-            Some(v)
-        }
-        Err(no) => {
-            errln!(
-                "{}; no native part kept: {no}",
-                crate::front::notice(prog, reading, def, engine_name, plan)
-            );
-            None
-        }
-    }
-}
-
-/// What `announce` says, as the JSON field `engine`.
-pub(super) fn engine_json(
-    prog: &Program,
-    reading: crate::ir::ReadingId,
-    def: &str,
-    engine_name: &str,
-    plan: &Plan,
-    hybrid: Option<&crate::hybrid::ShogiVariant>,
-    engine: Engine,
-) -> String {
-    let rname = &prog.readings[reading as usize].name;
-    if engine == Engine::Rules {
-        return format!(
-            "{{\"definition\": {}, \"reading\": {}, \"native\": false, \"reason\": \"--engine rules\"}}",
-            json_str(def),
-            json_str(rname)
-        );
-    }
-    match (plan, hybrid) {
-        (Plan::Rules(why), Some(v)) => format!(
-            "{{{}}}",
-            hybrid_fields(
+            let notice = assembled(
                 def,
                 rname,
                 &format!("{engine_name}, native parts kept"),
                 &v.asked,
-                &why.to_string()
-            )
-        ),
-        _ => crate::front::notice_json(prog, reading, def, engine_name, plan),
+                why,
+                line,
+            );
+            errln!("{}", notice.line());
+            (Some(v), notice)
+        }
+        Err(no) => {
+            let notice = Notice::of(prog, reading, def, engine_name, plan);
+            errln!("{}; no native part kept: {no}", notice.line());
+            (None, notice)
+        }
     }
 }
 
-/// The fields of the JSON field `engine` where a native search runs under a variant with some
-/// of its parts by the rules (`asked`), without the braces: a command adds its own fields.
-pub(super) fn hybrid_fields(
+/// The notice of an engine of native parts under a variant, some of them (`asked`) by the
+/// rules.
+pub(super) fn assembled(
     def: &str,
-    reading: &str,
+    rname: &str,
     engine: &str,
     asked: &crate::shogi::legality::Asked,
-    why: &str,
-) -> String {
-    format!(
-        "\"definition\": {}, \"reading\": {}, \"native\": false, \"engine\": {}, \"by_the_rules\": [{}], \"reason\": {}",
-        json_str(def),
-        json_str(reading),
-        json_str(engine),
-        asked
-            .names()
-            .iter()
-            .map(|n| json_str(n))
-            .collect::<Vec<_>>()
-            .join(", "),
-        json_str(why)
-    )
+    why: &crate::bindings::Reason,
+    line: String,
+) -> Notice {
+    let names = asked.names().iter().map(|n| n.to_string()).collect();
+    Notice::assembled(def, rname, engine, names, why, line)
 }
 
 pub(super) fn native_parts(a: &crate::shogi::legality::Asked) -> String {
@@ -423,7 +387,23 @@ pub(super) fn native_parts(a: &crate::shogi::legality::Asked) -> String {
     }
 }
 
-/// Say on stderr, in one line, whether the native engine or the rules answer.
+/// Who answers `def`: the plan's notice, or the rules where `--engine rules` was asked.
+pub(super) fn plan_notice(
+    prog: &Program,
+    reading: crate::ir::ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+    engine: Engine,
+) -> Notice {
+    if engine == Engine::Rules {
+        Notice::rules_asked(def, &prog.readings[reading as usize].name)
+    } else {
+        Notice::of(prog, reading, def, engine_name, plan)
+    }
+}
+
+/// Say on stderr, in one line, whether the native engine or the rules answer; the notice said.
 pub(super) fn say_plan(
     prog: &Program,
     reading: crate::ir::ReadingId,
@@ -431,18 +411,10 @@ pub(super) fn say_plan(
     engine_name: &str,
     plan: &Plan,
     engine: Engine,
-) {
-    if engine == Engine::Rules {
-        errln!(
-            "okite: `{def}` under {}: by the rules (--engine rules)",
-            prog.readings[reading as usize].name
-        );
-    } else {
-        errln!(
-            "{}",
-            crate::front::notice(prog, reading, def, engine_name, plan)
-        );
-    }
+) -> Notice {
+    let notice = plan_notice(prog, reading, def, engine_name, plan, engine);
+    errln!("{}", notice.line());
+    notice
 }
 
 /// Whether `--quiet` was given: no progress on the terminal.

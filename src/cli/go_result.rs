@@ -6,8 +6,10 @@
 use super::args::GoResultArgs;
 use super::common::*;
 use super::query::*;
+use crate::commands::report::go_result::{
+    DeadStones, GoResultReport, NativeUse, RulesetVerdict, StatedResult, StatedRules,
+};
 use crate::diagnostics::Diag;
-use crate::front::json_str;
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
 use crate::go::judge::Play;
@@ -593,54 +595,46 @@ fn verdict_row(
 
 /// The report as `--json` prints it.
 fn report_json(r: &Report) -> String {
-    let results: Vec<String> = r
+    let results = r
         .rows
         .iter()
-        .map(|r| {
-            let natives: Vec<String> = r
+        .map(|r| RulesetVerdict {
+            ruleset: r.ruleset.clone(),
+            winner: r.winner,
+            score: r.score.map(|x| crate::json::raw(points(x))),
+            reason: r.reason.clone(),
+            play: r.play,
+            agrees: r.agrees,
+            not_shown: r.not_shown.clone(),
+            natives: r
                 .natives
                 .iter()
-                .map(|(p, on)| format!("{{\"native\": {}, \"on\": {on}}}", json_str(p)))
-                .collect();
-            format!(
-                "{{\"ruleset\": {}, \"winner\": {}, \"score\": {}, \"reason\": {}, \"play\": {}, \"agrees\": {}, \"not_shown\": {}, \"natives\": [{}]}}",
-                json_str(&r.ruleset),
-                r.winner.map_or("null".to_string(), json_str),
-                r.score.map_or("null".to_string(), points),
-                json_str(&r.reason),
-                r.play,
-                r.agrees.map_or("null".to_string(), |x| x.to_string()),
-                r.not_shown.as_deref().map_or("null".to_string(), json_str),
-                natives.join(", ")
-            )
+                .map(|(p, on)| NativeUse {
+                    native: p.clone(),
+                    on: *on,
+                })
+                .collect(),
         })
         .collect();
-    let record = match &r.stated {
-        Some((re, s)) => format!(
-            "{{\"stated\": {}, \"winner\": {}, \"score\": {}}}",
-            json_str(re),
-            s.winner.map_or("null".to_string(), json_str),
-            s.score.map_or("null".to_string(), |x| x.to_string())
-        ),
-        None => "null".to_string(),
-    };
-    let names: Vec<String> = r.dead.iter().map(|n| json_str(n)).collect();
-    let rules = r.rules.as_deref().map_or("null".to_string(), |ru| {
-        format!(
-            "{{\"stated\": {}, \"ruleset\": {}}}",
-            json_str(ru),
-            own_ruleset(ru).map_or("null".to_string(), json_str)
-        )
-    });
-    format!(
-        "{{\"results\": [{}], \"plays\": {}, \"komi\": {}, \"handicap\": {}, \"dead\": {{\"source\": {}, \"stones\": [{}]}}, \"record_result\": {record}, \"record_rules\": {rules}}}",
-        results.join(", "),
-        r.plays.len(),
-        r.komi.map_or("null".to_string(), |k| k.to_string()),
-        r.handicap,
-        json_str(&r.source),
-        names.join(", ")
-    )
+    crate::json::text(&GoResultReport {
+        results,
+        plays: r.plays.len(),
+        komi: r.komi.map(crate::json::shown),
+        handicap: r.handicap,
+        dead: DeadStones {
+            source: r.source.clone(),
+            stones: r.dead.clone(),
+        },
+        record_result: r.stated.as_ref().map(|(re, s)| StatedResult {
+            stated: re.clone(),
+            winner: s.winner,
+            score: s.score.map(crate::json::shown),
+        }),
+        record_rules: r.rules.as_ref().map(|ru| StatedRules {
+            stated: ru.clone(),
+            ruleset: own_ruleset(ru),
+        }),
+    })
 }
 
 /// The report as text: what was judged on, then a line per rule set.

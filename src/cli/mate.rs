@@ -4,12 +4,13 @@
 use super::args::MateArgs;
 use super::bounds::{hash_in_bound, jobs_in_range, threads_in_range};
 use super::common::*;
-use super::mate_report::{print_mate, MateReport};
+use super::mate_report::print_mate;
 use super::problems::{bad_problem, problems_of, read_problem, Problem};
 use crate::check::Program;
+use crate::commands::report::MateReport;
+use crate::commands::{MateSearch, Notice, Plan};
 use crate::diagnostics::Diag;
 use crate::front::pseudo_game;
-use crate::front::{MateSearch, Plan};
 use crate::natives::Engine;
 use std::path::PathBuf;
 
@@ -20,7 +21,7 @@ use std::path::PathBuf;
 pub(super) fn run_mate(a: MateArgs) -> i32 {
     let printer = Printer::auto();
     // the built-in rules under one of their readings: the plan is known without checking them
-    let shipped = crate::front::shipped_plan(
+    let shipped = crate::commands::shipped_plan(
         &a.rules,
         a.variant.variant.as_deref(),
         "mate_in",
@@ -29,11 +30,8 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
     if let Some(Plan::Native(native)) = shipped {
         let engine_name = "the df-pn search";
         let rname = a.reading.as_str();
-        errln!(
-            "{}",
-            crate::front::native_notice("mate_in", rname, engine_name, native)
-        );
-        let ej = crate::front::native_notice_json("mate_in", rname, engine_name, native);
+        let ej = Notice::native("mate_in", rname, engine_name, native);
+        errln!("{}", ej.line());
         let reading = crate::shogi::readings::Reading::named(native)
             .expect("the shogi engines' readings are named");
         return search(&a, reading, &ej, None, &printer);
@@ -60,8 +58,8 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             return printer.fail_in(d, &prog.sources);
         }
     };
-    let (plan, decided) = crate::front::mate_search(&prog, r);
-    let mut engine_json = crate::front::notice_json(&prog, r, "mate_in", "the df-pn search", &plan);
+    let (plan, decided) = crate::commands::mate_search(&prog, r);
+    let mut engine_json = Notice::of(&prog, r, "mate_in", "the df-pn search", &plan);
     let mut hybrid = None;
     let reading = match decided {
         MateSearch::Native(reading) => {
@@ -76,22 +74,22 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             reading
         }
         MateSearch::Hybrid { variant: v, why } => {
-            errln!(
+            let line = format!(
                 "okite: `mate_in` under {}: a df-pn search over native move generation and check, {} natively, by the rules: {} (the native df-pn search off: {why})",
                 a.reading,
                 native_parts(&v.asked),
                 v.asked.names().join(", ")
             );
-            engine_json = format!(
-                "{{{}, \"threads\": 1}}",
-                hybrid_fields(
-                    "mate_in",
-                    &a.reading,
-                    "the df-pn search under a variant",
-                    &v.asked,
-                    &why.to_string()
-                )
-            );
+            engine_json = assembled(
+                "mate_in",
+                &a.reading,
+                "the df-pn search under a variant",
+                &v.asked,
+                &why,
+                line,
+            )
+            .on_threads(1);
+            errln!("{}", engine_json.line());
             hybrid = Some(v);
             crate::shogi::readings::Reading::NARROW_CHECK
         }
@@ -123,7 +121,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
 fn search(
     a: &MateArgs,
     reading: crate::shogi::readings::Reading,
-    engine_json: &str,
+    engine_json: &Notice,
     hybrid: Option<(&Program, crate::ir::ReadingId, &crate::hybrid::ShogiVariant)>,
     printer: &Printer,
 ) -> i32 {
@@ -217,9 +215,8 @@ fn search(
                 b.finish_and_clear();
             }
             print_mate(
-                &MateReport::from(&r),
+                &MateReport::of(&r, engine_json),
                 a,
-                engine_json,
                 length == MateLength::Any,
             );
         }
@@ -287,7 +284,7 @@ pub(super) fn run_mate_hybrid(
     reading: crate::ir::ReadingId,
     v: &crate::hybrid::ShogiVariant,
     problems: &[Problem],
-    engine_json: &str,
+    engine_json: &Notice,
     printer: &Printer,
 ) -> i32 {
     let binder = crate::bindings::Sound::standard();
@@ -339,7 +336,7 @@ pub(super) fn run_mate_hybrid(
                 continue;
             }
         };
-        print_mate(&MateReport::from(&r), a, engine_json, a.length == "any");
+        print_mate(&MateReport::of(&r, engine_json), a, a.length == "any");
     }
     code
 }

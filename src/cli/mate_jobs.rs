@@ -5,8 +5,10 @@
 
 use super::args::MateArgs;
 use super::common::*;
-use super::mate_report::{print_mate, MateReport};
+use super::mate_report::print_mate;
 use super::problems::{bad_problem, read_problem, Problem};
+use crate::commands::report::MateReport;
+use crate::commands::Notice;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
 use crate::shogi::position::Position;
@@ -29,7 +31,7 @@ pub(super) fn run(
     jobs: usize,
     length: MateLength,
     reading: Reading,
-    engine_json: &str,
+    engine: &Notice,
     printer: &Printer,
 ) -> i32 {
     let read: Vec<Read> = problems.iter().map(|p| read_problem(a, p)).collect();
@@ -58,13 +60,16 @@ pub(super) fn run(
                 stop: None,
                 progress: None,
             };
-            Some(MateReport::from(&solver.solve_history(positions, &opts)))
+            Some(MateReport::of(
+                &solver.solve_history(positions, &opts),
+                engine,
+            ))
         },
         |i, report| match (&read[i], report) {
             (Err((sources, ds)), _) => {
                 code = bad_problem(a, &problems[i], sources.clone(), ds, printer);
             }
-            (Ok(_), Some(report)) => print_mate(&report, a, engine_json, length == MateLength::Any),
+            (Ok(_), Some(report)) => print_mate(&report, a, length == MateLength::Any),
             (Ok(_), None) => {}
         },
     );

@@ -2,58 +2,14 @@
 //! hybrid engine's or the compiled variant engine's): one JSON object, or a line for people.
 
 use super::args::MateArgs;
-use crate::front::json_str;
+use crate::commands::report::MateReport;
 
-/// What `okite mate` reports of one search, whichever engine ran it.
-pub(super) struct MateReport {
-    /// `mate`, `nomate` or `unknown`.
-    pub result: &'static str,
-    pub plies: u32,
-    /// The mating line in the notation of the board searched.
-    pub pv: Vec<String>,
-    pub nodes: u64,
-    pub ms: u64,
-    pub shortest: bool,
-    /// For a mate, no mate has fewer plies; 0 when no mate was found.
-    pub lower_bound: u32,
-}
-
-impl From<&crate::shogi::dfpn::MateResult> for MateReport {
-    fn from(r: &crate::shogi::dfpn::MateResult) -> Self {
-        use crate::shogi::dfpn::MateStatus;
-        MateReport {
-            result: match r.result {
-                MateStatus::Mate => "mate",
-                MateStatus::NoMate => "nomate",
-                MateStatus::Unknown => "unknown",
-            },
-            plies: r.plies,
-            pv: r.pv.iter().map(|m| m.to_usi()).collect(),
-            nodes: r.nodes,
-            ms: r.ms,
-            shortest: r.shortest,
-            lower_bound: r.lower_bound,
-        }
-    }
-}
-
-/// One result of `okite mate`: a JSON object, or a line for people.
 /// The answer of `okite mate` for one problem, as text or JSON; an unknown result names the
 /// limit that stopped the search.
-pub(super) fn print_mate(r: &MateReport, a: &MateArgs, engine_json: &str, any: bool) {
+pub(super) fn print_mate(r: &MateReport, a: &MateArgs, any: bool) {
     let (json, max_plies) = (a.json, a.max_plies);
     if json {
-        let pvs: Vec<String> = r.pv.iter().map(|m| json_str(m)).collect();
-        outln!(
-            "{{\"result\": \"{}\", \"plies\": {}, \"pv\": [{}], \"nodes\": {}, \"ms\": {}, \"shortest\": {}, \"lower_bound\": {}, \"engine\": {engine_json}}}",
-            r.result,
-            r.plies,
-            pvs.join(", "),
-            r.nodes,
-            r.ms,
-            r.shortest,
-            r.lower_bound
-        );
+        outln!("{}", crate::json::text(r));
         return;
     }
     match r.result {

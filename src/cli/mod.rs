@@ -32,7 +32,7 @@ mod variant_asked;
 
 use crate::diagnostics::Diag;
 pub use crate::front::{
-    display_value, json_str, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts,
+    display_value, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts,
 };
 pub use args::*;
 use clap::Parser;

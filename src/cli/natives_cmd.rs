@@ -3,8 +3,10 @@
 
 use super::args::*;
 use super::common::*;
-use crate::front::json_str;
-use crate::front::Plan;
+use crate::commands::report::natives::{
+    BindingState, BoardVariantState, EngineState, NativesReport,
+};
+use crate::commands::Plan;
 use crate::natives::Natives;
 use std::path::PathBuf;
 
@@ -15,7 +17,7 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
         Ok((p, _)) => p,
         Err(c) => return c,
     };
-    let r = match crate::front::reading(&prog, reading) {
+    let r = match crate::commands::reading(&prog, reading) {
         Ok(r) => r,
         Err(d) => {
             return printer.fail_in(d, &prog.sources);
@@ -23,7 +25,7 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
     };
     let rname = prog.readings[r as usize].name.clone();
     let bindings = crate::bindings::report(&prog, r);
-    let engines: Vec<(&str, Vec<&str>, Vec<&'static str>, Plan)> = crate::front::ENGINES
+    let engines: Vec<(&str, Vec<&str>, Vec<&'static str>, Plan)> = crate::commands::ENGINES
         .iter()
         .map(|e| {
             let defs: Vec<&str> = e.defs.to_vec();
@@ -31,7 +33,7 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
                 e.commands,
                 defs.clone(),
                 e.readings.to_vec(),
-                crate::front::plan_all(&prog, r, &defs, e.readings),
+                crate::commands::plan_all(&prog, r, &defs, e.readings),
             )
         })
         .collect();
@@ -56,54 +58,49 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
             .map_err(|d| d.message)
     });
     if json {
-        let board_json = match &board {
-            None => "null".to_string(),
-            Some(Ok(what)) => format!(
-                "{{\"on\": true, \"engine\": \"the compiled variant engine\", \"variant\": {}}}",
-                json_str(what)
-            ),
-            Some(Err(why)) => format!("{{\"on\": false, \"reason\": {}}}", json_str(why)),
-        };
-        let b: Vec<String> = bindings
-            .iter()
-            .map(|(name, path, v)| {
-                format!(
-                    "{{\"definition\": {}, \"native\": {}, \"on\": {}, \"reason\": {}}}",
-                    json_str(name),
-                    json_str(path),
-                    v.is_ok(),
-                    match v {
-                        Ok(()) => "null".to_string(),
-                        Err(why) => json_str(&why.to_string()),
-                    }
-                )
-            })
-            .collect();
-        let e: Vec<String> = engines
-            .iter()
-            .map(|(cmds, defs, _, plan)| {
-                format!(
-                    "{{\"commands\": {}, \"definitions\": [{}], \"on\": {}, \"as\": {}, \"reason\": {}}}",
-                    json_str(cmds),
-                    defs.iter().map(|d| json_str(d)).collect::<Vec<_>>().join(", "),
-                    plan.is_native(),
-                    match plan {
-                        Plan::Native(n) => json_str(n),
-                        Plan::Rules(_) => "null".into(),
+        let report = NativesReport {
+            reading: rname.clone(),
+            bindings: bindings
+                .iter()
+                .map(|(name, path, v)| BindingState {
+                    definition: name.to_string(),
+                    native: path.to_string(),
+                    on: v.is_ok(),
+                    reason: v.as_ref().err().map(|why| why.to_string()),
+                })
+                .collect(),
+            engines: engines
+                .iter()
+                .map(|(cmds, defs, _, plan)| EngineState {
+                    commands: cmds,
+                    definitions: defs.iter().map(|d| d.to_string()).collect(),
+                    on: plan.is_native(),
+                    follows: match plan {
+                        Plan::Native(n) => Some(n),
+                        Plan::Rules(_) => None,
                     },
-                    match plan {
-                        Plan::Native(_) => "null".into(),
-                        Plan::Rules(why) => json_str(&why.to_string()),
-                    }
-                )
-            })
-            .collect();
-        outln!(
-            "{{\"reading\": {}, \"bindings\": [{}], \"engines\": [{}], \"board_variant\": {board_json}}}",
-            json_str(&rname),
-            b.join(", "),
-            e.join(", ")
-        );
+                    reason: match plan {
+                        Plan::Native(_) => None,
+                        Plan::Rules(why) => Some(why.to_string()),
+                    },
+                })
+                .collect(),
+            board_variant: board.as_ref().map(|b| match b {
+                Ok(what) => BoardVariantState {
+                    on: true,
+                    engine: Some("the compiled variant engine"),
+                    variant: Some(what.clone()),
+                    reason: None,
+                },
+                Err(why) => BoardVariantState {
+                    on: false,
+                    engine: None,
+                    variant: None,
+                    reason: Some(why.clone()),
+                },
+            }),
+        };
+        outln!("{}", crate::json::text(&report));
         return 0;
     }
     outln!("bindings of the rules under {rname}:");

@@ -5,8 +5,8 @@
 
 use super::args::MateArgs;
 use super::common::*;
+use crate::commands::report::batch::ProblemError;
 use crate::diagnostics::Diag;
-use crate::front::json_str;
 
 /// A problem read for the native search: the positions of its game (`--moves` played on a
 /// lone `--sfen`), or the diagnostics of why it does not read, with their sources.
@@ -140,12 +140,13 @@ pub(super) fn bad_line(
     let code = printer.fail_all(ds, &sources);
     if json {
         let first = ds.first();
-        outln!(
-            "{{\"result\": \"error\", \"line\": {}, \"code\": {}, \"message\": {}}}",
-            p.line.map_or("null".to_string(), |l| l.to_string()),
-            json_str(first.map_or("", |d| d.code)),
-            json_str(first.map_or("", |d| d.message.as_str())),
-        );
+        let report = ProblemError {
+            result: "error",
+            line: p.line,
+            code: first.map_or("", |d| d.code).to_string(),
+            message: first.map_or("", |d| d.message.as_str()).to_string(),
+        };
+        outln!("{}", crate::json::text(&report));
     }
     code
 }

@@ -4,10 +4,11 @@
 use super::args::*;
 use super::common::*;
 use crate::check::{Program, Query};
+use crate::commands::report::query::{Compared, Evaluated, Explained, UnderReading};
 use crate::diagnostics::{Diag, SourceMap};
 use crate::eval::explain;
 use crate::eval::Evaluator;
-use crate::front::{display_value, json_str, positions_of, QueryOpts};
+use crate::front::{display_value, positions_of, QueryOpts};
 use crate::ir::Value;
 use crate::natives::Engine;
 
@@ -229,7 +230,11 @@ pub(super) fn eval(args: EvalArgs) -> i32 {
                     } else {
                         to_json_with(&v, &|x| crate::natives::state_sfen(prog, x))
                     };
-                    outln!("{{\"value\": {value}, \"type\": {}}}", json_str(&query.ty));
+                    let report = Evaluated {
+                        value: crate::json::raw(value),
+                        ty: query.ty.clone(),
+                    };
+                    outln!("{}", crate::json::text(&report));
                 } else {
                     outln!("{}", crate::front::display_value_in(prog, &v));
                 }
@@ -265,11 +270,15 @@ pub(super) fn explain(args: ExplainArgs) -> i32 {
                         return printer.fail_in(d, &prog.sources);
                     }
                     let (steps, cut) = explain::render_json(&tree, prog, depth);
-                    outln!(
-                        "{{\"expr\": {}, \"value\": {}, \"tree\": {steps}, \"cut\": {cut}}}",
-                        json_str(&expr),
-                        to_json_with(&v, &|x| crate::natives::state_sfen(prog, x)),
-                    );
+                    let report = Explained {
+                        expr: expr.clone(),
+                        value: crate::json::raw(to_json_with(&v, &|x| {
+                            crate::natives::state_sfen(prog, x)
+                        })),
+                        tree: crate::json::raw(steps),
+                        cut,
+                    };
+                    outln!("{}", crate::json::text(&report));
                     0
                 }
                 Ok(v) => {
@@ -328,26 +337,23 @@ pub(super) fn compare(args: CompareArgs) -> i32 {
                 }) {
                     return printer.fail_in(d, &prog.sources);
                 }
-                let items: Vec<String> = rows
+                let readings = rows
                     .iter()
-                    .map(|(n, v, _)| {
-                        format!(
-                            "{{\"reading\": {}, \"value\": {}}}",
-                            crate::front::json_str(n),
-                            if pieces {
-                                to_json(v)
-                            } else {
-                                to_json_with(v, &|x| crate::natives::state_sfen(prog, x))
-                            }
-                        )
+                    .map(|(n, v, _)| UnderReading {
+                        reading: n.clone(),
+                        value: crate::json::raw(if pieces {
+                            to_json(v)
+                        } else {
+                            to_json_with(v, &|x| crate::natives::state_sfen(prog, x))
+                        }),
                     })
                     .collect();
-                let agree = rows.windows(2).all(|p| p[0].1 == p[1].1);
-                outln!(
-                    "{{\"expr\": {}, \"readings\": [{}], \"agree\": {agree}}}",
-                    crate::front::json_str(&expr),
-                    items.join(", ")
-                );
+                let report = Compared {
+                    expr: expr.clone(),
+                    readings,
+                    agree: rows.windows(2).all(|p| p[0].1 == p[1].1),
+                };
+                outln!("{}", crate::json::text(&report));
                 return 0;
             }
             let w = readings

@@ -3,8 +3,8 @@
 //! list, each answered as the command answers one record, printed in the order of the records
 //! with the record's path first.
 
+use crate::commands::report::batch::RecordError;
 use crate::diagnostics::Diag;
-use crate::front::json_str;
 use std::path::{Path, PathBuf};
 
 /// The most a list of records may weigh (a line a record).
@@ -96,16 +96,20 @@ pub(super) fn print(json: bool, path: &Path, ans: &Answer) {
         out!("{}", ans.text);
         return;
     }
+    // the record's report, with its file named first
     match ans.text.trim_end().strip_prefix('{') {
-        Some(rest) if ans.status == 0 => outln!("{{\"record\": {}, {rest}", json_str(&name)),
+        Some(rest) if ans.status == 0 => {
+            outln!("{{\"record\": {}, {rest}", crate::json::string(&name))
+        }
         _ => {
             let (code, message) = ans.first.clone().unwrap_or_default();
-            outln!(
-                "{{\"record\": {}, \"result\": \"error\", \"code\": {}, \"message\": {}}}",
-                json_str(&name),
-                json_str(&code),
-                json_str(&message)
-            );
+            let report = RecordError {
+                record: name,
+                result: "error",
+                code,
+                message,
+            };
+            outln!("{}", crate::json::text(&report));
         }
     }
 }

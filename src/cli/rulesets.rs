@@ -5,7 +5,7 @@
 use super::common::*;
 use super::query::*;
 use crate::check::Program;
-use crate::front::json_str;
+use crate::commands::report::{self, RulesetResult, RulesetsReport};
 use crate::ir::Value;
 use crate::natives::Engine;
 use crate::shogi::ending::{Ending, Outcome, RecordResult};
@@ -154,43 +154,28 @@ pub(super) fn report(
         rows.push((name.clone(), result, ply, reason, agrees, hidden));
     }
     if json {
-        let results: Vec<String> = rows
-            .iter()
-            .map(|(n, r, p, why, agrees, hidden)| {
-                format!(
-                    "{{\"ruleset\": {}, \"result\": {}, \"ply\": {p}, \"reason\": {}{}{}}}",
-                    json_str(n),
-                    json_str(r),
-                    json_str(why),
-                    match agrees {
-                        Some(a) => format!(", \"agrees\": {a}"),
-                        None => String::new(),
-                    },
-                    match hidden {
-                        Some(h) => format!(", \"not_shown\": {}", json_str(h)),
-                        None => String::new(),
-                    }
-                )
-            })
-            .collect();
-        let ms: Vec<String> = moves.iter().map(|m| json_str(m)).collect();
-        let mut extra = String::new();
-        if let Some(r) = stated {
-            extra.push_str(&format!(
-                ", \"record_result\": {{\"outcome\": {}, \"ending\": {}, \"ply\": {}, \"stated\": {}, \"line\": {}}}",
-                json_str(outcome_name(r.outcome)),
-                json_str(r.ending.name()),
-                r.ply,
-                json_str(&r.stated),
-                r.line
-            ));
-        }
-        let _ = writeln!(
-            out,
-            "{{\"moves\": [{}], \"results\": [{}]{extra}}}",
-            ms.join(", "),
-            results.join(", ")
-        );
+        let report = RulesetsReport {
+            moves: moves.to_vec(),
+            results: rows
+                .iter()
+                .map(|(n, r, p, why, agrees, hidden)| RulesetResult {
+                    ruleset: n.clone(),
+                    result: r,
+                    ply: *p,
+                    reason: why.clone(),
+                    agrees: *agrees,
+                    not_shown: hidden.map(String::from),
+                })
+                .collect(),
+            record_result: stated.map(|r| report::RecordResult {
+                outcome: outcome_name(r.outcome),
+                ending: r.ending.name(),
+                ply: r.ply,
+                stated: r.stated.clone(),
+                line: r.line,
+            }),
+        };
+        let _ = writeln!(out, "{}", crate::json::text(&report));
         return 0;
     }
     let _ = writeln!(out, "{}", super::common::plural(moves.len(), "move"));

@@ -7,11 +7,12 @@ use super::common::*;
 use super::query::*;
 use super::variant_asked::{shogi_program, Asked, Play};
 use crate::check::Program;
-use crate::diagnostics::Diag;
-use crate::front::{
-    json_str, positions_of, pseudo_game, record_of, shogi_game, QueryOpts, RunOpts,
+use crate::commands::report::{
+    Count, Forbidden, GameReport, Moves, PositionReport, ReadingVerdict, RecordFoul, RecordResult,
 };
-use crate::front::{Plan, SHOGI_READINGS};
+use crate::commands::{Notice, Plan, SHOGI_READINGS};
+use crate::diagnostics::Diag;
+use crate::front::{positions_of, pseudo_game, record_of, shogi_game, QueryOpts, RunOpts};
 use crate::ir::Value;
 use crate::natives::Engine;
 use std::io::IsTerminal;
@@ -27,7 +28,7 @@ pub(super) fn perft_by_rules(
     depth: u32,
     engine: Engine,
     printer: &Printer,
-) -> Result<String, i32> {
+) -> Result<u128, i32> {
     let names = state_names(prog)?;
     // with no history before the position, `perft(s, d)` (keyed by states, so transpositions
     // are shared); with one, `perft_game(g, i, d)`, which keeps each line's history
@@ -55,7 +56,11 @@ pub(super) fn perft_by_rules(
             ],
         )
     };
-    eval_under(prog, reading, text, bound, engine, printer).map(|v| v.to_string())
+    let v = eval_under(prog, reading, text, bound, engine, printer)?;
+    match v {
+        Value::Int(n) if n >= 0 => Ok(n as u128),
+        v => Err(printer.fail(unexpected(text, &v, "a count"))),
+    }
 }
 
 /// `text` evaluated under `reading`, with the names of `bound` given their values.
@@ -271,42 +276,33 @@ pub(super) fn report_game(
     }
     let mut rows = vec![];
     for (name, &r) in readings.iter().zip(&ids) {
-        match reading_report(prog, name, r, positions, &moves, json) {
+        match reading_report(prog, name, r, positions, &moves) {
             Ok(row) if json => rows.push(row),
-            Ok(line) => {
-                let _ = writeln!(out, "{line}");
+            Ok(row) => {
+                let _ = writeln!(out, "{}", verdict_line(&row));
             }
             Err(c) => return c,
         }
     }
     if json {
-        let ms: Vec<String> = moves.iter().map(|m| json_str(&m.to_usi())).collect();
-        let mut extra = String::new();
-        if let Some(r) = stated {
-            extra.push_str(&format!(
-                ", \"record_result\": {{\"outcome\": {}, \"ending\": {}, \"ply\": {}, \"stated\": {}, \"line\": {}}}",
-                json_str(r.outcome.name()),
-                json_str(r.ending.name()),
-                r.ply,
-                json_str(&r.stated),
-                r.line
-            ));
-        }
-        if let Some(e) = foul {
-            extra.push_str(&format!(
-                ", \"record_illegal_move\": {{\"move\": {}, \"written\": {}, \"why\": {}, \"line\": {}}}",
-                e.ply,
-                json_str(&e.written),
-                json_str(&e.why),
-                e.place.line
-            ));
-        }
-        let _ = writeln!(
-            out,
-            "{{\"moves\": [{}], \"readings\": [{}]{extra}}}",
-            ms.join(", "),
-            rows.join(", ")
-        );
+        let report = GameReport {
+            moves: moves.iter().map(|m| m.to_usi()).collect(),
+            readings: rows,
+            record_result: stated.map(|r| RecordResult {
+                outcome: r.outcome.name(),
+                ending: r.ending.name(),
+                ply: r.ply,
+                stated: r.stated.clone(),
+                line: r.line,
+            }),
+            record_illegal_move: foul.map(|e| RecordFoul {
+                number: e.ply,
+                written: e.written.clone(),
+                why: e.why.clone(),
+                line: e.place.line,
+            }),
+        };
+        let _ = writeln!(out, "{}", crate::json::text(&report));
     }
     0
 }
@@ -339,7 +335,7 @@ fn moves_of_game(
     Ok(moves)
 }
 
-/// The game under one reading: its JSON object, or its line of text.
+/// The game under one reading.
 #[expect(
     clippy::expect_used,
     reason = "the shogi engines' readings are the named ones"
@@ -350,12 +346,11 @@ fn reading_report(
     r: crate::ir::ReadingId,
     positions: &[crate::shogi::position::Position],
     moves: &[crate::shogi::types::Move],
-    json: bool,
-) -> Result<String, i32> {
+) -> Result<ReadingVerdict, i32> {
     use crate::shogi::readings::{replay, Reading, Replay};
     // the report reads legality, repetition and perpetual check: the native replay answers
     // when all three are the shipped definitions of one native reading
-    let plan = crate::front::plan_all(
+    let plan = crate::commands::plan_all(
         prog,
         r,
         &["legal", "sennichite", "perpetual_forbidden"],
@@ -365,8 +360,7 @@ fn reading_report(
         Plan::Native(n) => Some(n),
         Plan::Rules(_) => None,
     };
-    say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
-    let engine = crate::front::notice_json(prog, r, "legal", "the native replay", &plan);
+    let engine = say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
     let rep = match native {
         Some(n) => replay(
             positions,
@@ -381,30 +375,24 @@ fn reading_report(
         perpetual_checks,
         final_mate,
     } = rep;
-    if json {
-        let nums = |v: &[usize]| {
-            v.iter()
-                .map(|i| i.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let first = match &first_forbidden {
-            Some((i, why)) => format!(
-                "{{\"move\": {i}, \"usi\": {}, \"why\": {}}}",
-                json_str(&moves[i - 1].to_usi()),
-                json_str(why)
-            ),
-            None => "null".into(),
-        };
-        return Ok(format!(
-            "{{\"reading\": {}, \"first_forbidden\": {first}, \"repetitions\": [{}], \"perpetual_checks\": [{}], \"final_mate\": {final_mate}, \"engine\": {engine}}}",
-            json_str(name),
-            nums(&repetitions),
-            nums(&perpetual_checks)
-        ));
-    }
-    let first = match &first_forbidden {
-        Some((i, why)) => format!("move {i} ({}) is forbidden: {why}", moves[i - 1].to_usi()),
+    Ok(ReadingVerdict {
+        reading: name.to_string(),
+        first_forbidden: first_forbidden.map(|(i, why)| Forbidden {
+            number: i,
+            usi: moves[i - 1].to_usi(),
+            why,
+        }),
+        repetitions,
+        perpetual_checks,
+        final_mate,
+        engine,
+    })
+}
+
+/// The line of `okite game` for one reading's verdict.
+fn verdict_line(v: &ReadingVerdict) -> String {
+    let first = match &v.first_forbidden {
+        Some(f) => format!("move {} ({}) is forbidden: {}", f.number, f.usi, f.why),
         None => "no forbidden move".to_string(),
     };
     // a long record repeats thousands of times: the line names the first moves and the count
@@ -422,16 +410,21 @@ fn reading_report(
         1 => format!("{what} at move {}", list(v)),
         _ => format!("{what}s at moves {}", list(v)),
     };
-    Ok(format!(
-        "{name:<13} {first}; {}; {}; final position {}",
+    format!(
+        "{:<13} {first}; {}; {}; final position {}",
+        v.reading,
         at(
-            &repetitions,
+            &v.repetitions,
             "fourfold repetition",
             "no fourfold repetition"
         ),
-        at(&perpetual_checks, "perpetual check", "no perpetual check"),
-        if final_mate { "is mate" } else { "is not mate" }
-    ))
+        at(&v.perpetual_checks, "perpetual check", "no perpetual check"),
+        if v.final_mate {
+            "is mate"
+        } else {
+            "is not mate"
+        }
+    )
 }
 
 /// What the native replay reports, asked of the rules: the forbidden moves, the fourfold
@@ -551,7 +544,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     let asked = reading.as_deref().unwrap_or("narrow-check");
     if let (Engine::Native, Some(Plan::Native(native))) = (
         engine,
-        crate::front::shipped_plan(&rules, variant.variant.as_deref(), "legal", asked),
+        crate::commands::shipped_plan(&rules, variant.variant.as_deref(), "legal", asked),
     ) {
         let engine_name = "the move generator";
         let history = match pseudo_game(&pos.sfen, &pos.moves, None) {
@@ -562,11 +555,8 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             return printer.fail(d);
         }
         // said once the position is known good, as the checked path says it
-        errln!(
-            "{}",
-            crate::front::native_notice("legal", asked, engine_name, native)
-        );
-        let ej = crate::front::native_notice_json("legal", asked, engine_name, native);
+        let ej = Notice::native("legal", asked, engine_name, native);
+        errln!("{}", ej.line());
         return perft_native(native, &history, depth, divide, jobs, json, &ej, &printer);
     }
     let loaded = match super::variant_asked::request(&variant, &rules, reading.as_deref(), &printer)
@@ -609,7 +599,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         return printer.fail(d);
     }
     let plan = match engine {
-        Engine::Native => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
+        Engine::Native => crate::commands::plan(&prog, r, "legal", &SHOGI_READINGS),
         _ => Plan::rules_asked(),
     };
     let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
@@ -617,7 +607,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
         Plan::Native(n) => n,
         Plan::Rules(_) => {
             let _spinner = Spinner::new(format!("perft to depth {depth}"));
-            let emit = |n: &str| print_count(n, json, &ej);
+            let emit = |n: u128| print_count(n, json, &ej);
             if let Err(c) = fits_the_rules(&mut prog, r, &history[0], &printer) {
                 return c;
             }
@@ -627,15 +617,15 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
                 }
                 return match perft_hybrid(&prog, r, &v, &mut history, depth) {
                     Ok(n) => {
-                        emit(&n.to_string());
+                        emit(n as u128);
                         0
                     }
                     Err(m) => printer.fail(rules_failed(&m)),
                 };
             }
             return match perft_by_rules(&mut prog, r, &history, depth, engine, &printer) {
-                Ok(v) => {
-                    emit(&v);
+                Ok(n) => {
+                    emit(n);
                     0
                 }
                 Err(c) => c,
@@ -646,9 +636,13 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
 }
 
 /// Prints a perft count: the number alone, or with `--json` beside the engine `ej`.
-fn print_count(n: &str, json: bool, ej: &str) {
+fn print_count(n: u128, json: bool, ej: &Notice) {
     if json {
-        outln!("{{\"count\": {n}, \"engine\": {ej}}}");
+        let report = Count {
+            count: n,
+            engine: ej.clone(),
+        };
+        outln!("{}", crate::json::text(&report));
     } else {
         outln!("{n}");
     }
@@ -668,11 +662,11 @@ fn perft_native(
     divide: bool,
     jobs: usize,
     json: bool,
-    ej: &str,
+    ej: &Notice,
     printer: &Printer,
 ) -> i32 {
     let _spinner = Spinner::new(format!("perft to depth {depth}"));
-    let emit = |n: &str| print_count(n, json, ej);
+    let emit = |n: u128| print_count(n, json, ej);
     let rd = crate::shogi::readings::Reading::named(native)
         .expect("the shogi engines' readings are named");
     // under narrow-check the history changes no move (a perpetual check loses the game but is
@@ -683,7 +677,7 @@ fn perft_native(
             return printer.fail(too_deep_with_history(depth, "a reading"));
         }
         let mut judge = crate::shogi::readings::Judge::new(history, rd);
-        emit(&perft_reading(&mut judge, depth).to_string());
+        emit(perft_reading(&mut judge, depth) as u128);
         return 0;
     }
     let mut p = history.last().expect("a game has a position").clone();
@@ -727,7 +721,7 @@ fn perft_native(
         let secs = t0.elapsed().as_secs_f64();
         errln!("{:.3} s, {:.1} M leaves/s", secs, n as f64 / secs / 1e6);
     }
-    emit(&n.to_string());
+    emit(n as u128);
     0
 }
 
@@ -762,10 +756,13 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         variant,
     } = args;
     let printer = Printer::new(&pos.out);
-    let print = |ms: Vec<String>, ej: &str| {
+    let print = |ms: Vec<String>, ej: &Notice| {
         if json {
-            let items: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
-            outln!("{{\"moves\": [{}], \"engine\": {ej}}}", items.join(", "));
+            let report = Moves {
+                moves: ms,
+                engine: ej.clone(),
+            };
+            outln!("{}", crate::json::text(&report));
         } else {
             outln!("{}", ms.join(" "));
         }
@@ -777,16 +774,13 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
     if let (Engine::Native, false, Some(Plan::Native(native))) = (
         engine,
         verify,
-        crate::front::shipped_plan(&rules, variant.variant.as_deref(), "legal", named),
+        crate::commands::shipped_plan(&rules, variant.variant.as_deref(), "legal", named),
     ) {
         let history = pseudo_game(&pos.sfen, &pos.moves, None).ok();
         if let Some(history) = history.filter(|h| crate::front::engine_start(h).is_ok()) {
             let engine_name = "the move generator";
-            errln!(
-                "{}",
-                crate::front::native_notice("legal", named, engine_name, native)
-            );
-            let ej = crate::front::native_notice_json("legal", named, engine_name, native);
+            let ej = Notice::native("legal", named, engine_name, native);
+            errln!("{}", ej.line());
             return print(native_legal(&history, native), &ej);
         }
     }
@@ -804,7 +798,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
         Ok(p) => p,
         Err(c) => return c,
     };
-    let r = match crate::front::reading(&prog, reading.as_deref()) {
+    let r = match crate::commands::reading(&prog, reading.as_deref()) {
         Ok(r) => r,
         Err(d) => {
             return printer.fail_in(d, &prog.sources);
@@ -823,7 +817,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
     let engine = if verify { Engine::Verify } else { engine };
     let plan = match engine {
         Engine::Rules => Plan::rules_asked(),
-        _ => crate::front::plan(&prog, r, "legal", &SHOGI_READINGS),
+        _ => crate::commands::plan(&prog, r, "legal", &SHOGI_READINGS),
     };
     let (hybrid, ej) = move_generator(&prog, r, &plan, engine);
     let native = |n: &str| native_legal(&history, n);
@@ -1023,17 +1017,16 @@ pub(super) fn show(args: ShowArgs) -> i32 {
                 crate::shogi::types::Color::Black => "b",
                 crate::shogi::types::Color::White => "w",
             };
-            let mut obj = format!(
-                "{{\"sfen\": {}, \"turn\": \"{turn}\", \"in_check\": {}, \"ply\": {}",
-                json_str(&sfen),
-                p.in_check(),
-                g.moves.len()
-            );
-            if pieces {
-                obj.push_str(&sfen_pieces_json(&sfen));
-            }
-            obj.push('}');
-            outln!("{obj}");
+            let report = PositionReport {
+                sfen,
+                turn,
+                in_check: p.in_check(),
+                ply: g.moves.len(),
+                pieces: None,
+                hands: None,
+            };
+            let report = if pieces { report.with_pieces() } else { report };
+            outln!("{}", crate::json::text(&report));
             0
         }
         Ok(g) => {
@@ -1046,77 +1039,14 @@ pub(super) fn show(args: ShowArgs) -> i32 {
 }
 
 /// The engine of `perft` and `legal` (the move generator, natively, assembled under a variant,
-/// or the rules): said on stderr, and its JSON field.
+/// or the rules): said on stderr, and its notice for the report.
 fn move_generator(
     prog: &Program,
     r: crate::ir::ReadingId,
     plan: &Plan,
     engine: Engine,
-) -> (Option<crate::hybrid::ShogiVariant>, String) {
-    let hybrid = announce(prog, r, "legal", "the move generator", plan, engine);
-    let ej = engine_json(
-        prog,
-        r,
-        "legal",
-        "the move generator",
-        plan,
-        hybrid.as_ref(),
-        engine,
-    );
-    (hybrid, ej)
-}
-
-/// The board and the hands of an SFEN as JSON fields: `"pieces": {"5i": "K", ...}` (USI letters,
-/// upper case for 先手, `+` for promoted) and `"hands": {"b": {"P": 1}, "w": {}}`.
-fn sfen_pieces_json(sfen: &str) -> String {
-    let mut fields = sfen.split_whitespace();
-    let board = fields.next().unwrap_or("");
-    let hands = fields.nth(1).unwrap_or("-");
-    let mut squares = vec![];
-    for (r, row) in board.split('/').enumerate() {
-        let rank = (b'a' + r as u8) as char;
-        let mut file = 9i32;
-        let mut promoted = false;
-        for ch in row.chars() {
-            if let Some(d) = ch.to_digit(10) {
-                file -= d as i32;
-            } else if ch == '+' {
-                promoted = true;
-            } else {
-                let piece = if promoted {
-                    format!("+{ch}")
-                } else {
-                    ch.to_string()
-                };
-                squares.push(format!("\"{file}{rank}\": {}", json_str(&piece)));
-                promoted = false;
-                file -= 1;
-            }
-        }
-    }
-    let mut black = vec![];
-    let mut white = vec![];
-    let mut count = 0u32;
-    for ch in hands.chars() {
-        if let Some(d) = ch.to_digit(10) {
-            count = count * 10 + d;
-        } else if ch.is_ascii_alphabetic() {
-            let n = count.max(1);
-            count = 0;
-            let entry = format!("\"{}\": {n}", ch.to_ascii_uppercase());
-            if ch.is_ascii_uppercase() {
-                black.push(entry);
-            } else {
-                white.push(entry);
-            }
-        }
-    }
-    format!(
-        ", \"pieces\": {{{}}}, \"hands\": {{\"b\": {{{}}}, \"w\": {{{}}}}}",
-        squares.join(", "),
-        black.join(", "),
-        white.join(", ")
-    )
+) -> (Option<crate::hybrid::ShogiVariant>, Notice) {
+    announce(prog, r, "legal", "the move generator", plan, engine)
 }
 
 #[cfg(test)]
@@ -1176,14 +1106,5 @@ mod tests {
         assert_eq!(count(&history, narrow, 2), alone);
         let broad = Reading::named("broad-check").unwrap();
         assert!(count(&history, broad, 2) < alone);
-    }
-
-    #[test]
-    fn pieces_of_an_sfen() {
-        let j = super::sfen_pieces_json("8k/9/9/9/9/9/9/9/+P3K4 b 2Pr 1");
-        assert_eq!(
-            j,
-            ", \"pieces\": {\"1a\": \"k\", \"9i\": \"+P\", \"5i\": \"K\"}, \"hands\": {\"b\": {\"P\": 2}, \"w\": {\"R\": 1}}"
-        );
     }
 }

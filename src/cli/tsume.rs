@@ -4,14 +4,15 @@
 
 use super::args::TsumeArgs;
 use super::common::*;
+use crate::commands::report::tsume as shown;
 use crate::diagnostics::Diag;
-use crate::front::{json_str, OutOpts, RecordFormat};
+use crate::front::{OutOpts, RecordFormat};
 use crate::shogi::position::Position;
 use crate::shogi::tsume::report::{self, AtPly, Verdict};
 use crate::shogi::tsume::{Board, Checker, Convention, Futility, CONVENTIONS};
 use crate::shogi::types::Move;
 
-use crate::front::{TSUME_DEFS, TSUME_READINGS};
+use crate::commands::{TSUME_DEFS, TSUME_READINGS};
 
 /// A convention asked for: the name given and what the checker follows.
 pub(super) struct Asked {
@@ -418,24 +419,17 @@ fn search_ran_out(spent: &str) -> Diag {
     .help("give the intended solution with --solution, or raise --time-ms / --nodes")
 }
 
-fn usi_list<B: Board>(b: &B, ms: &[B::Move]) -> String {
-    ms.iter()
-        .map(|m| json_str(&b.text(*m)))
-        .collect::<Vec<_>>()
-        .join(", ")
+fn usi_list<B: Board>(b: &B, ms: &[B::Move]) -> Vec<String> {
+    ms.iter().map(|m| b.text(*m)).collect()
 }
 
-fn at_ply_json<B: Board>(b: &B, xs: &[AtPly<B::Move>]) -> String {
+fn at_ply_json<B: Board>(b: &B, xs: &[AtPly<B::Move>]) -> Vec<shown::AtPly> {
     xs.iter()
-        .map(|x| {
-            format!(
-                "{{\"ply\": {}, \"moves\": [{}]}}",
-                x.ply,
-                usi_list(b, &x.moves)
-            )
+        .map(|x| shown::AtPly {
+            ply: x.ply,
+            moves: usi_list(b, &x.moves),
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect()
 }
 
 /// The alternatives of every convention, grouped by ply and by the conventions that find them.
@@ -472,69 +466,50 @@ fn json_report<B: Written>(
     ms: u64,
 ) -> String {
     let l = line.len() as u32;
-    let alts = alternatives(verdicts)
-        .iter()
-        .map(|(p, ms, cs)| {
-            format!(
-                "{{\"ply\": {p}, \"moves\": [{}], \"last_move\": {}, \"conventions\": [{}]}}",
-                usi_list(start, ms),
-                *p == l,
-                cs.iter()
-                    .map(|c| json_str(c))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+    let alternatives = alternatives(verdicts)
+        .into_iter()
+        .map(|(p, ms, cs)| shown::Alternative {
+            ply: p,
+            moves: usi_list(start, &ms),
+            last_move: p == l,
+            conventions: cs,
         })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let futile_json = match futile {
-        Ok(f) => format!("[{}]", at_ply_json(start, f)),
-        Err(_) => "null".to_string(),
-    };
-    let vs = verdicts
+        .collect();
+    let verdicts = verdicts
         .iter()
-        .map(|(name, v, own)| {
-            let sound = match v.sound {
-                Some(b) => b.to_string(),
-                None => "null".into(),
-            };
-            let reasons = v.reasons.iter().map(|r| json_str(r)).collect::<Vec<_>>().join(", ");
-            let own_line = match own {
-                Some(o) => format!(
-                    ", \"main_line\": [{}], \"plies\": {}",
-                    usi_list(start, o),
-                    o.len()
-                ),
-                None => String::new(),
-            };
-            format!(
-                "{{\"convention\": {}, \"sound\": {sound}, \"reasons\": [{reasons}]{own_line}, \"shortest\": {}, \"alternatives\": [{}], \"equal_length\": [{}], \"promotion_choices\": [{}], \"variations\": [{}]}}",
-                json_str(name),
-                v.shortest.map_or("null".to_string(), |s| s.to_string()),
-                at_ply_json(start, &v.alternatives),
-                at_ply_json(start, &v.equal_length),
-                at_ply_json(start, &v.promotion_choices),
-                v.variations
-                    .iter()
-                    .map(|x| format!(
-                        "{{\"ply\": {}, \"line\": [{}], \"alternatives\": [{}]}}",
-                        x.ply,
-                        usi_list(start, &x.line),
-                        at_ply_json(start, &x.alternatives)
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+        .map(|(name, v, own)| shown::TsumeVerdict {
+            convention: name.clone(),
+            sound: v.sound,
+            reasons: v.reasons.clone(),
+            main_line: own.as_ref().map(|o| usi_list(start, o)),
+            plies: own.as_ref().map(|o| o.len()),
+            shortest: v.shortest,
+            alternatives: at_ply_json(start, &v.alternatives),
+            equal_length: at_ply_json(start, &v.equal_length),
+            promotion_choices: at_ply_json(start, &v.promotion_choices),
+            variations: v
+                .variations
+                .iter()
+                .map(|x| shown::Variation {
+                    ply: x.ply,
+                    line: usi_list(start, &x.line),
+                    alternatives: at_ply_json(start, &x.alternatives),
+                })
+                .collect(),
         })
-        .collect::<Vec<_>>()
-        .join(", ");
-    format!(
-        "{{\"sfen\": {}, \"main_line\": [{}], \"plies\": {l}, \"solution\": {}, \"leftover\": [{}], \"futile_interpositions\": {futile_json}, \"alternatives\": [{alts}], \"verdicts\": [{vs}], \"nodes\": {nodes}, \"ms\": {ms}}}",
-        json_str(&start.sfen()),
-        usi_list(start, line),
-        json_str(if given { "given" } else { "searched" }),
-        left.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(", "),
-    )
+        .collect();
+    crate::json::text(&shown::TsumeReport {
+        sfen: start.sfen(),
+        main_line: usi_list(start, line),
+        plies: line.len(),
+        solution: if given { "given" } else { "searched" },
+        leftover: left.to_vec(),
+        futile_interpositions: futile.as_ref().ok().map(|f| at_ply_json(start, f)),
+        alternatives,
+        verdicts,
+        nodes,
+        ms,
+    })
 }
 
 fn text_report<B: Board>(

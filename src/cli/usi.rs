@@ -4,8 +4,9 @@
 use super::args::*;
 use super::common::*;
 use super::mate::variant_search;
+use crate::commands::MateSearch;
 use crate::diagnostics::Diag;
-use crate::front::{MateSearch, MovesOfRules};
+use crate::front::MovesOfRules;
 use crate::shogi::usi_engine::{MovesReader, Refused};
 use std::path::PathBuf;
 
@@ -33,7 +34,7 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
         })?;
         let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
         let moves = (!MovesOfRules::new(&prog, r).shipped()).then_some(());
-        match crate::front::mate_search(&prog, r).1 {
+        match crate::commands::mate_search(&prog, r).1 {
             MateSearch::Native(reading) => Ok(crate::shogi::usi_engine::Follow::Native(reading)),
             MateSearch::Hybrid { .. } => Ok(crate::shogi::usi_engine::Follow::Variant(
                 variant_search(paths, name.to_string(), max_resident_bytes),

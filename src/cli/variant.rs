@@ -6,8 +6,8 @@ use super::variant_asked::{
     announce, bad_move, bound_state, drop_mate, engine_json, position, read_position, requested,
     start, Asked,
 };
+use crate::commands::report::{BoardGameReport, BoardPosition, Count, Moves};
 use crate::diagnostics::Diag;
-use crate::json::string as json_str;
 use crate::shogi::variant::{DropMate, VMove};
 use crate::variants::LoadedVariant;
 
@@ -60,7 +60,11 @@ pub(super) fn perft(
         p.perft(depth, dm)
     };
     if json {
-        outln!("{{\"count\": {n}, \"engine\": {}}}", engine_json(&v));
+        let report = Count {
+            count: n as u128,
+            engine: engine_json(&v),
+        };
+        outln!("{}", crate::json::text(&report));
     } else {
         outln!("{n}");
     }
@@ -86,12 +90,11 @@ pub(super) fn legal(
         .map(|m: VMove| p.move_text(m))
         .collect();
     if json {
-        let list: Vec<String> = ms.iter().map(|m| json_str(m)).collect();
-        outln!(
-            "{{\"moves\": [{}], \"engine\": {}}}",
-            list.join(", "),
-            engine_json(&v)
-        );
+        let report = Moves {
+            moves: ms,
+            engine: engine_json(&v),
+        };
+        outln!("{}", crate::json::text(&report));
     } else {
         outln!("{}", ms.join(" "));
         let n = ms.len();
@@ -113,14 +116,14 @@ pub(super) fn show(
         Err(c) => return c,
     };
     if json {
-        outln!(
-            "{{\"sfen\": {}, \"turn\": \"{}\", \"in_check\": {}, \"ply\": {}, \"variant\": {}}}",
-            json_str(&p.to_sfen()),
-            if p.side == 0 { "b" } else { "w" },
-            p.in_check(p.side),
-            moves.split_whitespace().count(),
-            json_str(v.variant.name())
-        );
+        let report = BoardPosition {
+            sfen: p.to_sfen(),
+            turn: if p.side == 0 { "b" } else { "w" },
+            in_check: p.in_check(p.side),
+            ply: moves.split_whitespace().count(),
+            variant: v.variant.name().to_string(),
+        };
+        outln!("{}", crate::json::text(&report));
     } else {
         out!("{}", p.diagram());
         outln!("{}", p.to_sfen());
@@ -188,7 +191,7 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
             MateOutcome::NoMate => ("nomate", vec![]),
             MateOutcome::Unknown => ("unknown", vec![]),
         };
-        let report = super::mate_report::MateReport {
+        let report = crate::commands::report::MateReport {
             result,
             plies: pv.len() as u32,
             pv,
@@ -196,8 +199,9 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
             ms: start.elapsed().as_millis() as u64,
             shortest: r.shortest,
             lower_bound: r.lower_bound,
+            engine: engine.clone(),
         };
-        super::mate_report::print_mate(&report, a, &engine, any);
+        super::mate_report::print_mate(&report, a, any);
     }
     code
 }
@@ -298,19 +302,15 @@ pub(super) fn game(
         },
     };
     if json {
-        let w = match winner {
-            Some(0) => "\"b\"".to_string(),
-            Some(_) => "\"w\"".to_string(),
-            None => "null".to_string(),
+        let report = BoardGameReport {
+            moves: moves.split_whitespace().map(String::from).collect(),
+            over,
+            winner: winner.map(|w| if w == 0 { "b" } else { "w" }),
+            reason: reason.to_string(),
+            sfen: p.to_sfen(),
+            engine: engine_json(v),
         };
-        let list: Vec<String> = moves.split_whitespace().map(json_str).collect();
-        outln!(
-            "{{\"moves\": [{}], \"over\": {over}, \"winner\": {w}, \"reason\": {}, \"sfen\": {}, \"engine\": {}}}",
-            list.join(", "),
-            json_str(reason),
-            json_str(&p.to_sfen()),
-            engine_json(v)
-        );
+        outln!("{}", crate::json::text(&report));
     } else {
         outln!("{n} move{}", if n == 1 { "" } else { "s" });
         match winner {
@@ -351,7 +351,10 @@ pub(super) fn eval(
                 if let Some(d) = super::common::json_refusal(&val, room) {
                     return printer.fail(d);
                 }
-                outln!("{{\"value\": {}}}", super::common::to_json(&val));
+                let report = crate::commands::report::query::Value {
+                    value: crate::json::raw(super::common::to_json(&val)),
+                };
+                outln!("{}", crate::json::text(&report));
             } else {
                 outln!("{}", crate::front::display_value(&val));
             }

@@ -6,8 +6,8 @@
 
 use super::common::{load_or_report, Printer};
 use crate::check::Program;
+use crate::commands::Notice;
 use crate::diagnostics::Diag;
-use crate::json::string as json_str;
 use crate::shogi::variant::{DropMate, VPos};
 use crate::variants::{self, LoadedVariant};
 use std::path::PathBuf;
@@ -179,30 +179,27 @@ pub(super) fn start(
     Ok(p)
 }
 
-/// The engine as JSON, in the shape of the standard commands' `engine` field.
-pub(super) fn engine_json(v: &LoadedVariant) -> String {
-    format!(
-        "{{\"definition\": \"moves\", \"reading\": {}, \"native\": true, \"engine\": \"the compiled variant engine\", \"as\": {}, \"variant\": {}}}",
-        json_str(&v.reading_name),
-        json_str(&v.reading_name),
-        json_str(v.variant.name())
-    )
-}
-
-/// The notice on standard error: which rules, which engine.
-pub(super) fn announce(v: &LoadedVariant) {
+/// Who answers under a board variant: the engine compiled from its tables, with the rules and
+/// the reading it was compiled from (the notice's line).
+pub(super) fn engine_json(v: &LoadedVariant) -> Notice {
     let files: Vec<String> = v
         .files
         .iter()
         .map(|f| f.display().to_string())
         .filter(|f| !f.ends_with("board.rule") || v.files.len() == 1)
         .collect();
-    errln!(
+    let line = format!(
         "okite: {} ({}, reading {}): the engine compiled from its tables",
         v.variant.name(),
         files.join(", "),
         v.reading_name
     );
+    Notice::compiled(&v.reading_name, v.variant.name(), line)
+}
+
+/// The notice on standard error: which rules, which engine.
+pub(super) fn announce(v: &LoadedVariant) {
+    errln!("{}", engine_json(v).line());
 }
 
 /// `s` bound to the position of an SFEN and moves in the variant, as the core's `State`.

@@ -227,34 +227,58 @@ impl Code {
 
     /// The whole entry, as one JSON object.
     pub fn json(&self) -> String {
-        let trigger = match &self.trigger {
-            Trigger::Cli(ex) => format!(
-                "{{\"command\": {}, \"args\": [{}], \"file_name\": {}, \"file\": {}, \"stdin\": {}}}",
-                crate::json::string(&ex.command_line()),
-                ex.args
-                    .iter()
-                    .map(|a| crate::json::string(a))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                crate::json::string(ex.name),
-                ex.file.map(crate::json::string).unwrap_or_else(|| "null".into()),
-                ex.stdin.map(crate::json::string).unwrap_or_else(|| "null".into()),
-            ),
-            Trigger::Library(how) => format!("{{\"library\": {}}}", crate::json::string(how)),
-            Trigger::Guard(why) => format!("{{\"unreachable\": {}}}", crate::json::string(why)),
+        let example = match &self.trigger {
+            Trigger::Cli(ex) => ExampleJson::Command {
+                command: ex.command_line(),
+                args: ex.args,
+                file_name: ex.name,
+                file: ex.file,
+                stdin: ex.stdin,
+            },
+            Trigger::Library(how) => ExampleJson::Library { library: how },
+            Trigger::Guard(why) => ExampleJson::Unreachable { unreachable: why },
         };
-        format!(
-            "{{\"code\": {}, \"name\": {}, \"phase\": {}, \"severity\": {}, \"meaning\": {}, \
-             \"explanation\": {}, \"example\": {}}}",
-            crate::json::string(self.code),
-            crate::json::string(self.name),
-            crate::json::string(self.phase.name()),
-            crate::json::string(self.severity),
-            crate::json::string(self.meaning),
-            crate::json::string(self.explanation),
-            trigger
-        )
+        crate::json::text(&Entry {
+            code: self.code,
+            name: self.name,
+            phase: self.phase.name(),
+            severity: self.severity,
+            meaning: self.meaning,
+            explanation: self.explanation,
+            example,
+        })
     }
+}
+
+/// An entry of the catalogue as `okite codes --json` writes it.
+#[derive(serde::Serialize)]
+struct Entry<'a> {
+    code: &'a str,
+    name: &'a str,
+    phase: &'a str,
+    severity: &'a str,
+    meaning: &'a str,
+    explanation: &'a str,
+    example: ExampleJson<'a>,
+}
+
+/// The input that produces a code: a command line, a library call, or none.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum ExampleJson<'a> {
+    Command {
+        command: String,
+        args: &'a [&'a str],
+        file_name: &'a str,
+        file: Option<&'a str>,
+        stdin: Option<&'a str>,
+    },
+    Library {
+        library: &'a str,
+    },
+    Unreachable {
+        unreachable: &'a str,
+    },
 }
 
 fn capitalised(s: &str) -> String {

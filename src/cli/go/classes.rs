@@ -1,6 +1,7 @@
 //! The outcome classes of vertices: `okite go classes`.
 
 use super::*;
+use crate::commands::report::go::{ClassAnswer, Classes};
 use crate::go::graph::Graph;
 use crate::go::life::{Answer, Classifier, LifeProgress, Table};
 
@@ -27,7 +28,7 @@ fn classify(a: &GoClassesArgs) -> Result<i32, i32> {
         &a.rules,
         reading,
         &["classes"],
-        &crate::front::GO_CLASS_READINGS,
+        &crate::commands::GO_CLASS_READINGS,
         "the native search of outcome classes",
         a.engine,
     )?;
@@ -44,26 +45,15 @@ fn classify(a: &GoClassesArgs) -> Result<i32, i32> {
     )?;
     let asked = asked_vertices(&g, &a.vertices)?;
     let ej = {
-        let r = crate::front::reading(&cprog, reading).unwrap_or(crate::check::BASE);
-        if a.engine == Engine::Rules {
-            engine_json(
-                &cprog,
-                r,
-                "classes",
-                "the native search of outcome classes",
-                &plan,
-                None,
-                a.engine,
-            )
-        } else {
-            crate::front::notice_json(
-                &cprog,
-                r,
-                "classes",
-                "the native search of outcome classes",
-                &plan,
-            )
-        }
+        let r = crate::commands::reading(&cprog, reading).unwrap_or(crate::check::BASE);
+        plan_notice(
+            &cprog,
+            r,
+            "classes",
+            "the native search of outcome classes",
+            &plan,
+            a.engine,
+        )
     };
     let table = match plan {
         Plan::Native(n) => Table::for_reading(Some(n)),
@@ -403,46 +393,33 @@ fn by_the_rules(
 /// The JSON of the classes: {"classes", "unfinished" (present only when --vertex-nodes left
 /// some), "answers" (present only where the proof-number search answered some: whether the
 /// colour moving first gets the vertex, and by which move), "engine"}.
-fn classes_json(g: &Graph, found: &Found, ej: &str) -> String {
-    let items: Vec<String> = found
-        .letters
-        .iter()
-        .map(|&n| match n {
-            '-' | '?' => "null".to_string(),
-            n => format!("\"{n}\""),
-        })
-        .collect();
-    let left: Vec<String> = found
-        .unfinished
-        .iter()
-        .map(|&v| crate::json::string(&g.names[v]))
-        .collect();
-    let left = if left.is_empty() {
-        String::new()
-    } else {
-        format!(", \"unfinished\": [{}]", left.join(", "))
+fn classes_json(g: &Graph, found: &Found, ej: &Notice) -> String {
+    let report = Classes {
+        classes: found
+            .letters
+            .iter()
+            .map(|&n| match n {
+                '-' | '?' => None,
+                n => Some(n.to_string()),
+            })
+            .collect(),
+        unfinished: found
+            .unfinished
+            .iter()
+            .map(|&v| g.names[v].clone())
+            .collect(),
+        answers: found
+            .answers
+            .iter()
+            .map(|a| ClassAnswer {
+                vertex: g.names[a.vertex].clone(),
+                colour: format!("{:?}", a.colour),
+                gets: a.gets,
+                by: a.by.map(|w| g.names[w].clone()),
+                sequences: a.nodes,
+            })
+            .collect(),
+        engine: ej.clone(),
     };
-    let answered: Vec<String> = found
-        .answers
-        .iter()
-        .map(|a| {
-            format!(
-                "{{\"vertex\": {}, \"colour\": \"{:?}\", \"gets\": {}, \"by\": {}, \"sequences\": {}}}",
-                crate::json::string(&g.names[a.vertex]),
-                a.colour,
-                a.gets,
-                a.by.map_or("null".to_string(), |w| crate::json::string(&g.names[w])),
-                a.nodes
-            )
-        })
-        .collect();
-    let answered = if answered.is_empty() {
-        String::new()
-    } else {
-        format!(", \"answers\": [{}]", answered.join(", "))
-    };
-    format!(
-        "{{\"classes\": [{}]{left}{answered}, \"engine\": {ej}}}",
-        items.join(", ")
-    )
+    crate::json::text(&report)
 }

@@ -9,10 +9,11 @@ use super::args::*;
 use super::common::*;
 use super::query::*;
 use crate::check::Program;
+use crate::commands::report::go::{GoBoard, GoCount, GoVertex, Score, Solved, Winners};
+use crate::commands::Notice;
+use crate::commands::Plan;
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diag, SourceMap};
-use crate::front::json_str;
-use crate::front::Plan;
 use crate::ir::Value;
 use crate::natives::Engine;
 use std::path::PathBuf;
@@ -33,7 +34,7 @@ pub(super) fn go_by_rules(
     text: &str,
     engine: Engine,
     reading: Option<&str>,
-    json: Option<&str>,
+    json: Option<&Notice>,
     r: Option<Value>,
 ) -> i32 {
     let printer = Printer::auto();
@@ -80,9 +81,15 @@ fn answer_line(a: &crate::go::life::Answer, names: &[String]) -> String {
 
 /// Prints a count: the number alone, or with `--json` (the engine that answered given) an
 /// object `{"count": n, "engine": ...}`.
-fn print_count(n: impl std::fmt::Display, engine: Option<&str>) {
+fn print_count(n: impl std::fmt::Display, engine: Option<&Notice>) {
     match engine {
-        Some(e) => outln!("{{\"count\": {n}, \"engine\": {e}}}"),
+        Some(e) => {
+            let report = GoCount {
+                count: crate::json::raw(n.to_string()),
+                engine: e.clone(),
+            };
+            outln!("{}", crate::json::text(&report))
+        }
         None => outln!("{n}"),
     }
 }
@@ -134,7 +141,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
         let rid = prog
             .reading_id(reading.unwrap_or("base"))
             .unwrap_or(crate::check::BASE);
-        engine_json(&prog, rid, defs[0], engine_name, &plan, None, engine)
+        plan_notice(&prog, rid, defs[0], engine_name, &plan, engine)
     });
     if engine != Engine::Native || !plan.is_native() {
         return go_by_rules(
@@ -143,7 +150,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
             query,
             engine,
             reading,
-            engine_field.as_deref(),
+            engine_field.as_ref(),
             sequence,
         );
     }
@@ -152,7 +159,7 @@ pub(super) fn go_count<N: std::fmt::Display>(
     drop(spinner);
     match n {
         Ok(n) => {
-            print_count(n, engine_field.as_deref());
+            print_count(n, engine_field.as_ref());
             0
         }
         Err(c) => c,
@@ -171,10 +178,11 @@ pub(super) fn go_plan(
 ) -> Result<(Program, Plan), i32> {
     let printer = Printer::auto();
     let prog = load_or_report(rules, &printer)?.0;
-    let r = crate::front::reading(&prog, reading).map_err(|d| printer.fail_in(d, &prog.sources))?;
+    let r =
+        crate::commands::reading(&prog, reading).map_err(|d| printer.fail_in(d, &prog.sources))?;
     let plan = match engine {
         Engine::Rules => Plan::rules_asked(),
-        _ => crate::front::plan_all(&prog, r, defs, natives),
+        _ => crate::commands::plan_all(&prog, r, defs, natives),
     };
     say_plan(&prog, r, &defs.join("`, `"), engine_name, &plan, engine);
     Ok((prog, plan))
@@ -670,7 +678,7 @@ fn solve_native(
     history: &[crate::go::board::Board],
     to_move: crate::go::board::Color,
     opts: &crate::go::solve::SolveOptions,
-    json_engine: Option<&str>,
+    json_engine: Option<&Notice>,
 ) -> i32 {
     use crate::go;
     let bar = progress_shown().then(|| {
@@ -755,14 +763,14 @@ fn solve_native(
             .collect();
     match json_engine {
         Some(engine) => {
-            let items: Vec<String> = pv.iter().map(|p| json_str(p)).collect();
-            outln!(
-                "{{\"value\": {}, \"pv\": [{}], \"nodes\": {}, \"seconds\": {:.3}, \"engine\": {engine}}}",
-                r.value,
-                items.join(", "),
-                r.nodes,
-                r.elapsed.as_secs_f64()
-            );
+            let report = Solved {
+                value: crate::json::shown(r.value),
+                pv,
+                nodes: Some(r.nodes),
+                seconds: Some(crate::json::fixed(r.elapsed.as_secs_f64(), 3)),
+                engine: engine.clone(),
+            };
+            outln!("{}", crate::json::text(&report));
         }
         None => {
             outln!("principal variation: {}", pv.join(", "));
@@ -873,14 +881,18 @@ fn go_score(
     let colour = |w: i64| if w == 1 { "White" } else { "Black" };
     let h = h2 as f64 / 2.0;
     if json {
-        let (cs, cw) = match chinese {
-            Some((s, w)) => (s.to_string(), format!("\"{}\"", colour(w))),
-            None => ("null".into(), "null".into()),
+        let report = Score {
+            pure,
+            chinese: chinese.map(|(s, _)| s),
+            terminable,
+            komi: crate::json::shown(komi),
+            h: crate::json::shown(h),
+            winner: Winners {
+                pure: colour(pure_winner),
+                chinese: chinese.map(|(_, w)| colour(w)),
+            },
         };
-        outln!(
-            "{{\"pure\": {pure}, \"chinese\": {cs}, \"terminable\": {terminable}, \"komi\": {komi}, \"h\": {h}, \"winner\": {{\"pure\": \"{}\", \"chinese\": {cw}}}}}",
-            colour(pure_winner)
-        );
+        outln!("{}", crate::json::text(&report));
     } else {
         outln!("pure Go score (White minus Black): {pure}");
         match chinese {
@@ -920,7 +932,6 @@ fn go_score(
 /// A Go position as JSON: the graph's spec, the board as a character per vertex (`X` black, `O`
 /// white, `.` empty) and each vertex with its name, stone, SGF point (grids) and neighbours.
 fn board_json(spec: &str, g: &crate::go::graph::Graph, b: &crate::go::board::Board) -> String {
-    use crate::front::json_str;
     use crate::go::board::Color;
     let stone = |v: usize| b.color_at(v);
     let board: String = (0..g.n)
@@ -930,38 +941,31 @@ fn board_json(spec: &str, g: &crate::go::graph::Graph, b: &crate::go::board::Boa
             None => '.',
         })
         .collect();
-    let vertices: Vec<String> = (0..g.n)
-        .map(|v| {
-            let s = match stone(v) {
-                Some(Color::Black) => "\"B\"",
-                Some(Color::White) => "\"W\"",
-                None => "null",
-            };
-            let sgf = match g.grid {
+    let vertices = (0..g.n)
+        .map(|v| GoVertex {
+            name: g.names[v].clone(),
+            stone: match stone(v) {
+                Some(Color::Black) => Some("B"),
+                Some(Color::White) => Some("W"),
+                None => None,
+            },
+            sgf: match g.grid {
                 Some((rows, cols)) if rows <= 26 && cols <= 26 => {
                     let (r, c) = (v / cols, v % cols);
-                    format!(
-                        ", \"sgf\": \"{}{}\"",
+                    Some(format!(
+                        "{}{}",
                         (b'a' + c as u8) as char,
                         (b'a' + r as u8) as char
-                    )
+                    ))
                 }
-                _ => String::new(),
-            };
-            let ns: Vec<String> = g.adjacency[v]
-                .iter()
-                .map(|w| json_str(&g.names[w]))
-                .collect();
-            format!(
-                "{{\"name\": {}, \"stone\": {s}{sgf}, \"neighbours\": [{}]}}",
-                json_str(&g.names[v]),
-                ns.join(", ")
-            )
+                _ => None,
+            },
+            neighbours: g.adjacency[v].iter().map(|w| g.names[w].clone()).collect(),
         })
         .collect();
-    format!(
-        "{{\"graph\": {}, \"board\": \"{board}\", \"vertices\": [{}]}}",
-        json_str(spec),
-        vertices.join(", ")
-    )
+    crate::json::text(&GoBoard {
+        graph: spec.to_string(),
+        board,
+        vertices,
+    })
 }

@@ -20,7 +20,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
         &rule_paths,
         Some(&reading),
         &["solve"],
-        &crate::front::GO_SOLVE_READINGS,
+        &crate::commands::GO_SOLVE_READINGS,
         "the native solver",
         Engine::Native,
     ) {
@@ -44,7 +44,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
         Ok(r) => r,
         Err(d) => return Printer::auto().fail_in(d, &prog.sources),
     };
-    let engine_json = crate::front::notice_json(&prog, r, "solve", "the native solver", &plan);
+    let engine_json = crate::commands::Notice::of(&prog, r, "solve", "the native solver", &plan);
     if !plan.is_native() && !from_empty {
         return Printer::auto().fail(
             Diag::error(
@@ -53,7 +53,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
             )
             .help(format!(
                 "the native solver (readings {}) solves from a position",
-                crate::front::GO_SOLVE_READINGS.join(", ")
+                crate::commands::GO_SOLVE_READINGS.join(", ")
             )),
         );
     }
@@ -64,7 +64,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
         if g.n > 6 {
             return printer.fail(beyond_the_rules("solve", 6, g.n).help(format!(
                 "the native solver follows the readings {}",
-                crate::front::GO_SOLVE_READINGS.join(", ")
+                crate::commands::GO_SOLVE_READINGS.join(", ")
             )));
         }
         let bound = vec![(
@@ -85,7 +85,14 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
             Ok(Value::Int(half)) => {
                 let v = half as f64 / 2.0;
                 if json {
-                    outln!("{{\"value\": {v}, \"pv\": [], \"engine\": {engine_json}}}");
+                    let report = crate::commands::report::go::Solved {
+                        value: crate::json::shown(v),
+                        pv: vec![],
+                        nodes: None,
+                        seconds: None,
+                        engine: engine_json.clone(),
+                    };
+                    outln!("{}", crate::json::text(&report));
                 } else {
                     outln!("{v}");
                 }
@@ -129,6 +136,6 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
         &history,
         to_move,
         &opts,
-        json.then_some(engine_json.as_str()),
+        json.then_some(&engine_json),
     )
 }

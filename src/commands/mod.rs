@@ -1,0 +1,16 @@
+#![forbid(unsafe_code)]
+//! The commands layer, between the faces (the command line, the REPL, the USI engine, the
+//! language server, the Python package) and the library: who answers a command ([`plan`]), what
+//! it says of that ([`notice`]), and the typed reports the commands return ([`report`]), which
+//! `--json` serialises and the text output renders.
+
+pub mod notice;
+pub mod plan;
+pub mod report;
+
+pub use notice::Notice;
+pub use plan::{
+    mate_search, natives_on, plan, plan_all, reading, shipped_plan, EngineBinding, MateSearch,
+    Plan, ENGINES, ENGINE_DEFS, GO_CLASS_READINGS, GO_SOLVE_READINGS, SHOGI_READINGS, TSUME_DEFS,
+    TSUME_READINGS,
+};
