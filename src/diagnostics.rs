@@ -3,6 +3,7 @@
 //! module is the one place where they become miette reports.
 
 pub mod catalogue;
+pub mod code;
 pub mod excerpt;
 pub mod span;
 

@@ -6,6 +6,7 @@
 use crate::bindings;
 use crate::check::load::{load, load_shipped};
 use crate::check::Program;
+use crate::diagnostics::code;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::eval::{Budget, Evaluator};
 use crate::ir::Value;
@@ -176,7 +177,7 @@ pub fn shogi_game(
                 .0
                 .iter()
                 .map(|e| {
-                    Diag::error("E0401", format!("bad SFEN: {}", e.message))
+                    Diag::error(code::BAD_SFEN, format!("bad SFEN: {}", e.message))
                         .label(Span::new(sfen_id, e.offset, e.offset + e.len), "here")
                         .help(e.help.clone())
                 })
@@ -193,7 +194,7 @@ pub fn shogi_game(
         match game.last().parse_usi_move(tok) {
             Ok(m) => game.push(m),
             Err(e) => {
-                let d = Diag::error("E0402", format!("bad move `{tok}`: {}", e.message))
+                let d = Diag::error(code::BAD_MOVE, format!("bad move `{tok}`: {}", e.message))
                     .label(
                         Span::new(moves_id, start, start + tok.len()),
                         format!("move {}", game.moves.len() + 1),
@@ -256,8 +257,11 @@ pub fn read_record_with<T>(
         errs.0
             .iter()
             .map(|e| {
-                let d = Diag::error("E0403", format!("bad game record: {}", e.message))
-                    .help(e.help.clone());
+                let d = Diag::error(
+                    code::BAD_GAME_RECORD,
+                    format!("bad game record: {}", e.message),
+                )
+                .help(e.help.clone());
                 match id {
                     Some(id) => d.label(Span::new(id, e.offset, e.offset + e.len), "here"),
                     None => d,
@@ -308,9 +312,12 @@ pub fn record_positions(
                 .0
                 .iter()
                 .map(|e| {
-                    Diag::error("E0403", format!("bad game record: {}", e.message))
-                        .label(Span::new(id, e.offset, e.offset + e.len), "here")
-                        .help(e.help.clone())
+                    Diag::error(
+                        code::BAD_GAME_RECORD,
+                        format!("bad game record: {}", e.message),
+                    )
+                    .label(Span::new(id, e.offset, e.offset + e.len), "here")
+                    .help(e.help.clone())
                 })
                 .collect();
             Err((sources, ds))
@@ -349,7 +356,7 @@ pub fn engine_start(history: &[crate::shogi::position::Position]) -> Result<(), 
     match crate::shogi::readings::start_forbidden(start) {
         None => Ok(()),
         Some(why) => Err(Diag::error(
-            "E0405",
+            code::FORBIDDEN_START,
             format!("the position cannot begin a search: {why}"),
         )
         .help("the engines search positions that can arise under the rules; `okite eval` asks the rules about any position")),
@@ -480,12 +487,14 @@ pub fn play_pseudo(
             }
             Err(why) => why,
         };
-        return Err(Diag::error("E0402", format!("bad move `{tok}`: it {why}"))
-            .label(
-                Span::new(fid, at, at + tok.len()),
-                format!("move {}", out.len()),
-            )
-            .help("moves are written in USI: 7g7f, 8h2b+, P*5e"));
+        return Err(
+            Diag::error(code::BAD_MOVE, format!("bad move `{tok}`: it {why}"))
+                .label(
+                    Span::new(fid, at, at + tok.len()),
+                    format!("move {}", out.len()),
+                )
+                .help("moves are written in USI: 7g7f, 8h2b+, P*5e"),
+        );
     }
     Ok(out)
 }

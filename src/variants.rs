@@ -10,6 +10,7 @@
 
 use crate::check::load::{load, load_from, Shipped};
 use crate::check::Program;
+use crate::diagnostics::code;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::eval::Evaluator;
 use crate::ir::ReadingId;
@@ -22,7 +23,7 @@ use crate::shogi::variant::{
 use std::path::{Path, PathBuf};
 
 /// The diagnostic code of a variant whose tables cannot be compiled.
-pub const BAD_VARIANT: &str = "E0406";
+pub const BAD_VARIANT: &str = code::BAD_VARIANT;
 
 /// The tables every variant states (the core's names), for messages.
 pub const TABLES: &[&str] = &[

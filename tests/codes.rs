@@ -16,6 +16,7 @@ const BY_LIBRARY: &[&str] = &["E0005", "E0013", "E0115", "E0305", "E0330", "E060
 const GUARDS: &[&str] = &["E0002", "E0312", "E0609", "E0610"];
 
 const CATALOGUE: &str = "src/diagnostics/catalogue/codes.rs";
+const CONSTANTS: &str = "src/diagnostics/code.rs";
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
@@ -28,24 +29,77 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every string literal of the form `"X0000"` (a capital letter and four digits) in src/, outside
-/// the catalogue itself, with the places it occurs.
-fn codes_in_sources() -> BTreeMap<String, Vec<String>> {
+/// The constants of src/diagnostics/code.rs: name -> code.
+fn constants() -> BTreeMap<String, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join(CONSTANTS)).unwrap();
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("pub const ") {
+            let (name, value) = rest.split_once(": &str = \"").unwrap();
+            out.insert(name.to_string(), value.trim_end_matches("\";").to_string());
+        }
+    }
+    out
+}
+
+/// The files of src/ that report codes: all but the catalogue and the constants.
+fn reporting_sources() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![];
     rust_files(&root.join("src"), &mut files);
     files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let rel = f
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(&f).unwrap();
+            (rel, text)
+        })
+        .filter(|(rel, _)| {
+            rel != CATALOGUE && rel != "src/diagnostics/catalogue.rs" && rel != CONSTANTS
+        })
+        .collect()
+}
+
+/// Every code the sources name by its constant (`code::NAME`), outside the catalogue itself,
+/// with the places it occurs; a name that is no constant is kept as it is written.
+fn codes_in_sources() -> BTreeMap<String, Vec<String>> {
+    let names = constants();
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in files {
-        let rel = f
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel == CATALOGUE || rel == "src/diagnostics/catalogue.rs" {
-            continue;
+    for (rel, text) in reporting_sources() {
+        for (n, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices("code::") {
+                let before = line[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let name: String = line[at + 6..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                if name.is_empty() {
+                    continue;
+                }
+                let code = names.get(&name).cloned().unwrap_or(name);
+                out.entry(code)
+                    .or_default()
+                    .push(format!("{rel}:{}", n + 1));
+            }
         }
-        let text = std::fs::read_to_string(&f).unwrap();
+    }
+    out
+}
+
+/// No source writes a code as a literal: each names its constant.
+#[test]
+fn codes_are_named_by_their_constants() {
+    let mut found = vec![];
+    for (rel, text) in reporting_sources() {
         for (n, line) in text.lines().enumerate() {
             let b = line.as_bytes();
             for i in 0..b.len().saturating_sub(6) {
@@ -54,14 +108,24 @@ fn codes_in_sources() -> BTreeMap<String, Vec<String>> {
                     && b[i + 2..i + 6].iter().all(u8::is_ascii_digit)
                     && b[i + 6] == b'"'
                 {
-                    out.entry(line[i + 1..i + 6].to_string())
-                        .or_default()
-                        .push(format!("{rel}:{}", n + 1));
+                    found.push(format!("{} at {rel}:{}", &line[i + 1..i + 6], n + 1));
                 }
             }
         }
     }
-    out
+    assert!(found.is_empty(), "codes written as literals: {found:?}");
+}
+
+/// The constants are the catalogue: one for each code, named as the catalogue names it.
+#[test]
+fn the_constants_are_the_catalogue() {
+    let names = constants();
+    let want: BTreeMap<String, String> = CODES
+        .iter()
+        .map(|c| (c.name.to_uppercase().replace('-', "_"), c.code.to_string()))
+        .collect();
+    assert_eq!(names, want);
+    assert_eq!(okite::diagnostics::code::SYNTAX_ERROR, "E0001");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! report (strongly connected components, recursion through negation).
 
 use super::*;
+use crate::diagnostics::code;
 
 impl Program {
     /// Prepares [`Program::shares_base`]: the names whose `base` definition calls each name.
@@ -261,7 +262,8 @@ impl Program {
                         .join(", ")
                 )
             };
-            let mut d = Diag::info("I0001", what).label(first.name_span, "recursion starts here");
+            let mut d =
+                Diag::info(code::RECURSION, what).label(first.name_span, "recursion starts here");
             if neg.is_empty() {
                 d = d.help("evaluation is tabled: each call is computed once; a call that re-enters itself with the same arguments is reported as a cycle");
             } else {

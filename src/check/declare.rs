@@ -4,6 +4,7 @@
 //! names), with duplicates, unknown native functions and arity mismatches reported.
 
 use super::*;
+use crate::diagnostics::code;
 
 impl Program {
     pub(super) fn declare(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
@@ -193,7 +194,7 @@ impl Program {
                 if let Item::Reading(r) = it {
                     if let Some(&prev) = self.reading_names.get(&r.name.text) {
                         let mut d = Diag::error(
-                            "E0101",
+                            code::DEFINED_TWICE,
                             format!("the reading `{}` is defined twice", r.name.text),
                         )
                         .label(r.name.span, "defined again here");
@@ -249,7 +250,7 @@ impl Program {
                             self.types_unknown = true;
                             errs.push(
                                 Diag::error(
-                                    "E0101",
+                                    code::DEFINED_TWICE,
                                     format!(
                                         "`{}` is overridden twice in reading `{}`",
                                         d.name.text, r.name.text
@@ -263,7 +264,7 @@ impl Program {
                         self.new_def(d, id, true, errs);
                     } else {
                         let mut diag = Diag::error(
-                            "E0104",
+                            code::OVERRIDE_OF_NOTHING,
                             format!(
                                 "reading `{}` overrides `{}`, which is not defined",
                                 r.name.text, d.name.text
@@ -320,7 +321,7 @@ impl Program {
         for (rid, name, native, span) in binds {
             let Some(&key) = self.key_names.get(&name.text) else {
                 let mut d = Diag::error(
-                    "E0102",
+                    code::WRONG_ARITY,
                     format!(
                         "`native {}` binds a definition that does not exist",
                         name.text
@@ -348,7 +349,7 @@ impl Program {
                         if arity != def.params.len() {
                             errs.push(
                                 Diag::error(
-                                    "E0112",
+                                    code::NATIVE_ARITY,
                                     format!(
                                         "`{}` takes {} arguments but the native function `{}` takes {}",
                                         def.name,
@@ -368,7 +369,7 @@ impl Program {
                 }
                 None => errs.push(
                     Diag::error(
-                        "E0102",
+                        code::WRONG_ARITY,
                         format!("`{}` has no definition to bind", name.text),
                     )
                     .label(span, "here"),
@@ -453,7 +454,7 @@ impl Program {
             return true;
         }
         let mut d = Diag::error(
-            "E0110",
+            code::UNKNOWN_NATIVE,
             format!("there is no native function `{}`", native.text),
         )
         .label(native.span, "unknown native function");
@@ -565,7 +566,7 @@ impl Program {
         } else if self.keys[key as usize].arity != arity {
             errs.push(
                 Diag::error(
-                    "E0102",
+                    code::WRONG_ARITY,
                     format!(
                         "the override of `{}` takes {} parameters; the definition it overrides takes {}",
                         d.name.text,
@@ -597,7 +598,7 @@ impl Program {
                 if arity != params.len() {
                     errs.push(
                         Diag::error(
-                            "E0112",
+                            code::NATIVE_ARITY,
                             format!(
                                 "`{}` declares {} parameters but the native function `{}` takes {}",
                                 name.text,
@@ -622,7 +623,7 @@ impl Program {
                 None => {
                     errs.push(
                         Diag::error(
-                            "E0113",
+                            code::NATIVE_PARAMETER_UNTYPED,
                             format!(
                                 "the parameter `{}` of a native function needs a type",
                                 p.name.text
@@ -691,7 +692,7 @@ impl Program {
                         let mut names: Vec<&str> =
                             self.type_names.keys().map(|k| k.as_str()).collect();
                         names.extend(["Bool", "Int", "Nat", "Str", "Set", "Seq", "Map"]);
-                        let mut d = Diag::error("E0111", format!("unknown type `{s}`"))
+                        let mut d = Diag::error(code::UNKNOWN_TYPE, format!("unknown type `{s}`"))
                             .label(n.span, "not a type");
                         let near = if self.may_suggest() {
                             suggest(s, names)
@@ -719,9 +720,12 @@ impl Program {
                     _ => {
                         self.types_unknown = true;
                         errs.push(
-                            Diag::error("E0111", format!("`{}` takes no type arguments", n.text))
-                                .label(n.span, "not a generic type")
-                                .help("the generic types are Set<T>, Seq<T> and Map<K, V>"),
+                            Diag::error(
+                                code::UNKNOWN_TYPE,
+                                format!("`{}` takes no type arguments", n.text),
+                            )
+                            .label(n.span, "not a generic type")
+                            .help("the generic types are Set<T>, Seq<T> and Map<K, V>"),
                         );
                         return None;
                     }
@@ -729,7 +733,7 @@ impl Program {
                 if a.len() != want {
                     errs.push(
                         Diag::error(
-                            "E0102",
+                            code::WRONG_ARITY,
                             format!(
                                 "`{}` takes {} type arguments, not {}",
                                 n.text,
@@ -830,7 +834,7 @@ fn too_large(n: usize, total: usize, name: &Name) -> Diag {
             total.saturating_add(n)
         )
     };
-    Diag::error("E0205", message)
+    Diag::error(code::TYPE_TOO_LARGE, message)
         .label(name.span, "too large")
         .help("a type that names another copies it: name smaller types, or declare an enum")
 }
@@ -859,7 +863,7 @@ impl Claims {
         if let Some(prev) = self.taken.get(&name.text) {
             self.twice = true;
             errs.push(
-                Diag::error("E0101", format!("`{}` is defined twice", name.text))
+                Diag::error(code::DEFINED_TWICE, format!("`{}` is defined twice", name.text))
                     .label(name.span, "defined again here")
                     .label(*prev, "first defined here")
                     .help("rename one of them, or state a variant as a reading that overrides the definition"),
@@ -877,32 +881,47 @@ mod tests {
 
     #[test]
     fn a_name_defined_twice_is_an_error() {
-        assert!(errors("def a = 1\ndef a = 2").contains(&"E0101".to_string()));
+        assert!(errors("def a = 1\ndef a = 2")
+            .contains(&crate::diagnostics::code::DEFINED_TWICE.to_string()));
     }
 
     #[test]
     fn native_functions_are_checked_by_path_and_arity() {
-        assert!(errors("native def f(x: Int) -> Int = no.such").contains(&"E0110".to_string()));
+        assert!(errors("native def f(x: Int) -> Int = no.such")
+            .contains(&crate::diagnostics::code::UNKNOWN_NATIVE.to_string()));
         let codes = errors("native def f(x: Int, y: Int) -> Bool = core.reachable2");
-        assert!(codes.contains(&"E0110".to_string()), "{codes:?}");
+        assert!(
+            codes.contains(&crate::diagnostics::code::UNKNOWN_NATIVE.to_string()),
+            "{codes:?}"
+        );
         let codes = errors("def r(s: Set<Int>) -> Set<Int> = s\nnative r = core.reachable");
-        assert!(codes.contains(&"E0112".to_string()), "{codes:?}");
+        assert!(
+            codes.contains(&crate::diagnostics::code::NATIVE_ARITY.to_string()),
+            "{codes:?}"
+        );
     }
 
     #[test]
     fn a_name_of_unknown_type_stops_inference() {
         // without the duplicate, `b` is a type error (E0200); with it, types are not inferred
-        assert_eq!(errors("def b = 1 + true"), vec!["E0200"]);
+        assert_eq!(
+            errors("def b = 1 + true"),
+            vec![crate::diagnostics::code::TYPE_MISMATCH]
+        );
         assert_eq!(
             errors("def a = 1\ndef a = 2\ndef b = 1 + true"),
-            vec!["E0101"]
+            vec![crate::diagnostics::code::DEFINED_TWICE]
         );
-        assert_eq!(errors("def f(x: Nope) -> Int = 1 + true"), vec!["E0111"]);
+        assert_eq!(
+            errors("def f(x: Nope) -> Int = 1 + true"),
+            vec![crate::diagnostics::code::UNKNOWN_TYPE]
+        );
     }
 
     #[test]
     fn unknown_types_are_reported() {
-        assert!(errors("def f(x: Nope) -> Int = 1").contains(&"E0111".to_string()));
+        assert!(errors("def f(x: Nope) -> Int = 1")
+            .contains(&crate::diagnostics::code::UNKNOWN_TYPE.to_string()));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::types::{Spent, MAX_TYPE_DEPTH, MAX_TYPE_STEPS};
 use super::*;
+use crate::diagnostics::code;
 
 impl Program {
     /// The type variables of a definition's written signature stand for any type: inference
@@ -18,7 +19,7 @@ impl Program {
                 Ty::Var(id) => match seen.iter().find(|(w, _)| *w == id) {
                     Some((_, other)) => errs.push(
                         Diag::error(
-                            "E0204",
+                            code::RIGID_TYPE_VARIABLE,
                             format!(
                                 "the type variables `{other}` and `{v}` of `{name}` are written as two, but its body makes them one type"
                             ),
@@ -34,7 +35,7 @@ impl Program {
                     let shown = self.pretty(&other);
                     errs.push(
                         Diag::error(
-                            "E0204",
+                            code::RIGID_TYPE_VARIABLE,
                             format!(
                                 "the type variable `{v}` of `{name}` stands for any type, but its body makes it {shown}"
                             ),
@@ -260,7 +261,7 @@ impl Program {
         if self.unifier.unify(&own, &key_ty).is_err() {
             errs.push(
                 Diag::error(
-                    "E0201",
+                    code::OVERRIDE_TYPE,
                     format!(
                         "this definition of `{}` has type {}, but the name has type {}",
                         self.defs[id as usize].name,
@@ -307,7 +308,7 @@ pub(super) fn type_budget_spent(spent: Spent, what: &str, span: Span) -> Diag {
              smaller types, or declare an enum",
         ),
     };
-    Diag::error("E0205", message)
+    Diag::error(code::TYPE_TOO_LARGE, message)
         .label(span, "too large")
         .help(help)
 }
@@ -330,9 +331,12 @@ impl Infer<'_> {
         let g = self.p.pretty(got);
         let w = self.p.pretty(want);
         self.errs.push(
-            Diag::error("E0200", format!("type mismatch: expected {w}, found {g}"))
-                .label(span, format!("this is {g}"))
-                .help(why.to_string()),
+            Diag::error(
+                code::TYPE_MISMATCH,
+                format!("type mismatch: expected {w}, found {g}"),
+            )
+            .label(span, format!("this is {g}"))
+            .help(why.to_string()),
         );
     }
 
@@ -363,7 +367,7 @@ impl Infer<'_> {
                 let s = self.p.pretty(&other);
                 self.errs.push(
                     Diag::error(
-                        "E0200",
+                        code::TYPE_MISMATCH,
                         format!("{what} must be a set, sequence or map, not {s}"),
                     )
                     .label(span, format!("this is {s}"))
@@ -453,7 +457,7 @@ impl Infer<'_> {
                     }
                     self.errs.push(
                         Diag::error(
-                            "E0102",
+                            code::WRONG_ARITY,
                             format!(
                                 "this function takes {} arguments, but {} were given",
                                 ps.len(),
@@ -492,7 +496,7 @@ impl Infer<'_> {
             other => {
                 let s = self.p.pretty(&other);
                 self.errs.push(
-                    Diag::error("E0202", format!("{s} cannot be applied to arguments"))
+                    Diag::error(code::NOT_APPLICABLE, format!("{s} cannot be applied to arguments"))
                         .label(span, "not a function, map or sequence")
                         .help("only functions, maps (to a key) and sequences (to an index) can be applied"),
                 );
@@ -664,7 +668,7 @@ impl Infer<'_> {
                 None => {
                     self.errs.push(
                         Diag::error(
-                            "E0203",
+                            code::NO_TUPLE_COMPONENT,
                             format!("a tuple of {} components has no component {}", ts.len(), k),
                         )
                         .label(span, "no such component")
@@ -678,7 +682,7 @@ impl Infer<'_> {
                 let s = self.p.pretty(&other);
                 self.errs.push(
                     Diag::error(
-                        "E0203",
+                        code::NO_TUPLE_COMPONENT,
                         format!("`.{k}` takes a component of a tuple, not of {s}"),
                     )
                     .label(span, "not a tuple")
@@ -1044,14 +1048,19 @@ mod tests {
 
     #[test]
     fn mismatched_types_are_reported() {
-        assert_eq!(errors("def a = 1 + true"), vec!["E0200"]);
-        assert!(errors("def a = 1(2)").contains(&"E0202".to_string()));
+        assert_eq!(
+            errors("def a = 1 + true"),
+            vec![crate::diagnostics::code::TYPE_MISMATCH]
+        );
+        assert!(
+            errors("def a = 1(2)").contains(&crate::diagnostics::code::NOT_APPLICABLE.to_string())
+        );
     }
 
     #[test]
     fn an_override_keeps_the_type_of_the_name() {
         let codes = errors("def a = 1\nreading r { override def a = true }");
-        assert_eq!(codes, vec!["E0200"]);
+        assert_eq!(codes, vec![crate::diagnostics::code::TYPE_MISMATCH]);
     }
 
     #[test]

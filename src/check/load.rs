@@ -24,6 +24,7 @@
 //! ```
 
 use super::Program;
+use crate::diagnostics::code;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::natives::Natives;
 use crate::syntax::ast::{self, FileId, Item, Span};
@@ -89,7 +90,7 @@ impl Files for Shipped {
             .map(|t| t.as_bytes().to_vec())
             .ok_or_else(|| {
                 Diag::error(
-                    "E0010",
+                    code::CANNOT_READ_FILE,
                     format!("no shipped rule file `{}`", path.display()),
                 )
                 .help(format!(
@@ -179,7 +180,7 @@ impl Files for Overlay {
         if self.holds(path) {
             if self.text.len() > MAX_SOURCE_BYTES {
                 return Err(Diag::error(
-                    "E0012",
+                    code::NOT_A_RULE_FILE,
                     format!(
                         "`{}` is larger than a rule file may be ({} MiB)",
                         path.display(),
@@ -211,7 +212,7 @@ pub fn expand(path: &Path) -> Result<Vec<PathBuf>, Diag> {
         v.sort();
         if v.is_empty() {
             return Err(Diag::error(
-                "E0011",
+                code::NO_RULE_FILES_IN_FOLDER,
                 format!("the folder `{}` holds no `.rule` files", path.display()),
             )
             .help("rule files end in `.rule`"));
@@ -221,7 +222,7 @@ pub fn expand(path: &Path) -> Result<Vec<PathBuf>, Diag> {
         Ok(vec![path.to_path_buf()])
     } else {
         Err(Diag::error(
-            "E0010",
+            code::CANNOT_READ_FILE,
             format!("no such file or folder: `{}`", path.display()),
         )
         .help("give a rule file, or a folder of rule files (without --rules, the shipped rules are used)"))
@@ -242,14 +243,14 @@ pub fn read_limited(path: &Path, limit: usize, kind: (&str, &str)) -> Result<Vec
     crate::files::read_regular(path, limit as u64).map_err(|e| match e {
         ReadError::Io(e) => io_diag(path, &e),
         ReadError::NotRegular => Diag::error(
-            "E0012",
+            code::NOT_A_RULE_FILE,
             format!("`{}` is not a regular file", path.display()),
         )
         .help(format!(
             "{many} are regular text files (not devices, FIFOs or folders)"
         )),
         ReadError::TooBig => Diag::error(
-            "E0012",
+            code::NOT_A_RULE_FILE,
             format!(
                 "`{}` is larger than {what} may be ({} MiB)",
                 path.display(),
@@ -271,7 +272,7 @@ pub fn read_text_limited(path: &Path, limit: usize, kind: (&str, &str)) -> Resul
     let bytes = read_limited(path, limit, kind)?;
     String::from_utf8(bytes).map_err(|e| {
         Diag::error(
-            "E0006",
+            code::NOT_TEXT,
             format!(
                 "`{}` is not a text file (invalid UTF-8 at byte {})",
                 path.display(),
@@ -283,8 +284,11 @@ pub fn read_text_limited(path: &Path, limit: usize, kind: (&str, &str)) -> Resul
 }
 
 fn io_diag(path: &Path, e: &std::io::Error) -> Diag {
-    Diag::error("E0010", format!("cannot read `{}`: {e}", path.display()))
-        .help("check the path and its permissions")
+    Diag::error(
+        code::CANNOT_READ_FILE,
+        format!("cannot read `{}`: {e}", path.display()),
+    )
+    .help("check the path and its permissions")
 }
 
 /// Load rule files and folders as one program, following `use`.
@@ -404,9 +408,12 @@ pub fn read_all_interruptible(
                 let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
                 let fid = sources.add(name, Some(path.clone()), lossy);
                 errs.push(
-                    Diag::error("E0006", "this is not a text file (it is not valid UTF-8)")
-                        .label(Span::new(fid, at, at + 1), "invalid byte")
-                        .help("rule files are UTF-8 text"),
+                    Diag::error(
+                        code::NOT_TEXT,
+                        "this is not a text file (it is not valid UTF-8)",
+                    )
+                    .label(Span::new(fid, at, at + 1), "invalid byte")
+                    .help("rule files are UTF-8 text"),
                 );
                 continue;
             }
@@ -571,7 +578,10 @@ mod tests {
         };
         let (files, errs) = read(true);
         assert!(files.is_empty());
-        assert_eq!(errs.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0305"]);
+        assert_eq!(
+            errs.iter().map(|d| d.code).collect::<Vec<_>>(),
+            [crate::diagnostics::code::INTERRUPTED]
+        );
         let (files, errs) = read(false);
         assert!(errs.is_empty(), "{errs:?}");
         assert_eq!(files.len(), 1);

@@ -17,6 +17,7 @@ mod resolve;
 mod scope;
 pub mod types;
 
+use crate::diagnostics::code;
 use crate::diagnostics::{suggest, Diag, SourceMap};
 use crate::ir::*;
 use crate::ir::{EnumVal, Func, Value};
@@ -390,7 +391,10 @@ impl Program {
     /// The reading a name denotes, or a diagnostic with a suggestion.
     pub fn reading_or_error(&self, name: &str) -> Result<ReadingId, Diag> {
         self.reading_id(name).ok_or_else(|| {
-            let mut d = Diag::error("E0103", format!("there is no reading named `{name}`"));
+            let mut d = Diag::error(
+                code::UNKNOWN_READING,
+                format!("there is no reading named `{name}`"),
+            );
             let names: Vec<&str> = self.reading_names.keys().map(|s| s.as_str()).collect();
             d = match suggest(name, names.iter().copied()) {
                 Some(s) => d.help(format!(
@@ -500,7 +504,8 @@ pub const MAX_SUGGESTIONS: usize = 200;
 
 /// The diagnostic of a reading or check of rule files stopped by an interrupt (Ctrl-C).
 pub(crate) fn interrupted() -> Diag {
-    Diag::error("E0305", "interrupted while checking the rules").help("the rules were not loaded")
+    Diag::error(code::INTERRUPTED, "interrupted while checking the rules")
+        .help("the rules were not loaded")
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! parents reported, and the definition a reading uses for each name (made when first asked).
 
 use super::*;
+use crate::diagnostics::code;
 
 /// The most readings a reading may extend, directly or through others.
 pub const MAX_ANCESTORS: usize = 10_000;
@@ -24,8 +25,8 @@ impl Program {
         // A reading on a cycle of `extends`, or extending one, has none.
         let mut order: Vec<Option<Vec<ReadingId>>> = vec![None; n];
         let mut refused: Vec<Option<Diag>> = vec![None; n];
-        const CYCLE: &str = "E0109";
-        const TOO_MANY: &str = "E0115";
+        const CYCLE: &str = code::READING_CYCLE;
+        const TOO_MANY: &str = code::TOO_MANY_ANCESTORS;
         let mut refused_for: Vec<Option<&str>> = vec![None; n];
         // the readings met while one order is built, marked with the build's number
         let mut seen = vec![0u32; n];
@@ -143,7 +144,7 @@ impl Program {
             let span = self.readings[r].span.unwrap_or_default();
             errs.push(
                 Diag::error(
-                    "E0107",
+                    code::AMBIGUOUS_OVERRIDE,
                     format!(
                         "reading `{}` inherits two overrides of `{}`: from `{}` and from `{}`",
                         self.readings[r].name,
@@ -222,7 +223,7 @@ fn base_last(mut mro: Vec<ReadingId>) -> Vec<ReadingId> {
 /// E0115: reading `name` extends more than [`MAX_ANCESTORS`] readings.
 fn too_many_ancestors(name: &str, span: Span) -> Diag {
     Diag::error(
-        "E0115",
+        code::TOO_MANY_ANCESTORS,
         format!("reading `{name}` extends more than {MAX_ANCESTORS} readings, directly or through others"),
     )
     .label(span, "declared here")
@@ -293,7 +294,7 @@ mod tests {
         };
         let told: Vec<&str> = ds
             .iter()
-            .filter(|d| d.code == "E0107")
+            .filter(|d| d.code == crate::diagnostics::code::AMBIGUOUS_OVERRIDE)
             .map(|d| d.message.as_str())
             .collect();
         assert_eq!(
@@ -311,19 +312,28 @@ mod tests {
             "def a = 1\nreading r { override def a = 2 }\nreading s { override def a = 3 }\n\
              reading t extends r, s {}",
         );
-        assert!(codes.contains(&"E0107".to_string()), "{codes:?}");
+        assert!(
+            codes.contains(&crate::diagnostics::code::AMBIGUOUS_OVERRIDE.to_string()),
+            "{codes:?}"
+        );
     }
 
     #[test]
     fn a_reading_cannot_extend_itself() {
         let codes = errors("def a = 1\nreading r extends r {}");
-        assert!(codes.contains(&"E0109".to_string()), "{codes:?}");
+        assert!(
+            codes.contains(&crate::diagnostics::code::READING_CYCLE.to_string()),
+            "{codes:?}"
+        );
         // nor through others; a reading that extends a cycle has no order either
         let codes = errors(
             "def a = 1\nreading r extends s {}\nreading s extends r {}\nreading t extends s {}",
         );
         assert_eq!(
-            codes.iter().filter(|c| *c == "E0109").count(),
+            codes
+                .iter()
+                .filter(|c| *c == crate::diagnostics::code::READING_CYCLE)
+                .count(),
             3,
             "{codes:?}"
         );
@@ -368,10 +378,16 @@ mod tests {
             text.push_str(&format!("reading r{i} extends r{} {{}}\n", i - 1));
         }
         let codes = errors(&text);
-        assert!(!codes.contains(&"E0109".to_string()), "{codes:?}");
+        assert!(
+            !codes.contains(&crate::diagnostics::code::READING_CYCLE.to_string()),
+            "{codes:?}"
+        );
         // the last two readings extend more than the bound
         assert_eq!(
-            codes.iter().filter(|c| *c == "E0115").count(),
+            codes
+                .iter()
+                .filter(|c| *c == crate::diagnostics::code::TOO_MANY_ANCESTORS)
+                .count(),
             2,
             "{codes:?}"
         );

@@ -7,6 +7,7 @@
 //! number of parameters, other aliases) is built afresh from the text.
 
 use super::*;
+use crate::diagnostics::code;
 
 impl Program {
     /// Whether `items` only give top-level names of the program new bodies, with the same
@@ -155,7 +156,7 @@ impl Program {
         for cell in &mut self.sharing {
             *cell = std::sync::OnceLock::new();
         }
-        self.notes.retain(|d| d.code != "I0001");
+        self.notes.retain(|d| d.code != code::RECURSION);
         self.recursion_notes(0);
         self.notes.extend(errs);
         Ok(defs.into_iter().map(|d| d as DefId).collect())

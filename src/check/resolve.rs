@@ -6,6 +6,7 @@
 
 use super::scope::Scope;
 use super::*;
+use crate::diagnostics::code;
 
 impl Program {
     pub(super) fn resolve_all(&mut self, files: &[ast::File], errs: &mut Vec<Diag>) {
@@ -199,7 +200,7 @@ impl<'p> Resolver<'p> {
         if self.lookup_local(name).is_some() {
             self.errs.push(
                 Diag::error(
-                    "E0106",
+                    code::BAD_BINDING,
                     format!("`{name}` is already bound here; this binding would shadow it"),
                 )
                 .label(span, "shadows an outer binding")
@@ -208,7 +209,7 @@ impl<'p> Resolver<'p> {
         } else if self.p.ctors.contains_key(name) {
             self.errs.push(
                 Diag::error(
-                    "E0106",
+                    code::BAD_BINDING,
                     format!("`{name}` is an enum constant and cannot be bound as a variable"),
                 )
                 .label(span, "names a constant")
@@ -257,8 +258,8 @@ impl<'p> Resolver<'p> {
     }
 
     pub(super) fn unknown(&mut self, name: &str, span: Span) -> Ir {
-        let mut d =
-            Diag::error("E0100", format!("unknown name `{name}`")).label(span, "not defined");
+        let mut d = Diag::error(code::UNKNOWN_NAME, format!("unknown name `{name}`"))
+            .label(span, "not defined");
         let near = if self.p.may_suggest() {
             let mut cands: Vec<String> = self.scope.names().map(str::to_string).collect();
             cands.extend(self.p.all_names());
@@ -285,7 +286,7 @@ impl<'p> Resolver<'p> {
         def_span: Option<Span>,
     ) {
         let mut d = Diag::error(
-            "E0102",
+            code::WRONG_ARITY,
             format!(
                 "{what} takes {want} argument{}, but {got} {} given",
                 if want == 1 { "" } else { "s" },
@@ -398,9 +399,12 @@ impl<'p> Resolver<'p> {
                 // `base.f` without arguments: only as a call
                 let _ = n;
                 self.errs.push(
-                    Diag::error("E0108", "`base.f` must be called with arguments")
-                        .label(span, "not called")
-                        .help("write `base.f(x, y)` inside an override"),
+                    Diag::error(
+                        code::MISPLACED_BASE,
+                        "`base.f` must be called with arguments",
+                    )
+                    .label(span, "not called")
+                    .help("write `base.f(x, y)` inside an override"),
                 );
                 Ir::Const(Value::Bool(false), span)
             }
@@ -577,7 +581,7 @@ impl<'p> Resolver<'p> {
                 let Owner::Def(from) = self.owner else {
                     self.errs.push(
                         Diag::error(
-                            "E0108",
+                            code::MISPLACED_BASE,
                             "`base.` is only meaningful inside a reading's override",
                         )
                         .label(f.span, "no parent reading here")
@@ -588,7 +592,7 @@ impl<'p> Resolver<'p> {
                 if self.p.defs[from as usize].reading == BASE {
                     self.errs.push(
                         Diag::error(
-                            "E0108",
+                            code::MISPLACED_BASE,
                             "`base.` is only meaningful inside a reading's override",
                         )
                         .label(f.span, "this definition is not in a reading")
@@ -670,9 +674,12 @@ impl<'p> Resolver<'p> {
                 let out: Vec<IrPat> = alts.iter().map(|q| self.pattern(q)).collect();
                 if self.scope.len() != mark {
                     self.errs.push(
-                        Diag::error("E0114", "alternatives in a pattern cannot bind variables")
-                            .label(p.span, "binds a variable")
-                            .help("match the alternatives with separate arms"),
+                        Diag::error(
+                            code::BINDING_IN_ALTERNATIVE,
+                            "alternatives in a pattern cannot bind variables",
+                        )
+                        .label(p.span, "binds a variable")
+                        .help("match the alternatives with separate arms"),
                     );
                     self.scope.truncate(mark);
                 }
@@ -760,7 +767,10 @@ mod tests {
         else {
             panic!("checked without error");
         };
-        let unknown: Vec<&Diag> = ds.iter().filter(|d| d.code == "E0100").collect();
+        let unknown: Vec<&Diag> = ds
+            .iter()
+            .filter(|d| d.code == crate::diagnostics::code::UNKNOWN_NAME)
+            .collect();
         assert_eq!(unknown.len(), n);
         let told = |d: &Diag| d.help.as_deref() == Some("did you mean `alpha`?");
         assert!(unknown[..MAX_SUGGESTIONS].iter().all(|d| told(d)));
@@ -782,22 +792,31 @@ mod tests {
 
     #[test]
     fn unknown_names_and_wrong_arities_are_reported() {
-        assert_eq!(errors("def a = b + 1"), vec!["E0100"]);
+        assert_eq!(
+            errors("def a = b + 1"),
+            vec![crate::diagnostics::code::UNKNOWN_NAME]
+        );
         assert_eq!(
             errors("def f(x: Int) -> Int = x\ndef a = f(1, 2)"),
-            vec!["E0102"]
+            vec![crate::diagnostics::code::WRONG_ARITY]
         );
     }
 
     #[test]
     fn a_binding_may_not_shadow_another() {
         let codes = errors("def f(x: Int) -> Int = let x = 1 in x");
-        assert!(codes.contains(&"E0106".to_string()), "{codes:?}");
+        assert!(
+            codes.contains(&crate::diagnostics::code::BAD_BINDING.to_string()),
+            "{codes:?}"
+        );
     }
 
     #[test]
     fn base_must_be_called() {
         let codes = errors("def a = 1\nreading r { override def a = base.a }");
-        assert!(codes.contains(&"E0108".to_string()), "{codes:?}");
+        assert!(
+            codes.contains(&crate::diagnostics::code::MISPLACED_BASE.to_string()),
+            "{codes:?}"
+        );
     }
 }

@@ -2,14 +2,17 @@
 //! The options that bound a search, checked before it starts: its threads and the sizes of its
 //! tables against the memory bound and the machine's memory.
 
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 
 /// `--jobs N` of a batch, when given: from 1 to 256, else E0602.
 pub(super) fn jobs_in_range(n: Option<usize>) -> Result<(), Diag> {
     match n {
         None | Some(1..=256) => Ok(()),
-        Some(n) => Err(Diag::error("E0602", format!("--jobs {n} is out of range"))
-            .help("give from 1 to 256 jobs (without --jobs: one per core)")),
+        Some(n) => Err(
+            Diag::error(code::BAD_OPTION, format!("--jobs {n} is out of range"))
+                .help("give from 1 to 256 jobs (without --jobs: one per core)"),
+        ),
     }
 }
 
@@ -25,7 +28,7 @@ pub(super) fn threads_in_range(n: usize) -> Result<(), Diag> {
         return Ok(());
     }
     Err(
-        Diag::error("E0602", format!("--threads {n} is out of range"))
+        Diag::error(code::BAD_OPTION, format!("--threads {n} is out of range"))
             .help(format!("give from 1 to {MAX_THREADS} threads")),
     )
 }
@@ -54,12 +57,14 @@ pub(super) fn table_in_bound(
     let machine_mb = crate::memory::physical_memory_bytes().map(|b| (b >> 20) / 4 * 3);
     let cap = machine_mb.map_or(bound_mb, |m| m.min(bound_mb));
     if mb == 0 {
-        return Err(Diag::error("E0602", format!("{option} 0 is out of range"))
-            .help(format!("give a table size from 1 to {cap} MiB")));
+        return Err(
+            Diag::error(code::BAD_OPTION, format!("{option} 0 is out of range"))
+                .help(format!("give a table size from 1 to {cap} MiB")),
+        );
     }
     if mb > bound_mb {
         return Err(Diag::error(
-            "E0602",
+            code::BAD_OPTION,
             format!("{option} {mb} is larger than {bound_is} ({bound_mb} MiB)"),
         )
         .help(format!(
@@ -68,7 +73,7 @@ pub(super) fn table_in_bound(
     }
     if let Some(m) = machine_mb.filter(|m| mb > *m) {
         return Err(Diag::error(
-            "E0602",
+            code::BAD_OPTION,
             format!(
                 "{option} {mb} is larger than three quarters of this machine's memory ({m} MiB)"
             ),

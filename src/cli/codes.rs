@@ -2,6 +2,7 @@
 //! `okite codes`: the catalogue of diagnostic codes, listed or one entry at a time.
 
 use crate::diagnostics::catalogue::{lookup, nearest, CODES};
+use crate::diagnostics::code;
 use crate::diagnostics::{render, suggest, Diag, SourceMap};
 use crate::syntax::ast::Span;
 use std::io::Write;
@@ -59,8 +60,11 @@ pub fn unknown(key: &str) -> (SourceMap, Diag) {
                 .join(", ")
         ),
     };
-    let d = Diag::error("E0601", format!("there is no diagnostic code `{key}`"))
-        .label(Span::new(id, 0, key.len().max(1)), "unknown code")
-        .help(help);
+    let d = Diag::error(
+        code::UNKNOWN_CODE,
+        format!("there is no diagnostic code `{key}`"),
+    )
+    .label(Span::new(id, 0, key.len().max(1)), "unknown code")
+    .help(help);
     (sources, d)
 }

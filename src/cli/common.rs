@@ -4,6 +4,7 @@
 
 use crate::check::Program;
 use crate::commands::{Notice, Plan};
+use crate::diagnostics::code;
 use crate::diagnostics::{render, Diag, SourceMap, Span};
 use crate::eval::{EvalError, Evaluator};
 use crate::front::OutOpts;
@@ -107,7 +108,7 @@ pub fn exit_status(d: &Diag) -> i32 {
 }
 
 /// The code of the one error that exits with status 1 (see [`exit_status`]).
-pub const ENGINES_DISAGREE: &str = "E0609";
+pub const ENGINES_DISAGREE: &str = code::ENGINES_DISAGREE;
 
 /// Load rule files, printing diagnostics on failure.
 pub(super) fn load_or_report(
@@ -155,7 +156,7 @@ pub(super) fn say_off_bindings(ev: &Evaluator) {
 /// asked them about (the parts of legality the engine leaves to the rules).
 pub(super) fn rules_failed(message: &str) -> Diag {
     Diag::error(
-        "E0608",
+        code::RULES_FAILED_IN_SEARCH,
         format!("the rules failed on a position the native engine asked them about: {message}"),
     )
     .help("the native engine asks the rules for the parts the variant changed; `okite eval` on that position shows where they fail")
@@ -164,7 +165,7 @@ pub(super) fn rules_failed(message: &str) -> Diag {
 /// The error of a command whose query of the rules gave a value it cannot use: `query` gave
 /// `v`, where the command wants `wanted`.
 pub(super) fn unexpected(query: &str, v: &Value, wanted: &str) -> Diag {
-    Diag::error("E0606", format!("`{query}` gave {v}, not {wanted}"))
+    Diag::error(code::UNEXPECTED_VALUE, format!("`{query}` gave {v}, not {wanted}"))
         .help("the command reads the definitions of the shipped rules with their types; a definition of the same name in the rules loaded gives another kind of value")
 }
 
@@ -197,7 +198,7 @@ pub fn json_refusal(v: &Value, max_bytes: usize) -> Option<Diag> {
         if left == 0 {
             return Some(
                 Diag::error(
-                    "E0307",
+                    code::TOO_LARGE_TO_WRITE,
                     format!("the value has more than {MAX_JSON_PARTS} parts to write as JSON"),
                 )
                 .help("ask for a part of it, or its size; without `--json` its text is shown cut"),
@@ -206,7 +207,7 @@ pub fn json_refusal(v: &Value, max_bytes: usize) -> Option<Diag> {
         if bytes > max_bytes {
             return Some(
                 Diag::error(
-                    "E0307",
+                    code::TOO_LARGE_TO_WRITE,
                     format!(
                         "the value's JSON text would take more than {} MiB, more than the command may still occupy",
                         max_bytes >> 20
@@ -488,7 +489,7 @@ pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names
     crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
         Printer::auto().fail(
             Diag::error(
-                "E0404",
+                code::RULES_WITHOUT_SHOGI,
                 format!("the rules loaded cannot hold shogi states: {m}"),
             )
             .help("load rules/shogi.rule (the default rules/ folder has it)"),
@@ -512,11 +513,11 @@ pub(super) fn interrupted() -> i32 {
 pub(super) fn go_error(text: &str, name: &str, e: &crate::go::error::GoError) -> i32 {
     use crate::go::error::ErrorKind;
     let code = match e.kind {
-        ErrorKind::Memory => "E0611",
-        ErrorKind::Limit => "E0605",
-        ErrorKind::File => "E0615",
+        ErrorKind::Memory => code::ENGINE_MEMORY,
+        ErrorKind::Limit => code::SEARCH_BUDGET,
+        ErrorKind::File => code::RESULTS_FILE,
         ErrorKind::Interrupted => return interrupted(),
-        ErrorKind::Input => "E0501",
+        ErrorKind::Input => code::BAD_GRAPH,
     };
     if e.kind != ErrorKind::Input {
         return Printer::auto().fail(Diag::error(code, e.message.clone()).help(e.help.clone()));

@@ -9,6 +9,7 @@ use super::query::*;
 use crate::commands::report::go_result::{
     DeadStones, GoResultReport, NativeUse, RulesetVerdict, StatedResult, StatedRules,
 };
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::go::board::{Board, Color};
 use crate::go::graph::Graph;
@@ -58,7 +59,7 @@ fn own_ruleset(ru: &str) -> Option<&'static str> {
 pub(super) const MAX_PLAYS: usize = 5000;
 
 fn bad(msg: String, help: &str) -> i32 {
-    Printer::auto().fail(Diag::error("E0501", msg).help(help.to_string()))
+    Printer::auto().fail(Diag::error(code::BAD_GRAPH, msg).help(help.to_string()))
 }
 
 /// Plays written "B D4, W pass": a colour and a vertex name or `pass`.

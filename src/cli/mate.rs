@@ -9,6 +9,7 @@ use super::problems::{bad_problem, problems_of, read_problem, Problem};
 use crate::check::Program;
 use crate::commands::report::MateReport;
 use crate::commands::{MateSearch, Notice, Plan};
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::front::pseudo_game;
 use crate::natives::Engine;
@@ -99,7 +100,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
             });
             return printer.fail(
                 Diag::error(
-                    "E0607",
+                    code::ENGINE_CANNOT_FOLLOW,
                     format!(
                         "the mate search cannot follow `mate_in` under {} with these rules ({why}); no native part kept: {no}",
                         a.reading
@@ -131,7 +132,7 @@ fn search(
         "any" => MateLength::Any,
         other => {
             return printer.fail(
-                Diag::error("E0602", format!("unknown length `{other}`"))
+                Diag::error(code::BAD_OPTION, format!("unknown length `{other}`"))
                     .help("--length is `shortest` or `any`"),
             );
         }
@@ -225,7 +226,7 @@ fn search(
     outcome.unwrap_or_else(|| {
         printer.fail(
             Diag::error(
-                "E0610",
+                code::NO_SEARCH_THREAD,
                 "the mate search could not run (no thread for its stack)",
             )
             .help("the system refused a thread: free memory or raise the limit of threads"),

@@ -9,6 +9,7 @@ use super::mate_report::print_mate;
 use super::problems::{bad_problem, read_problem, Problem};
 use crate::commands::report::MateReport;
 use crate::commands::Notice;
+use crate::diagnostics::code;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
 use crate::shogi::position::Position;
@@ -76,7 +77,7 @@ pub(super) fn run(
     if started == 0 {
         return printer.fail(
             Diag::error(
-                "E0610",
+                code::NO_SEARCH_THREAD,
                 "the mate search could not run (no thread for its stack)",
             )
             .help("the system refused a thread: free memory or raise the limit of threads, or give --jobs 1"),

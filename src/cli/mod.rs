@@ -30,6 +30,7 @@ mod usi;
 mod variant;
 mod variant_asked;
 
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 pub use crate::front::{
     display_value, positions_of, pseudo_game, shogi_game, OutOpts, QueryOpts, RunOpts,
@@ -114,7 +115,7 @@ pub fn run(cli: Cli) -> i32 {
             }
             Err(e) => Printer::auto().fail(
                 Diag::error(
-                    "E0603",
+                    code::CANNOT_WRITE,
                     format!("cannot write into `{}`: {e}", dir.display()),
                 )
                 .help("give a folder that can be created or written, or that does not exist yet; --force overwrites files edited there"),

@@ -6,6 +6,7 @@
 use super::args::MateArgs;
 use super::common::*;
 use crate::commands::report::batch::ProblemError;
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 
 /// A problem read for the native search: the positions of its game (`--moves` played on a
@@ -30,7 +31,7 @@ pub(super) fn problems_of(a: &MateArgs, printer: &Printer) -> Result<Vec<Problem
         (Some(s), _) => Ok(vec![Problem::given(s)]),
         (None, Some(path)) => batch_of(path, printer),
         (None, None) => Err(printer.fail(
-            Diag::error("E0602", "no position to search")
+            Diag::error(code::BAD_OPTION, "no position to search")
                 .help("give a position with --sfen or a file of positions with --batch"),
         )),
     }
@@ -74,7 +75,7 @@ impl Problem {
             let batch = batch.map_or(String::new(), |b| format!("`{}` ", b.display()));
             let line = self.line.unwrap_or(1);
             Diag::error(
-                "E0006",
+                code::NOT_TEXT,
                 format!("{batch}line {line} is not UTF-8 text (an invalid byte at offset {at} of the line)"),
             )
             .help("a batch holds one SFEN a line, as UTF-8 text")

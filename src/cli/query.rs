@@ -5,6 +5,7 @@ use super::args::*;
 use super::common::*;
 use crate::check::{Program, Query};
 use crate::commands::report::query::{Compared, Evaluated, Explained, UnderReading};
+use crate::diagnostics::code;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::eval::explain;
 use crate::eval::Evaluator;
@@ -97,7 +98,9 @@ pub(super) fn with_query_in(
 /// `g` or `i` unknown in a query given no game: they are the names a position binds, so the
 /// help says how to give one (instead of a name that looks alike).
 fn unbound_game_help(d: Diag) -> Diag {
-    if d.code == "E0100" && (d.message == "unknown name `g`" || d.message == "unknown name `i`") {
+    if d.code == code::UNKNOWN_NAME
+        && (d.message == "unknown name `g`" || d.message == "unknown name `i`")
+    {
         let mut d = d;
         d.help = Some(
             "`g` (the game) and `i` (its last index) are bound by a position: give --sfen SFEN (or startpos), --kif FILE or --csa FILE"
@@ -127,7 +130,7 @@ pub(super) fn game_binding(
         (
             SourceMap::default(),
             vec![Diag::error(
-                "E0404",
+                code::RULES_WITHOUT_SHOGI,
                 format!("the rules loaded cannot hold shogi states: {m}"),
             )
             .help("load rules/shogi.rule (the default rules/ folder has it)")],

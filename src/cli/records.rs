@@ -4,6 +4,7 @@
 //! with the record's path first.
 
 use crate::commands::report::batch::RecordError;
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,12 @@ const MAX_LIST_BYTES: usize = 64 << 20;
 pub(super) fn records_of(path: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>, Diag> {
     if path.is_dir() {
         let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| Diag::error("E0011", format!("`{}` cannot be read: {e}", path.display())))?
+            .map_err(|e| {
+                Diag::error(
+                    code::NO_RULE_FILES_IN_FOLDER,
+                    format!("`{}` cannot be read: {e}", path.display()),
+                )
+            })?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
                 p.extension()
@@ -28,7 +34,7 @@ pub(super) fn records_of(path: &Path, extensions: &[&str]) -> Result<Vec<PathBuf
         if found.is_empty() {
             let named: Vec<String> = extensions.iter().map(|e| format!(".{e}")).collect();
             return Err(Diag::error(
-                "E0011",
+                code::NO_RULE_FILES_IN_FOLDER,
                 format!("the folder `{}` holds no records", path.display()),
             )
             .help(format!("records end in {}", named.join(", "))));

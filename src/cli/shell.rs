@@ -3,6 +3,7 @@
 //! command line's own definition (clap), so they cannot fall out of step with it.
 
 use super::args::Cli;
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use clap::CommandFactory;
 use std::io::Write;
@@ -65,7 +66,7 @@ pub(super) fn completions(shell: clap_complete::Shell) -> i32 {
 pub(super) fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> i32 {
     let fail = |what: String| {
         super::common::Printer::auto().fail(
-            Diag::error("E0603", what)
+            Diag::error(code::CANNOT_WRITE, what)
                 .help("write it to a file or a pipe (`okite man > okite.1`), or give a folder that can be written"),
         )
     };
@@ -89,7 +90,7 @@ pub(super) fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> i32 {
     let Some(page_of) = page_of else {
         let name = command.unwrap_or("");
         return super::common::Printer::auto().fail(
-            Diag::error("E0010", format!("no manual page `okite-{name}`"))
+            Diag::error(code::CANNOT_READ_FILE, format!("no manual page `okite-{name}`"))
                 .help("`okite man` lists the commands under SUBCOMMANDS; write a subcommand joined by `-`, as `go-solve`"),
         );
     };

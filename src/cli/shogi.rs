@@ -11,6 +11,7 @@ use crate::commands::report::{
     Count, Forbidden, GameReport, Moves, PositionReport, ReadingVerdict, RecordFoul, RecordResult,
 };
 use crate::commands::{Notice, Plan, SHOGI_READINGS};
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::front::{positions_of, pseudo_game, record_of, shogi_game, QueryOpts, RunOpts};
 use crate::ir::Value;
@@ -121,7 +122,7 @@ pub(super) fn fits_the_rules(
     }
     Err(printer.fail(
         Diag::error(
-            "E0404",
+            code::RULES_WITHOUT_SHOGI,
             format!(
                 "the position cannot be a state of the rules loaded under {}: {}",
                 prog.readings[reading as usize].name,
@@ -161,7 +162,7 @@ pub(super) fn legal_by_rules(
         Ok(ms) => ms,
         Err(m) => {
             return Err(printer.fail(
-                Diag::error("E0606", format!("`legal(g, i)`: {m}"))
+                Diag::error(code::UNEXPECTED_VALUE, format!("`legal(g, i)`: {m}"))
                 .help("`okite legal` lists moves in USI; `okite eval --sfen ... 'legal(g, i)'` shows the rules' successors as states"),
             ));
         }
@@ -324,7 +325,7 @@ fn moves_of_game(
             None => {
                 return Err(printer.fail(
                     Diag::error(
-                        "E0403",
+                        code::BAD_GAME_RECORD,
                         format!("bad game record: step {} is no move", moves.len() + 1),
                     )
                     .help("each position of a record follows from the one before by one move"),
@@ -501,7 +502,7 @@ const HISTORY_DEPTH: u32 = 8;
 /// Perft deeper than [`HISTORY_DEPTH`] under `what`: refused.
 fn too_deep_with_history(depth: u32, what: &str) -> Diag {
     Diag::error(
-        "E0602",
+        code::BAD_OPTION,
         format!(
             "perft to depth {depth} under {what} would not finish: it follows every line's history"
         ),
@@ -534,7 +535,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
     if depth > 12 {
         return printer.fail(
             Diag::error(
-                "E0602",
+                code::BAD_OPTION,
                 format!("perft to depth {depth} would not finish (depth 7 from the start position already has 15 billion leaves)"),
             )
             .help("ask for a depth of at most 12"),

@@ -13,6 +13,7 @@ use crate::shogi::tsume::{Board, Checker, Convention, Futility, CONVENTIONS};
 use crate::shogi::types::Move;
 
 use crate::commands::{TSUME_DEFS, TSUME_READINGS};
+use crate::diagnostics::code;
 
 /// A convention asked for: the name given and what the checker follows.
 pub(super) struct Asked {
@@ -53,7 +54,7 @@ pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32>
     }
     if names.is_empty() {
         return Err(printer.fail(
-            Diag::error("E0602", "--conventions names no convention").help(format!(
+            Diag::error(code::BAD_OPTION, "--conventions names no convention").help(format!(
                 "name readings of rules/shogi_tsume.rule: {}",
                 TSUME_READINGS.join(", ")
             )),
@@ -91,7 +92,7 @@ pub(super) fn prepare(a: &TsumeArgs, printer: &Printer) -> Result<Prepared, i32>
             Err(why) => {
                 return Err(printer.fail(
                     Diag::error(
-                        "E0612",
+                        code::CONVENTION_CANNOT_FOLLOW,
                         format!("the tsume checker cannot follow the convention {n} with these rules: {why}"),
                     )
                     .help("the rules answer themselves, without a report: okite eval --rules ... --reading ... --sfen ... 'tsume_within(g, i, N, futile_uncounted)'"),
@@ -136,7 +137,10 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
                             .0
                             .iter()
                             .map(|e| {
-                                Diag::error("E0403", format!("bad game record: {}", e.message))
+                                Diag::error(
+                                    code::BAD_GAME_RECORD,
+                                    format!("bad game record: {}", e.message),
+                                )
                             })
                             .collect();
                         return printer.fail_all(&ds, &sources);
@@ -147,7 +151,7 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
         }
         _ => {
             return printer
-                .fail(Diag::error("E0602", "no problem given").help(
+                .fail(Diag::error(code::BAD_OPTION, "no problem given").help(
                     "give the problem with --sfen, or with its solution with --kif or --csa",
                 ))
         }
@@ -164,7 +168,7 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
                     None => {
                         return printer.fail(
                             Diag::error(
-                                "E0613",
+                                code::BAD_SOLUTION,
                                 format!("the solution's move `{t}` is not a USI move"),
                             )
                             .help("write the solution in USI moves: `9e9a P*2a 9a2a`"),
@@ -205,7 +209,7 @@ fn variant_tsume(
         },
         (None, Some(s)) => (s.clone(), None),
         (None, None) => {
-            return printer.fail(Diag::error("E0602", "no problem given").help(
+            return printer.fail(Diag::error(code::BAD_OPTION, "no problem given").help(
                 "give the problem with --sfen, in the variant's geometry, or as a KIF record",
             ))
         }
@@ -252,7 +256,7 @@ pub(super) fn variant_report(
             for (i, t) in s.split_whitespace().enumerate() {
                 let m = q.parse_move(t, dm).map_err(|e| {
                     Diag::error(
-                        "E0613",
+                        code::BAD_SOLUTION,
                         format!("the solution's move {} `{t}`: {}", i + 1, e.message),
                     )
                     .help(e.help.clone())
@@ -289,7 +293,7 @@ pub(super) fn variant_report(
 /// Why the tsume checker did not run: no thread could be made for its stack (E0610).
 pub(super) fn no_stack() -> Diag {
     Diag::error(
-        "E0610",
+        code::NO_SEARCH_THREAD,
         "the tsume checker could not run (no thread for its stack)",
     )
     .help("the system refused a thread: free memory or raise the limit of threads")
@@ -322,7 +326,7 @@ pub(super) fn report_problem<B: Written>(
         None => search()?,
     };
     if let Some(why) = report::line_problem(start, &line) {
-        return Err(Diag::error("E0613", format!("the solution is not a line of checks: {why}"))
+        return Err(Diag::error(code::BAD_SOLUTION, format!("the solution is not a line of checks: {why}"))
             .help("every move must be legal, each of the attacker's a check, and the line end on the attacker's move"));
     }
     let left_ms = a.time_ms.saturating_sub(t0.elapsed().as_millis() as u64);
@@ -404,7 +408,7 @@ impl Written for crate::shogi::variant::TsumeBoard {
 /// E0614: no mate within `max_plies`, so no line to examine.
 fn no_mate_within(max_plies: u32) -> Diag {
     Diag::error(
-        "E0614",
+        code::NO_TSUME_LINE,
         format!("no mate within {max_plies} plies: the problem has no solution to examine"),
     )
     .help("give the intended solution with --solution, or a longer --max-plies")
@@ -413,7 +417,7 @@ fn no_mate_within(max_plies: u32) -> Diag {
 /// E0614: the search stopped at its limits (`spent`) before a mate.
 fn search_ran_out(spent: &str) -> Diag {
     Diag::error(
-        "E0614",
+        code::NO_TSUME_LINE,
         format!("the mate search found no mate within its limits ({spent})"),
     )
     .help("give the intended solution with --solution, or raise --time-ms / --nodes")

@@ -7,6 +7,7 @@ use super::args::TsumeArgs;
 use super::common::*;
 use super::problems::{bad_line, batch_of, Problem};
 use super::tsume::{finish, prepare, report_problem, search_line, Asked};
+use crate::diagnostics::code;
 use crate::diagnostics::{Diag, SourceMap};
 
 /// What a problem of the batch gives: its report, or why it has none (with the sources of
@@ -22,7 +23,7 @@ fn answer(a: &TsumeArgs, p: &Problem, batch: &std::path::Path, asked: &[Asked]) 
     }
     let game = crate::front::shogi_game(&p.text, "")?;
     let Some(start) = game.positions.last().cloned() else {
-        return Err((none(), vec![Diag::error("E0401", "no position")]));
+        return Err((none(), vec![Diag::error(code::BAD_SFEN, "no position")]));
     };
     crate::front::engine_start(std::slice::from_ref(&start)).map_err(|d| (none(), vec![d]))?;
     match crate::shogi::dfpn::with_stack(super::output::carried(|| {

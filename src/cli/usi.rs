@@ -5,6 +5,7 @@ use super::args::*;
 use super::common::*;
 use super::mate::variant_search;
 use crate::commands::MateSearch;
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::front::MovesOfRules;
 use crate::shogi::usi_engine::{MovesReader, Refused};
@@ -58,7 +59,7 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
     if let Err(refused) = resolve("", &reading) {
         let why = refused.why;
         if refused.moves.is_some() {
-            let warning = Diag::warning("E0607", why).help(
+            let warning = Diag::warning(code::ENGINE_CANNOT_FOLLOW, why).help(
                 "`position` plays the rules' own moves; `go mate` answers `checkmate notimplemented` (the rules answer it themselves: okite eval --rules ... --sfen ... 'mate_in(g, i, N)')",
             );
             Printer::auto().diags(&[warning], &Default::default());
@@ -73,7 +74,7 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
             return printer.fail_in(d, &prog.sources);
         }
         return printer.fail(
-            Diag::error("E0607", why)
+            Diag::error(code::ENGINE_CANNOT_FOLLOW, why)
                 .help(format!("the rules answer it themselves, without the engine: okite eval --rules ... --reading {reading} --sfen ... 'mate_in(g, i, N)'")),
         );
     }
@@ -104,7 +105,7 @@ fn run_loop(reading: &str, resolve: crate::shogi::usi_engine::Resolver<'_>) -> i
         Ok(()) => 0,
         Err(e) => Printer::auto().fail(
             Diag::error(
-                "E0603",
+                code::CANNOT_WRITE,
                 format!("the USI engine cannot read its input or write its answers: {e}"),
             )
             .help(

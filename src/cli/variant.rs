@@ -7,6 +7,7 @@ use super::variant_asked::{
     start, Asked,
 };
 use crate::commands::report::{BoardGameReport, BoardPosition, Count, Moves};
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::shogi::variant::{DropMate, VMove};
 use crate::variants::LoadedVariant;
@@ -31,8 +32,11 @@ pub(super) fn perft(
     // before it starts
     if depth > MAX_PERFT_DEPTH {
         return printer.fail(
-            Diag::error("E0602", format!("perft to depth {depth} would not finish"))
-                .help(format!("ask for a depth of at most {MAX_PERFT_DEPTH}")),
+            Diag::error(
+                code::BAD_OPTION,
+                format!("perft to depth {depth} would not finish"),
+            )
+            .help(format!("ask for a depth of at most {MAX_PERFT_DEPTH}")),
         );
     }
     let mut p = match start(&v, sfen, moves, dm, printer) {
@@ -253,7 +257,7 @@ pub(super) fn game(
         if ended.is_some() {
             return printer.fail(
                 Diag::error(
-                    "E0402",
+                    code::BAD_MOVE,
                     format!(
                         "move {} `{m}`: the game ended by repetition at move {i}",
                         i + 1

@@ -7,6 +7,7 @@
 use super::common::{load_or_report, Printer};
 use crate::check::Program;
 use crate::commands::Notice;
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::shogi::variant::{DropMate, VPos};
 use crate::variants::{self, LoadedVariant};
@@ -127,7 +128,7 @@ pub(super) fn drop_mate(opt: Option<&str>, printer: &Printer) -> Result<DropMate
         None | Some("illegal") => Ok(DropMate::Illegal),
         Some("loses") => Ok(DropMate::Loses),
         Some(other) => Err(printer.fail(
-            Diag::error("E0602", format!("`--drop-mate {other}` is no convention"))
+            Diag::error(code::BAD_OPTION, format!("`--drop-mate {other}` is no convention"))
                 .help("write `--drop-mate illegal` (the seeds' rule) or `--drop-mate loses` (Fairy-Stockfish's perft convention)"),
         )),
     }
@@ -152,7 +153,11 @@ pub(super) fn read_position(
     dm: DropMate,
 ) -> Result<VPos, Diag> {
     let mut p = v.variant.position(sfen).map_err(|e| {
-        Diag::error("E0401", format!("{} ({})", e.message, v.variant.name())).help(e.help.clone())
+        Diag::error(
+            code::BAD_SFEN,
+            format!("{} ({})", e.message, v.variant.name()),
+        )
+        .help(e.help.clone())
     })?;
     for (i, m) in moves.split_whitespace().enumerate() {
         let mv = p.parse_move(m, dm).map_err(|e| bad_move(i, m, &e))?;
@@ -163,7 +168,11 @@ pub(super) fn read_position(
 
 /// The `i`-th move given (from 0), `m`, that does not read or is not legal: E0402.
 pub(super) fn bad_move(i: usize, m: &str, e: &crate::shogi::sfen::ParseError) -> Diag {
-    Diag::error("E0402", format!("move {} `{m}`: {}", i + 1, e.message)).help(e.help.clone())
+    Diag::error(
+        code::BAD_MOVE,
+        format!("move {} `{m}`: {}", i + 1, e.message),
+    )
+    .help(e.help.clone())
 }
 
 /// The position of a command, then the notice of the engine that answers.

@@ -3,6 +3,7 @@
 //! bindings (asked of the binder once per reading and definition) and rule bodies.
 
 use super::*;
+use crate::diagnostics::code;
 
 /// Bytes (estimated) a memo entry costs besides its arguments.
 const MEMO_ENTRY_BYTES: usize = 96;
@@ -32,7 +33,7 @@ impl Evaluator<'_> {
             let name = &self.prog.keys[key as usize].name;
             let rn = &self.prog.readings[self.reading as usize].name;
             return Err(rt(
-                "E0311",
+                code::NO_DEFINITION_UNDER_READING,
                 format!("`{name}` has no definition under the reading `{rn}`"),
                 span,
                 "called here",
@@ -61,7 +62,7 @@ impl Evaluator<'_> {
                         return Err(EvalError::new(
                             ErrKind::Mismatch,
                             Diag::error(
-                                "E0330",
+                                code::NATIVE_DISAGREES,
                                 format!(
                                     "the native function `{}` and the rule definition `{}` disagree on {}",
                                     d.native.as_deref().unwrap_or("?"),
@@ -103,7 +104,7 @@ impl Evaluator<'_> {
         let path = d.native.as_deref().unwrap_or("");
         let Some(h) = self.binder.natives().get(path) else {
             return Err(rt(
-                "E0312",
+                code::NATIVE_MISSING,
                 format!("the native function `{path}` is not registered"),
                 span,
                 "called here",
@@ -115,7 +116,7 @@ impl Evaluator<'_> {
         let ctx = NativeCtx { enums: self.prog };
         let r = f(&ctx, args).map_err(|m| {
             rt(
-                "E0313",
+                code::NATIVE_REFUSED,
                 format!("{}: {m}", self.call_text(def, args)),
                 span,
                 "in this call",
@@ -139,7 +140,7 @@ impl Evaluator<'_> {
         let d = &self.prog.defs[def as usize];
         let Some(body) = d.body.as_ref() else {
             return Err(rt(
-                "E0312",
+                code::NATIVE_MISSING,
                 "this definition has no body",
                 span,
                 "called here",
@@ -186,7 +187,7 @@ impl Evaluator<'_> {
             return Err(EvalError::new(
                 ErrKind::Budget,
                 Diag::error(
-                    "E0304",
+                    code::DEPTH_BUDGET,
                     format!("calls nest more than {} deep", self.budget.max_depth),
                 )
                 .label(span, format!("calling {} here", self.call_text(def, &args)))
@@ -318,7 +319,7 @@ impl Evaluator<'_> {
             .chain(std::iter::once(self.call_text(def, args)))
             .collect();
         let mut d = Diag::error(
-            "E0320",
+            code::CYCLE,
             format!("cycle: {} calls itself with the same arguments", self.call_text(def, args)),
         )
         .label(span, "re-enters here")
@@ -328,8 +329,11 @@ impl Evaluator<'_> {
         ));
         for c in &self.stack[at..] {
             d = d.related(
-                Diag::info("E0320", format!("{} calls", self.call_text(c.def, &c.args)))
-                    .label(c.span, "called here"),
+                Diag::info(
+                    code::CYCLE,
+                    format!("{} calls", self.call_text(c.def, &c.args)),
+                )
+                .label(c.span, "called here"),
             );
         }
         EvalError::new(ErrKind::Cycle, d)

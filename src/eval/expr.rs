@@ -3,6 +3,7 @@
 //! and application of function values.
 
 use super::*;
+use crate::diagnostics::code;
 
 impl Evaluator<'_> {
     pub fn eval(&mut self, e: &Ir, frame: &mut Vec<Value>) -> R<Value> {
@@ -34,7 +35,7 @@ impl Evaluator<'_> {
         match self.eval(e, frame)? {
             Value::Bool(b) => Ok(b),
             v => Err(rt(
-                "E0310",
+                code::RUNTIME_TYPE,
                 format!("expected a truth value, found {}", v.type_desc()),
                 e.span(),
                 &format!("this is {}", short(&v, 40)),
@@ -47,7 +48,7 @@ impl Evaluator<'_> {
         match self.eval(e, frame)? {
             Value::Int(i) => Ok(i),
             v => Err(rt(
-                "E0310",
+                code::RUNTIME_TYPE,
                 format!("expected an integer, found {}", v.type_desc()),
                 e.span(),
                 &format!("this is {}", short(&v, 40)),
@@ -61,7 +62,7 @@ impl Evaluator<'_> {
         match e {
             Ir::Const(v, _) => Ok(v.clone()),
             Ir::Poison(span) => Err(rt(
-                "E0100",
+                code::UNKNOWN_NAME,
                 "this expression did not check",
                 *span,
                 "here",
@@ -85,7 +86,7 @@ impl Evaluator<'_> {
                 match self.prog.resolve_base(self.reading, *from, *k) {
                     Some(d) => self.call_def(d, a, *span),
                     None => Err(rt(
-                        "E0311",
+                        code::NO_DEFINITION_UNDER_READING,
                         format!(
                             "`base.{}` has no definition in a parent reading",
                             self.prog.keys[*k as usize].name
@@ -176,7 +177,7 @@ impl Evaluator<'_> {
                     let val = self.eval(v, frame)?;
                     if !self.matches(p, &val, frame) {
                         return Err(rt(
-                            "E0315",
+                            code::NO_MATCH,
                             format!("the value {} does not match the pattern", short(&val, 60)),
                             v.span(),
                             "this value",
@@ -217,7 +218,7 @@ impl Evaluator<'_> {
             }
         }
         Err(rt(
-            "E0315",
+            code::NO_MATCH,
             format!("no arm of `match` matches {}", short(&v, 60)),
             span,
             "no arm matches",
@@ -281,7 +282,7 @@ impl Evaluator<'_> {
         let j = self.eval_int(j, frame)?;
         let Value::Seq(s) = av else {
             return Err(rt(
-                "E0310",
+                code::RUNTIME_TYPE,
                 format!("only sequences can be sliced, not {}", av.type_desc()),
                 span,
                 "here",
@@ -291,7 +292,7 @@ impl Evaluator<'_> {
         let n = s.len() as i64;
         if i < 1 || j > n || j < i - 1 {
             return Err(rt(
-                "E0314",
+                code::OUT_OF_RANGE,
                 format!("the slice [{i}..{j}] is outside a sequence of length {n}"),
                 span,
                 "out of range",
@@ -312,7 +313,7 @@ impl Evaluator<'_> {
             Value::Enum(e) => &e.fields,
             _ => {
                 return Err(rt(
-                    "E0310",
+                    code::RUNTIME_TYPE,
                     format!(
                         "`.{k}` takes a component of a tuple, not of {}",
                         v.type_desc()
@@ -325,7 +326,7 @@ impl Evaluator<'_> {
         };
         items.get(k as usize - 1).cloned().ok_or_else(|| {
             rt(
-                "E0314",
+                code::OUT_OF_RANGE,
                 format!("there is no component {k} in {}", short(&v, 60)),
                 span,
                 "no such component",
@@ -365,7 +366,7 @@ impl Evaluator<'_> {
         let fv = self.eval(f, frame)?;
         let Value::Set(start) = start else {
             return Err(rt(
-                "E0310",
+                code::RUNTIME_TYPE,
                 "a closure starts from a set",
                 s.span(),
                 "not a set",
@@ -379,7 +380,7 @@ impl Evaluator<'_> {
             let next = self.apply(fv.clone(), vec![x], f.span())?;
             let Value::Set(next) = next else {
                 return Err(rt(
-                    "E0310",
+                    code::RUNTIME_TYPE,
                     format!(
                         "the step of a closure must give a set, not {}",
                         next.type_desc()
@@ -449,7 +450,7 @@ impl Evaluator<'_> {
                         .filter(|i| *i >= 1 && *i as usize <= s.len())
                         .ok_or_else(|| {
                             rt(
-                                "E0314",
+                                code::OUT_OF_RANGE,
                                 format!("index {} is outside a sequence of length {}", k, s.len()),
                                 span,
                                 "out of range",
@@ -461,7 +462,7 @@ impl Evaluator<'_> {
                 Ok(Value::seq(s))
             }
             v => Err(rt(
-                "E0310",
+                code::RUNTIME_TYPE,
                 format!("`with` updates a map or a sequence, not {}", v.type_desc()),
                 span,
                 "here",
@@ -477,7 +478,7 @@ impl Evaluator<'_> {
                 Func::Lambda { lambda, frame } => {
                     if lambda.params.len() != args.len() {
                         return Err(rt(
-                            "E0102",
+                            code::WRONG_ARITY,
                             format!(
                                 "this function takes {} arguments, not {}",
                                 lambda.params.len(),
@@ -492,7 +493,7 @@ impl Evaluator<'_> {
                     for (p, a) in lambda.params.iter().zip(args.iter()) {
                         if !self.matches(p, a, &mut fr) {
                             return Err(rt(
-                                "E0315",
+                                code::NO_MATCH,
                                 format!(
                                     "the argument {} does not match the parameter pattern",
                                     short(a, 60)
@@ -510,7 +511,7 @@ impl Evaluator<'_> {
                 Func::Ctor(e, t, n) => {
                     if *n != args.len() {
                         return Err(rt(
-                            "E0102",
+                            code::WRONG_ARITY,
                             format!("the constructor takes {n} arguments"),
                             span,
                             "here",
@@ -524,7 +525,7 @@ impl Evaluator<'_> {
                 let k = args.into_iter().next().unwrap_or(Value::Bool(false));
                 m.get(&k).cloned().ok_or_else(|| {
                     rt(
-                        "E0314",
+                        code::OUT_OF_RANGE,
                         format!("{} is not a key of the map", short(&k, 60)),
                         span,
                         "looked up here",
@@ -536,7 +537,7 @@ impl Evaluator<'_> {
                 let i = args.first().and_then(|a| a.as_int()).unwrap_or(0);
                 if i < 1 || i as usize > s.len() {
                     return Err(rt(
-                        "E0314",
+                        code::OUT_OF_RANGE,
                         format!("index {i} is outside a sequence of length {}", s.len()),
                         span,
                         "out of range",
@@ -546,7 +547,7 @@ impl Evaluator<'_> {
                 Ok(s[i as usize - 1].clone())
             }
             v => Err(rt(
-                "E0310",
+                code::RUNTIME_TYPE,
                 format!("{} cannot be applied to arguments", v.type_desc()),
                 span,
                 "applied here",

@@ -3,6 +3,7 @@
 //! aggregates.
 
 use super::*;
+use crate::diagnostics::code;
 
 /// A domain being walked: a range of integers, or a collection (a map stands for its keys).
 enum Dom {
@@ -50,7 +51,7 @@ impl Evaluator<'_> {
             Value::Map(m) => self.collect_metered(m.keys().cloned(), span)?,
             _ => {
                 return Err(rt(
-                    "E0310",
+                    code::RUNTIME_TYPE,
                     format!("expected a set, sequence or map, found {}", v.type_desc()),
                     span,
                     &format!("this is {}", short(v, 40)),
@@ -352,7 +353,7 @@ impl Evaluator<'_> {
             Agg::Sum => Ok(Value::Int(sum)),
             _ => best.ok_or_else(|| {
                 rt(
-                    "E0316",
+                    code::EMPTY_OR_NOT_ONE,
                     format!(
                         "`{}` over an empty domain has no value",
                         if a == Agg::Min { "min" } else { "max" }

@@ -4,6 +4,7 @@
 //! does at every step, so that `--timeout-ms` and `--max-steps` bind inside one call of it.
 
 use super::*;
+use crate::diagnostics::code;
 
 /// The elements handled between two readings of the budget.
 pub(super) const CHUNK: usize = 1 << 16;
@@ -47,7 +48,7 @@ impl Evaluator<'_> {
             None => Err(EvalError::new(
                 ErrKind::Budget,
                 Diag::error(
-                    "E0306",
+                    code::MEMORY_BUDGET,
                     format!(
                         "the text of this value would take more than {} MiB, more than the query may still occupy ({} MiB in all)",
                         cap.div_ceil(1 << 20),

@@ -101,6 +101,7 @@ const DEEP_READ_LEVELS: usize = 1024;
 /// its slot in a B-tree node or a vector.
 const ELEMENT_BYTES: usize = 24;
 
+use crate::diagnostics::code;
 use crate::memory::{address_space_limit, usage};
 
 /// The default budget, written once: `Budget::default` and the command line's options use these.
@@ -519,7 +520,7 @@ impl<'p> Evaluator<'p> {
             return Err(EvalError::new(
                 ErrKind::Budget,
                 Diag::error(
-                    "E0301",
+                    code::STEP_BUDGET,
                     format!(
                         "the query ran out of its step budget ({} steps)",
                         self.budget.max_steps
@@ -541,14 +542,14 @@ impl<'p> Evaluator<'p> {
         {
             return Err(EvalError::new(
                 ErrKind::Interrupted,
-                Diag::error("E0305", "interrupted: the search was stopped")
+                Diag::error(code::INTERRUPTED, "interrupted: the search was stopped")
                     .label(span, "evaluating this when the search was stopped"),
             ));
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(EvalError::new(
                 ErrKind::Budget,
-                Diag::error("E0302", "the search ran out of time")
+                Diag::error(code::TIME_BUDGET, "the search ran out of time")
                     .label(span, "evaluating this when the search's time ran out"),
             ));
         }
@@ -557,7 +558,7 @@ impl<'p> Evaluator<'p> {
                 return Err(EvalError::new(
                     ErrKind::Budget,
                     Diag::error(
-                        "E0302",
+                        code::TIME_BUDGET,
                         format!("the query ran out of time ({} ms)", t.as_millis()),
                     )
                     .label(span, "evaluating this when time ran out")
@@ -569,7 +570,7 @@ impl<'p> Evaluator<'p> {
             if flag.swap(false, Ordering::SeqCst) {
                 return Err(EvalError::new(
                     ErrKind::Interrupted,
-                    Diag::error("E0305", "interrupted")
+                    Diag::error(code::INTERRUPTED, "interrupted")
                         .label(span, "evaluating this when interrupted"),
                 ));
             }
@@ -630,7 +631,7 @@ impl<'p> Evaluator<'p> {
         };
         Err(EvalError::new(
             ErrKind::Budget,
-            Diag::error("E0306", msg)
+            Diag::error(code::MEMORY_BUDGET, msg)
                 .label(span, label)
                 .help(if fits_mapped {
                     "raise it with --max-resident-mb, or ask a smaller question"
@@ -710,7 +711,7 @@ impl<'p> Evaluator<'p> {
 
 fn overflow(span: Span) -> EvalError {
     rt(
-        "E0319",
+        code::INTEGER_OVERFLOW,
         "integer overflow",
         span,
         "the result does not fit in 64 bits",

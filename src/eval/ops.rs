@@ -2,6 +2,7 @@
 //! Operators and built-in functions.
 
 use super::*;
+use crate::diagnostics::code;
 
 /// The most bytes of a message `error` gives a diagnostic.
 const MESSAGE_BYTES: usize = 4096;
@@ -48,7 +49,7 @@ impl Evaluator<'_> {
             match (x, y) {
                 (Value::Int(i), Value::Int(j)) => Ok((*i, *j)),
                 _ => Err(rt(
-                    "E0310",
+                    code::RUNTIME_TYPE,
                     format!(
                         "`{}` takes integers, not {} and {}",
                         op.text(),
@@ -66,7 +67,7 @@ impl Evaluator<'_> {
             match (x, y) {
                 (Value::Set(i), Value::Set(j)) => Ok((i.clone(), j.clone())),
                 _ => Err(rt(
-                    "E0310",
+                    code::RUNTIME_TYPE,
                     format!(
                         "`{}` takes sets, not {} and {}",
                         op.text(),
@@ -93,7 +94,7 @@ impl Evaluator<'_> {
                     Value::Map(m) => m.contains_key(&x),
                     _ => {
                         return Err(rt(
-                            "E0310",
+                            code::RUNTIME_TYPE,
                             format!(
                                 "the right side of `in` must be a collection, not {}",
                                 y.type_desc()
@@ -122,7 +123,13 @@ impl Evaluator<'_> {
                     Sub => i.checked_sub(j),
                     Mul => i.checked_mul(j),
                     Div | Mod if j == 0 => {
-                        return Err(rt("E0317", "division by zero", b.span(), "this is 0", ""));
+                        return Err(rt(
+                            code::DIVISION_BY_ZERO,
+                            "division by zero",
+                            b.span(),
+                            "this is 0",
+                            "",
+                        ));
                     }
                     Div => i.checked_div_euclid(j),
                     _ => i.checked_rem_euclid(j),
@@ -155,9 +162,12 @@ impl Evaluator<'_> {
         if j.saturating_sub(i) > 50_000_000 {
             return Err(EvalError::new(
                 ErrKind::Budget,
-                Diag::error("E0303", format!("the range {i}..{j} is too large to build"))
-                    .label(span, "too many elements")
-                    .help("ranges are finite sets held in memory; quantify over a smaller one"),
+                Diag::error(
+                    code::TOO_LARGE_TO_BUILD,
+                    format!("the range {i}..{j} is too large to build"),
+                )
+                .label(span, "too many elements")
+                .help("ranges are finite sets held in memory; quantify over a smaller one"),
             ));
         }
         let n = (j as i128 - i as i128 + 1).max(0) as usize;
@@ -198,7 +208,7 @@ impl Evaluator<'_> {
             }
             (x, y) => {
                 return Err(rt(
-                    "E0310",
+                    code::RUNTIME_TYPE,
                     format!(
                         "`++` joins sequences, not {} and {}",
                         x.type_desc(),
@@ -239,7 +249,7 @@ impl Evaluator<'_> {
         use Builtin::*;
         let bad = |what: &str| -> EvalError {
             rt(
-                "E0310",
+                code::RUNTIME_TYPE,
                 format!("`{}` {what}", b.name()),
                 span,
                 "called here",
@@ -380,7 +390,7 @@ impl Evaluator<'_> {
             return Err(EvalError::new(
                 ErrKind::Budget,
                 Diag::error(
-                    "E0303",
+                    code::TOO_LARGE_TO_BUILD,
                     format!("the powerset of a set of {} elements is too large", s.len()),
                 )
                 .label(span, "here")
@@ -429,7 +439,7 @@ impl Evaluator<'_> {
             return Err(EvalError::new(
                 ErrKind::Budget,
                 Diag::error(
-                    "E0303",
+                    code::TOO_LARGE_TO_BUILD,
                     format!(
                         "there are {count} functions ({}^{}); too many to list",
                         c.len(),
@@ -522,7 +532,7 @@ impl Evaluator<'_> {
             v => v.text_cut(MESSAGE_BYTES),
         };
         rt(
-            "E0318",
+            code::ERROR_CALLED,
             msg,
             span,
             "raised here",
@@ -539,7 +549,7 @@ impl Evaluator<'_> {
         let els = self.elements(a0, span)?;
         if els.len() != 1 {
             return Err(rt(
-                "E0316",
+                code::EMPTY_OR_NOT_ONE,
                 format!(
                     "`the` needs exactly one element, but the collection has {}",
                     els.len()

@@ -2,6 +2,7 @@
 
 use super::{EvalError, Evaluator};
 use crate::check::IrStmt;
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::ir::short;
 use crate::ir::Ir;
@@ -70,7 +71,7 @@ pub fn run_where(ev: &mut Evaluator, chosen: &dyn Fn(&str) -> bool) -> Vec<Outco
                     let detail = describe_failure(ev, body, fr);
                     failure = Some(
                         Diag::error(
-                            "T0002",
+                            code::THEOREM_FAILS,
                             format!(
                                 "theorem \"{}\" fails for {}",
                                 th.name,
@@ -120,7 +121,7 @@ fn run_example(ev: &mut Evaluator, ex: &crate::check::Example) -> Option<Diag> {
                     if !ev.matches(p, &v, &mut frame) {
                         return Some(
                             Diag::error(
-                                "T0003",
+                                code::EXAMPLE_LET_MISMATCH,
                                 format!(
                                     "example \"{}\": the value does not match the pattern",
                                     ex.name
@@ -137,7 +138,7 @@ fn run_example(ev: &mut Evaluator, ex: &crate::check::Example) -> Option<Diag> {
                 Ok(false) => {
                     let detail = describe_failure(ev, e, &mut frame);
                     let mut d = Diag::error(
-                        "T0001",
+                        code::ASSERTION_FAILED,
                         format!(
                             "example \"{}\": {}",
                             ex.name,

@@ -7,6 +7,7 @@
 use super::analysis::{analyze_with, Analysis, Uses, MAX_DOCUMENT_BYTES};
 use super::convert::{diagnostic, uri_path, LineIndex, Places};
 use super::transport::{self, Incoming};
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::natives::Natives;
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -369,7 +370,7 @@ impl<W: Write> Server<W> {
             let d = lsp_types::Diagnostic {
                 range: Range::default(),
                 severity: Some(lsp_types::DiagnosticSeverity::ERROR),
-                code: Some(lsp_types::NumberOrString::String("E0012".into())),
+                code: Some(lsp_types::NumberOrString::String(code::NOT_A_RULE_FILE.into())),
                 source: Some("okite".into()),
                 message: format!(
                     "this document is {} bytes, larger than okite checks as you type ({} MiB)\nhelp: split the rules into files of at most {} MiB that `use` each other",

@@ -4,6 +4,7 @@ use super::helper::Names;
 use super::{interruptible, interruptible_by, COMMANDS};
 use crate::check::load::{read_all_interruptible, Disk, Files, RuleFile, ShippedAndDisk};
 use crate::check::{Program, Query, BASE};
+use crate::diagnostics::code;
 use crate::diagnostics::{render, Diag, SourceMap};
 use crate::eval::{explain, ErrKind, EvalError, Evaluator};
 use crate::front::{display_value, RunOpts};
@@ -214,7 +215,7 @@ fn assemble(files: &[RuleFile], items: &[Item]) -> Vec<ast::File> {
 
 /// Whether a build stopped because Ctrl-C interrupted it.
 fn was_interrupted(ds: &[Diag]) -> bool {
-    ds.iter().any(|d| d.code == "E0305")
+    ds.iter().any(|d| d.code == code::INTERRUPTED)
 }
 
 impl Session {
@@ -278,7 +279,7 @@ impl Session {
     /// session goes on with the next line.
     pub fn not_text(&self, at: usize) {
         let d = Diag::error(
-            "E0006",
+            code::NOT_TEXT,
             format!("this input line is not UTF-8 text (an invalid byte at offset {at}): skipped"),
         )
         .help("okite reads UTF-8 text");
@@ -289,7 +290,7 @@ impl Session {
     /// session goes on with the next line.
     pub fn too_long(&self, n: usize, limit: usize) {
         let d = Diag::error(
-            "E0013",
+            code::INPUT_TOO_LONG,
             format!(
                 "an input of {n} bytes, more than the {} MiB okite reads at once: skipped",
                 limit >> 20

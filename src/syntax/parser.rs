@@ -3,6 +3,7 @@
 use super::ast::*;
 use super::precheck::precheck;
 use super::walk::{shape_error, span_of, Grammar, Kids, Rule, EXPR, R, TYPE_ATOM};
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use pest::iterators::Pair;
 use pest::Parser;
@@ -34,7 +35,7 @@ pub fn parse_file(text: &str, file: FileId) -> Result<File, Vec<Diag>> {
     }
     if items.is_empty() {
         return Err(vec![Diag::error(
-            "E0004",
+            code::EMPTY_RULE_FILE,
             "the rule file contains no items",
         )
         .label(
@@ -178,7 +179,7 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId) -> Diag {
         _ => "found something else".into(),
     };
     let end = if end == start { start + 1 } else { end };
-    Diag::error("E0001", format!("syntax error: {what}"))
+    Diag::error(code::SYNTAX_ERROR, format!("syntax error: {what}"))
         .label(Span::new(file, start, end), found)
         .help(
             "see docs/LANGUAGE.md for the syntax; definitions read `def name(x: T) -> T = expression`",
@@ -263,7 +264,7 @@ impl Builder {
         if d > MAX_NESTING {
             let s = self.span(p);
             return Err(Diag::error(
-                "E0007",
+                code::NESTING_TOO_DEEP,
                 format!("the expression is nested more than {MAX_NESTING} levels deep"),
             )
             .label(
@@ -748,9 +749,12 @@ impl Builder {
                 let nspan = self.span(&n);
                 let k: u32 = n.as_str().parse().map_err(|_| too_big(nspan))?;
                 if k == 0 {
-                    return Err(Diag::error("E0008", "tuple components are numbered from 1")
-                        .label(nspan, "`.0` does not exist")
-                        .help("write `.1` for the first component"));
+                    return Err(Diag::error(
+                        code::TUPLE_COMPONENT_ZERO,
+                        "tuple components are numbered from 1",
+                    )
+                    .label(nspan, "`.0` does not exist")
+                    .help("write `.1` for the first component"));
                 }
                 Expr::new(ExprKind::Proj(Box::new(base), k), span)
             }
@@ -948,7 +952,7 @@ impl Builder {
             Rule::brace_map => {
                 if !is_set {
                     return Err(Diag::error(
-                        "E0009",
+                        code::MAP_ENTRIES_IN_SEQUENCE,
                         "a sequence cannot hold `key: value` entries",
                     )
                     .label(span, "this sequence")
@@ -1027,9 +1031,12 @@ fn filter_form(head: Expr, quals: Vec<Qual>) -> (Expr, Vec<Qual>) {
 }
 
 fn too_big(span: Span) -> Diag {
-    Diag::error("E0003", "this number does not fit in a 64-bit integer")
-        .label(span, "too large")
-        .help("numbers range from -9223372036854775808 to 9223372036854775807")
+    Diag::error(
+        code::NUMBER_TOO_LARGE,
+        "this number does not fit in a 64-bit integer",
+    )
+    .label(span, "too large")
+    .help("numbers range from -9223372036854775808 to 9223372036854775807")
 }
 
 fn binop_of(r: Rule) -> Option<BinOp> {
@@ -1147,7 +1154,12 @@ mod tests {
             b.def(b.kids(e())).unwrap_err(),
             b.native(b.kids(item)).unwrap_err(),
         ] {
-            assert_eq!(d.code, "E0002", "{}", d.message);
+            assert_eq!(
+                d.code,
+                crate::diagnostics::code::UNEXPECTED_SYNTAX_NODE,
+                "{}",
+                d.message
+            );
             assert!(d.message.starts_with("internal error"), "{}", d.message);
         }
         assert!(b.expr(e()).is_ok());

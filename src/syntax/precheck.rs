@@ -3,6 +3,7 @@
 //! (E0006), and nesting that would make the recursive-descent parser go too deep (E0007).
 
 use super::ast::{FileId, Span};
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 
 /// How deeply brackets and nested expression forms may go before a file is refused. The parser
@@ -15,7 +16,7 @@ pub const MAX_SOURCE_BYTES: usize = 16 << 20;
 pub(super) fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
     if text.len() > MAX_SOURCE_BYTES {
         return Err(vec![Diag::error(
-            "E0005",
+            code::SOURCE_TOO_LARGE,
             format!(
                 "the source is {} bytes, more than the limit of {} bytes",
                 text.len(),
@@ -27,7 +28,7 @@ pub(super) fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
     }
     if let Some(pos) = text.find('\0') {
         return Err(vec![Diag::error(
-            "E0006",
+            code::NOT_TEXT,
             "this is not a text file (it contains a NUL byte)",
         )
         .label(Span::new(file, pos, pos + 1), "NUL byte")
@@ -35,7 +36,7 @@ pub(super) fn precheck(text: &str, file: FileId) -> Result<(), Vec<Diag>> {
     }
     match deepest(text) {
         Some(at) => Err(vec![Diag::error(
-            "E0007",
+            code::NESTING_TOO_DEEP,
             format!("the expression is nested more than {MAX_NESTING} levels deep"),
         )
         .label(Span::new(file, at, at + 1), "nesting passes the limit here")

@@ -6,6 +6,7 @@
 //! ever disagree, the walk answers with an internal diagnostic (E0002) that names the rule it
 //! looked for and the rule it met, instead of panicking on user input.
 
+use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::syntax::ast::{FileId, Span};
 use pest::iterators::{Pair, Pairs};
@@ -30,7 +31,7 @@ pub(super) fn shape_error(span: Span, inside: Rule, expected: &str, found: Optio
         None => "nothing".to_string(),
     };
     Diag::error(
-        "E0002",
+        code::UNEXPECTED_SYNTAX_NODE,
         format!(
             "internal error: the parser met an unexpected shape: in `{inside:?}` it expected \
              {expected} and found {found}"
@@ -135,7 +136,7 @@ mod tests {
         let pairs = Grammar::parse(Rule::expr_input, "1 + 2").unwrap();
         let mut top = Kids::top(pairs, Rule::expr_input, Span::new(0, 0, 5));
         let d = top.expect_next(Rule::file).unwrap_err();
-        assert_eq!(d.code, "E0002");
+        assert_eq!(d.code, crate::diagnostics::code::UNEXPECTED_SYNTAX_NODE);
         assert!(d.message.contains("`file`"), "{}", d.message);
         assert!(d.message.contains("`expr_input`"), "{}", d.message);
     }
@@ -153,7 +154,7 @@ mod tests {
         let d = kids
             .expect_next_of(&[Rule::expr, Rule::expr_noin])
             .unwrap_err();
-        assert_eq!(d.code, "E0002");
+        assert_eq!(d.code, crate::diagnostics::code::UNEXPECTED_SYNTAX_NODE);
         assert!(d.message.contains("`expr` or `expr_noin`"), "{}", d.message);
         assert!(d.message.contains("found nothing"), "{}", d.message);
     }

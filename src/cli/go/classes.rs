@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::commands::report::go::{ClassAnswer, Classes};
+use crate::diagnostics::code;
 use crate::go::graph::Graph;
 use crate::go::life::{Answer, Classifier, LifeProgress, Table};
 
@@ -66,7 +67,7 @@ fn classify(a: &GoClassesArgs) -> Result<i32, i32> {
     if let (Some(_), Some(why)) = (a.ask, no_pn) {
         return Err(Printer::auto().fail(
             Diag::error(
-                "E0602",
+                code::BAD_OPTION,
                 format!("--ask asks one question of the proof-number search: {why}"),
             )
             .help("leave out --ask to classify the vertices"),
@@ -80,7 +81,7 @@ fn classify(a: &GoClassesArgs) -> Result<i32, i32> {
                     .then_some("they are kept by one thread's search: give --threads 1"));
         if let Some(why) = why {
             return Err(Printer::auto().fail(
-                Diag::error("E0615", format!("no results file here: {why}"))
+                Diag::error(code::RESULTS_FILE, format!("no results file here: {why}"))
                     .help("leave out --results and --read-results"),
             ));
         }
@@ -120,7 +121,7 @@ fn classify(a: &GoClassesArgs) -> Result<i32, i32> {
         };
         return Err(Printer::auto().fail(
             Diag::error(
-                "E0605",
+                code::SEARCH_BUDGET,
                 format!("{what} more than {max} sequences (--vertex-nodes): left `?`"),
             )
             .help("raise --vertex-nodes, or classify a later position"),

@@ -12,6 +12,7 @@ use crate::check::Program;
 use crate::commands::report::go::{GoBoard, GoCount, GoVertex, Score, Solved, Winners};
 use crate::commands::Notice;
 use crate::commands::Plan;
+use crate::diagnostics::code;
 use crate::diagnostics::Span;
 use crate::diagnostics::{Diag, SourceMap};
 use crate::ir::Value;
@@ -22,7 +23,7 @@ use std::path::PathBuf;
 /// and this one has `n`.
 fn beyond_the_rules(doing: &str, limit: usize, n: usize) -> Diag {
     Diag::error(
-        "E0604",
+        code::ENGINE_LIMIT,
         format!("the rules {doing} graphs of at most {limit} vertices; this graph has {n}"),
     )
 }
@@ -222,7 +223,7 @@ fn sgf_game(
     if game.graph.n != g.n {
         return Err(Printer::auto().fail(
             Diag::error(
-                "E0501",
+                code::BAD_GRAPH,
                 format!(
                     "the record is for a board of {} points, the graph has {}",
                     game.graph.n, g.n
@@ -330,7 +331,7 @@ pub(super) fn go_position(
         Replay::Rules => {
             return Err(Printer::auto().fail(
                 Diag::error(
-                    "E0607",
+                    code::ENGINE_CANNOT_FOLLOW,
                     "an SGF record is replayed natively, and the rules loaded change how a stone is placed (`place` or `is_board`)",
                 )
                 .help("give the record's moves with --moves: the rules then play them"),
@@ -484,8 +485,10 @@ pub(super) fn run_go(cmd: GoCommand) -> i32 {
             json,
             |g, _| {
                 crate::go::ultimate::count_ultimate(g).map_err(|m| {
-                    Printer::auto()
-                        .fail(Diag::error("E0604", m).help("give a graph of at most 16 vertices"))
+                    Printer::auto().fail(
+                        Diag::error(code::ENGINE_LIMIT, m)
+                            .help("give a graph of at most 16 vertices"),
+                    )
                 })
             },
         ),
@@ -720,7 +723,7 @@ fn solve_native(
         Ok(r) => r,
         // the table's memory is a budget too; anything else is the position's fault
         Err(e) if e.message.starts_with("cannot allocate") => {
-            return Printer::auto().fail(Diag::error("E0605", e.message).help(e.help));
+            return Printer::auto().fail(Diag::error(code::SEARCH_BUDGET, e.message).help(e.help));
         }
         Err(e) => return go_error(spec, "--graph", &e),
     };
@@ -751,7 +754,8 @@ fn solve_native(
                 "raise --nodes",
             ),
         };
-        return Printer::auto().fail(Diag::error("E0605", format!("{what}{proved}")).help(help));
+        return Printer::auto()
+            .fail(Diag::error(code::SEARCH_BUDGET, format!("{what}{proved}")).help(help));
     }
     errln!("{}", work_line(&r));
     let pv: Vec<String> =
@@ -787,7 +791,7 @@ fn check_komi(komi: f64) -> Result<(), i32> {
     if !komi.is_finite() || (komi * 2.0).fract() != 0.0 || komi.abs() > 1e9 {
         return Err(Printer::auto().fail(
             Diag::error(
-                "E0602",
+                code::BAD_OPTION,
                 format!(
                     "komi must be a whole or half number, not {}",
                     komi_text(komi)
@@ -820,7 +824,7 @@ fn go_score(
 ) -> i32 {
     if kind != "pure" && kind != "chinese" {
         return Printer::auto().fail(
-            Diag::error("E0602", format!("`{kind}` is not a kind of score"))
+            Diag::error(code::BAD_OPTION, format!("`{kind}` is not a kind of score"))
                 .help("give --reading pure or --reading chinese"),
         );
     }

@@ -1,6 +1,7 @@
 //! A graph and a board drawn: `okite go show`.
 
 use super::*;
+use crate::diagnostics::code;
 
 pub(super) fn run(a: GoShowArgs) -> i32 {
     use crate::go;
@@ -40,7 +41,7 @@ pub(super) fn run(a: GoShowArgs) -> i32 {
         let bad = |part: &str, message: String, help: &str| {
             let start = part.as_ptr() as usize - ms.as_ptr() as usize;
             Printer::auto().fail_in(
-                Diag::error("E0502", message)
+                Diag::error(code::BAD_GO_MOVE, message)
                     .label(Span::new(id, start, start + part.len()), "this move")
                     .help(help),
                 &sources,

@@ -1,6 +1,7 @@
 //! The value of a board under perfect play: `okite go solve`.
 
 use super::*;
+use crate::diagnostics::code;
 
 pub(super) fn run(a: GoSolveArgs) -> i32 {
     use crate::go;
@@ -48,7 +49,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
     if !plan.is_native() && !from_empty {
         return Printer::auto().fail(
             Diag::error(
-                "E0604",
+                code::ENGINE_LIMIT,
                 format!("under {reading} the rules solve from the empty board only"),
             )
             .help(format!(
@@ -109,7 +110,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
     };
     let Some(mut rules) = go::solve::rules_of_reading(shipped) else {
         return Printer::auto().fail(Diag::error(
-            "E0604",
+            code::ENGINE_LIMIT,
             format!("the native solver does not follow the reading `{shipped}`"),
         ));
     };
@@ -117,7 +118,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
     if hash_mb > 65536 {
         return Printer::auto().fail(
             Diag::error(
-                "E0602",
+                code::BAD_OPTION,
                 format!("--hash-mb {hash_mb} is more than the solver takes"),
             )
             .help("give --hash-mb between 0 and 65536 (MiB)"),

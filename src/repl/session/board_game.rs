@@ -6,6 +6,7 @@
 //! position as the core's `State`.
 
 use super::*;
+use crate::diagnostics::code;
 use crate::shogi::variant::{DropMate, VPos, Variant};
 
 /// What `:moves` and `:legal` say before `:sfen` set a game of the variant.
@@ -66,7 +67,7 @@ impl Session {
                 let fid = self.input_source(line);
                 let s = sfen_at + e.offset.min(sfen.len());
                 let d = Diag::error(
-                    "E0401",
+                    code::BAD_SFEN,
                     format!("bad SFEN for {}: {}", variant.name(), e.message),
                 )
                 .label(Span::new(fid, s, s + e.len.max(1)), "here")
@@ -177,9 +178,12 @@ impl Session {
                 }
                 Err(e) => {
                     let fid = self.input_source(line);
-                    let d = Diag::error("E0402", format!("move {} `{text}`: {}", k + 1, e.message))
-                        .label(Span::new(fid, at, at + text.len()), "here")
-                        .help(e.help.clone());
+                    let d = Diag::error(
+                        code::BAD_MOVE,
+                        format!("move {} `{text}`: {}", k + 1, e.message),
+                    )
+                    .label(Span::new(fid, at, at + text.len()), "here")
+                    .help(e.help.clone());
                     self.diags(&[d], &self.prog.sources);
                     return false;
                 }

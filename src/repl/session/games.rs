@@ -3,6 +3,7 @@
 //! on a graph with `:go`, and their legal moves (`:legal`).
 
 use super::*;
+use crate::diagnostics::code;
 
 impl Session {
     #[expect(
@@ -62,7 +63,7 @@ impl Session {
                     .iter()
                     .map(|e| {
                         let s = sfen_at + e.offset;
-                        Diag::error("E0401", format!("bad SFEN: {}", e.message))
+                        Diag::error(code::BAD_SFEN, format!("bad SFEN: {}", e.message))
                             .label(Span::new(fid, s, s + e.len.max(1)), "here")
                             .help(e.help.clone())
                     })
@@ -130,7 +131,7 @@ impl Session {
                         .map(|s| s.offset)
                         .filter(|o| *o < spec.len())
                         .unwrap_or(0);
-                let d = Diag::error("E0501", e.message.clone())
+                let d = Diag::error(code::BAD_GRAPH, e.message.clone())
                     .help(e.help.clone())
                     .label(Span::new(fid, o, o + 1), "here");
                 self.diags(&[d], &self.prog.sources);
@@ -177,7 +178,7 @@ impl Session {
                 }
                 Err(why) => {
                     let fid = self.input_source(line);
-                    let d = Diag::error("E0502", format!("bad move `{tok}`: {why}"))
+                    let d = Diag::error(code::BAD_GO_MOVE, format!("bad move `{tok}`: {why}"))
                         .label(Span::new(fid, at, at + tok.len()), format!("move {}", moves.len() + 1))
                         .help("moves alternate from Black: vertex names (as :board shows them) or `pass`");
                     self.diags(&[d], &self.prog.sources);
