@@ -100,11 +100,11 @@ fn enums_hash(prog: &Program, texts: &[String]) -> u64 {
 /// `base`'s last): every one an override's `base.f` can reach.
 fn defs_of(prog: &Program, reading: ReadingId, key: DefKey) -> Vec<DefId> {
     let mut out = vec![];
-    for &r in &prog.readings[reading as usize].mro {
+    for &r in &prog.readings[reading.index()].mro {
         let d = if r == BASE {
             prog.resolve(BASE, key)
         } else {
-            prog.readings[r as usize].own.get(&key).copied()
+            prog.readings[r.index()].own.get(&key).copied()
         };
         if let Some(d) = d {
             if !out.contains(&d) {
@@ -316,7 +316,8 @@ pub fn binding_verdict(prog: &Program, reading: ReadingId, def: DefId) -> Result
     };
     let what = format!(
         "`{}` = {path} under {}",
-        d.name, prog.readings[reading as usize].name
+        d.name,
+        prog.readings[reading.index()].name
     );
     let sh = shipped();
     let Some(sd) = sh
@@ -355,7 +356,7 @@ pub fn engine_reading<'c>(
     names: &[&str],
     candidates: &[&'c str],
 ) -> Result<&'c str, Reason> {
-    let rname = prog.readings[reading as usize].name.as_str();
+    let rname = prog.readings[reading.index()].name.as_str();
     let what = format!("`{}` under {rname}", names.join("`, `"));
     let mut here = vec![];
     for name in names {

@@ -57,7 +57,7 @@ pub fn shogi_variant(prog: &Program, reading: ReadingId) -> Result<ShogiVariant,
                 .into(),
         );
     }
-    let rname = prog.readings[reading as usize].name.as_str();
+    let rname = prog.readings[reading.index()].name.as_str();
     let mut candidates: Vec<&'static str> = ["narrow-check", "narrow"]
         .into_iter()
         .filter(|c| *c == rname)

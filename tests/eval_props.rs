@@ -471,11 +471,12 @@ mod incremental {
             .collect();
         let mut defs = BTreeMap::new();
         for (i, d) in p.defs.iter().enumerate() {
-            let shares: Vec<bool> = (0..p.readings.len() as u32)
+            let shares: Vec<bool> = (0..p.readings.len())
+                .map(okite::ir::ReadingId::at)
                 .map(|r| p.shares_base(r, i as u32))
                 .collect();
             defs.insert(
-                (p.readings[d.reading as usize].name.clone(), d.name.clone()),
+                (p.readings[d.reading.index()].name.clone(), d.name.clone()),
                 format!(
                     "{:x} light {} recursive {} shadowed {} shares {shares:?}",
                     p.fingerprint[i], p.light[i], p.recursive[i], p.shadowed[i]
@@ -499,7 +500,8 @@ mod incremental {
             }
         };
         let binder = okite::bindings::Sound::standard();
-        (0..p.readings.len() as u32)
+        (0..p.readings.len())
+            .map(okite::ir::ReadingId::at)
             .map(|r| {
                 let mut ev = Evaluator::new(p, &binder);
                 ev.set_reading(r);

@@ -12,16 +12,21 @@ fn generated() -> String {
     let mut rows = String::new();
     for def in ENGINE_DEFS {
         for (i, r) in prog.readings.iter().enumerate() {
-            if let Plan::Native(native) = plan(&prog, i as u32, def, &SHOGI_READINGS) {
+            if let Plan::Native(native) =
+                plan(&prog, okite::ir::ReadingId::at(i), def, &SHOGI_READINGS)
+            {
                 rows.push_str(&format!("    ({def:?}, {:?}, {native:?}),\n", r.name));
             }
         }
     }
     let mut tsume = String::new();
     for (i, r) in prog.readings.iter().enumerate() {
-        if let Ok(c) =
-            okite::bindings::engine_reading(&prog, i as u32, &TSUME_DEFS, &TSUME_READINGS)
-        {
+        if let Ok(c) = okite::bindings::engine_reading(
+            &prog,
+            okite::ir::ReadingId::at(i),
+            &TSUME_DEFS,
+            &TSUME_READINGS,
+        ) {
             tsume.push_str(&format!("    ({:?}, {c:?}),\n", r.name));
         }
     }
@@ -63,7 +68,7 @@ fn the_shipped_facts_are_what_the_checked_rules_give() {
     let mut native = 0;
     for def in ENGINE_DEFS {
         for (i, r) in prog.readings.iter().enumerate() {
-            let checked = match plan(&prog, i as u32, def, &SHOGI_READINGS) {
+            let checked = match plan(&prog, okite::ir::ReadingId::at(i), def, &SHOGI_READINGS) {
                 Plan::Native(n) => Some(n),
                 Plan::Rules(_) => None,
             };
@@ -82,8 +87,13 @@ fn the_shipped_facts_are_what_the_checked_rules_give() {
     // the tsume checker's lookup agrees with the checked program, reading by reading
     let mut conventions = 0;
     for (i, r) in prog.readings.iter().enumerate() {
-        let checked =
-            okite::bindings::engine_reading(&prog, i as u32, &TSUME_DEFS, &TSUME_READINGS).ok();
+        let checked = okite::bindings::engine_reading(
+            &prog,
+            okite::ir::ReadingId::at(i),
+            &TSUME_DEFS,
+            &TSUME_READINGS,
+        )
+        .ok();
         assert_eq!(
             okite::shipped::tsume_convention(&r.name),
             checked,

@@ -60,7 +60,7 @@ impl Program {
             let mut claims = super::declare::Claims::new();
             self.declare_reading_items(id, r, &mut claims, &mut binds, &mut errs);
             match self.order_of_new(id) {
-                Ok(mro) => self.readings[id as usize].mro = mro,
+                Ok(mro) => self.readings[id.index()].mro = mro,
                 Err(d) => errs.push(d),
             }
             added.push(id);
@@ -70,7 +70,7 @@ impl Program {
         }
         let mut first = HashMap::new();
         for &r in &added {
-            self.ambiguities(r as usize, &mut first, &mut errs);
+            self.ambiguities(r.index(), &mut first, &mut errs);
         }
         if errs.iter().any(|d| d.is_error()) {
             return Err(errs);

@@ -36,7 +36,7 @@ impl Program {
         if reading == BASE {
             return true;
         }
-        let Some(cell) = self.sharing.get(reading as usize) else {
+        let Some(cell) = self.sharing.get(reading.index()) else {
             return false;
         };
         let shares = cell.get_or_init(|| {
@@ -203,7 +203,10 @@ impl Program {
         let mut h = rustc_hash::FxHasher::default();
         format!(
             "{}|{}|{}|{:?}",
-            self.readings[d.reading as usize].name, d.is_override, text, d.native
+            self.readings[d.reading.index()].name,
+            d.is_override,
+            text,
+            d.native
         )
         .hash(&mut h);
         h.finish()

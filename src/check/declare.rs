@@ -198,7 +198,7 @@ impl Program {
                             format!("the reading `{}` is defined twice", r.name.text),
                         )
                         .label(r.name.span, "defined again here");
-                        if let Some(s) = self.readings[prev as usize].span {
+                        if let Some(s) = self.readings[prev.index()].span {
                             d = d.label(s, "first defined here");
                         }
                         self.types_unknown = true;
@@ -214,7 +214,7 @@ impl Program {
 
     /// The entry of reading `r` (its items and order not made yet).
     pub(super) fn new_reading(&mut self, r: &ReadingDecl) -> ReadingId {
-        let id = self.readings.len() as ReadingId;
+        let id = ReadingId::at(self.readings.len());
         self.readings.push(ReadingInfo {
             name: r.name.text.clone(),
             parents: vec![],
@@ -246,7 +246,7 @@ impl Program {
                 ReadingItem::Override(d) => {
                     if self.key_names.contains_key(&d.name.text) {
                         let key = self.key_names[&d.name.text];
-                        if self.readings[id as usize].own.contains_key(&key) {
+                        if self.readings[id.index()].own.contains_key(&key) {
                             self.types_unknown = true;
                             errs.push(
                                 Diag::error(
@@ -312,7 +312,7 @@ impl Program {
         if parents.is_empty() {
             parents.push(BASE);
         }
-        self.readings[id as usize].parents = parents;
+        self.readings[id.index()].parents = parents;
     }
 
     /// The native bindings: each to its definition in its reading (or the base), with the
@@ -337,7 +337,7 @@ impl Program {
             if !self.check_native(native, errs) {
                 continue;
             }
-            let target = self.readings[rid as usize]
+            let target = self.readings[rid.index()]
                 .own
                 .get(&key)
                 .copied()
@@ -557,7 +557,7 @@ impl Program {
         errs: &mut Vec<Diag>,
     ) {
         if reading != BASE {
-            self.readings[reading as usize].own.insert(key, id);
+            self.readings[reading.index()].own.insert(key, id);
         }
         let params = d.params.as_deref().unwrap_or_default();
         let arity = d.params.as_ref().map(|p| p.len());
@@ -661,7 +661,7 @@ impl Program {
             ann_vars: vec![],
         });
         if reading != BASE {
-            self.readings[reading as usize].own.insert(key, id);
+            self.readings[reading.index()].own.insert(key, id);
         }
     }
 

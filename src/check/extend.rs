@@ -128,7 +128,7 @@ impl Program {
         }
         for i in first_def..self.defs.len() {
             let (d, k) = (i as DefId, self.defs[i].key);
-            self.readings[BASE as usize].own.insert(k, d);
+            self.readings[BASE.index()].own.insert(k, d);
             self.defs_of_key.push(vec![d]);
             self.base_table.push(Some(d));
             // no reading overrides a new name: each table made so far gives it base's definition

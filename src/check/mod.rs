@@ -239,7 +239,7 @@ pub struct Program {
     interrupt: Option<Arc<AtomicBool>>,
 }
 
-pub const BASE: ReadingId = 0;
+pub const BASE: ReadingId = ReadingId(0);
 
 impl Program {
     /// Whether the build under way was asked to stop.
@@ -418,10 +418,10 @@ impl Program {
     /// `base.f` inside definition `from`, under `reading`.
     pub fn resolve_base(&self, reading: ReadingId, from: DefId, key: DefKey) -> Option<DefId> {
         let owner = self.defs[from as usize].reading;
-        let mro = &self.readings[reading as usize].mro;
+        let mro = &self.readings[reading.index()].mro;
         let pos = mro.iter().position(|r| *r == owner)?;
         for r in &mro[pos + 1..] {
-            if let Some(d) = self.readings[*r as usize].own.get(&key) {
+            if let Some(d) = self.readings[(*r).index()].own.get(&key) {
                 return Some(*d);
             }
         }

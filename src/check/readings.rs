@@ -12,7 +12,7 @@ impl Program {
     pub(super) fn linearize(&mut self, errs: &mut Vec<Diag>) {
         let n = self.readings.len();
         let parents_of = |r: usize| -> &[ReadingId] {
-            if r == BASE as usize {
+            if r == BASE.index() {
                 &[]
             } else {
                 &self.readings[r].parents
@@ -31,7 +31,7 @@ impl Program {
         // the readings met while one order is built, marked with the build's number
         let mut seen = vec![0u32; n];
         let mut generation = 0u32;
-        let parent = |r: usize, i: usize| parents_of(r).get(i).map(|&p| p as usize);
+        let parent = |r: usize, i: usize| parents_of(r).get(i).map(|&p| p.index());
         // a reading on a cycle of `extends`, or extending one, is refused
         super::analysis::postorder(n, parent, |cur, cyclic| {
             let parents = parents_of(cur);
@@ -48,16 +48,16 @@ impl Program {
             }
             generation += 1;
             let (kept, ancestors) = merged_order(
-                cur as ReadingId,
+                ReadingId::at(cur),
                 parents
                     .iter()
-                    .map(|&p| order[p as usize].as_deref().unwrap_or_default()),
+                    .map(|&p| order[p.index()].as_deref().unwrap_or_default()),
                 &mut seen,
                 generation,
             );
             let too_many = parents
                 .iter()
-                .any(|&p| refused_for[p as usize] == Some(TOO_MANY));
+                .any(|&p| refused_for[p.index()] == Some(TOO_MANY));
             if too_many || ancestors > MAX_ANCESTORS {
                 refused_for[cur] = Some(TOO_MANY);
                 refused[cur] = Some(too_many_ancestors(name, span));
@@ -69,17 +69,17 @@ impl Program {
             let mro = match (refusal, order[r].take()) {
                 (Some(d), _) => {
                     errs.push(d);
-                    vec![r as ReadingId, BASE]
+                    vec![ReadingId::at(r), BASE]
                 }
                 (None, Some(o)) => o,
-                (None, None) => vec![r as ReadingId, BASE],
+                (None, None) => vec![ReadingId::at(r), BASE],
             };
             self.readings[r].mro = base_last(mro);
         }
         // the names base resolves, and the ambiguities of each reading
         let nkeys = self.keys.len();
         self.base_table = vec![None; nkeys];
-        for (&key, &d) in &self.readings[BASE as usize].own {
+        for (&key, &d) in &self.readings[BASE.index()].own {
             self.base_table[key as usize] = Some(d);
         }
         let mut first: HashMap<DefKey, ReadingId> = HashMap::new();
@@ -92,12 +92,12 @@ impl Program {
     /// The order of a reading declared after all others (none extends it), from those of its
     /// parents, as [`Program::linearize`] makes it; E0115 when it has too many ancestors.
     pub(super) fn order_of_new(&self, r: ReadingId) -> Result<Vec<ReadingId>, Diag> {
-        let info = &self.readings[r as usize];
+        let info = &self.readings[r.index()];
         let mut seen = vec![0u32; self.readings.len()];
         let parents = info.parents.iter();
         let (kept, ancestors) = merged_order(
             r,
-            parents.map(|&p| self.readings[p as usize].mro.as_slice()),
+            parents.map(|&p| self.readings[p.index()].mro.as_slice()),
             &mut seen,
             1,
         );
@@ -126,13 +126,13 @@ impl Program {
             if a == BASE {
                 continue;
             }
-            for &key in self.readings[a as usize].own.keys() {
+            for &key in self.readings[a.index()].own.keys() {
                 match first.get(&key) {
                     None => {
                         first.insert(key, a);
                     }
                     Some(&fa) => {
-                        if !self.readings[fa as usize].mro.contains(&a) {
+                        if !self.readings[fa.index()].mro.contains(&a) {
                             ambiguous.push((key, at, fa, a));
                         }
                     }
@@ -149,8 +149,8 @@ impl Program {
                         "reading `{}` inherits two overrides of `{}`: from `{}` and from `{}`",
                         self.readings[r].name,
                         self.keys[key as usize].name,
-                        self.readings[fa as usize].name,
-                        self.readings[a as usize].name
+                        self.readings[fa.index()].name,
+                        self.readings[a.index()].name
                     ),
                 )
                 .label(span, "ambiguous")
@@ -167,15 +167,15 @@ impl Program {
     /// The definition `reading` uses for each name (none for a reading not declared), made the
     /// first time it is asked: base's, where no reading of its order before base overrides it.
     pub(super) fn table_of(&self, reading: ReadingId) -> Option<&Vec<Option<DefId>>> {
-        let cell = self.tables.get(reading as usize)?;
+        let cell = self.tables.get(reading.index())?;
         Some(cell.get_or_init(|| {
             let mut table = self.base_table.clone();
             let mut set = vec![false; table.len()];
-            for &a in &self.readings[reading as usize].mro {
+            for &a in &self.readings[reading.index()].mro {
                 if a == BASE {
                     continue;
                 }
-                for (&key, &d) in &self.readings[a as usize].own {
+                for (&key, &d) in &self.readings[a.index()].own {
                     if !std::mem::replace(&mut set[key as usize], true) {
                         table[key as usize] = Some(d);
                     }
@@ -203,7 +203,7 @@ fn merged_order<'o>(
     let mut kept: Vec<ReadingId> = all
         .iter()
         .rev()
-        .filter(|&&x| std::mem::replace(&mut seen[x as usize], generation) != generation)
+        .filter(|&&x| std::mem::replace(&mut seen[x.index()], generation) != generation)
         .copied()
         .collect();
     kept.reverse();
@@ -244,7 +244,7 @@ mod tests {
         )
         .unwrap();
         let (r, s) = (p.reading_id("r").unwrap(), p.reading_id("s").unwrap());
-        assert_eq!(p.readings[s as usize].mro, vec![s, r, BASE]);
+        assert_eq!(p.readings[s.index()].mro, vec![s, r, BASE]);
         let a = p.key_of("a").unwrap();
         assert_eq!(p.resolve(s, a), p.resolve(r, a));
         assert_ne!(p.resolve(s, a), p.resolve(BASE, a));
@@ -355,7 +355,7 @@ mod tests {
         let p = build(&text).unwrap();
         let r = |i: usize| p.reading_id(&format!("r{i}")).unwrap();
         let want: Vec<ReadingId> = (0..40).rev().map(r).chain([BASE]).collect();
-        assert_eq!(p.readings[r(39) as usize].mro, want);
+        assert_eq!(p.readings[(r(39)).index()].mro, want);
         // a chain: each reading extends the one before
         let mut text = String::from("def a = 1\nreading r0 {}\n");
         for i in 1..2000 {
@@ -363,7 +363,7 @@ mod tests {
         }
         let p = build(&text).unwrap();
         assert_eq!(
-            p.readings[p.reading_id("r1999").unwrap() as usize]
+            p.readings[(p.reading_id("r1999").unwrap()).index()]
                 .mro
                 .len(),
             2001

@@ -327,7 +327,7 @@ pub(super) fn announce(
             say_plan(prog, reading, def, engine_name, plan, engine),
         );
     };
-    let rname = &prog.readings[reading as usize].name;
+    let rname = &prog.readings[reading.index()].name;
     match crate::hybrid::shogi_variant(prog, reading) {
         Ok(v) => {
             let line = format!(
@@ -398,7 +398,7 @@ pub(super) fn plan_notice(
     engine: Engine,
 ) -> Notice {
     if engine == Engine::Rules {
-        Notice::rules_asked(def, &prog.readings[reading as usize].name)
+        Notice::rules_asked(def, &prog.readings[reading.index()].name)
     } else {
         Notice::of(prog, reading, def, engine_name, plan)
     }

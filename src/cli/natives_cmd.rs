@@ -23,7 +23,7 @@ pub(super) fn natives(rules: &[PathBuf], reading: Option<&str>, all: bool, json:
             return printer.fail_in(d, &prog.sources);
         }
     };
-    let rname = prog.readings[r as usize].name.clone();
+    let rname = prog.readings[r.index()].name.clone();
     let bindings = crate::bindings::report(&prog, r);
     let engines: Vec<(&str, Vec<&str>, Vec<&'static str>, Plan)> = crate::commands::ENGINES
         .iter()

@@ -73,7 +73,7 @@ fn eval_under(
     engine: Engine,
     printer: &Printer,
 ) -> Result<Value, i32> {
-    let rname = prog.readings[reading as usize].name.clone();
+    let rname = prog.readings[reading.index()].name.clone();
     eval_with_bound(prog, text, bound, engine, Some(&rname), printer, None)
 }
 
@@ -125,7 +125,7 @@ pub(super) fn fits_the_rules(
             code::RULES_WITHOUT_SHOGI,
             format!(
                 "the position cannot be a state of the rules loaded under {}: {}",
-                prog.readings[reading as usize].name,
+                prog.readings[reading.index()].name,
                 why.join("; ")
             ),
         )
@@ -842,7 +842,7 @@ pub(super) fn legal(args: LegalArgs) -> i32 {
                 printer.fail(
                     Diag::error(
                         ENGINES_DISAGREE,
-                        format!("the native engine and the rules disagree under `{}`: only native: {only_native:?}; only rules: {only_rules:?}", prog.readings[r as usize].name),
+                        format!("the native engine and the rules disagree under `{}`: only native: {only_native:?}; only rules: {only_rules:?}", prog.readings[r.index()].name),
                     )
                     .help("this is a bug of the native move generator or of the bindings: please report it with the position"),
                 )

@@ -85,7 +85,7 @@ impl Notice {
     /// The notice of `plan` for `def` under `reading` of `prog`, answered by `engine` where it
     /// is native.
     pub fn of(prog: &Program, reading: ReadingId, def: &str, engine: &str, plan: &Plan) -> Notice {
-        let rname = &prog.readings[reading as usize].name;
+        let rname = &prog.readings[reading.index()].name;
         match plan {
             Plan::Native(r) => Notice::native(def, rname, engine, r),
             Plan::Rules(why) => {

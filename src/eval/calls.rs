@@ -12,7 +12,7 @@ impl Evaluator<'_> {
     pub(super) fn call_text(&self, def: DefId, args: &[Value]) -> String {
         let d = &self.prog.defs[def as usize];
         let reading = if d.reading != BASE {
-            format!("[{}] ", self.prog.readings[d.reading as usize].name)
+            format!("[{}] ", self.prog.readings[d.reading.index()].name)
         } else {
             String::new()
         };
@@ -31,7 +31,7 @@ impl Evaluator<'_> {
     pub fn call_key(&mut self, key: DefKey, args: Vec<Value>, span: Span) -> R<Value> {
         let Some(def) = self.prog.resolve(self.reading, key) else {
             let name = &self.prog.keys[key as usize].name;
-            let rn = &self.prog.readings[self.reading as usize].name;
+            let rn = &self.prog.readings[self.reading.index()].name;
             return Err(rt(
                 code::NO_DEFINITION_UNDER_READING,
                 format!("`{name}` has no definition under the reading `{rn}`"),

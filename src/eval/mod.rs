@@ -410,7 +410,7 @@ impl<'p> Evaluator<'p> {
             .iter()
             .filter(|(k, v)| !k.args.iter().any(has_func) && !has_func(v))
             .map(|(k, v)| CarriedEntry {
-                reading: self.prog.readings[k.reading as usize].name.clone(),
+                reading: self.prog.readings[k.reading.index()].name.clone(),
                 fingerprint: self.prog.fingerprint[k.def as usize],
                 args: k.args.clone(),
                 value: v.clone(),
@@ -448,7 +448,7 @@ impl<'p> Evaluator<'p> {
         }
         let mut index: HashMap<(String, u64), DefId> = HashMap::default();
         for (i, d) in self.prog.defs.iter().enumerate() {
-            let r = self.prog.readings[d.reading as usize].name.clone();
+            let r = self.prog.readings[d.reading.index()].name.clone();
             index
                 .entry((r, self.prog.fingerprint[i]))
                 .or_insert(i as DefId);

@@ -47,7 +47,7 @@ pub fn run_where(ev: &mut Evaluator, chosen: &dyn Fn(&str) -> bool) -> Vec<Outco
             kind: "example",
             name: ex.name.clone(),
             span: ex.span,
-            reading: prog.readings[ev.reading() as usize].name.clone(),
+            reading: prog.readings[ev.reading().index()].name.clone(),
             failure,
             cases: 1,
         });
@@ -97,7 +97,7 @@ pub fn run_where(ev: &mut Evaluator, chosen: &dyn Fn(&str) -> bool) -> Vec<Outco
             kind: "theorem",
             name: th.name.clone(),
             span: th.span,
-            reading: prog.readings[ev.reading() as usize].name.clone(),
+            reading: prog.readings[ev.reading().index()].name.clone(),
             failure,
             cases,
         });

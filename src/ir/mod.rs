@@ -27,7 +27,27 @@ pub type DefId = u32;
 /// An enum, numbered in the order the rules declare them.
 pub type EnumId = u32;
 /// A reading, numbered in the order declared; 0 is `base`.
-pub type ReadingId = u32;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ReadingId(pub u32);
+
+impl ReadingId {
+    /// The reading's place in the program's list of readings.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The reading at place `i` of the program's list (at most `u32::MAX` readings: the
+    /// checker bounds their number far below).
+    pub fn at(i: usize) -> ReadingId {
+        ReadingId(u32::try_from(i).unwrap_or(u32::MAX))
+    }
+}
+
+impl std::fmt::Display for ReadingId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// The resolved code of an expression, as the evaluator runs it. The last field of each variant is where it was written.
 #[derive(Debug, Clone)]

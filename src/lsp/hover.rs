@@ -161,7 +161,7 @@ fn definition_facts(a: &Analysis, d: &Decl, reading: Option<&str>, facts: &mut V
                 let mut readings: Vec<(String, ReadingId)> = vec![("base".into(), BASE)];
                 if let Some(r) = reading.and_then(|r| p.reading_id(r)) {
                     if r != BASE {
-                        readings.push((p.readings[r as usize].name.clone(), r));
+                        readings.push((p.readings[r.index()].name.clone(), r));
                     }
                 }
                 for (rname, r) in readings {
@@ -194,7 +194,7 @@ fn definition_facts(a: &Analysis, d: &Decl, reading: Option<&str>, facts: &mut V
             }
             facts.push(format!(
                 "native bindings it reaches under {}: {line}",
-                p.readings[r as usize].name
+                p.readings[r.index()].name
             ));
         }
     }
