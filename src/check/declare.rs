@@ -55,7 +55,7 @@ impl Program {
                         if !claims.claim(&e.name, errs) {
                             continue;
                         }
-                        let id = self.enums.len() as EnumId;
+                        let id = EnumId::at(self.enums.len());
                         let shared_name: Rc<str> = Rc::from(e.name.text.as_str());
                         self.type_names.insert(
                             e.name.text.clone(),
@@ -126,7 +126,7 @@ impl Program {
                         let vi = &mut self.enums[e_index].variants[tag];
                         if fields.is_empty() {
                             vi.value = Some(Value::Enum(Rc::new(EnumVal {
-                                ty: e_index as u32,
+                                ty: crate::ir::EnumId::at(e_index),
                                 tag: tag as u32,
                                 name: vi.shared_name.clone(),
                                 fields: vec![],
@@ -929,6 +929,6 @@ mod tests {
         let p = build("enum Loc { here, at(Int) }\ndef x = at(3)").unwrap();
         assert_eq!(p.enums.len(), 1);
         assert!(p.enum_constant("Loc", "here").is_some());
-        assert_eq!(p.enum_tag("Loc", "at"), Some((0, 1)));
+        assert_eq!(p.enum_tag("Loc", "at"), Some((crate::ir::EnumId(0), 1)));
     }
 }

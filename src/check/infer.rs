@@ -389,7 +389,7 @@ impl Infer<'_> {
             IrPat::Bool(_) => self.expect(t, &Ty::Bool, span, "the pattern is a truth value"),
             IrPat::Str(_) => self.expect(t, &Ty::Str, span, "the pattern is a string"),
             IrPat::Const(e, _) => {
-                let et = Ty::Enum(*e, self.p.enums[*e as usize].shared_name.clone());
+                let et = Ty::Enum(*e, self.p.enums[(*e).index()].shared_name.clone());
                 self.expect(t, &et, span, "the pattern is an enum constant");
             }
             IrPat::Tuple(items) => {
@@ -400,9 +400,9 @@ impl Infer<'_> {
                 }
             }
             IrPat::Ctor(e, tag, items) => {
-                let et = Ty::Enum(*e, self.p.enums[*e as usize].shared_name.clone());
+                let et = Ty::Enum(*e, self.p.enums[(*e).index()].shared_name.clone());
                 self.expect(t, &et, span, "the pattern is an enum constant");
-                let fields = self.p.enums[*e as usize].variants[*tag as usize]
+                let fields = self.p.enums[(*e).index()].variants[*tag as usize]
                     .fields
                     .clone();
                 for (q, ft) in items.iter().zip(fields) {
@@ -536,7 +536,7 @@ impl Infer<'_> {
             }
             Ir::Builtin(b, args, span) => self.builtin(*b, args, *span),
             Ir::Ctor(en, tag, args, _) => {
-                let fields = self.p.enums[*en as usize].variants[*tag as usize]
+                let fields = self.p.enums[(*en).index()].variants[*tag as usize]
                     .fields
                     .clone();
                 for (a, f) in args.iter().zip(&fields) {
@@ -548,11 +548,11 @@ impl Infer<'_> {
                         "a constructor's field has the declared type",
                     );
                 }
-                Ty::Enum(*en, self.p.enums[*en as usize].shared_name.clone())
+                Ty::Enum(*en, self.p.enums[(*en).index()].shared_name.clone())
             }
             Ir::Domain(en, _) => Ty::set(Ty::Enum(
                 *en,
-                self.p.enums[*en as usize].shared_name.clone(),
+                self.p.enums[(*en).index()].shared_name.clone(),
             )),
             Ir::Tuple(items, _) => Ty::Tuple(items.iter().map(|i| self.infer(i)).collect()),
             Ir::SetLit(items, _) | Ir::SeqLit(items, _) => {
@@ -807,7 +807,7 @@ impl Infer<'_> {
             Value::Bool(_) => Ty::Bool,
             Value::Int(_) => Ty::Int,
             Value::Str(_) => Ty::Str,
-            Value::Enum(e) => Ty::Enum(e.ty, self.p.enums[e.ty as usize].shared_name.clone()),
+            Value::Enum(e) => Ty::Enum(e.ty, self.p.enums[e.ty.index()].shared_name.clone()),
             Value::Set(s) => {
                 let el = match s.iter().next() {
                     Some(x) => self.value_ty(x),
@@ -817,12 +817,12 @@ impl Infer<'_> {
             }
             Value::Func(f) => match &**f {
                 Func::Ctor(e, t, _) => {
-                    let fields = self.p.enums[*e as usize].variants[*t as usize]
+                    let fields = self.p.enums[(*e).index()].variants[*t as usize]
                         .fields
                         .clone();
                     Ty::fun(
                         fields,
-                        Ty::Enum(*e, self.p.enums[*e as usize].shared_name.clone()),
+                        Ty::Enum(*e, self.p.enums[(*e).index()].shared_name.clone()),
                     )
                 }
                 _ => self.u().fresh(),

@@ -254,7 +254,7 @@ impl crate::natives::Enums for Program {
     fn enum_constant(&self, enum_name: &str, variant: &str) -> Option<Value> {
         Program::enum_constant(self, enum_name, variant)
     }
-    fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(u32, u32)> {
+    fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(EnumId, u32)> {
         Program::enum_tag(self, enum_name, variant)
     }
 }
@@ -375,13 +375,13 @@ impl Program {
     }
 
     /// The enum's id and the tag of its constructor `variant`.
-    pub fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(u32, u32)> {
+    pub fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(EnumId, u32)> {
         let e = self.enums.iter().position(|e| e.name == enum_name)?;
         let t = self.enums[e]
             .variants
             .iter()
             .position(|v| v.name == variant)?;
-        Some((e as u32, t as u32))
+        Some((EnumId::at(e), t as u32))
     }
 
     pub fn reading_id(&self, name: &str) -> Option<ReadingId> {
@@ -543,7 +543,7 @@ mod tests {
         let k = p.key_of("opp").unwrap();
         assert_eq!(p.signature(k), "opp(t) : (Turn) -> Turn");
         assert!(p.enum_constant("Turn", "sente").is_some());
-        assert_eq!(p.enum_tag("Turn", "後手"), Some((0, 1)));
+        assert_eq!(p.enum_tag("Turn", "後手"), Some((crate::ir::EnumId(0), 1)));
         let r = p.reading_id("r").unwrap();
         assert_ne!(p.resolve(r, k), p.resolve(BASE, k));
         assert!(p.reading_or_error("nope").is_err());

@@ -317,14 +317,14 @@ impl<'p> Resolver<'p> {
             return Ir::Global(k, span);
         }
         if let Some(&(e, t)) = self.p.ctors.get(name) {
-            let v = &self.p.enums[e as usize].variants[t as usize];
+            let v = &self.p.enums[e.index()].variants[t as usize];
             return match &v.value {
                 Some(val) => Ir::Const(val.clone(), span),
                 None => Ir::Const(Value::Func(Rc::new(Func::Ctor(e, t, v.fields.len()))), span),
             };
         }
         if let Some(e) = self.p.enums.iter().position(|e| e.name == name) {
-            return Ir::Domain(e as EnumId, span);
+            return Ir::Domain(EnumId::at(e), span);
         }
         if name == "Bool" {
             return Ir::Const(
@@ -546,9 +546,9 @@ impl<'p> Resolver<'p> {
                     }
                 }
                 if let Some(&(e, t)) = self.p.ctors.get(name) {
-                    let n = self.p.enums[e as usize].variants[t as usize].fields.len();
+                    let n = self.p.enums[e.index()].variants[t as usize].fields.len();
                     if n != args.len() {
-                        let vs = self.p.enums[e as usize].variants[t as usize].span;
+                        let vs = self.p.enums[e.index()].variants[t as usize].span;
                         self.arity_error(
                             &format!("the constructor `{name}`"),
                             n,
@@ -633,7 +633,7 @@ impl<'p> Resolver<'p> {
             PatternKind::Wild => IrPat::Wild,
             PatternKind::Name(n) => {
                 if let Some(&(e, t)) = self.p.ctors.get(n) {
-                    if self.p.enums[e as usize].variants[t as usize]
+                    if self.p.enums[e.index()].variants[t as usize]
                         .fields
                         .is_empty()
                     {
@@ -650,9 +650,9 @@ impl<'p> Resolver<'p> {
             }
             PatternKind::Ctor(n, args) => match self.p.ctors.get(&n.text) {
                 Some(&(e, t)) => {
-                    let want = self.p.enums[e as usize].variants[t as usize].fields.len();
+                    let want = self.p.enums[e.index()].variants[t as usize].fields.len();
                     if want != args.len() {
-                        let vs = self.p.enums[e as usize].variants[t as usize].span;
+                        let vs = self.p.enums[e.index()].variants[t as usize].span;
                         self.arity_error(
                             &format!("the constructor `{}`", n.text),
                             want,

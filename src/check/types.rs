@@ -11,6 +11,7 @@
 //! ([`Unifier::exhausted`]); the checker reports it (E0205). Types are shown cut at
 //! [`MAX_SHOWN_NODES`] parts.
 
+use crate::ir::EnumId;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -58,7 +59,7 @@ pub enum Ty {
     Bool,
     Int,
     Str,
-    Enum(u32, Rc<str>),
+    Enum(EnumId, Rc<str>),
     Opaque(Rc<str>),
     Set(Rc<Ty>),
     Seq(Rc<Ty>),
@@ -801,7 +802,7 @@ mod alias_tests {
         let u = Unifier::default();
         let name: Rc<str> = Rc::from(format!("T{}", "x".repeat(100_000)));
         for n in [1, 2, 500, 5_000] {
-            let wide = Ty::tuple(vec![Ty::Enum(0, name.clone()); n]);
+            let wide = Ty::tuple(vec![Ty::Enum(crate::ir::EnumId(0), name.clone()); n]);
             let shown = u.pretty(&wide);
             assert!(
                 shown.chars().count() < MAX_SHOWN_CHARS + 200,
@@ -816,7 +817,7 @@ mod alias_tests {
         // a name at the bound is shown whole
         let name: Rc<str> = Rc::from("y".repeat(MAX_NAME_CHARS));
         assert_eq!(
-            u.pretty(&Ty::set(Ty::Enum(0, name.clone()))),
+            u.pretty(&Ty::set(Ty::Enum(crate::ir::EnumId(0), name.clone()))),
             format!("Set<{name}>")
         );
     }

@@ -111,7 +111,7 @@ impl Evaluator<'_> {
                 Ok(self.make_enum(*en, *tag, a))
             }
             Ir::Domain(en, _) => {
-                let s: BTreeSet<Value> = self.prog.enums[*en as usize]
+                let s: BTreeSet<Value> = self.prog.enums[(*en).index()]
                     .variants
                     .iter()
                     .filter_map(|v| v.value.clone())
@@ -409,7 +409,7 @@ impl Evaluator<'_> {
     }
 
     pub(super) fn make_enum(&self, en: EnumId, tag: u32, fields: Vec<Value>) -> Value {
-        let v = &self.prog.enums[en as usize].variants[tag as usize];
+        let v = &self.prog.enums[en.index()].variants[tag as usize];
         if fields.is_empty() {
             if let Some(c) = &v.value {
                 return c.clone();

@@ -25,7 +25,27 @@ pub type DefKey = u32;
 /// One stated definition (a top-level one, or an override inside a reading).
 pub type DefId = u32;
 /// An enum, numbered in the order the rules declare them.
-pub type EnumId = u32;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EnumId(pub u32);
+
+impl EnumId {
+    /// The enum's place in the program's list of them.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The enum at place `i` of the program's list (the checker bounds their number far
+    /// below `u32::MAX`).
+    pub fn at(i: usize) -> EnumId {
+        EnumId(u32::try_from(i).unwrap_or(u32::MAX))
+    }
+}
+
+impl std::fmt::Display for EnumId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 /// A reading, numbered in the order declared; 0 is `base`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ReadingId(pub u32);
@@ -265,7 +285,7 @@ pub enum Value {
 #[derive(Debug, Clone)]
 pub struct EnumVal {
     /// The enum's id.
-    pub ty: u32,
+    pub ty: EnumId,
     /// The constructor's tag (its place in the enum).
     pub tag: u32,
     /// The constructor's name.
@@ -294,7 +314,7 @@ pub enum Func {
     /// A built-in.
     Builtin(Builtin),
     /// A constructor: its enum, its tag and its number of fields.
-    Ctor(u32, u32, usize),
+    Ctor(EnumId, u32, usize),
 }
 
 /// Text of a value, shortened to about `max` characters.
@@ -435,8 +455,15 @@ mod tests {
     #[test]
     fn shared_enum_values_are_the_same_values() {
         let name: Rc<str> = Rc::from("on_board");
-        let c = Value::enum_value(0, 1, &name, vec![]);
-        let sq = |col: i64| Value::enum_value(0, 0, &name, vec![Value::Int(col), Value::Int(6)]);
+        let c = Value::enum_value(crate::ir::EnumId(0), 1, &name, vec![]);
+        let sq = |col: i64| {
+            Value::enum_value(
+                crate::ir::EnumId(0),
+                0,
+                &name,
+                vec![Value::Int(col), Value::Int(6)],
+            )
+        };
         let (Value::Enum(x), Value::Enum(y)) = (sq(7), sq(7)) else {
             panic!("enum values")
         };
@@ -445,7 +472,7 @@ mod tests {
             "two on_board(7, 6) share one value"
         );
         let apart = Value::Enum(Rc::new(EnumVal {
-            ty: 0,
+            ty: crate::ir::EnumId(0),
             tag: 0,
             name: name.clone(),
             fields: vec![Value::Int(7), Value::Int(6)],
@@ -459,7 +486,9 @@ mod tests {
             panic!("pairs are tuples")
         };
         assert!(Rc::ptr_eq(&p, &q), "(on_board(7, 6), c) is shared");
-        let Value::Enum(s) = Value::enum_value(0, 0, &name, vec![Value::str("x")]) else {
+        let Value::Enum(s) =
+            Value::enum_value(crate::ir::EnumId(0), 0, &name, vec![Value::str("x")])
+        else {
             panic!("an enum value")
         };
         assert!(!s.shared);

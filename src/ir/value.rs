@@ -4,7 +4,7 @@
 //! and print alike.
 
 use super::coll::{cached_hash, Coll};
-use super::{EnumVal, Func, Value};
+use super::{EnumId, EnumVal, Func, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -17,7 +17,7 @@ impl Func {
             Func::Lambda { lambda, .. } => (0, Rc::as_ptr(lambda) as *const u8 as usize),
             Func::Def(k) => (1, *k as usize),
             Func::Builtin(b) => (2, *b as usize),
-            Func::Ctor(e, t, _) => (3, ((*e as usize) << 16) | *t as usize),
+            Func::Ctor(e, t, _) => (3, (e.index() << 16) | *t as usize),
         }
     }
 }
@@ -62,7 +62,7 @@ impl Value {
     /// integer or a constant (the square `on_board(7, 6, 不成)`), is made once and shared, like
     /// the pairs of such values: positions hold them by the dozen, equal ones compare by address,
     /// and a pair of one with a constant (`(on_board(7, 6, 不成), 先手)`) is shared in turn.
-    pub fn enum_value(ty: u32, tag: u32, name: &Rc<str>, fields: Vec<Value>) -> Value {
+    pub fn enum_value(ty: EnumId, tag: u32, name: &Rc<str>, fields: Vec<Value>) -> Value {
         let make = |fields, shared| {
             Value::Enum(Rc::new(EnumVal {
                 ty,
@@ -812,7 +812,7 @@ fn atom_id(v: &Value) -> Option<u64> {
 type Pairs = rustc_hash::FxHashMap<(u64, u64), Rc<[Value]>>;
 
 /// The shared enum values, by enum, tag and the numbers of their fields.
-type SharedEnums = rustc_hash::FxHashMap<(u32, u32, [u64; 3]), Value>;
+type SharedEnums = rustc_hash::FxHashMap<(EnumId, u32, [u64; 3]), Value>;
 
 /// Enum values shared at most (see `Value::enum_value`).
 const INTERNED_ENUMS: usize = 1 << 14;

@@ -13,7 +13,7 @@ pub trait Enums {
     /// The constant `variant` (a constant without fields, or an alias of one) of `enum_name`.
     fn enum_constant(&self, enum_name: &str, variant: &str) -> Option<Value>;
     /// The enum's id and the tag of its constructor `variant` (for constants with fields).
-    fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(u32, u32)>;
+    fn enum_tag(&self, enum_name: &str, variant: &str) -> Option<(crate::ir::EnumId, u32)>;
 }
 
 /// What a native function sees besides its arguments.

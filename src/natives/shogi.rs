@@ -19,7 +19,7 @@ pub struct Names {
     kinds: Vec<Value>,
     sides: [Value; 2],
     turns: [Value; 2],
-    loc_ty: u32,
+    loc_ty: crate::ir::EnumId,
     on_board: (u32, Rc<str>),
     stand: Value,
     boxed: Value,
