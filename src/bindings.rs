@@ -49,7 +49,7 @@ fn hash_text(t: &str) -> u64 {
 /// A definition's own text, as the pretty-printer writes it (comments and layout do not count),
 /// with whether it overrides and what it is bound to.
 fn own_text(prog: &Program, d: DefId) -> String {
-    let info = &prog.defs[d as usize];
+    let info = &prog.defs[d.index()];
     let text = match &info.ast {
         Some(a) => crate::syntax::print::print_def(a),
         None => format!("native {}({})", info.name, info.params.join(",")),
@@ -119,7 +119,7 @@ fn defs_of(prog: &Program, reading: ReadingId, key: DefKey) -> Vec<DefId> {
 /// definition its body can reach under the reading.
 pub fn cone(prog: &Program, reading: ReadingId, def: DefId) -> Cone {
     let mut c = Cone::default();
-    let own = &prog.defs[def as usize];
+    let own = &prog.defs[def.index()];
     c.members
         .insert(format!("{} (bound)", own.name), vec![own_hash(prog, def)]);
     c.places.insert(format!("{} (bound)", own.name), vec![def]);
@@ -136,7 +136,7 @@ pub fn cone(prog: &Program, reading: ReadingId, def: DefId) -> Cone {
             defs.iter().map(|&d| own_hash(prog, d)).collect(),
         );
         for &d in &defs {
-            todo.extend(prog.defs[d as usize].deps.iter().copied());
+            todo.extend(prog.defs[d.index()].deps.iter().copied());
         }
         c.places.insert(name, defs);
     }
@@ -210,7 +210,7 @@ impl std::fmt::Display for Reason {
 }
 
 fn place(sources: &SourceMap, prog: &Program, d: DefId) -> String {
-    let span = prog.defs[d as usize].name_span;
+    let span = prog.defs[d.index()].name_span;
     let (l, _) = sources.line_col(span.file, span.start);
     let file = sources
         .get(span.file)
@@ -306,7 +306,7 @@ impl Binder for Sound {
 
 /// Whether the native function bound to `def` may answer for it under `reading`.
 pub fn binding_verdict(prog: &Program, reading: ReadingId, def: DefId) -> Result<(), Reason> {
-    let d = &prog.defs[def as usize];
+    let d = &prog.defs[def.index()];
     if d.kind == DefKind::Native {
         // a primitive has no rule body: the native function is its only meaning
         return Ok(());
@@ -334,7 +334,7 @@ pub fn binding_verdict(prog: &Program, reading: ReadingId, def: DefId) -> Result
             }],
         });
     };
-    let reference = cone(&sh, BASE, sd as DefId);
+    let reference = cone(&sh, BASE, DefId::at(sd));
     let here = cone(prog, reading, def);
     if here.same(&reference) {
         Ok(())
@@ -424,7 +424,7 @@ pub fn report(prog: &Program, reading: ReadingId) -> Vec<(String, String, Result
             out.push((
                 d.name.clone(),
                 path.clone(),
-                binding_verdict(prog, reading, i as DefId),
+                binding_verdict(prog, reading, DefId::at(i)),
             ));
         }
     }
@@ -441,7 +441,7 @@ pub fn natives_in_cone(prog: &Program, reading: ReadingId, name: &str) -> Vec<(S
     let mut out: Vec<(String, bool)> = vec![];
     for ds in c.places.values() {
         for &d in ds {
-            let info = &prog.defs[d as usize];
+            let info = &prog.defs[d.index()];
             if let (Some(path), DefKind::Rule) = (&info.native, info.kind) {
                 if !out.iter().any(|(p, _)| p == path) {
                     out.push((path.clone(), binding_verdict(prog, reading, d).is_ok()));

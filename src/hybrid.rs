@@ -134,7 +134,7 @@ impl<'p> RulesOracle<'p> {
                 // a definition whose body is a constant is decided once
                 let constant = prog
                     .resolve(reading, k)
-                    .and_then(|d| prog.defs[d as usize].body.as_ref())
+                    .and_then(|d| prog.defs[d.index()].body.as_ref())
                     .and_then(|b| match b {
                         Ir::Const(Value::Bool(v), _) => Some(*v),
                         _ => None,

@@ -473,7 +473,7 @@ mod incremental {
         for (i, d) in p.defs.iter().enumerate() {
             let shares: Vec<bool> = (0..p.readings.len())
                 .map(okite::ir::ReadingId::at)
-                .map(|r| p.shares_base(r, i as u32))
+                .map(|r| p.shares_base(r, okite::ir::DefId(i as u32)))
                 .collect();
             defs.insert(
                 (p.readings[d.reading.index()].name.clone(), d.name.clone()),

@@ -92,7 +92,7 @@ impl Program {
         self.base_users.resize(nkeys, vec![]);
         for i in first_def..self.defs.len() {
             let k = self.defs[i].key as usize;
-            self.defs_of_key[k].push(i as DefId);
+            self.defs_of_key[k].push(DefId::at(i));
         }
         self.uses_touched = Some(vec![]);
         self.resolve_defs(first_def, &mut errs);

@@ -12,7 +12,7 @@ impl Program {
         let mut users = vec![vec![]; self.keys.len()];
         for (k, d) in self.base_table.iter().enumerate() {
             if let Some(d) = d {
-                for &x in &self.defs[*d as usize].deps {
+                for &x in &self.defs[(*d).index()].deps {
                     users[x as usize].push(k as DefKey);
                 }
             }
@@ -65,7 +65,7 @@ impl Program {
                 .map(|d| d.reading == BASE && !d.deps.iter().any(|k| affected[*k as usize]))
                 .collect()
         });
-        shares.get(def as usize).copied().unwrap_or(false)
+        shares.get(def.index()).copied().unwrap_or(false)
     }
 
     /// A group of keys (a strongly connected component) is recursive: several keys, or one
@@ -73,7 +73,7 @@ impl Program {
     pub(super) fn recursive_group(&self, scc: &[DefKey]) -> bool {
         scc.len() > 1
             || self.defs_of_key[scc[0] as usize].iter().any(|&d| {
-                let d = &self.defs[d as usize];
+                let d = &self.defs[d.index()];
                 d.deps.contains(&scc[0]) && !d.base_self_only
             })
     }
@@ -99,7 +99,7 @@ impl Program {
         let mut edges: Vec<Vec<DefKey>> = vec![vec![]; keys.len()];
         for (j, &k) in keys.iter().enumerate() {
             for &d in &self.defs_of_key[k as usize] {
-                let d = &self.defs[d as usize];
+                let d = &self.defs[d.index()];
                 for &x in &d.deps {
                     // `base.f` inside an override of f is another definition, not a cycle
                     if x == d.key && d.base_self_only {
@@ -142,9 +142,9 @@ impl Program {
                     0
                 };
                 for &d in &self.defs_of_key[k] {
-                    let c = light_def(&self.defs[d as usize], rec, &self.light_key);
-                    self.recursive[d as usize] = rec;
-                    self.light[d as usize] = c.is_some();
+                    let c = light_def(&self.defs[d.index()], rec, &self.light_key);
+                    self.recursive[d.index()] = rec;
+                    self.light[d.index()] = c.is_some();
                     cost = cost.max(c.unwrap_or(NOT_LIGHT));
                 }
                 self.light_key[k] = cost;
@@ -166,7 +166,7 @@ impl Program {
         let Some(&(n, Some(c))) = self.key_uses.get(d.key as usize) else {
             return false;
         };
-        let caller = &self.defs[c as usize];
+        let caller = &self.defs[c.index()];
         n == 1
             && d.kind == DefKind::Rule
             && d.native.is_none()
@@ -175,7 +175,7 @@ impl Program {
             && !self.light[i]
             && caller.kind == DefKind::Rule
             && caller.key != d.key
-            && !self.light[c as usize]
+            && !self.light[c.index()]
     }
 
     /// The text of the enum declarations, which give values their meaning: memo entries are
@@ -236,7 +236,7 @@ impl Program {
             names.sort_unstable();
             let neg: Vec<String> = members
                 .iter()
-                .map(|&d| &self.defs[d as usize])
+                .map(|&d| &self.defs[d.index()])
                 .flat_map(|d| {
                     d.neg_deps
                         .iter()
@@ -250,7 +250,7 @@ impl Program {
                     )
                 })
                 .collect();
-            let Some(first) = members.first().map(|&d| &self.defs[d as usize]) else {
+            let Some(first) = members.first().map(|&d| &self.defs[d.index()]) else {
                 continue;
             };
             let what = if scc.len() == 1 {
@@ -564,7 +564,7 @@ mod tests {
              def all_small(n: Int) -> Bool = all i in 1..n: f(i) > i",
         )
         .unwrap();
-        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
+        let def = |n: &str| (p.resolve(BASE, p.key_of(n).unwrap()).unwrap()).index();
         assert!(p.light[def("f")]);
         assert!(!p.light[def("g")]);
         // a call of a light definition keeps its caller light; a call of a recursive one or an
@@ -588,7 +588,7 @@ mod tests {
             ));
         }
         let p = build(&src).unwrap();
-        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
+        let def = |n: &str| (p.resolve(BASE, p.key_of(n).unwrap()).unwrap()).index();
         assert!(p.light[def("p0")] && p.light[def("p1")]);
         let heavy = (1..40).find(|i| !p.light[def(&format!("p{i}"))]).unwrap();
         assert!(heavy <= 8, "p{heavy} is the first link not light");
@@ -611,7 +611,7 @@ mod tests {
              example \"asked\" { assert size(asked(1)) == 3 }",
         )
         .unwrap();
-        let def = |n: &str| p.resolve(BASE, p.key_of(n).unwrap()).unwrap() as usize;
+        let def = |n: &str| (p.resolve(BASE, p.key_of(n).unwrap()).unwrap()).index();
         assert!(p.shadowed[def("moves")]);
         for n in [
             "succ", "used", "shuffled", "asked", "twice", "other", "caller",

@@ -31,7 +31,7 @@ impl Program {
         // base owns the top-level definitions
         for (i, d) in self.defs.iter().enumerate() {
             if d.reading == BASE {
-                self.readings[0].own.insert(d.key, i as DefId);
+                self.readings[0].own.insert(d.key, DefId::at(i));
             }
         }
         self.bind_natives(binds, errs);
@@ -344,7 +344,7 @@ impl Program {
                 .or_else(|| self.readings[0].own.get(&key).copied());
             match target {
                 Some(d) => {
-                    let def = &mut self.defs[d as usize];
+                    let def = &mut self.defs[d.index()];
                     if let Some(&arity) = self.native_sigs.get(&native.text) {
                         if arity != def.params.len() {
                             errs.push(
@@ -494,7 +494,7 @@ impl Program {
             self.new_key(&d.name.text, &d.aliases)
         };
         let info = self.def_info(d, key, reading, is_override, errs);
-        let id = self.defs.len() as DefId;
+        let id = DefId::at(self.defs.len());
         self.defs.push(info);
         self.def_declared(d, key, id, reading, is_override, errs);
     }
@@ -637,7 +637,7 @@ impl Program {
             }
         }
         let ret_ty = self.lower_type(ret, &mut vars, errs);
-        let id = self.defs.len() as DefId;
+        let id = DefId::at(self.defs.len());
         self.defs.push(DefInfo {
             key,
             name: name.text.clone(),

@@ -127,7 +127,7 @@ impl Program {
             }
         }
         for i in first_def..self.defs.len() {
-            let (d, k) = (i as DefId, self.defs[i].key);
+            let (d, k) = (DefId::at(i), self.defs[i].key);
             self.readings[BASE.index()].own.insert(k, d);
             self.defs_of_key.push(vec![d]);
             self.base_table.push(Some(d));
@@ -208,7 +208,7 @@ impl Program {
         }
         for &k in touched {
             for j in 0..self.defs_of_key[k as usize].len() {
-                let d = self.defs_of_key[k as usize][j] as usize;
+                let d = (self.defs_of_key[k as usize][j]).index();
                 self.shadowed[d] = self.is_shadowed(d);
             }
         }
@@ -262,14 +262,13 @@ impl Program {
         // the def of a new key (each has one, of base)
         let new_def = |k: DefKey| -> Option<usize> {
             match self.base_table.get(k as usize).copied().flatten() {
-                Some(d) if d as usize >= first_def => Some(d as usize - first_def),
+                Some(d) if d.index() >= first_def => Some(d.index() - first_def),
                 _ => None,
             }
         };
         let old_affected = |k: DefKey| -> bool {
             let k = k as usize;
-            table[k] != self.base_table[k]
-                || self.base_table[k].is_some_and(|d| !shares[d as usize])
+            table[k] != self.base_table[k] || self.base_table[k].is_some_and(|d| !shares[d.index()])
         };
         let mut affected = vec![false; n];
         let mut users: Vec<Vec<usize>> = vec![vec![]; n];
@@ -322,7 +321,7 @@ impl Program {
             .iter()
             .map(|e| {
                 e.iter()
-                    .filter_map(|&d| local.get(&(d as usize)).map(|&j| j as DefKey))
+                    .filter_map(|&d| local.get(&d.index()).map(|&j| j as DefKey))
                     .collect()
             })
             .collect();
@@ -340,8 +339,8 @@ impl Program {
             let mut called: Vec<u64> = members
                 .iter()
                 .flat_map(|&d| calls[d as usize].iter())
-                .filter_map(|&e| match local.get(&(e as usize)) {
-                    None => Some(self.comp_hash[e as usize]),
+                .filter_map(|&e| match local.get(&e.index()) {
+                    None => Some(self.comp_hash[e.index()]),
                     Some(&j) if comp_of[j] != c => Some(comp_hash[comp_of[j]]),
                     Some(_) => None,
                 })

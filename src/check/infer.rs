@@ -10,7 +10,7 @@ impl Program {
     /// The type variables of a definition's written signature stand for any type: inference
     /// may not make one of them a particular type, nor two of them one type.
     fn check_rigid(&mut self, d: DefId, errs: &mut Vec<Diag>) {
-        let def = &self.defs[d as usize];
+        let def = &self.defs[d.index()];
         let (name, span) = (def.name.clone(), def.name_span);
         let vars = def.ann_vars.clone();
         let mut seen: Vec<(u32, String)> = vec![];
@@ -92,7 +92,7 @@ impl Program {
         // past the budget the types found are not to be trusted: the first definition of
         // the group is where the bound was passed, and checking stops there
         if self.unifier.exhausted() {
-            let d = &self.defs[defs_of[0] as usize];
+            let d = &self.defs[(defs_of[0]).index()];
             self.report_spent(&format!("`{}`", d.name), d.name_span, errs);
             return false;
         }
@@ -204,7 +204,7 @@ impl Program {
         // the signature written on the key's first definition, completed with fresh variables
         let first = self.defs_of_key[k as usize]
             .iter()
-            .map(|&d| d as usize)
+            .map(|&d| d.index())
             .find(|&d| !self.defs[d].is_override);
         let Some(first) = first else {
             return self.unifier.fresh();
@@ -231,7 +231,7 @@ impl Program {
         mono: &HashMap<DefKey, Ty>,
         errs: &mut Vec<Diag>,
     ) {
-        let d = &self.defs[id as usize];
+        let d = &self.defs[id.index()];
         let key_ty = mono[&d.key].clone();
         let nlocals = d.nlocals;
         let param_tys = d.param_tys.clone();
@@ -239,7 +239,7 @@ impl Program {
         let nparams = d.params.len();
         let is_const = d.is_const;
         let name_span = d.name_span;
-        let body = self.defs[id as usize].body.take();
+        let body = self.defs[id.index()].body.take();
         let mut slots: Vec<Ty> = (0..nlocals.max(nparams as u32))
             .map(|_| self.unifier.fresh())
             .collect();
@@ -264,7 +264,7 @@ impl Program {
                     code::OVERRIDE_TYPE,
                     format!(
                         "this definition of `{}` has type {}, but the name has type {}",
-                        self.defs[id as usize].name,
+                        self.defs[id.index()].name,
                         self.unifier.pretty(&own),
                         self.unifier.pretty(&key_ty)
                     ),
@@ -289,7 +289,7 @@ impl Program {
                 "the body must have the declared return type",
             );
         }
-        self.defs[id as usize].body = body;
+        self.defs[id.index()].body = body;
     }
 }
 

@@ -330,7 +330,7 @@ impl Program {
         p.declare(&files, &mut errs);
         p.defs_of_key = vec![vec![]; p.keys.len()];
         for (d, def) in p.defs.iter().enumerate() {
-            p.defs_of_key[def.key as usize].push(d as DefId);
+            p.defs_of_key[def.key as usize].push(DefId::at(d));
         }
         if p.interrupted() {
             return Err(stopped(&mut p));
@@ -417,7 +417,7 @@ impl Program {
 
     /// `base.f` inside definition `from`, under `reading`.
     pub fn resolve_base(&self, reading: ReadingId, from: DefId, key: DefKey) -> Option<DefId> {
-        let owner = self.defs[from as usize].reading;
+        let owner = self.defs[from.index()].reading;
         let mro = &self.readings[reading.index()].mro;
         let pos = mro.iter().position(|r| *r == owner)?;
         for r in &mro[pos + 1..] {
@@ -487,7 +487,7 @@ impl Program {
             .get(key as usize)
             .into_iter()
             .flatten()
-            .map(|&d| &self.defs[d as usize])
+            .map(|&d| &self.defs[d.index()])
             .find(|d| !d.is_override);
         let params = def.map(|d| d.params.clone()).unwrap_or_default();
         let t = self.key_type(key);

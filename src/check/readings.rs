@@ -273,7 +273,7 @@ mod tests {
             for i in 0..n {
                 let key = p.key_of(&format!("d{i}")).unwrap();
                 let d = p.resolve(r, key).unwrap();
-                let owner = p.defs[d as usize].reading;
+                let owner = p.defs[d.index()].reading;
                 if i <= k {
                     assert_eq!(owner, p.reading_id(&format!("r{i}")).unwrap(), "r{k} d{i}");
                 } else {

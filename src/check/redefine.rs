@@ -28,7 +28,7 @@ impl Program {
             let Some(b) = self.base_table.get(k as usize).copied().flatten() else {
                 return false;
             };
-            let old = &self.defs[b as usize];
+            let old = &self.defs[b.index()];
             let ok = key.name == d.name.text
                 && key.aliases.len() == d.aliases.len()
                 && key
@@ -61,7 +61,7 @@ impl Program {
             let Some(b) = self.base_table[k as usize] else {
                 continue;
             };
-            let b = b as usize;
+            let b = b.index();
             // the uses of the old body are no longer made, nor its calls
             for &(x, _) in &self.defs[b].uses {
                 if let Some(u) = self.key_uses.get_mut(x as usize) {
@@ -142,7 +142,7 @@ impl Program {
         self.sccs.extend(groups);
         let mut defs: Vec<usize> = cone
             .iter()
-            .flat_map(|&k| self.defs_of_key[k as usize].iter().map(|&d| d as usize))
+            .flat_map(|&k| self.defs_of_key[k as usize].iter().map(|&d| d.index()))
             .collect();
         defs.sort_unstable();
         // a definition of the cone may have become light or heavy: what it calls is weighed again
@@ -159,7 +159,7 @@ impl Program {
         self.notes.retain(|d| d.code != code::RECURSION);
         self.recursion_notes(0);
         self.notes.extend(errs);
-        Ok(defs.into_iter().map(|d| d as DefId).collect())
+        Ok(defs.into_iter().map(|d| DefId::at(d)).collect())
     }
 
     /// Counts again the uses of the names `keys` (sorted), over every definition, example and
@@ -183,7 +183,7 @@ impl Program {
         };
         let mut ku = std::mem::take(&mut self.key_uses);
         for (i, d) in self.defs.iter().enumerate() {
-            count(&d.uses, Some(i as DefId), &mut ku);
+            count(&d.uses, Some(DefId::at(i)), &mut ku);
         }
         for x in &self.examples {
             count(&x.uses, None, &mut ku);

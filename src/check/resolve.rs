@@ -29,7 +29,7 @@ impl Program {
         let Some(d) = self.defs[id].ast.take() else {
             return;
         };
-        let mut r = Resolver::new(self, Owner::Def(id as DefId));
+        let mut r = Resolver::new(self, Owner::Def(DefId::at(id)));
         for p in d.params.iter().flatten() {
             r.bind_name(&p.name.text, p.name.span);
         }
@@ -39,7 +39,7 @@ impl Program {
         let base_self_only = r.based.contains(&own) && !r.named.contains(&own);
         let (nlocals, deps, neg, e) = (r.nlocals, r.deps, r.neg_deps, r.errs);
         self.bound_names.extend(r.bound);
-        self.count_uses(&uses, Some(id as DefId));
+        self.count_uses(&uses, Some(DefId::at(id)));
         errs.extend(e);
         let def = &mut self.defs[id];
         def.uses = uses;
@@ -230,7 +230,7 @@ impl<'p> Resolver<'p> {
         let Owner::Def(d) = self.owner else {
             return false;
         };
-        self.p.defs[d as usize].params.len() == args.len()
+        self.p.defs[d.index()].params.len() == args.len()
             && args
                 .iter()
                 .enumerate()
@@ -305,7 +305,7 @@ impl<'p> Resolver<'p> {
 
     pub(super) fn def_span_of(&self, key: DefKey) -> Option<Span> {
         let first = *self.p.defs_of_key.get(key as usize)?.first()?;
-        Some(self.p.defs[first as usize].name_span)
+        Some(self.p.defs[first.index()].name_span)
     }
 
     pub(super) fn var(&mut self, name: &str, span: Span) -> Ir {
@@ -589,7 +589,7 @@ impl<'p> Resolver<'p> {
                     );
                     return Ir::Const(Value::Bool(false), span);
                 };
-                if self.p.defs[from as usize].reading == BASE {
+                if self.p.defs[from.index()].reading == BASE {
                     self.errs.push(
                         Diag::error(
                             code::MISPLACED_BASE,

@@ -10,7 +10,7 @@ const MEMO_ENTRY_BYTES: usize = 96;
 
 impl Evaluator<'_> {
     pub(super) fn call_text(&self, def: DefId, args: &[Value]) -> String {
-        let d = &self.prog.defs[def as usize];
+        let d = &self.prog.defs[def.index()];
         let reading = if d.reading != BASE {
             format!("[{}] ", self.prog.readings[d.reading.index()].name)
         } else {
@@ -44,7 +44,7 @@ impl Evaluator<'_> {
     }
 
     pub fn call_def(&mut self, def: DefId, args: Vec<Value>, span: Span) -> R<Value> {
-        let d = &self.prog.defs[def as usize];
+        let d = &self.prog.defs[def.index()];
         self.stats.calls += 1;
         if d.kind == DefKind::Native {
             return self.call_native(def, &args, span);
@@ -58,7 +58,7 @@ impl Evaluator<'_> {
                     let native = self.call_native(def, &args, span)?;
                     let rules = self.call_rule(def, args.clone(), span)?;
                     if native != rules {
-                        let d = &self.prog.defs[def as usize];
+                        let d = &self.prog.defs[def.index()];
                         return Err(EvalError::new(
                             ErrKind::Mismatch,
                             Diag::error(
@@ -100,7 +100,7 @@ impl Evaluator<'_> {
     }
 
     pub(super) fn call_native(&mut self, def: DefId, args: &[Value], span: Span) -> R<Value> {
-        let d = &self.prog.defs[def as usize];
+        let d = &self.prog.defs[def.index()];
         let path = d.native.as_deref().unwrap_or("");
         let Some(h) = self.binder.natives().get(path) else {
             return Err(rt(
@@ -137,7 +137,7 @@ impl Evaluator<'_> {
     }
 
     pub(super) fn call_rule(&mut self, def: DefId, args: Vec<Value>, span: Span) -> R<Value> {
-        let d = &self.prog.defs[def as usize];
+        let d = &self.prog.defs[def.index()];
         let Some(body) = d.body.as_ref() else {
             return Err(rt(
                 code::NATIVE_MISSING,
@@ -150,7 +150,7 @@ impl Evaluator<'_> {
         // a small definition outside any recursion (an accessor, arithmetic on its arguments) is
         // evaluated directly: remembering it would cost more than computing it, and it cannot
         // take part in a cycle
-        if self.prog.light[def as usize] && !self.tracing() {
+        if self.prog.light[def.index()] && !self.tracing() {
             let mut frame = args;
             frame.resize(
                 d.nlocals.max(frame.len() as u32) as usize,
@@ -268,16 +268,16 @@ impl Evaluator<'_> {
             || self
                 .prog
                 .recursive
-                .get(def as usize)
+                .get(def.index())
                 .copied()
                 .unwrap_or(true)
         {
             return true;
         }
-        if self.prog.shadowed.get(def as usize) == Some(&true) {
+        if self.prog.shadowed.get(def.index()) == Some(&true) {
             return false;
         }
-        if def as usize >= self.prog.defs.len() {
+        if def.index() >= self.prog.defs.len() {
             return true;
         }
         let u = self.table_use.entry(def).or_default();

@@ -411,7 +411,7 @@ impl<'p> Evaluator<'p> {
             .filter(|(k, v)| !k.args.iter().any(has_func) && !has_func(v))
             .map(|(k, v)| CarriedEntry {
                 reading: self.prog.readings[k.reading.index()].name.clone(),
-                fingerprint: self.prog.fingerprint[k.def as usize],
+                fingerprint: self.prog.fingerprint[k.def.index()],
                 args: k.args.clone(),
                 value: v.clone(),
             })
@@ -451,7 +451,7 @@ impl<'p> Evaluator<'p> {
             let r = self.prog.readings[d.reading.index()].name.clone();
             index
                 .entry((r, self.prog.fingerprint[i]))
-                .or_insert(i as DefId);
+                .or_insert(DefId::at(i));
         }
         let mut kept = 0;
         for e in entries {

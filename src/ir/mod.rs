@@ -23,7 +23,27 @@ use std::rc::Rc;
 /// A definition name. Each reading maps a key to the definition that states it.
 pub type DefKey = u32;
 /// One stated definition (a top-level one, or an override inside a reading).
-pub type DefId = u32;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DefId(pub u32);
+
+impl DefId {
+    /// The definition's place in the program's list of them.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The definition at place `i` of the program's list (the checker bounds their number far
+    /// below `u32::MAX`).
+    pub fn at(i: usize) -> DefId {
+        DefId(u32::try_from(i).unwrap_or(u32::MAX))
+    }
+}
+
+impl std::fmt::Display for DefId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 /// An enum, numbered in the order the rules declare them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EnumId(pub u32);

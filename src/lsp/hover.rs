@@ -209,7 +209,7 @@ fn binding_fact(p: &Program, name: &str, path: &str, rname: &str, r: ReadingId) 
     });
     match def {
         None => format!("native binding `{path}`"),
-        Some(def) => match binding_verdict(p, r, def as u32) {
+        Some(def) => match binding_verdict(p, r, crate::ir::DefId(def as u32)) {
             Ok(()) => format!("native binding `{path}`: on under {rname}"),
             Err(why) => format!("native binding `{path}`: off under {rname}: {why}"),
         },
