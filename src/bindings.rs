@@ -130,7 +130,7 @@ pub fn cone(prog: &Program, reading: ReadingId, def: DefId) -> Cone {
             continue;
         }
         let defs = defs_of(prog, reading, k);
-        let name = prog.keys[k as usize].name.clone();
+        let name = prog.keys[k.index()].name.clone();
         c.members.insert(
             name.clone(),
             defs.iter().map(|&d| own_hash(prog, d)).collect(),

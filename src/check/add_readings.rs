@@ -91,7 +91,7 @@ impl Program {
         self.defs_of_key.resize(nkeys, vec![]);
         self.base_users.resize(nkeys, vec![]);
         for i in first_def..self.defs.len() {
-            let k = self.defs[i].key as usize;
+            let k = (self.defs[i].key).index();
             self.defs_of_key[k].push(DefId::at(i));
         }
         self.uses_touched = Some(vec![]);

@@ -13,7 +13,7 @@ impl Program {
         for (k, d) in self.base_table.iter().enumerate() {
             if let Some(d) = d {
                 for &x in &self.defs[(*d).index()].deps {
-                    users[x as usize].push(k as DefKey);
+                    users[x.index()].push(DefKey::at(k));
                 }
             }
         }
@@ -49,20 +49,20 @@ impl Program {
             for (k, d) in table.iter().enumerate() {
                 if *d != self.base_table[k] {
                     affected[k] = true;
-                    queue.push(k as DefKey);
+                    queue.push(DefKey::at(k));
                 }
             }
             // a name not affected yet uses base's definition: its callers are base's users
             while let Some(x) = queue.pop() {
-                for &k in &self.base_users[x as usize] {
-                    if !std::mem::replace(&mut affected[k as usize], true) {
+                for &k in &self.base_users[x.index()] {
+                    if !std::mem::replace(&mut affected[k.index()], true) {
                         queue.push(k);
                     }
                 }
             }
             self.defs
                 .iter()
-                .map(|d| d.reading == BASE && !d.deps.iter().any(|k| affected[*k as usize]))
+                .map(|d| d.reading == BASE && !d.deps.iter().any(|k| affected[(*k).index()]))
                 .collect()
         });
         shares.get(def.index()).copied().unwrap_or(false)
@@ -72,7 +72,7 @@ impl Program {
     /// whose definitions call it.
     pub(super) fn recursive_group(&self, scc: &[DefKey]) -> bool {
         scc.len() > 1
-            || self.defs_of_key[scc[0] as usize].iter().any(|&d| {
+            || self.defs_of_key[(scc[0]).index()].iter().any(|&d| {
                 let d = &self.defs[d.index()];
                 d.deps.contains(&scc[0]) && !d.base_self_only
             })
@@ -82,7 +82,7 @@ impl Program {
     fn group_defs(&self, scc: &[DefKey]) -> Vec<DefId> {
         let mut ds: Vec<DefId> = scc
             .iter()
-            .flat_map(|&k| self.defs_of_key[k as usize].iter().copied())
+            .flat_map(|&k| self.defs_of_key[k.index()].iter().copied())
             .collect();
         ds.sort_unstable();
         ds
@@ -98,7 +98,7 @@ impl Program {
     ) -> Vec<Vec<DefKey>> {
         let mut edges: Vec<Vec<DefKey>> = vec![vec![]; keys.len()];
         for (j, &k) in keys.iter().enumerate() {
-            for &d in &self.defs_of_key[k as usize] {
+            for &d in &self.defs_of_key[k.index()] {
                 let d = &self.defs[d.index()];
                 for &x in &d.deps {
                     // `base.f` inside an override of f is another definition, not a cycle
@@ -106,8 +106,8 @@ impl Program {
                         continue;
                     }
                     if let Some(i) = local(x) {
-                        if !edges[j].contains(&(i as DefKey)) {
-                            edges[j].push(i as DefKey);
+                        if !edges[j].contains(&(DefKey::at(i))) {
+                            edges[j].push(DefKey::at(i));
                         }
                     }
                 }
@@ -115,7 +115,7 @@ impl Program {
         }
         tarjan(&edges)
             .into_iter()
-            .map(|g| g.into_iter().map(|j| keys[j as usize]).collect())
+            .map(|g| g.into_iter().map(|j| keys[j.index()]).collect())
             .collect()
     }
 
@@ -135,7 +135,7 @@ impl Program {
         for g in first_group..self.sccs.len() {
             let rec = self.recursive_group(&self.sccs[g]);
             for j in 0..self.sccs[g].len() {
-                let k = self.sccs[g][j] as usize;
+                let k = (self.sccs[g][j]).index();
                 let mut cost = if self.defs_of_key[k].is_empty() {
                     NOT_LIGHT
                 } else {
@@ -163,7 +163,7 @@ impl Program {
     /// Whether definition `i` is shadowed, by the counts of uses made so far.
     pub(super) fn is_shadowed(&self, i: usize) -> bool {
         let d = &self.defs[i];
-        let Some(&(n, Some(c))) = self.key_uses.get(d.key as usize) else {
+        let Some(&(n, Some(c))) = self.key_uses.get(d.key.index()) else {
             return false;
         };
         let caller = &self.defs[c.index()];
@@ -231,7 +231,7 @@ impl Program {
             // by name, so that the note does not depend on the order the names were declared in
             let mut names: Vec<&str> = scc
                 .iter()
-                .map(|k| self.keys[*k as usize].name.as_str())
+                .map(|k| self.keys[(*k).index()].name.as_str())
                 .collect();
             names.sort_unstable();
             let neg: Vec<String> = members
@@ -244,10 +244,7 @@ impl Program {
                         .map(move |k| (d.name.clone(), *k))
                 })
                 .map(|(from, k)| {
-                    format!(
-                        "`{}` uses `{}` negatively",
-                        from, self.keys[k as usize].name
-                    )
+                    format!("`{}` uses `{}` negatively", from, self.keys[k.index()].name)
                 })
                 .collect();
             let Some(first) = members.first().map(|&d| &self.defs[d.index()]) else {
@@ -298,7 +295,7 @@ pub(super) fn light_def(d: &DefInfo, recursive: bool, light_key: &[u32]) -> Opti
         && !recursive
         && d.deps
             .iter()
-            .all(|k| light_key.get(*k as usize).is_some_and(|&c| c != NOT_LIGHT));
+            .all(|k| light_key.get((*k).index()).is_some_and(|&c| c != NOT_LIGHT));
     if !ok {
         return None;
     }
@@ -327,7 +324,7 @@ pub(super) fn light_ir(e: &Ir, depth: usize, light_key: &[u32]) -> Option<u32> {
         Ir::Const(..) | Ir::Local(..) | Ir::Poison(_) => Some(1),
         Ir::Call(k, xs, _) => {
             let callee = light_key
-                .get(*k as usize)
+                .get((*k).index())
                 .copied()
                 .filter(|&c| c != NOT_LIGHT)?;
             if xs.len() > 8 {
@@ -438,7 +435,7 @@ pub(super) fn tarjan(edges: &[Vec<DefKey>]) -> Vec<Vec<DefKey>> {
         on_stack[s] = true;
         while let Some(&mut (v, ref mut i)) = call.last_mut() {
             if *i < edges[v].len() {
-                let w = edges[v][*i] as usize;
+                let w = (edges[v][*i]).index();
                 *i += 1;
                 if index[w] == usize::MAX {
                     index[w] = counter;
@@ -459,7 +456,7 @@ pub(super) fn tarjan(edges: &[Vec<DefKey>]) -> Vec<Vec<DefKey>> {
                     let mut comp = vec![];
                     while let Some(w) = stack.pop() {
                         on_stack[w] = false;
-                        comp.push(w as DefKey);
+                        comp.push(DefKey::at(w));
                         if w == v {
                             break;
                         }
@@ -486,7 +483,7 @@ mod tests {
             let p = build(src).unwrap();
             let f = p.key_of("f").unwrap();
             let notes: Vec<String> = p.notes.iter().map(|d| d.message.clone()).collect();
-            (p.recursive[f as usize], notes)
+            (p.recursive[f.index()], notes)
         };
         let (rec, notes) = recursive(
             "def f(x: Int) -> Int = x + 1\nreading r { override def f(x) = base.f(x) * 2 }",
@@ -544,7 +541,12 @@ mod tests {
     #[test]
     fn strongly_connected_components_are_found() {
         // 0 <-> 1, 2 -> 0, 3 alone
-        let sccs = tarjan(&[vec![1], vec![0], vec![0], vec![]]);
+        let sccs = tarjan(&[
+            vec![crate::ir::DefKey(1)],
+            vec![crate::ir::DefKey(0)],
+            vec![crate::ir::DefKey(0)],
+            vec![],
+        ]);
         let mut sorted: Vec<Vec<DefKey>> = sccs
             .into_iter()
             .map(|mut c| {
@@ -553,7 +555,11 @@ mod tests {
             })
             .collect();
         sorted.sort();
-        assert_eq!(sorted, vec![vec![0, 1], vec![2], vec![3]]);
+        let want: Vec<Vec<DefKey>> = [vec![0, 1], vec![2], vec![3]]
+            .into_iter()
+            .map(|c| c.into_iter().map(DefKey).collect())
+            .collect();
+        assert_eq!(sorted, want);
     }
 
     #[test]

@@ -467,7 +467,7 @@ impl Program {
     }
 
     pub(super) fn new_key(&mut self, name: &str, aliases: &[Name]) -> DefKey {
-        let key = self.keys.len() as DefKey;
+        let key = DefKey::at(self.keys.len());
         self.keys.push(KeyInfo {
             name: name.to_string(),
             aliases: aliases.iter().map(|a| a.text.clone()).collect(),
@@ -562,8 +562,8 @@ impl Program {
         let params = d.params.as_deref().unwrap_or_default();
         let arity = d.params.as_ref().map(|p| p.len());
         if !is_override {
-            self.keys[key as usize].arity = arity;
-        } else if self.keys[key as usize].arity != arity {
+            self.keys[key.index()].arity = arity;
+        } else if self.keys[key.index()].arity != arity {
             errs.push(
                 Diag::error(
                     code::WRONG_ARITY,
@@ -571,7 +571,7 @@ impl Program {
                         "the override of `{}` takes {} parameters; the definition it overrides takes {}",
                         d.name.text,
                         params.len(),
-                        self.keys[key as usize].arity.unwrap_or(0)
+                        self.keys[key.index()].arity.unwrap_or(0)
                     ),
                 )
                 .label(d.name.span, "different number of parameters")
@@ -614,7 +614,7 @@ impl Program {
             }
         }
         let key = self.new_key(&name.text, aliases);
-        self.keys[key as usize].arity = Some(params.len());
+        self.keys[key.index()].arity = Some(params.len());
         let mut vars = vec![];
         let mut param_tys = vec![];
         for p in params {

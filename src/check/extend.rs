@@ -146,8 +146,8 @@ impl Program {
             return Err(errs);
         }
         // the groups of recursion among the new names (they call the old ones, typed already)
-        let new_keys: Vec<DefKey> = (first_key as DefKey..self.keys.len() as DefKey).collect();
-        let groups = self.groups_of(&new_keys, |k| (k as usize).checked_sub(first_key));
+        let new_keys: Vec<DefKey> = (first_key..self.keys.len()).map(DefKey::at).collect();
+        let groups = self.groups_of(&new_keys, |k| (k.index()).checked_sub(first_key));
         self.unifier.refuel();
         for g in &groups {
             if !self.infer_group(g, &mut errs) {
@@ -207,8 +207,8 @@ impl Program {
             self.shadowed[i] = self.is_shadowed(i);
         }
         for &k in touched {
-            for j in 0..self.defs_of_key[k as usize].len() {
-                let d = (self.defs_of_key[k as usize][j]).index();
+            for j in 0..self.defs_of_key[k.index()].len() {
+                let d = (self.defs_of_key[k.index()][j]).index();
                 self.shadowed[d] = self.is_shadowed(d);
             }
         }
@@ -221,7 +221,7 @@ impl Program {
         for i in first_def..self.defs.len() {
             let k = self.defs[i].key;
             for j in 0..self.defs[i].deps.len() {
-                let x = self.defs[i].deps[j] as usize;
+                let x = (self.defs[i].deps[j]).index();
                 if self.base_users[x].last() != Some(&k) {
                     self.base_users[x].push(k);
                 }
@@ -261,13 +261,13 @@ impl Program {
         let n = self.defs.len() - first_def;
         // the def of a new key (each has one, of base)
         let new_def = |k: DefKey| -> Option<usize> {
-            match self.base_table.get(k as usize).copied().flatten() {
+            match self.base_table.get(k.index()).copied().flatten() {
                 Some(d) if d.index() >= first_def => Some(d.index() - first_def),
                 _ => None,
             }
         };
         let old_affected = |k: DefKey| -> bool {
-            let k = k as usize;
+            let k = k.index();
             table[k] != self.base_table[k] || self.base_table[k].is_some_and(|d| !shares[d.index()])
         };
         let mut affected = vec![false; n];
@@ -310,7 +310,7 @@ impl Program {
                 let mut e: Vec<DefId> = self.defs[i]
                     .deps
                     .iter()
-                    .flat_map(|k| self.defs_of_key[*k as usize].iter().copied())
+                    .flat_map(|k| self.defs_of_key[(*k).index()].iter().copied())
                     .collect();
                 e.sort_unstable();
                 e.dedup();
@@ -321,7 +321,7 @@ impl Program {
             .iter()
             .map(|e| {
                 e.iter()
-                    .filter_map(|&d| local.get(&d.index()).map(|&j| j as DefKey))
+                    .filter_map(|&d| local.get(&d.index()).map(|&j| DefKey::at(j)))
                     .collect()
             })
             .collect();
@@ -329,16 +329,16 @@ impl Program {
         let mut comp_of = vec![0usize; n];
         for (c, members) in comps.iter().enumerate() {
             for &d in members {
-                comp_of[d as usize] = c;
+                comp_of[d.index()] = c;
             }
         }
         let mut comp_hash = vec![0u64; comps.len()];
         for (c, members) in comps.iter().enumerate() {
-            let mut mine: Vec<u64> = members.iter().map(|&d| own[d as usize]).collect();
+            let mut mine: Vec<u64> = members.iter().map(|&d| own[d.index()]).collect();
             mine.sort_unstable();
             let mut called: Vec<u64> = members
                 .iter()
-                .flat_map(|&d| calls[d as usize].iter())
+                .flat_map(|&d| calls[d.index()].iter())
                 .filter_map(|&e| match local.get(&e.index()) {
                     None => Some(self.comp_hash[e.index()]),
                     Some(&j) if comp_of[j] != c => Some(comp_hash[comp_of[j]]),

@@ -50,8 +50,8 @@ impl Program {
 
     pub(super) fn infer_all(&mut self, errs: &mut Vec<Diag>) {
         // the dependency graph of keys: a key depends on what any of its definitions refers to
-        let all: Vec<DefKey> = (0..self.keys.len() as DefKey).collect();
-        self.sccs = self.groups_of(&all, |k| Some(k as usize));
+        let all: Vec<DefKey> = (0..self.keys.len()).map(DefKey::at).collect();
+        self.sccs = self.groups_of(&all, |k| Some(k.index()));
         let sccs = self.sccs.clone();
         self.unifier.refuel();
         for (i, scc) in sccs.iter().enumerate() {
@@ -76,7 +76,7 @@ impl Program {
         }
         let mut defs_of: Vec<DefId> = scc
             .iter()
-            .flat_map(|&k| self.defs_of_key[k as usize].iter().copied())
+            .flat_map(|&k| self.defs_of_key[k.index()].iter().copied())
             .collect();
         defs_of.sort_unstable();
         for &d in &defs_of {
@@ -87,7 +87,7 @@ impl Program {
         }
         for &k in scc {
             let s = self.unifier.generalize(&mono[&k]);
-            self.keys[k as usize].scheme = Some(s);
+            self.keys[k.index()].scheme = Some(s);
         }
         // past the budget the types found are not to be trusted: the first definition of
         // the group is where the bound was passed, and checking stops there
@@ -202,7 +202,7 @@ impl Program {
 
     pub(super) fn fresh_key_type(&mut self, k: DefKey) -> Ty {
         // the signature written on the key's first definition, completed with fresh variables
-        let first = self.defs_of_key[k as usize]
+        let first = self.defs_of_key[k.index()]
             .iter()
             .map(|&d| d.index())
             .find(|&d| !self.defs[d].is_override);
@@ -350,7 +350,7 @@ impl Infer<'_> {
         if let Some(t) = self.mono.get(&k) {
             return t.clone();
         }
-        match self.p.keys[k as usize].scheme.clone() {
+        match self.p.keys[k.index()].scheme.clone() {
             Some(s) => self.u().instantiate(&s),
             None => self.u().fresh(),
         }

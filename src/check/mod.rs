@@ -330,7 +330,7 @@ impl Program {
         p.declare(&files, &mut errs);
         p.defs_of_key = vec![vec![]; p.keys.len()];
         for (d, def) in p.defs.iter().enumerate() {
-            p.defs_of_key[def.key as usize].push(DefId::at(d));
+            p.defs_of_key[def.key.index()].push(DefId::at(d));
         }
         if p.interrupted() {
             return Err(stopped(&mut p));
@@ -410,9 +410,9 @@ impl Program {
     /// The definition a reading uses for a key.
     pub fn resolve(&self, reading: ReadingId, key: DefKey) -> Option<DefId> {
         if reading == BASE {
-            return self.base_table.get(key as usize).copied().flatten();
+            return self.base_table.get(key.index()).copied().flatten();
         }
-        self.table_of(reading)?.get(key as usize).copied().flatten()
+        self.table_of(reading)?.get(key.index()).copied().flatten()
     }
 
     /// `base.f` inside definition `from`, under `reading`.
@@ -433,7 +433,7 @@ impl Program {
     }
 
     pub fn key_type(&self, key: DefKey) -> String {
-        match &self.keys[key as usize].scheme {
+        match &self.keys[key.index()].scheme {
             Some(s) => self.pretty(&s.ty),
             None => "?".into(),
         }
@@ -481,10 +481,10 @@ impl Program {
 
     /// A one-line signature of a key: `mate(g: Game, i: Int) -> Bool`.
     pub fn signature(&self, key: DefKey) -> String {
-        let k = &self.keys[key as usize];
+        let k = &self.keys[key.index()];
         let def = self
             .defs_of_key
-            .get(key as usize)
+            .get(key.index())
             .into_iter()
             .flatten()
             .map(|&d| &self.defs[d.index()])

@@ -80,7 +80,7 @@ impl Program {
         let nkeys = self.keys.len();
         self.base_table = vec![None; nkeys];
         for (&key, &d) in &self.readings[BASE.index()].own {
-            self.base_table[key as usize] = Some(d);
+            self.base_table[key.index()] = Some(d);
         }
         let mut first: HashMap<DefKey, ReadingId> = HashMap::new();
         for r in 0..n {
@@ -148,7 +148,7 @@ impl Program {
                     format!(
                         "reading `{}` inherits two overrides of `{}`: from `{}` and from `{}`",
                         self.readings[r].name,
-                        self.keys[key as usize].name,
+                        self.keys[key.index()].name,
                         self.readings[fa.index()].name,
                         self.readings[a.index()].name
                     ),
@@ -156,9 +156,9 @@ impl Program {
                 .label(span, "ambiguous")
                 .help(format!(
                     "override `{}` in `{}` to say which one holds (it may call `base.{}`)",
-                    self.keys[key as usize].name,
+                    self.keys[key.index()].name,
                     self.readings[r].name,
-                    self.keys[key as usize].name
+                    self.keys[key.index()].name
                 )),
             );
         }
@@ -176,8 +176,8 @@ impl Program {
                     continue;
                 }
                 for (&key, &d) in &self.readings[a.index()].own {
-                    if !std::mem::replace(&mut set[key as usize], true) {
-                        table[key as usize] = Some(d);
+                    if !std::mem::replace(&mut set[key.index()], true) {
+                        table[key.index()] = Some(d);
                     }
                 }
             }

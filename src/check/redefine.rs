@@ -24,8 +24,8 @@ impl Program {
             let Some(&k) = self.key_names.get(&d.name.text) else {
                 return false;
             };
-            let key = &self.keys[k as usize];
-            let Some(b) = self.base_table.get(k as usize).copied().flatten() else {
+            let key = &self.keys[k.index()];
+            let Some(b) = self.base_table.get(k.index()).copied().flatten() else {
                 return false;
             };
             let old = &self.defs[b.index()];
@@ -58,19 +58,19 @@ impl Program {
         for it in &file.items {
             let Item::Def(d) = it else { continue };
             let k = self.key_names[&d.name.text];
-            let Some(b) = self.base_table[k as usize] else {
+            let Some(b) = self.base_table[k.index()] else {
                 continue;
             };
             let b = b.index();
             // the uses of the old body are no longer made, nor its calls
             for &(x, _) in &self.defs[b].uses {
-                if let Some(u) = self.key_uses.get_mut(x as usize) {
+                if let Some(u) = self.key_uses.get_mut(x.index()) {
                     u.0 = u.0.saturating_sub(1);
                 }
                 touched.push(x);
             }
             for j in 0..self.defs[b].deps.len() {
-                let x = self.defs[b].deps[j] as usize;
+                let x = (self.defs[b].deps[j]).index();
                 self.base_users[x].retain(|&u| u != k);
             }
             self.defs[b] = self.def_info(d, k, BASE, false, &mut errs);
@@ -86,7 +86,7 @@ impl Program {
         }
         for &(k, b) in &changed {
             for j in 0..self.defs[b].deps.len() {
-                let x = self.defs[b].deps[j] as usize;
+                let x = (self.defs[b].deps[j]).index();
                 if let Err(at) = self.base_users[x].binary_search(&k) {
                     self.base_users[x].insert(at, k);
                 }
@@ -115,7 +115,7 @@ impl Program {
         let index: HashMap<DefKey, usize> = cone.iter().enumerate().map(|(j, &k)| (k, j)).collect();
         let groups = self.groups_of(&cone, |k| index.get(&k).copied());
         for &k in &cone {
-            self.keys[k as usize].scheme = None;
+            self.keys[k.index()].scheme = None;
         }
         self.unifier.refuel();
         for g in &groups {
@@ -123,7 +123,7 @@ impl Program {
                 return Err(errs);
             }
         }
-        let uses_cone = |uses: &[(DefKey, bool)]| uses.iter().any(|u| in_cone[u.0 as usize]);
+        let uses_cone = |uses: &[(DefKey, bool)]| uses.iter().any(|u| in_cone[u.0.index()]);
         for i in 0..self.examples.len() {
             if uses_cone(&self.examples[i].uses) && !self.infer_example(i, &mut errs) {
                 return Err(errs);
@@ -137,12 +137,12 @@ impl Program {
         if errs.iter().any(|d| d.is_error()) {
             return Err(errs);
         }
-        self.sccs.retain(|g| !in_cone[g[0] as usize]);
+        self.sccs.retain(|g| !in_cone[(g[0]).index()]);
         let first_group = self.sccs.len();
         self.sccs.extend(groups);
         let mut defs: Vec<usize> = cone
             .iter()
-            .flat_map(|&k| self.defs_of_key[k as usize].iter().map(|&d| d.index()))
+            .flat_map(|&k| self.defs_of_key[k.index()].iter().map(|&d| d.index()))
             .collect();
         defs.sort_unstable();
         // a definition of the cone may have become light or heavy: what it calls is weighed again
@@ -159,7 +159,7 @@ impl Program {
         self.notes.retain(|d| d.code != code::RECURSION);
         self.recursion_notes(0);
         self.notes.extend(errs);
-        Ok(defs.into_iter().map(|d| DefId::at(d)).collect())
+        Ok(defs.into_iter().map(DefId::at).collect())
     }
 
     /// Counts again the uses of the names `keys` (sorted), over every definition, example and
@@ -170,12 +170,12 @@ impl Program {
         }
         self.key_uses.resize(self.keys.len(), (0, None));
         for &k in keys {
-            self.key_uses[k as usize] = (0, None);
+            self.key_uses[k.index()] = (0, None);
         }
         let count = |uses: &[(DefKey, bool)], caller: Option<DefId>, ku: &mut Vec<_>| {
             for &(k, own) in uses {
                 if keys.binary_search(&k).is_ok() {
-                    let u: &mut (u32, Option<DefId>) = &mut ku[k as usize];
+                    let u: &mut (u32, Option<DefId>) = &mut ku[k.index()];
                     u.0 = u.0.saturating_add(1);
                     u.1 = if own { caller } else { None };
                 }
@@ -199,21 +199,21 @@ impl Program {
         let mut users: Vec<Vec<DefKey>> = vec![vec![]; self.keys.len()];
         for d in &self.defs {
             for &k in &d.deps {
-                users[k as usize].push(d.key);
+                users[k.index()].push(d.key);
             }
         }
         let mut in_cone = vec![false; self.keys.len()];
         let mut queue: Vec<DefKey> = vec![];
         for k in changed {
-            if !std::mem::replace(&mut in_cone[k as usize], true) {
+            if !std::mem::replace(&mut in_cone[k.index()], true) {
                 queue.push(k);
             }
         }
         let mut cone = vec![];
         while let Some(k) = queue.pop() {
             cone.push(k);
-            for &u in &users[k as usize] {
-                if !std::mem::replace(&mut in_cone[u as usize], true) {
+            for &u in &users[k.index()] {
+                if !std::mem::replace(&mut in_cone[u.index()], true) {
                     queue.push(u);
                 }
             }

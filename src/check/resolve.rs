@@ -131,7 +131,7 @@ impl Program {
             t.extend(uses.iter().map(|u| u.0));
         }
         for &(k, own) in uses {
-            if let Some(u) = self.key_uses.get_mut(k as usize) {
+            if let Some(u) = self.key_uses.get_mut(k.index()) {
                 u.0 = u.0.saturating_add(1);
                 u.1 = if own { caller } else { None };
             }
@@ -304,7 +304,7 @@ impl<'p> Resolver<'p> {
     }
 
     pub(super) fn def_span_of(&self, key: DefKey) -> Option<Span> {
-        let first = *self.p.defs_of_key.get(key as usize)?.first()?;
+        let first = *self.p.defs_of_key.get(key.index())?.first()?;
         Some(self.p.defs[first.index()].name_span)
     }
 
@@ -526,7 +526,7 @@ impl<'p> Resolver<'p> {
                 if let Some(&k) = self.p.key_names.get(name) {
                     let at = self.uses.len();
                     self.use_key(k);
-                    let key = &self.p.keys[k as usize];
+                    let key = &self.p.keys[k.index()];
                     match key.arity {
                         Some(n) => {
                             if n != args.len() {
@@ -602,7 +602,7 @@ impl<'p> Resolver<'p> {
                 match self.p.key_names.get(&n.text) {
                     Some(&k) => {
                         self.use_base_key(k);
-                        if let Some(want) = self.p.keys[k as usize].arity {
+                        if let Some(want) = self.p.keys[k.index()].arity {
                             if want != args.len() {
                                 let ds = self.def_span_of(k);
                                 self.arity_error(

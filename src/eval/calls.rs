@@ -30,7 +30,7 @@ impl Evaluator<'_> {
     /// Call the definition a key denotes under the current reading.
     pub fn call_key(&mut self, key: DefKey, args: Vec<Value>, span: Span) -> R<Value> {
         let Some(def) = self.prog.resolve(self.reading, key) else {
-            let name = &self.prog.keys[key as usize].name;
+            let name = &self.prog.keys[key.index()].name;
             let rn = &self.prog.readings[self.reading.index()].name;
             return Err(rt(
                 code::NO_DEFINITION_UNDER_READING,

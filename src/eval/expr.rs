@@ -70,7 +70,7 @@ impl Evaluator<'_> {
             )),
             Ir::Local(s, _) => Ok(frame[*s as usize].clone()),
             Ir::Global(k, span) => {
-                let key = &self.prog.keys[*k as usize];
+                let key = &self.prog.keys[(*k).index()];
                 if key.arity.is_none() {
                     self.call_key(*k, vec![], *span)
                 } else {
@@ -89,7 +89,7 @@ impl Evaluator<'_> {
                         code::NO_DEFINITION_UNDER_READING,
                         format!(
                             "`base.{}` has no definition in a parent reading",
-                            self.prog.keys[*k as usize].name
+                            self.prog.keys[(*k).index()].name
                         ),
                         *span,
                         "called here",

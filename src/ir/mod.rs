@@ -21,7 +21,27 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// A definition name. Each reading maps a key to the definition that states it.
-pub type DefKey = u32;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DefKey(pub u32);
+
+impl DefKey {
+    /// The definition name's place in the program's list of them.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The definition name at place `i` of the program's list (the checker bounds their number far
+    /// below `u32::MAX`).
+    pub fn at(i: usize) -> DefKey {
+        DefKey(u32::try_from(i).unwrap_or(u32::MAX))
+    }
+}
+
+impl std::fmt::Display for DefKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 /// One stated definition (a top-level one, or an override inside a reading).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DefId(pub u32);
@@ -330,7 +350,7 @@ pub enum Func {
         frame: Rc<Vec<Value>>,
     },
     /// A definition by key, called under the reading of its caller.
-    Def(u32),
+    Def(DefKey),
     /// A built-in.
     Builtin(Builtin),
     /// A constructor: its enum, its tag and its number of fields.

@@ -15,7 +15,7 @@ impl Func {
     pub(super) fn id(&self) -> (u8, usize) {
         match self {
             Func::Lambda { lambda, .. } => (0, Rc::as_ptr(lambda) as *const u8 as usize),
-            Func::Def(k) => (1, *k as usize),
+            Func::Def(k) => (1, (*k).index()),
             Func::Builtin(b) => (2, *b as usize),
             Func::Ctor(e, t, _) => (3, (e.index() << 16) | *t as usize),
         }
