@@ -130,6 +130,19 @@ pub fn native_reading(def: &str, reading: &str) -> Option<&'static str> {
         .map(|(_, _, native)| *native)
 }
 
+/// The shipped reading the native replay of a game follows (legality with the history, fourfold
+/// repetition, perpetual check: [`crate::commands::REPLAY_DEFS`]) under the shipped reading
+/// `reading`, where the shipped program lets it answer there; None as for [`native_reading`].
+pub fn replay_reading(reading: &str) -> Option<&'static str> {
+    if !facts_hold() {
+        return None;
+    }
+    facts::REPLAY
+        .iter()
+        .find(|(r, _)| *r == reading)
+        .map(|(_, native)| *native)
+}
+
 /// The convention the tsume checker follows under the shipped reading `reading` (one of
 /// [`crate::commands::TSUME_READINGS`]), where the shipped program lets it answer there: known
 /// without checking the shipped files. None where it does not, or where the facts were worked

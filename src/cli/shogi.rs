@@ -10,7 +10,7 @@ use crate::check::Program;
 use crate::commands::report::{
     Count, Forbidden, GameReport, Moves, PositionReport, ReadingVerdict, RecordFoul, RecordResult,
 };
-use crate::commands::{Notice, Plan, SHOGI_READINGS};
+use crate::commands::{Notice, Plan, REPLAY_DEFS, SHOGI_READINGS};
 use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::front::{positions_of, pseudo_game, record_of, shogi_game, QueryOpts, RunOpts};
@@ -228,8 +228,33 @@ pub(super) fn legal_hybrid(
         .collect())
 }
 
+/// Who judges a game under the readings asked: the checked program (the native replay where it
+/// may answer, else the rules), or the native replay under the shipped reading that the facts
+/// of the built-in rules give for each reading asked, in order (no program checked).
+pub(super) enum Judges<'p> {
+    Checked(&'p mut Program),
+    Shipped(Vec<&'static str>),
+}
+
+impl Judges<'_> {
+    /// The judges of `readings` on the built-in rules known without checking them, where the
+    /// facts give each one's native replay.
+    fn shipped(readings: &[String]) -> Option<Judges<'static>> {
+        let natives = readings
+            .iter()
+            .map(
+                |r| match crate::commands::shipped_replay_plan(&[], None, r) {
+                    Some(Plan::Native(n)) => Some(n),
+                    _ => None,
+                },
+            )
+            .collect::<Option<Vec<_>>>()?;
+        Some(Judges::Shipped(natives))
+    }
+}
+
 pub(super) fn report_game(
-    prog: &mut Program,
+    judges: &mut Judges,
     positions: &[crate::shogi::position::Position],
     record: Option<&crate::shogi::record::Record>,
     readings: &[String],
@@ -244,11 +269,13 @@ pub(super) fn report_game(
     };
     // every reading is known before anything runs
     let mut ids = vec![];
-    for name in readings {
-        match prog.reading_or_error(name) {
-            Ok(r) => ids.push(r),
-            Err(d) => {
-                return printer.fail_in(d, &prog.sources);
+    if let Judges::Checked(prog) = judges {
+        for name in readings {
+            match prog.reading_or_error(name) {
+                Ok(r) => ids.push(r),
+                Err(d) => {
+                    return printer.fail_in(d, &prog.sources);
+                }
             }
         }
     }
@@ -276,8 +303,8 @@ pub(super) fn report_game(
         }
     }
     let mut rows = vec![];
-    for (name, &r) in readings.iter().zip(&ids) {
-        match reading_report(prog, name, r, positions, &moves) {
+    for (i, name) in readings.iter().enumerate() {
+        match reading_report(judges, ids.get(i).copied(), i, name, positions, &moves) {
             Ok(row) if json => rows.push(row),
             Ok(row) => {
                 let _ = writeln!(out, "{}", verdict_line(&row));
@@ -342,33 +369,40 @@ fn moves_of_game(
     reason = "the shogi engines' readings are the named ones"
 )]
 fn reading_report(
-    prog: &mut Program,
+    judges: &mut Judges,
+    id: Option<crate::ir::ReadingId>,
+    i: usize,
     name: &str,
-    r: crate::ir::ReadingId,
     positions: &[crate::shogi::position::Position],
     moves: &[crate::shogi::types::Move],
 ) -> Result<ReadingVerdict, i32> {
     use crate::shogi::readings::{replay, Reading, Replay};
-    // the report reads legality, repetition and perpetual check: the native replay answers
-    // when all three are the shipped definitions of one native reading
-    let plan = crate::commands::plan_all(
-        prog,
-        r,
-        &["legal", "sennichite", "perpetual_forbidden"],
-        &SHOGI_READINGS,
-    );
-    let native = match plan {
-        Plan::Native(n) => Some(n),
-        Plan::Rules(_) => None,
-    };
-    let engine = say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
-    let rep = match native {
-        Some(n) => replay(
+    let native_replay = |n: &str| {
+        replay(
             positions,
             moves,
             Reading::named(n).expect("the shogi engines' readings are named"),
-        ),
-        None => replay_by_rules(prog, r, positions)?,
+        )
+    };
+    let (engine, rep) = match (judges, id) {
+        (Judges::Checked(prog), Some(r)) => {
+            // the report reads legality, repetition and perpetual check: the native replay
+            // answers when all three are the shipped definitions of one native reading
+            let plan = crate::commands::plan_all(prog, r, &REPLAY_DEFS, &SHOGI_READINGS);
+            let engine = say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
+            let rep = match plan {
+                Plan::Native(n) => native_replay(n),
+                Plan::Rules(_) => replay_by_rules(prog, r, positions)?,
+            };
+            (engine, rep)
+        }
+        (Judges::Shipped(natives), _) => {
+            let n = natives[i];
+            let engine = Notice::native("legal", name, "the native replay", n);
+            errln!("{}", engine.line());
+            (engine, native_replay(n))
+        }
+        (Judges::Checked(_), None) => return Err(2),
     };
     let Replay {
         first_forbidden,
@@ -896,6 +930,47 @@ pub(super) fn game(args: GameArgs) -> i32 {
         Ok(Play::Shogi(p)) => p,
         Err(c) => return c,
     };
+    let q = QueryOpts {
+        rules: vec![],
+        sfen: Some(sfen),
+        moves: usi,
+        kif,
+        csa,
+        reading: None,
+        run: RunOpts::parse_default(),
+        out,
+    };
+    // the built-in rules, the native replay under each reading asked: the plan is known without
+    // checking them. A record or moves that do not read take the checked path, which says what
+    // is wrong.
+    if let (None, true, true, Some(mut judges)) = (
+        &loaded,
+        rules.is_empty(),
+        rulesets.is_empty(),
+        Judges::shipped(&readings),
+    ) {
+        let positions = match record_of(&q) {
+            Some(Ok((record, _, _))) => Some((record.game.positions.clone(), Some(record))),
+            Some(Err(_)) => None,
+            None => match positions_of(&q, None) {
+                Ok(Some(p)) => Some((p, None)),
+                _ => None,
+            },
+        };
+        if let Some((positions, record)) = positions {
+            return printed(|out| {
+                report_game(
+                    &mut judges,
+                    &positions,
+                    record.as_ref(),
+                    &readings,
+                    &printer,
+                    json,
+                    out,
+                )
+            });
+        }
+    }
     let loaded = match loaded {
         Some(p) => Some(p),
         None if !rules.is_empty() => match load_or_report(&rules, &printer) {
@@ -907,16 +982,6 @@ pub(super) fn game(args: GameArgs) -> i32 {
     let mut prog = match shogi_program(loaded, &printer) {
         Ok(p) => p,
         Err(c) => return c,
-    };
-    let q = QueryOpts {
-        rules: vec![],
-        sfen: Some(sfen),
-        moves: usi,
-        kif,
-        csa,
-        reading: None,
-        run: RunOpts::parse_default(),
-        out,
     };
     // a record is read to its end: its moves as written, the result it states, a last move
     // that cannot be played
@@ -949,7 +1014,17 @@ pub(super) fn game(args: GameArgs) -> i32 {
             super::rulesets::report(&mut prog, &positions, None, &rulesets, &printer, json, out)
         });
     }
-    printed(|out| report_game(&mut prog, &positions, None, &readings, &printer, json, out))
+    printed(|out| {
+        report_game(
+            &mut Judges::Checked(&mut prog),
+            &positions,
+            None,
+            &readings,
+            &printer,
+            json,
+            out,
+        )
+    })
 }
 
 /// Runs a report that writes into a text, then prints what it wrote (all of it, when the
@@ -984,7 +1059,15 @@ pub(super) fn judge_record(
             out,
         );
     }
-    report_game(prog, positions, Some(record), readings, printer, json, out)
+    report_game(
+        &mut Judges::Checked(prog),
+        positions,
+        Some(record),
+        readings,
+        printer,
+        json,
+        out,
+    )
 }
 
 /// `okite show`.

@@ -10,7 +10,7 @@ pub mod report;
 
 pub use notice::Notice;
 pub use plan::{
-    mate_search, natives_on, plan, plan_all, reading, shipped_plan, EngineBinding, MateSearch,
-    Plan, ENGINES, ENGINE_DEFS, GO_CLASS_READINGS, GO_SOLVE_READINGS, SHOGI_READINGS, TSUME_DEFS,
-    TSUME_READINGS,
+    mate_search, natives_on, plan, plan_all, reading, shipped_plan, shipped_replay_plan,
+    EngineBinding, MateSearch, Plan, ENGINES, ENGINE_DEFS, GO_CLASS_READINGS, GO_SOLVE_READINGS,
+    REPLAY_DEFS, SHOGI_READINGS, TSUME_DEFS, TSUME_READINGS,
 };

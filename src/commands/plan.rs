@@ -148,6 +148,10 @@ pub const TSUME_READINGS: [&str; 5] = [
     "strict-unique-last",
 ];
 
+/// The definitions the native replay of a game stands for: legality with the history, fourfold
+/// repetition and perpetual check.
+pub const REPLAY_DEFS: [&str; 3] = ["legal", "sennichite", "perpetual_forbidden"];
+
 /// The definitions the native shogi engines stand for: the move generator (`legal`) and the
 /// mate search (`mate_in`).
 pub const ENGINE_DEFS: [&str; 2] = ["legal", "mate_in"];
@@ -166,6 +170,19 @@ pub fn shipped_plan(
         return None;
     }
     crate::shipped::native_reading(def, reading).map(Plan::Native)
+}
+
+/// The plan of the native replay of a game (`okite game`) on the built-in rules under the
+/// reading `reading`, known without checking them; None as for [`shipped_plan`].
+pub fn shipped_replay_plan(
+    rules: &[PathBuf],
+    variant: Option<&str>,
+    reading: &str,
+) -> Option<Plan> {
+    if !rules.is_empty() || variant.is_some() {
+        return None;
+    }
+    crate::shipped::replay_reading(reading).map(Plan::Native)
 }
 
 /// A native engine behind commands: the definitions it stands for and the shipped readings it
@@ -193,7 +210,7 @@ pub const ENGINES: &[EngineBinding] = &[
     },
     EngineBinding {
         commands: "game (the native replay)",
-        defs: &["legal", "sennichite", "perpetual_forbidden"],
+        defs: &REPLAY_DEFS,
         readings: &SHOGI_READINGS,
     },
     EngineBinding {
