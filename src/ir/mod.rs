@@ -20,94 +20,50 @@ pub use native::NativeObj;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-/// A definition name. Each reading maps a key to the definition that states it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DefKey(pub u32);
+/// A numbered thing of a program: a newtype over `u32`, with its place in the program's list.
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
 
-impl DefKey {
-    /// The definition name's place in the program's list of them.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+        impl $name {
+            /// Its place in the program's list.
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
 
-    /// The definition name at place `i` of the program's list (the checker bounds their number far
-    /// below `u32::MAX`).
-    pub fn at(i: usize) -> DefKey {
-        DefKey(u32::try_from(i).unwrap_or(u32::MAX))
-    }
+            /// The one at place `i` of the program's list. A program holds far fewer than
+            /// `u32::MAX` of each (every one is written in its sources), so none saturates.
+            pub fn at(i: usize) -> $name {
+                $name(u32::try_from(i).unwrap_or(u32::MAX))
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
 }
 
-impl std::fmt::Display for DefKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-/// One stated definition (a top-level one, or an override inside a reading).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DefId(pub u32);
-
-impl DefId {
-    /// The definition's place in the program's list of them.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The definition at place `i` of the program's list (the checker bounds their number far
-    /// below `u32::MAX`).
-    pub fn at(i: usize) -> DefId {
-        DefId(u32::try_from(i).unwrap_or(u32::MAX))
-    }
-}
-
-impl std::fmt::Display for DefId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-/// An enum, numbered in the order the rules declare them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct EnumId(pub u32);
-
-impl EnumId {
-    /// The enum's place in the program's list of them.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The enum at place `i` of the program's list (the checker bounds their number far
-    /// below `u32::MAX`).
-    pub fn at(i: usize) -> EnumId {
-        EnumId(u32::try_from(i).unwrap_or(u32::MAX))
-    }
-}
-
-impl std::fmt::Display for EnumId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-/// A reading, numbered in the order declared; 0 is `base`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ReadingId(pub u32);
-
-impl ReadingId {
-    /// The reading's place in the program's list of readings.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The reading at place `i` of the program's list (at most `u32::MAX` readings: the
-    /// checker bounds their number far below).
-    pub fn at(i: usize) -> ReadingId {
-        ReadingId(u32::try_from(i).unwrap_or(u32::MAX))
-    }
-}
-
-impl std::fmt::Display for ReadingId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
+id_type!(
+    /// A definition name. Each reading maps a key to the definition that states it.
+    DefKey
+);
+id_type!(
+    /// One stated definition (a top-level one, or an override inside a reading).
+    DefId
+);
+id_type!(
+    /// An enum, numbered in the order the rules declare them.
+    EnumId
+);
+id_type!(
+    /// A reading, numbered in the order declared; 0 is `base`.
+    ReadingId
+);
 
 /// The resolved code of an expression, as the evaluator runs it. The last field of each variant is where it was written.
 #[derive(Debug, Clone)]
