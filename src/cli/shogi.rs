@@ -7,6 +7,7 @@ use super::common::*;
 use super::query::*;
 use super::variant_asked::{shogi_program, Asked, Play};
 use crate::check::Program;
+use crate::commands::perft::{self, HISTORY_DEPTH};
 use crate::commands::report::{
     Count, Forbidden, GameReport, Moves, PositionReport, ReadingVerdict, RecordFoul, RecordResult,
 };
@@ -507,48 +508,7 @@ pub(super) fn replay_by_rules(
     }
 }
 
-/// Perft under a reading, each line with its history (repetitions and perpetual checks count).
-#[expect(
-    clippy::expect_used,
-    reason = "a game's history is never empty: it starts with the position given"
-)]
-pub(super) fn perft_reading(judge: &mut crate::shogi::readings::Judge, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = judge.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut n = 0;
-    for m in moves {
-        let next = judge.last().expect("a position").after(m);
-        judge.push(next);
-        n += perft_reading(judge, depth - 1);
-        judge.pop();
-    }
-    n
-}
-
-/// The deepest perft that follows every line's history (a reading's or a variant's).
-const HISTORY_DEPTH: u32 = 8;
-
-/// Perft deeper than [`HISTORY_DEPTH`] under `what`: refused.
-fn too_deep_with_history(depth: u32, what: &str) -> Diag {
-    Diag::error(
-        code::BAD_OPTION,
-        format!(
-            "perft to depth {depth} under {what} would not finish: it follows every line's history"
-        ),
-    )
-    .help(format!("ask for a depth of at most {HISTORY_DEPTH}"))
-}
-
 /// `okite perft`.
-/// The depth from which `perft` splits its count over threads: below it the count takes less
-/// time than starting them.
-const SPLIT_DEPTH: u32 = 4;
-
 pub(super) fn perft(args: PerftArgs) -> i32 {
     let PerftArgs {
         pos,
@@ -648,7 +608,7 @@ pub(super) fn perft(args: PerftArgs) -> i32 {
             }
             if let Some(v) = hybrid {
                 if depth > HISTORY_DEPTH {
-                    return printer.fail(too_deep_with_history(depth, "a variant"));
+                    return printer.fail(perft::too_deep_with_history(depth, "a variant"));
                 }
                 return match perft_hybrid(&prog, r, &v, &mut history, depth) {
                     Ok(n) => {
@@ -684,11 +644,12 @@ fn print_count(n: u128, json: bool, ej: &Notice) {
 }
 
 /// Perft by the native engine following the shipped reading `native`, from the last position
-/// of `history`; the count printed (with `--json`, beside the engine `ej`).
+/// of `history`; the count printed (with `--json`, beside the engine `ej`), and with `divide`
+/// each first move's before it.
 #[allow(clippy::too_many_arguments)]
 #[expect(
     clippy::expect_used,
-    reason = "the shogi engines' readings are the named ones; a game's history is never empty: it starts with the position given"
+    reason = "the shogi engines' readings are the named ones"
 )]
 fn perft_native(
     native: &str,
@@ -701,62 +662,32 @@ fn perft_native(
     printer: &Printer,
 ) -> i32 {
     let _spinner = Spinner::new(format!("perft to depth {depth}"));
-    let emit = |n: u128| print_count(n, json, ej);
-    let rd = crate::shogi::readings::Reading::named(native)
+    let reading = crate::shogi::readings::Reading::named(native)
         .expect("the shogi engines' readings are named");
-    // under narrow-check the history changes no move (a perpetual check loses the game but is
-    // no forbidden move), so the move generator counts from the last position whatever the
-    // moves before it; the other readings follow each line's history
-    if native != "narrow-check" {
-        if depth > HISTORY_DEPTH {
-            return printer.fail(too_deep_with_history(depth, "a reading"));
-        }
-        let mut judge = crate::shogi::readings::Judge::new(history, rd);
-        emit(perft_reading(&mut judge, depth) as u128);
-        return 0;
-    }
-    let mut p = history.last().expect("a game has a position").clone();
     let t0 = Instant::now();
-    // a start where the side not to move is in check cannot arise: its moves are the reading's
-    // (as the rules judge them: capturing the king is no move, and a pawn drop that leaves that
-    // side mated is a pawn-drop mate though the drop gives no check); below it, every position
-    // can arise and the move generator counts
-    let root: Vec<(crate::shogi::types::Move, u64)> = if p.is_king_attacked(p.side_to_move().flip())
-    {
-        crate::shogi::readings::legal_moves(history, rd)
-            .into_iter()
-            .map(|m| {
-                let mut next = p.after(m);
-                let c = if depth <= 1 {
-                    1
-                } else {
-                    crate::shogi::perft::perft(&mut next, depth - 1)
-                };
-                (m, c)
-            })
-            .collect()
-    } else if divide || (jobs > 1 && depth >= SPLIT_DEPTH) {
-        crate::shogi::perft::perft_divide_jobs(&p, depth, jobs)
-    } else {
-        vec![]
+    let found = crate::commands::perft::native(&crate::commands::perft::PerftAsk {
+        history,
+        reading,
+        depth,
+        divide,
+        jobs,
+    });
+    let found = match found {
+        Ok(f) => f,
+        Err(d) => return printer.fail(d),
     };
-    let n = if divide {
-        let mut total = 0;
-        for (m, c) in &root {
-            outln!("{} {c}", m.to_usi());
-            total += c;
-        }
-        total
-    } else if !root.is_empty() || p.is_king_attacked(p.side_to_move().flip()) {
-        root.iter().map(|(_, c)| c).sum()
-    } else {
-        crate::shogi::perft::perft(&mut p, depth)
-    };
-    if std::io::stderr().is_terminal() {
-        let secs = t0.elapsed().as_secs_f64();
-        errln!("{:.3} s, {:.1} M leaves/s", secs, n as f64 / secs / 1e6);
+    for (m, c) in &found.divided {
+        outln!("{} {c}", m.to_usi());
     }
-    emit(n as u128);
+    if native == "narrow-check" && std::io::stderr().is_terminal() {
+        let secs = t0.elapsed().as_secs_f64();
+        errln!(
+            "{:.3} s, {:.1} M leaves/s",
+            secs,
+            found.count as f64 / secs / 1e6
+        );
+    }
+    print_count(found.count as u128, json, ej);
     0
 }
 
@@ -1154,7 +1085,7 @@ mod tests {
         let narrow = Reading::named("narrow-check").unwrap();
         let count = |history: &[Position], reading: Reading, depth: u32| {
             let mut judge = Judge::new(history, reading);
-            super::perft_reading(&mut judge, depth)
+            crate::commands::perft::perft_reading(&mut judge, depth)
         };
         for game in 0..30 {
             let mut history = vec![Position::startpos()];

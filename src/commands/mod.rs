@@ -1,10 +1,11 @@
 #![forbid(unsafe_code)]
 //! The commands layer, between the faces (the command line, the REPL, the USI engine, the
 //! language server, the Python package) and the library: who answers a command ([`plan`]), what
-//! it says of that ([`notice`]), and the typed reports the commands return ([`report`]), which
+//! it says of that ([`notice`]), the native perft ([`perft`]), and the typed reports the commands return ([`report`]), which
 //! `--json` serialises and the text output renders.
 
 pub mod notice;
+pub mod perft;
 pub mod plan;
 pub mod report;
 
