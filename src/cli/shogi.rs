@@ -403,7 +403,13 @@ fn reading_report(
             errln!("{}", engine.line());
             (engine, native_replay(n))
         }
-        (Judges::Checked(_), None) => return Err(2),
+        // the checked program's readings were all found before the first one ran
+        (Judges::Checked(_), None) => {
+            return Err(Printer::auto().fail(Diag::error(
+                code::UNKNOWN_READING,
+                format!("no reading `{name}` in the rules loaded"),
+            )))
+        }
     };
     let Replay {
         first_forbidden,
