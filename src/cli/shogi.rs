@@ -238,13 +238,17 @@ pub(super) enum Judges<'p> {
 }
 
 impl Judges<'_> {
-    /// The judges of `readings` on the built-in rules known without checking them, where the
-    /// facts give each one's native replay.
-    fn shipped(readings: &[String]) -> Option<Judges<'static>> {
+    /// The judges of `readings` on the built-in rules known without checking them (no rule
+    /// files named, no variant), where the facts give each one's native replay.
+    fn shipped(
+        rules: &[std::path::PathBuf],
+        variant: Option<&str>,
+        readings: &[String],
+    ) -> Option<Judges<'static>> {
         let natives = readings
             .iter()
             .map(
-                |r| match crate::commands::shipped_replay_plan(&[], None, r) {
+                |r| match crate::commands::shipped_replay_plan(rules, variant, r) {
                     Some(Plan::Native(n)) => Some(n),
                     _ => None,
                 },
@@ -269,17 +273,17 @@ pub(super) fn report_game(
         Err(c) => return c,
     };
     // every reading is known before anything runs
-    let mut ids = vec![];
-    if let Judges::Checked(prog) = judges {
-        for name in readings {
-            match prog.reading_or_error(name) {
-                Ok(r) => ids.push(r),
-                Err(d) => {
-                    return printer.fail_in(d, &prog.sources);
-                }
-            }
-        }
-    }
+    let ids = match judges {
+        Judges::Checked(prog) => match readings
+            .iter()
+            .map(|name| prog.reading_or_error(name))
+            .collect::<Result<Vec<_>, _>>()
+        {
+            Ok(ids) => ids,
+            Err(d) => return printer.fail_in(d, &prog.sources),
+        },
+        Judges::Shipped(_) => vec![],
+    };
     let stated = record.and_then(|r| r.result.as_ref());
     let foul = record.and_then(|r| r.illegal_end.as_ref());
     if !json {
@@ -304,13 +308,26 @@ pub(super) fn report_game(
         }
     }
     let mut rows = vec![];
-    for (i, name) in readings.iter().enumerate() {
-        match reading_report(judges, ids.get(i).copied(), i, name, positions, &moves) {
-            Ok(row) if json => rows.push(row),
-            Ok(row) => {
-                let _ = writeln!(out, "{}", verdict_line(&row));
+    let mut keep = |row: ReadingVerdict, out: &mut String| {
+        if json {
+            rows.push(row);
+        } else {
+            let _ = writeln!(out, "{}", verdict_line(&row));
+        }
+    };
+    match judges {
+        Judges::Checked(prog) => {
+            for (name, &r) in readings.iter().zip(&ids) {
+                match checked_verdict(prog, name, r, positions, &moves) {
+                    Ok(row) => keep(row, out),
+                    Err(c) => return c,
+                }
             }
-            Err(c) => return c,
+        }
+        Judges::Shipped(natives) => {
+            for (name, native) in readings.iter().zip(natives.iter()) {
+                keep(shipped_verdict(name, native, positions, &moves), out);
+            }
         }
     }
     if json {
@@ -364,60 +381,71 @@ fn moves_of_game(
     Ok(moves)
 }
 
-/// The game under one reading.
+/// The game under one reading of the checked program: by the native replay where it may answer,
+/// else by the rules.
+fn checked_verdict(
+    prog: &mut Program,
+    name: &str,
+    r: crate::ir::ReadingId,
+    positions: &[crate::shogi::position::Position],
+    moves: &[crate::shogi::types::Move],
+) -> Result<ReadingVerdict, i32> {
+    // the report reads legality, repetition and perpetual check: the native replay answers
+    // when all three are the shipped definitions of one native reading
+    let plan = crate::commands::plan_all(prog, r, &REPLAY_DEFS, &SHOGI_READINGS);
+    let engine = say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
+    let rep = match plan {
+        Plan::Native(n) => native_replay(positions, moves, n),
+        Plan::Rules(_) => replay_by_rules(prog, r, positions)?,
+    };
+    Ok(verdict(name, rep, moves, engine))
+}
+
+/// The game under one reading of the built-in rules, by the native replay following the
+/// shipped reading `native`.
+fn shipped_verdict(
+    name: &str,
+    native: &str,
+    positions: &[crate::shogi::position::Position],
+    moves: &[crate::shogi::types::Move],
+) -> ReadingVerdict {
+    let engine = Notice::native("legal", name, "the native replay", native);
+    errln!("{}", engine.line());
+    verdict(name, native_replay(positions, moves, native), moves, engine)
+}
+
+/// The native replay of a game under the shipped reading `native`.
 #[expect(
     clippy::expect_used,
     reason = "the shogi engines' readings are the named ones"
 )]
-fn reading_report(
-    judges: &mut Judges,
-    id: Option<crate::ir::ReadingId>,
-    i: usize,
-    name: &str,
+fn native_replay(
     positions: &[crate::shogi::position::Position],
     moves: &[crate::shogi::types::Move],
-) -> Result<ReadingVerdict, i32> {
-    use crate::shogi::readings::{replay, Reading, Replay};
-    let native_replay = |n: &str| {
-        replay(
-            positions,
-            moves,
-            Reading::named(n).expect("the shogi engines' readings are named"),
-        )
-    };
-    let (engine, rep) = match (judges, id) {
-        (Judges::Checked(prog), Some(r)) => {
-            // the report reads legality, repetition and perpetual check: the native replay
-            // answers when all three are the shipped definitions of one native reading
-            let plan = crate::commands::plan_all(prog, r, &REPLAY_DEFS, &SHOGI_READINGS);
-            let engine = say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
-            let rep = match plan {
-                Plan::Native(n) => native_replay(n),
-                Plan::Rules(_) => replay_by_rules(prog, r, positions)?,
-            };
-            (engine, rep)
-        }
-        (Judges::Shipped(natives), _) => {
-            let n = natives[i];
-            let engine = Notice::native("legal", name, "the native replay", n);
-            errln!("{}", engine.line());
-            (engine, native_replay(n))
-        }
-        // the checked program's readings were all found before the first one ran
-        (Judges::Checked(_), None) => {
-            return Err(Printer::auto().fail(Diag::error(
-                code::UNKNOWN_READING,
-                format!("no reading `{name}` in the rules loaded"),
-            )))
-        }
-    };
-    let Replay {
+    native: &str,
+) -> crate::shogi::readings::Replay {
+    crate::shogi::readings::replay(
+        positions,
+        moves,
+        crate::shogi::readings::Reading::named(native)
+            .expect("the shogi engines' readings are named"),
+    )
+}
+
+/// A reading's verdict on a game from what its replay found.
+fn verdict(
+    name: &str,
+    rep: crate::shogi::readings::Replay,
+    moves: &[crate::shogi::types::Move],
+    engine: Notice,
+) -> ReadingVerdict {
+    let crate::shogi::readings::Replay {
         first_forbidden,
         repetitions,
         perpetual_checks,
         final_mate,
     } = rep;
-    Ok(ReadingVerdict {
+    ReadingVerdict {
         reading: name.to_string(),
         first_forbidden: first_forbidden.map(|(i, why)| Forbidden {
             number: i,
@@ -428,7 +456,7 @@ fn reading_report(
         perpetual_checks,
         final_mate,
         engine,
-    })
+    }
 }
 
 /// The line of `okite game` for one reading's verdict.
@@ -880,32 +908,32 @@ pub(super) fn game(args: GameArgs) -> i32 {
     // the built-in rules, the native replay under each reading asked: the plan is known without
     // checking them. A record or moves that do not read take the checked path, which says what
     // is wrong.
-    if let (None, true, true, Some(mut judges)) = (
-        &loaded,
-        rules.is_empty(),
-        rulesets.is_empty(),
-        Judges::shipped(&readings),
-    ) {
-        let positions = match record_of(&q) {
-            Some(Ok((record, _, _))) => Some((record.game.positions.clone(), Some(record))),
-            Some(Err(_)) => None,
-            None => match positions_of(&q, None) {
-                Ok(Some(p)) => Some((p, None)),
-                _ => None,
-            },
-        };
-        if let Some((positions, record)) = positions {
-            return printed(|out| {
+    let shipped = rulesets
+        .is_empty()
+        .then(|| Judges::shipped(&rules, variant.variant.as_deref(), &readings))
+        .flatten();
+    if let Some(mut judges) = shipped {
+        let mut report = |positions: &[crate::shogi::position::Position], record| {
+            printed(|out| {
                 report_game(
                     &mut judges,
-                    &positions,
-                    record.as_ref(),
+                    positions,
+                    record,
                     &readings,
                     &printer,
                     json,
                     out,
                 )
-            });
+            })
+        };
+        match record_of(&q) {
+            Some(Ok((record, _, _))) => return report(&record.game.positions, Some(&record)),
+            Some(Err(_)) => {}
+            None => {
+                if let Ok(Some(positions)) = positions_of(&q, None) {
+                    return report(&positions, None);
+                }
+            }
         }
     }
     let loaded = match loaded {
