@@ -60,11 +60,9 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
         }
     };
     let (plan, decided) = crate::commands::mate_search(&prog, r);
-    let mut engine_json = Notice::of(&prog, r, "mate_in", "the df-pn search", &plan);
-    let mut hybrid = None;
-    let reading = match decided {
+    let (reading, engine_json, hybrid) = match decided {
         MateSearch::Native(reading) => {
-            say_plan(
+            let notice = say_plan(
                 &prog,
                 r,
                 "mate_in",
@@ -72,7 +70,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 &plan,
                 Engine::Native,
             );
-            reading
+            (reading, notice, None)
         }
         MateSearch::Hybrid { variant: v, why } => {
             let line = format!(
@@ -81,7 +79,7 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 native_parts(&v.asked),
                 v.asked.names().join(", ")
             );
-            engine_json = assembled(
+            let notice = assembled(
                 "mate_in",
                 &a.reading,
                 "the df-pn search under a variant",
@@ -90,9 +88,12 @@ pub(super) fn run_mate(a: MateArgs) -> i32 {
                 line,
             )
             .on_threads(1);
-            errln!("{}", engine_json.line());
-            hybrid = Some(v);
-            crate::shogi::readings::Reading::NARROW_CHECK
+            errln!("{}", notice.line());
+            (
+                crate::shogi::readings::Reading::NARROW_CHECK,
+                notice,
+                Some(v),
+            )
         }
         MateSearch::Refused { why, no } => {
             let no = no.unwrap_or_else(|| {

@@ -3,8 +3,8 @@
 
 use super::common::Printer;
 use super::variant_asked::{
-    announce, bad_move, bound_state, drop_mate, engine_json, position, read_position, requested,
-    start, Asked,
+    bad_move, bound_state, compiled_notice, drop_mate, position, read_position, requested, start,
+    Asked,
 };
 use crate::commands::report::{BoardGameReport, BoardPosition, Count, Moves};
 use crate::diagnostics::code;
@@ -66,7 +66,7 @@ pub(super) fn perft(
     if json {
         let report = Count {
             count: n as u128,
-            engine: engine_json(&v),
+            engine: compiled_notice(&v),
         };
         outln!("{}", crate::json::text(&report));
     } else {
@@ -96,7 +96,7 @@ pub(super) fn legal(
     if json {
         let report = Moves {
             moves: ms,
-            engine: engine_json(&v),
+            engine: compiled_notice(&v),
         };
         outln!("{}", crate::json::text(&report));
     } else {
@@ -152,9 +152,9 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
             Err(c) => return c,
         }
     };
-    announce(&v);
+    let engine = compiled_notice(&v);
+    errln!("{}", engine.line());
     let any = a.length == "any";
-    let engine = engine_json(&v);
     let mut code = 0;
     for problem in &problems {
         if let Some(d) = problem.unreadable(a.batch.as_deref()) {
@@ -312,7 +312,7 @@ pub(super) fn game(
             winner: winner.map(|w| if w == 0 { "b" } else { "w" }),
             reason: reason.to_string(),
             sfen: p.to_sfen(),
-            engine: engine_json(v),
+            engine: compiled_notice(v),
         };
         outln!("{}", crate::json::text(&report));
     } else {

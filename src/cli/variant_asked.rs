@@ -190,7 +190,7 @@ pub(super) fn start(
 
 /// Who answers under a board variant: the engine compiled from its tables, with the rules and
 /// the reading it was compiled from (the notice's line).
-pub(super) fn engine_json(v: &LoadedVariant) -> Notice {
+pub(super) fn compiled_notice(v: &LoadedVariant) -> Notice {
     let files: Vec<String> = v
         .files
         .iter()
@@ -208,7 +208,7 @@ pub(super) fn engine_json(v: &LoadedVariant) -> Notice {
 
 /// The notice on standard error: which rules, which engine.
 pub(super) fn announce(v: &LoadedVariant) {
-    errln!("{}", engine_json(v).line());
+    errln!("{}", compiled_notice(v).line());
 }
 
 /// `s` bound to the position of an SFEN and moves in the variant, as the core's `State`.
