@@ -1881,3 +1881,32 @@ fn jobs_answer_as_one_job_does() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs 0 is out of range"));
 }
+
+/// A count by the rules that is no natural number (a rule file whose `regular_count` gives
+/// -1) is refused with a diagnostic naming the query and the value, as `perft` refuses one:
+/// never printed as a count, never `null` in `--json`.
+#[test]
+fn go_count_by_the_rules_refuses_a_value_that_is_no_count() {
+    let go = std::fs::read_to_string("rules/go.rule").unwrap();
+    let body = "1 + (sum d in next_boards(G, last(r))";
+    assert!(go.contains(body), "go.rule's regular_count changed");
+    let bad = go.replacen(body, "0 - 1 + 0 * (sum d in next_boards(G, last(r))", 1);
+    let p = tmp("negative_count.rule", bad.as_bytes());
+    for json in [false, true] {
+        let mut args = vec![
+            "go",
+            "sequences",
+            "--graph",
+            "path:2",
+            "--rules",
+            p.to_str().unwrap(),
+        ];
+        if json {
+            args.push("--json");
+        }
+        let o = okite(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(o.stdout.is_empty(), "{}", text(&o));
+        assert!(text(&o).contains("gave -1, not a count"), "{}", text(&o));
+    }
+}

@@ -82,3 +82,21 @@ pub(super) fn table_in_bound(
     }
     Ok(())
 }
+
+/// What `okite mate`'s options ask of a search; an unknown `--length` or an option out of
+/// its range is refused.
+pub(super) fn mate_ask(a: &super::args::MateArgs) -> Result<crate::commands::mate::MateAsk, Diag> {
+    let length = crate::commands::mate::length(&a.length)?;
+    hash_in_bound(a.hash_mb, a.max_resident_mb)?;
+    threads_in_range(a.threads)?;
+    jobs_in_range(a.jobs)?;
+    Ok(crate::commands::mate::MateAsk {
+        length,
+        nodes: a.nodes,
+        time_ms: a.time_ms,
+        max_plies: a.max_plies,
+        hash_mb: a.hash_mb,
+        threads: a.threads,
+        max_resident_mb: a.max_resident_mb,
+    })
+}

@@ -130,12 +130,16 @@ pub(super) fn load_or_report(
 /// when every binding it met was on, or when the command said the same line already (a
 /// command that evaluates once a move says it once).
 pub(super) fn say_off_bindings(ev: &Evaluator) {
+    say_off(&ev.off_bindings)
+}
+
+/// [`say_off_bindings`] of the bindings an evaluation found off, each with why.
+pub(super) fn say_off(off_bindings: &std::collections::BTreeMap<String, String>) {
     static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    if ev.off_bindings.is_empty() {
+    if off_bindings.is_empty() {
         return;
     }
-    let parts: Vec<String> = ev
-        .off_bindings
+    let parts: Vec<String> = off_bindings
         .iter()
         .map(|(what, why)| format!("{what} off ({why})"))
         .collect();
@@ -152,22 +156,9 @@ pub(super) fn say_off_bindings(ev: &Evaluator) {
     errln!("{line}");
 }
 
-/// The error of a command under a variant when the rules fail on a position the native engine
-/// asked them about (the parts of legality the engine leaves to the rules).
-pub(super) fn rules_failed(message: &str) -> Diag {
-    Diag::error(
-        code::RULES_FAILED_IN_SEARCH,
-        format!("the rules failed on a position the native engine asked them about: {message}"),
-    )
-    .help("the native engine asks the rules for the parts the variant changed; `okite eval` on that position shows where they fail")
-}
+pub(super) use crate::commands::mate::rules_failed;
 
-/// The error of a command whose query of the rules gave a value it cannot use: `query` gave
-/// `v`, where the command wants `wanted`.
-pub(super) fn unexpected(query: &str, v: &Value, wanted: &str) -> Diag {
-    Diag::error(code::UNEXPECTED_VALUE, format!("`{query}` gave {v}, not {wanted}"))
-        .help("the command reads the definitions of the shipped rules with their types; a definition of the same name in the rules loaded gives another kind of value")
-}
+pub(super) use crate::commands::eval::unexpected;
 
 pub(super) fn report_eval(e: EvalError, prog: &Program, printer: &Printer) -> i32 {
     printer.fail_in(*e.diag, &prog.sources)
@@ -310,9 +301,8 @@ pub fn to_json_with(v: &Value, state: &dyn Fn(&Value) -> Option<String>) -> Stri
     out
 }
 
-/// Say on stderr, in one line, how a shogi command runs; under a variant that keeps the native
-/// move generation, the assembled legality (native parts, the changed ones by the rules). The
-/// notice said is returned, for the report's `engine` field.
+/// Say on stderr, in one line, how a shogi command runs ([`crate::commands::notice::announced`]);
+/// the notice said is returned, for the report's `engine` field.
 pub(super) fn announce(
     prog: &Program,
     reading: crate::ir::ReadingId,
@@ -321,71 +311,16 @@ pub(super) fn announce(
     plan: &Plan,
     engine: Engine,
 ) -> (Option<crate::hybrid::ShogiVariant>, Notice) {
-    let (Plan::Rules(why), Engine::Native) = (plan, engine) else {
+    if engine != Engine::Native {
         return (
             None,
             say_plan(prog, reading, def, engine_name, plan, engine),
         );
-    };
-    let rname = &prog.readings[reading.index()].name;
-    match crate::hybrid::shogi_variant(prog, reading) {
-        Ok(v) => {
-            let line = format!(
-                "okite: `{def}` under {rname}: native move generation and check, {} natively, by the rules: {} ({engine_name} off: {why})",
-                native_parts(&v.asked),
-                v.asked.names().join(", ")
-            );
-            let notice = assembled(
-                def,
-                rname,
-                &format!("{engine_name}, native parts kept"),
-                &v.asked,
-                why,
-                line,
-            );
-            errln!("{}", notice.line());
-            (Some(v), notice)
-        }
-        Err(no) => {
-            let notice = Notice::of(prog, reading, def, engine_name, plan);
-            errln!("{}; no native part kept: {no}", notice.line());
-            (None, notice)
-        }
     }
-}
-
-/// The notice of an engine of native parts under a variant, some of them (`asked`) by the
-/// rules.
-pub(super) fn assembled(
-    def: &str,
-    rname: &str,
-    engine: &str,
-    asked: &crate::shogi::legality::Asked,
-    why: &crate::bindings::Reason,
-    line: String,
-) -> Notice {
-    let names = asked.names().iter().map(|n| n.to_string()).collect();
-    Notice::assembled(def, rname, engine, names, why, line)
-}
-
-pub(super) fn native_parts(a: &crate::shogi::legality::Asked) -> String {
-    let asked = a.names();
-    let parts: Vec<&str> = [
-        "forbidden",
-        "nifu",
-        "dead_piece",
-        "dying",
-        "uchifuzume",
-        "mate",
-    ]
-    .into_iter()
-    .filter(|p| !asked.contains(p))
-    .collect();
-    if parts.is_empty() {
-        "nothing else".into()
-    } else {
-        parts.join(", ")
-    }
+    let (variant, notice) =
+        crate::commands::notice::announced(prog, reading, def, engine_name, plan);
+    errln!("{}", notice.line());
+    (variant, notice)
 }
 
 /// Who answers `def`: the plan's notice, or the rules where `--engine rules` was asked.
@@ -486,15 +421,7 @@ impl Drop for Spinner {
 
 /// The names of the shogi enums in the rules loaded, to turn positions into states.
 pub(super) fn state_names(prog: &Program) -> Result<crate::natives::shogi::Names, i32> {
-    crate::natives::shogi::Names::new(&crate::natives::NativeCtx { enums: prog }).map_err(|m| {
-        Printer::auto().fail(
-            Diag::error(
-                code::RULES_WITHOUT_SHOGI,
-                format!("the rules loaded cannot hold shogi states: {m}"),
-            )
-            .help("load rules/shogi.rule (the default rules/ folder has it)"),
-        )
-    })
+    crate::commands::eval::state_names(prog).map_err(|d| Printer::auto().fail(d))
 }
 
 /// The graph of a Go command's `--graph`.

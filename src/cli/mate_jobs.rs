@@ -7,11 +7,10 @@ use super::args::MateArgs;
 use super::common::*;
 use super::mate_report::print_mate;
 use super::problems::{bad_problem, read_problem, Problem};
-use crate::commands::report::MateReport;
 use crate::commands::Notice;
 use crate::diagnostics::code;
 use crate::diagnostics::{Diag, SourceMap};
-use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver};
+use crate::shogi::dfpn::MateSolver;
 use crate::shogi::position::Position;
 use crate::shogi::readings::Reading;
 
@@ -28,15 +27,19 @@ type Read = Result<Vec<Position>, (SourceMap, Vec<Diag>)>;
 /// not read, else 0), as the one-job loop gives it.
 pub(super) fn run(
     a: &MateArgs,
+    ask: &crate::commands::mate::MateAsk,
     problems: &[Problem],
     jobs: usize,
-    length: MateLength,
     reading: Reading,
     engine: &Notice,
     printer: &Printer,
 ) -> i32 {
     let read: Vec<Read> = problems.iter().map(|p| read_problem(a, p)).collect();
-    let hash_mb = (a.hash_mb / jobs).max(1);
+    // each job its share of the table
+    let ask = crate::commands::mate::MateAsk {
+        hash_mb: (ask.hash_mb / jobs).max(1),
+        ..ask.clone()
+    };
     let mut code = 0;
     // each job keeps its search (and its table) from problem to problem, on a thread with the
     // stack the one-job search has; a problem that does not read is answered where it stands
@@ -45,32 +48,21 @@ pub(super) fn run(
         jobs,
         Some(1 << 30),
         || {
-            let mut solver = MateSolver::new(hash_mb);
+            let mut solver = MateSolver::new(ask.hash_mb);
             solver.set_threads(a.threads);
             Some(solver)
         },
         |solver, r| {
             let positions = r.as_ref().ok()?;
-            let opts = MateOptions {
-                max_nodes: a.nodes,
-                max_ms: a.time_ms,
-                hash_mb,
-                length,
-                max_plies: a.max_plies,
-                reading,
-                stop: None,
-                progress: None,
-            };
-            Some(MateReport::of(
-                &solver.solve_history(positions, &opts),
-                engine,
+            Some(crate::commands::mate::native(
+                solver, positions, &ask, reading, None, engine,
             ))
         },
         |i, report| match (&read[i], report) {
             (Err((sources, ds)), _) => {
                 code = bad_problem(a, &problems[i], sources.clone(), ds, printer);
             }
-            (Ok(_), Some(report)) => print_mate(&report, a, length == MateLength::Any),
+            (Ok(_), Some(report)) => print_mate(&report, a, ask.any()),
             (Ok(_), None) => {}
         },
     );

@@ -179,31 +179,21 @@ pub(super) fn eval_with_bound_within(
     resident_mb: Option<usize>,
     timeout: Option<std::time::Duration>,
 ) -> Result<Value, i32> {
-    let fid = prog.sources.add("<query>", None, text.to_string());
-    let e =
-        crate::syntax::parse_expr(text, fid).map_err(|ds| printer.fail_all(&ds, &prog.sources))?;
-    let q = prog
-        .compile_query(&e, &bound)
-        .map_err(|ds| printer.fail_all(&ds, &prog.sources))?;
-    let r = match reading {
-        Some(r) => prog
-            .reading_or_error(r)
-            .map_err(|d| printer.fail_in(d, &prog.sources))?,
-        None => crate::check::BASE,
-    };
-    let binder = crate::bindings::Sound::standard();
-    let mut ev = Evaluator::new(prog, &binder);
-    ev.engine = engine;
-    ev.set_reading(r);
-    if let Some(mb) = resident_mb {
-        ev.budget.max_resident_bytes = mb.saturating_mul(1 << 20);
-    }
-    if timeout.is_some() {
-        ev.budget.timeout = timeout;
-    }
-    let v = ev.eval_query(&q);
-    say_off_bindings(&ev);
-    v.map_err(|e| printer.fail_in(*e.diag, &prog.sources))
+    let answer = crate::commands::eval::evaluate(
+        prog,
+        crate::commands::eval::Query {
+            text,
+            bound,
+            engine,
+            reading,
+            resident_mb,
+            timeout,
+        },
+    );
+    say_off(&answer.off_bindings);
+    answer
+        .value
+        .map_err(|ds| printer.fail_all(&ds, &prog.sources))
 }
 
 /// `okite eval`.

@@ -7,11 +7,11 @@ use super::common::*;
 use super::query::*;
 use super::variant_asked::{shogi_program, Asked, Play};
 use crate::check::Program;
+use crate::commands::game::{Judged, Judges};
 use crate::commands::perft::{self, HISTORY_DEPTH};
-use crate::commands::report::{
-    Count, Forbidden, GameReport, Moves, PositionReport, ReadingVerdict, RecordFoul, RecordResult,
-};
-use crate::commands::{Notice, Plan, REPLAY_DEFS, SHOGI_READINGS};
+use crate::commands::report::{Count, Moves, PositionReport, ReadingVerdict};
+use crate::commands::told::Told;
+use crate::commands::{Notice, Plan, SHOGI_READINGS};
 use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::front::{positions_of, pseudo_game, record_of, shogi_game, QueryOpts, RunOpts};
@@ -229,35 +229,17 @@ pub(super) fn legal_hybrid(
         .collect())
 }
 
-/// Who judges a game under the readings asked: the checked program (the native replay where it
-/// may answer, else the rules), or the native replay under the shipped reading that the facts
-/// of the built-in rules give for each reading asked, in order (no program checked).
-pub(super) enum Judges<'p> {
-    Checked(&'p mut Program),
-    Shipped(Vec<&'static str>),
-}
-
-impl Judges<'_> {
-    /// The judges of `readings` on the built-in rules known without checking them (no rule
-    /// files named, no variant), where the facts give each one's native replay.
-    fn shipped(
-        rules: &[std::path::PathBuf],
-        variant: Option<&str>,
-        readings: &[String],
-    ) -> Option<Judges<'static>> {
-        let natives = readings
-            .iter()
-            .map(
-                |r| match crate::commands::shipped_replay_plan(rules, variant, r) {
-                    Some(Plan::Native(n)) => Some(n),
-                    _ => None,
-                },
-            )
-            .collect::<Option<Vec<_>>>()?;
-        Some(Judges::Shipped(natives))
+/// What a command says as it runs, on standard error.
+pub(super) fn tell(t: Told) {
+    match t {
+        Told::Notice(n) => errln!("{}", n.line()),
+        Told::OffBindings(off) => say_off(off),
     }
 }
 
+/// `okite game` on one game under the readings: the report of [`crate::commands::game::judge`],
+/// as text or JSON, written into `out`; the exit status. A reading that fails leaves the lines of
+/// those judged before it, then its error.
 pub(super) fn report_game(
     judges: &mut Judges,
     positions: &[crate::shogi::position::Position],
@@ -268,194 +250,43 @@ pub(super) fn report_game(
     out: &mut String,
 ) -> i32 {
     use std::fmt::Write as _;
-    let moves = match moves_of_game(positions, printer) {
-        Ok(m) => m,
-        Err(c) => return c,
+    let judged = crate::commands::game::judge(judges, positions, record, readings, &mut tell);
+    let none = crate::diagnostics::SourceMap::default();
+    let fail = |judges: &Judges, ds: &[Diag]| {
+        printer.fail_all(ds, judges.program().map_or(&none, |p| &p.sources))
     };
-    // every reading is known before anything runs
-    let ids = match judges {
-        Judges::Checked(prog) => match readings
-            .iter()
-            .map(|name| prog.reading_or_error(name))
-            .collect::<Result<Vec<_>, _>>()
-        {
-            Ok(ids) => ids,
-            Err(d) => return printer.fail_in(d, &prog.sources),
-        },
-        Judges::Shipped(_) => vec![],
+    let Judged { report, failed } = match judged {
+        Ok(j) => j,
+        Err(ds) => return fail(judges, &ds),
     };
-    let stated = record.and_then(|r| r.result.as_ref());
-    let foul = record.and_then(|r| r.illegal_end.as_ref());
-    if !json {
-        let _ = writeln!(out, "{}", plural(moves.len(), "move"));
-        if let Some(e) = foul {
-            let _ = writeln!(
-                out,
-                "the record ends with an illegal move: move {} `{}` (line {}): {}",
-                e.ply, e.written, e.place.line, e.why
-            );
-        }
-        if let Some(r) = stated {
-            let _ = writeln!(
-                out,
-                "record result: {}, {} after {} moves (`{}`, line {})",
-                r.outcome.name(),
-                r.ending.name(),
-                r.ply,
-                r.stated,
-                r.line
-            );
-        }
-    }
-    let mut rows = vec![];
-    let mut keep = |row: ReadingVerdict, out: &mut String| {
-        if json {
-            rows.push(row);
-        } else {
-            let _ = writeln!(out, "{}", verdict_line(&row));
-        }
-    };
-    match judges {
-        Judges::Checked(prog) => {
-            for (name, &r) in readings.iter().zip(&ids) {
-                match checked_verdict(prog, name, r, positions, &moves) {
-                    Ok(row) => keep(row, out),
-                    Err(c) => return c,
-                }
-            }
-        }
-        Judges::Shipped(natives) => {
-            for (name, native) in readings.iter().zip(natives.iter()) {
-                keep(shipped_verdict(name, native, positions, &moves), out);
-            }
-        }
-    }
     if json {
-        let report = GameReport {
-            moves: moves.iter().map(|m| m.to_usi()).collect(),
-            readings: rows,
-            record_result: stated.map(|r| RecordResult {
-                outcome: r.outcome.name(),
-                ending: r.ending.name(),
-                ply: r.ply,
-                stated: r.stated.clone(),
-                line: r.line,
-            }),
-            record_illegal_move: foul.map(|e| RecordFoul {
-                number: e.ply,
-                written: e.written.clone(),
-                why: e.why.clone(),
-                line: e.place.line,
-            }),
-        };
-        let _ = writeln!(out, "{}", crate::json::text(&report));
-    }
-    0
-}
-
-/// The moves between consecutive positions of a game (a variant's own moves included).
-fn moves_of_game(
-    positions: &[crate::shogi::position::Position],
-    printer: &Printer,
-) -> Result<Vec<crate::shogi::types::Move>, i32> {
-    let mut moves = vec![];
-    for w in positions.windows(2) {
-        match w[0]
-            .pseudo_legal_moves()
-            .into_iter()
-            .find(|m| w[0].after(*m) == w[1])
-            .or_else(|| crate::shogi::naming::move_between(&w[0], &w[1]))
-        {
-            Some(m) => moves.push(m),
-            None => {
-                return Err(printer.fail(
-                    Diag::error(
-                        code::BAD_GAME_RECORD,
-                        format!("bad game record: step {} is no move", moves.len() + 1),
-                    )
-                    .help("each position of a record follows from the one before by one move"),
-                ));
-            }
+        if let Some(ds) = failed {
+            return fail(judges, &ds);
         }
+        let _ = writeln!(out, "{}", crate::json::text(&report));
+        return 0;
     }
-    Ok(moves)
-}
-
-/// The game under one reading of the checked program: by the native replay where it may answer,
-/// else by the rules.
-fn checked_verdict(
-    prog: &mut Program,
-    name: &str,
-    r: crate::ir::ReadingId,
-    positions: &[crate::shogi::position::Position],
-    moves: &[crate::shogi::types::Move],
-) -> Result<ReadingVerdict, i32> {
-    // the report reads legality, repetition and perpetual check: the native replay answers
-    // when all three are the shipped definitions of one native reading
-    let plan = crate::commands::plan_all(prog, r, &REPLAY_DEFS, &SHOGI_READINGS);
-    let engine = say_plan(prog, r, "legal", "the native replay", &plan, Engine::Native);
-    let rep = match plan {
-        Plan::Native(n) => native_replay(positions, moves, n),
-        Plan::Rules(_) => replay_by_rules(prog, r, positions)?,
-    };
-    Ok(verdict(name, rep, moves, engine))
-}
-
-/// The game under one reading of the built-in rules, by the native replay following the
-/// shipped reading `native`.
-fn shipped_verdict(
-    name: &str,
-    native: &str,
-    positions: &[crate::shogi::position::Position],
-    moves: &[crate::shogi::types::Move],
-) -> ReadingVerdict {
-    let engine = Notice::native("legal", name, "the native replay", native);
-    errln!("{}", engine.line());
-    verdict(name, native_replay(positions, moves, native), moves, engine)
-}
-
-/// The native replay of a game under the shipped reading `native`.
-#[expect(
-    clippy::expect_used,
-    reason = "the shogi engines' readings are the named ones"
-)]
-fn native_replay(
-    positions: &[crate::shogi::position::Position],
-    moves: &[crate::shogi::types::Move],
-    native: &str,
-) -> crate::shogi::readings::Replay {
-    crate::shogi::readings::replay(
-        positions,
-        moves,
-        crate::shogi::readings::Reading::named(native)
-            .expect("the shogi engines' readings are named"),
-    )
-}
-
-/// A reading's verdict on a game from what its replay found.
-fn verdict(
-    name: &str,
-    rep: crate::shogi::readings::Replay,
-    moves: &[crate::shogi::types::Move],
-    engine: Notice,
-) -> ReadingVerdict {
-    let crate::shogi::readings::Replay {
-        first_forbidden,
-        repetitions,
-        perpetual_checks,
-        final_mate,
-    } = rep;
-    ReadingVerdict {
-        reading: name.to_string(),
-        first_forbidden: first_forbidden.map(|(i, why)| Forbidden {
-            number: i,
-            usi: moves[i - 1].to_usi(),
-            why,
-        }),
-        repetitions,
-        perpetual_checks,
-        final_mate,
-        engine,
+    let _ = writeln!(out, "{}", plural(report.moves.len(), "move"));
+    if let Some(e) = &report.record_illegal_move {
+        let _ = writeln!(
+            out,
+            "the record ends with an illegal move: move {} `{}` (line {}): {}",
+            e.number, e.written, e.line, e.why
+        );
+    }
+    if let Some(r) = &report.record_result {
+        let _ = writeln!(
+            out,
+            "record result: {}, {} after {} moves (`{}`, line {})",
+            r.outcome, r.ending, r.ply, r.stated, r.line
+        );
+    }
+    for row in &report.readings {
+        let _ = writeln!(out, "{}", verdict_line(row));
+    }
+    match failed {
+        Some(ds) => fail(judges, &ds),
+        None => 0,
     }
 }
 
@@ -495,51 +326,6 @@ fn verdict_line(v: &ReadingVerdict) -> String {
             "is not mate"
         }
     )
-}
-
-/// What the native replay reports, asked of the rules: the forbidden moves, the fourfold
-/// repetitions and those completed by perpetual check (moves counted from 1), and mate at the end.
-pub(super) fn replay_by_rules(
-    prog: &mut Program,
-    reading: crate::ir::ReadingId,
-    positions: &[crate::shogi::position::Position],
-) -> Result<crate::shogi::readings::Replay, i32> {
-    let printer = Printer::auto();
-    let names = state_names(prog)?;
-    let states: Vec<Value> = positions.iter().map(|p| names.state(p)).collect();
-    let bound = vec![("g".to_string(), Value::seq(states), "Game".to_string())];
-    let text = "([j - 1 | j in seq(2..len(g)), forbidden(g[1..j], j)], \
-                [j - 1 | j in seq(2..len(g)), sennichite(g, j)], \
-                [j - 1 | j in seq(2..len(g)), perpetual_forbidden(g, j)], \
-                mate(g, len(g)))";
-    let v = eval_under(prog, reading, text, bound, Engine::Native, &printer)?;
-    let ints = |v: &Value| -> Vec<usize> {
-        match v {
-            Value::Seq(xs) => xs
-                .iter()
-                .filter_map(|x| match x {
-                    Value::Int(i) => Some(*i as usize),
-                    _ => None,
-                })
-                .collect(),
-            _ => vec![],
-        }
-    };
-    match v {
-        Value::Tuple(t) if t.len() == 4 => Ok(crate::shogi::readings::Replay {
-            first_forbidden: ints(&t[0])
-                .first()
-                .map(|&i| (i, "forbidden by the rules".to_string())),
-            repetitions: ints(&t[1]),
-            perpetual_checks: ints(&t[2]),
-            final_mate: t[3] == Value::Bool(true),
-        }),
-        other => Err(printer.fail(unexpected(
-            "(forbidden moves, repetitions, perpetual checks, mate)",
-            &other,
-            "a tuple of three sequences of move numbers and a truth value",
-        ))),
-    }
 }
 
 /// `okite perft`.

@@ -4,7 +4,7 @@
 use super::args::*;
 use super::common::*;
 use super::mate::variant_search;
-use crate::commands::MateSearch;
+use crate::commands::mate::MateEngine;
 use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::front::MovesOfRules;
@@ -35,21 +35,18 @@ pub(super) fn usi(args: UsiArgs) -> i32 {
         })?;
         let r = prog.reading_or_error(name).map_err(|d| d.message.clone())?;
         let moves = (!MovesOfRules::new(&prog, r).shipped()).then_some(());
-        match crate::commands::mate_search(&prog, r).1 {
-            MateSearch::Native(reading) => Ok(crate::shogi::usi_engine::Follow::Native(reading)),
-            MateSearch::Hybrid { .. } => Ok(crate::shogi::usi_engine::Follow::Variant(
+        match crate::commands::mate::engine(&prog, r) {
+            Ok((MateEngine::Native(reading), _)) => {
+                Ok(crate::shogi::usi_engine::Follow::Native(reading))
+            }
+            Ok((MateEngine::Hybrid(_), _)) => Ok(crate::shogi::usi_engine::Follow::Variant(
                 variant_search(paths, name.to_string(), max_resident_bytes),
             )),
-            MateSearch::Refused { why, no } => {
-                let no = no.unwrap_or_else(|| "`mate_in` itself changed".to_string());
-                Err(Refused {
-                    why: format!(
-                        "the mate search cannot follow `mate_in` under {name} with these rules: {why}; no native part kept: {no}"
-                    ),
-                    // `position` plays the rules' own moves all the same
-                    moves: moves.map(|()| rules_moves(prog, r)),
-                })
-            }
+            Err(refusal) => Err(Refused {
+                why: refusal.message,
+                // `position` plays the rules' own moves all the same
+                moves: moves.map(|()| rules_moves(prog, r)),
+            }),
         }
     };
     // the command line's choice is checked before the first command; a failure is told

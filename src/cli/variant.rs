@@ -139,10 +139,13 @@ pub(super) fn show(
 /// for `--sfen` (the variant's start without it) or for each position of `--batch`.
 pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printer) -> i32 {
     use super::problems::{bad_problem, problems_of, Problem};
-    use crate::shogi::variant::{MateLimits, MateOutcome};
     let dm = match drop_mate(a.variant.drop_mate.as_deref(), printer) {
         Ok(d) => d,
         Err(c) => return c,
+    };
+    let ask = match super::bounds::mate_ask(a) {
+        Ok(ask) => ask,
+        Err(d) => return printer.fail(d),
     };
     let problems = if a.sfen.is_none() && a.batch.is_none() {
         vec![Problem::given("startpos")]
@@ -154,7 +157,6 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
     };
     let engine = compiled_notice(&v);
     errln!("{}", engine.line());
-    let any = a.length == "any";
     let mut code = 0;
     for problem in &problems {
         if let Some(d) = problem.unreadable(a.batch.as_deref()) {
@@ -172,40 +174,8 @@ pub(super) fn mate(v: LoadedVariant, a: &super::args::MateArgs, printer: &Printe
                 continue;
             }
         };
-        let start = std::time::Instant::now();
-        let mut limits = MateLimits {
-            drop_mate: dm,
-            max_plies: crate::shogi::variant::MAX_MATE_PLIES,
-            ..MateLimits::default()
-        };
-        if a.max_plies > 0 {
-            limits.max_plies = a.max_plies;
-        }
-        if a.nodes > 0 {
-            limits.max_nodes = a.nodes;
-        }
-        if a.time_ms > 0 {
-            limits.deadline = Some(start + std::time::Duration::from_millis(a.time_ms));
-        }
-        // about 40 bytes an entry of the table
-        limits.max_entries = (a.hash_mb.min(a.max_resident_mb) << 20) / 40;
-        let r = p.mate_search_for(limits, !any);
-        let (result, pv) = match &r.outcome {
-            MateOutcome::Mate(line) => ("mate", p.line_text(line)),
-            MateOutcome::NoMate => ("nomate", vec![]),
-            MateOutcome::Unknown => ("unknown", vec![]),
-        };
-        let report = crate::commands::report::MateReport {
-            result,
-            plies: pv.len() as u32,
-            pv,
-            nodes: r.nodes,
-            ms: start.elapsed().as_millis() as u64,
-            shortest: r.shortest,
-            lower_bound: r.lower_bound,
-            engine: engine.clone(),
-        };
-        super::mate_report::print_mate(&report, a, any);
+        let report = crate::commands::mate::compiled(&mut p, &ask, dm, &engine);
+        super::mate_report::print_mate(&report, a, ask.any());
     }
     code
 }

@@ -4,10 +4,14 @@
 //! it says of that ([`notice`]), the native perft ([`perft`]), and the typed reports the commands return ([`report`]), which
 //! `--json` serialises and the text output renders.
 
+pub mod eval;
+pub mod game;
+pub mod mate;
 pub mod notice;
 pub mod perft;
 pub mod plan;
 pub mod report;
+pub mod told;
 
 pub use notice::Notice;
 pub use plan::{

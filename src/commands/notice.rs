@@ -121,21 +121,29 @@ impl Notice {
         }
     }
 
-    /// A native search or move generation under a variant, with the parts `by_the_rules` asked
-    /// of the rules; `engine` the name in the JSON, `line` what is said to people.
+    /// A native search or move generation under a variant, with the parts `asked` of the
+    /// rules; `engine` the name in the JSON, `line` what is said to people.
     pub fn assembled(
         def: &str,
         rname: &str,
         engine: &str,
-        by_the_rules: Vec<String>,
+        asked: &crate::shogi::legality::Asked,
         why: &Reason,
         line: String,
     ) -> Notice {
         Notice {
             engine: Some(engine.to_string()),
-            by_the_rules: Some(by_the_rules),
+            by_the_rules: Some(asked.names().iter().map(|n| n.to_string()).collect()),
             reason: Some(why.to_string()),
             ..Notice::new(def, rname, false, line)
+        }
+    }
+
+    /// The same notice, its line saying why no native part could be kept.
+    pub fn no_native_part(self, no: &str) -> Notice {
+        Notice {
+            line: format!("{}; no native part kept: {no}", self.line),
+            ..self
         }
     }
 
@@ -161,6 +169,66 @@ impl Notice {
     /// The line said on standard error.
     pub fn line(&self) -> &str {
         &self.line
+    }
+}
+
+/// The parts of legality an engine of native parts makes natively: those not `asked` of the
+/// rules ("nothing else" when the rules answer all of them).
+pub fn native_parts(asked: &crate::shogi::legality::Asked) -> String {
+    let asked = asked.names();
+    let parts: Vec<&str> = [
+        "forbidden",
+        "nifu",
+        "dead_piece",
+        "dying",
+        "uchifuzume",
+        "mate",
+    ]
+    .into_iter()
+    .filter(|p| !asked.contains(p))
+    .collect();
+    if parts.is_empty() {
+        "nothing else".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// How a shogi command runs under `plan`: under a variant that keeps the native move
+/// generation, the assembled legality (native parts, the changed ones by the rules), with its
+/// variant; else the plan's notice.
+pub fn announced(
+    prog: &Program,
+    reading: ReadingId,
+    def: &str,
+    engine_name: &str,
+    plan: &Plan,
+) -> (Option<crate::hybrid::ShogiVariant>, Notice) {
+    let Plan::Rules(why) = plan else {
+        return (None, Notice::of(prog, reading, def, engine_name, plan));
+    };
+    let rname = &prog.readings[reading.index()].name;
+    match crate::hybrid::shogi_variant(prog, reading) {
+        Ok(v) => {
+            let line = format!(
+                "okite: `{def}` under {rname}: native move generation and check, {} natively, by the rules: {} ({engine_name} off: {why})",
+                native_parts(&v.asked),
+                v.asked.names().join(", ")
+            );
+            let notice = Notice::assembled(
+                def,
+                rname,
+                &format!("{engine_name}, native parts kept"),
+                &v.asked,
+                why,
+                line,
+            );
+            (Some(v), notice)
+        }
+        Err(no) => (
+            None,
+            Notice::of(prog, reading, def, engine_name, plan).no_native_part(&no),
+        ),
     }
 }
 

@@ -55,11 +55,14 @@ pub(super) fn go_by_rules(
     let spinner = Spinner::new(format!("evaluating {text} by the rules"));
     let v = eval_with_bound(prog, text, bound, engine, reading, &printer, None);
     drop(spinner);
+    // a count is a natural number; a value of another kind is no answer (a rule file that
+    // defines the name otherwise), refused as `perft` refuses it
     match v {
-        Ok(v) => {
-            print_count(v, json);
+        Ok(Value::Int(n)) if n >= 0 => {
+            print_count(n, json);
             0
         }
+        Ok(v) => printer.fail(unexpected(text, &v, "a count")),
         Err(c) => c,
     }
 }
