@@ -2,7 +2,7 @@
 //! Searches for a game with the logic of the problem "Last Judgment": a defending pawn drop
 //! gives check, and the attacker's only answer completes the fourth repetition of the attacker's
 //! own perpetual check. The broad reading makes that drop a pawn-drop mate; the narrow one does
-//! not. It prints the SFEN and the moves, which tests/last_judgment.rs keeps.
+//! not. It prints the SFEN and the moves, which tests/suite/last_judgment.rs keeps.
 //!
 //! cargo run --release --example find_perpetual_drop
 

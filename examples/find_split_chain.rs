@@ -7,7 +7,7 @@
 //! search looks at nearly full boards: every board of a graph with at most `max-empty` empty
 //! points and a chain of two stones or more in atari, as a regular sequence of that one board,
 //! is classified; the first board with a split
-//! chain is printed (values -1 black, 1 white, 0 empty, in vertex order), which tests/go_life.rs
+//! chain is printed (values -1 black, 1 white, 0 empty, in vertex order), which tests/suite/go_life.rs
 //! keeps.
 //!
 //! cargo run --release --example find_split_chain [max-empty] [graph ...]

@@ -105,7 +105,7 @@ pub fn texts_hash() -> u64 {
 }
 
 /// Facts of the shipped rules known without checking them: generated from the checked program
-/// by tests/shipped_facts.rs, which fails when they are not what the program gives.
+/// by tests/suite/shipped_facts.rs, which fails when they are not what the program gives.
 pub mod facts {
     include!("shipped_facts.rs");
 }

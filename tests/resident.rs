@@ -2,25 +2,11 @@
 //! The resident-memory bound holds where values and tables grow: built-ins that build sets, a
 //! comprehension, the native board count. Each command below would grow past its bound of
 //! 256 MiB; each ends with its diagnostic (exit status 2), and the largest resident size of any
-//! of them, as the system measured it (`getrusage` of the children of this test binary, which
-//! runs no other test), stays near the bound instead of passing it several times over.
+//! of them, as the system measured it (`wait4` of each command), stays near the bound instead of passing it several times over.
 
 use std::process::Command;
 
 const BOUND_MB: usize = 256;
-
-/// The largest resident size of the children of this process so far, in bytes.
-#[cfg(target_os = "linux")]
-fn children_peak_rss() -> usize {
-    // SAFETY: getrusage writes into the struct it is given, nothing else.
-    #[allow(unsafe_code)]
-    let usage = unsafe {
-        let mut u: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut u);
-        u
-    };
-    usage.ru_maxrss as usize * 1024
-}
 
 #[cfg(target_os = "linux")]
 #[test]
@@ -57,16 +43,13 @@ fn growth_is_bounded_as_it_happens() {
         (vec!["go", "count", "--graph", "grid:11x11"], "E0611"),
     ];
     for (args, code) in cases {
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(&args)
+        let mut c = Command::new(env!("CARGO_BIN_EXE_okite"));
+        c.args(&args)
             .args(["--max-resident-mb", &bound])
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            .env("NO_COLOR", "1");
+        let (status, _, err, peak) = run_with_peak(c);
+        assert_eq!(status, Some(2), "{args:?}: {err}");
         assert!(err.contains(code), "{args:?}: {err}");
-        let peak = children_peak_rss();
         assert!(
             peak <= (BOUND_MB + 64) << 20,
             "{args:?}: {} MiB resident under a bound of {BOUND_MB} MiB",
@@ -148,21 +131,17 @@ proptest::proptest! {
                 (format!("size(closure {{0}} by (x -> if x < {n} then {{x + 1}} else {{}}))"), u128::from(n) + 1)
             }
         };
-        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-            .args(["eval", &expr, "--max-resident-mb", &BOUND_MB.to_string()])
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        let out = String::from_utf8_lossy(&o.stdout);
-        match o.status.code() {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_okite"));
+        c.args(["eval", &expr, "--max-resident-mb", &BOUND_MB.to_string()])
+            .env("NO_COLOR", "1");
+        let (status, out, err, peak) = run_with_peak(c);
+        match status {
             Some(0) => proptest::prop_assert_eq!(out.trim(), size.to_string(), "{}", expr),
             _ => {
-                proptest::prop_assert_eq!(o.status.code(), Some(2), "{}: {}", expr, err);
+                proptest::prop_assert_eq!(status, Some(2), "{}: {}", expr, err);
                 proptest::prop_assert!(err.contains("E0306"), "{}: {}", expr, err);
             }
         }
-        let peak = children_peak_rss();
         proptest::prop_assert!(
             peak <= (BOUND_MB + 64) << 20,
             "{}: {} MiB resident under a bound of {} MiB", expr, peak >> 20, BOUND_MB
@@ -171,23 +150,35 @@ proptest::proptest! {
 }
 
 /// What a command writes on its standard output and the largest resident size of it and of the
-/// processes it waited for, in bytes (`wait4` of this one child: other tests' children do not
-/// count).
+/// processes it waited for, in bytes.
 #[cfg(target_os = "linux")]
-fn output_and_peak(mut cmd: Command) -> (Option<i32>, String, usize) {
+fn output_and_peak(cmd: Command) -> (Option<i32>, String, usize) {
+    let (code, out, _, peak) = run_with_peak(cmd);
+    (code, out, peak)
+}
+
+/// A command's exit status, standard output and standard error, and the largest resident size
+/// of it and of the processes it waited for, in bytes: `wait4` of this one child, so that the
+/// children of the other tests running beside it do not count. The size counts this process's
+/// resident memory when it started the child (the system keeps it across the child's exec), so
+/// that these tests run in a small binary of their own.
+#[cfg(target_os = "linux")]
+fn run_with_peak(mut cmd: Command) -> (Option<i32>, String, String, usize) {
     use std::io::Read;
     let mut child = cmd
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut bytes = vec![];
+        let _ = err_pipe.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    });
+    let mut out = vec![];
+    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+    let err = err.join().unwrap();
     let pid = child.id() as libc::pid_t;
     // SAFETY: wait4 writes the status and the usage of the child `pid`, a child of this process
     // not yet waited for (std's handle is dropped without waiting).
@@ -200,7 +191,8 @@ fn output_and_peak(mut cmd: Command) -> (Option<i32>, String, usize) {
     };
     drop(child);
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    (code, out, usage.ru_maxrss as usize * 1024)
+    let out = String::from_utf8_lossy(&out).into_owned();
+    (code, out, err, usage.ru_maxrss as usize * 1024)
 }
 
 /// `okite` run by `sh` under a bound on its address space (`ulimit -v`, in KiB), with `input`

@@ -1,7 +1,7 @@
 #![forbid(unsafe_code)]
 //! The diagnostic codes by name: a constant for each code of the catalogue
 //! (`catalogue/codes.rs`, whose names they spell in upper case), so that a call site names the
-//! code it reports and tests/codes.rs can hold the two together.
+//! code it reports and tests/suite/codes.rs can hold the two together.
 
 /// E0001: the text does not follow the grammar of the rule language.
 pub const SYNTAX_ERROR: &str = "E0001";

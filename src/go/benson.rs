@@ -1,7 +1,7 @@
 //! Benson's unconditional life (D. B. Benson, "Life in the game of Go", Information Sciences 10,
 //! 1976): the chains of one colour that the opponent cannot capture even if their owner passes
 //! at every turn, and the eyes they enclose. rules/go_benson.rule states the same definitions
-//! (`benson_alive`, `benson_eyes`); tests/go_benson.rs compares the two on every board of small
+//! (`benson_alive`, `benson_eyes`); tests/suite/go_benson.rs compares the two on every board of small
 //! graphs.
 //!
 //! The regions of a colour are the maximal connected sets of vertices without a stone of that

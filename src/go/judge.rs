@@ -4,7 +4,7 @@
 //! board with or without the eyes of stones that touch a dame.
 //!
 //! Each function states in Rust what the definition of the same name states in the rules; the
-//! natives bound to them are checked against the rules (tests/go_rulesets.rs).
+//! natives bound to them are checked against the rules (tests/suite/go_rulesets.rs).
 
 use super::bitset::BitSet;
 use super::board::{Board, Color, Illegal};

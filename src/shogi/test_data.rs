@@ -1,11 +1,11 @@
 //! The public positions the unit tests check against, read from `../shared/shogi-oracles/`
-//! through the tests' one helper (tests/common/oracles.rs, included here). A test that reads
+//! through the tests' one helper (tests/suite/common/oracles.rs, included here). A test that reads
 //! them starts with `if !present() { return; }`: where the data is absent it says which file it
 //! lacks and returns.
 
 use super::position::Position;
 
-#[path = "../../tests/common/oracles.rs"]
+#[path = "../../tests/suite/common/oracles.rs"]
 mod oracles;
 pub(crate) use oracles::{path, present};
 

@@ -1023,7 +1023,7 @@ mod tests {
     #[test]
     fn an_unreadable_position_line_is_a_failed_position() {
         let long = format!("position sfen {}\n", "x".repeat(MAX_LINE_BYTES));
-        // (under a board variant: tests/variants.rs `board_variants_through_the_commands`)
+        // (under a board variant: tests/suite/variants.rs `board_variants_through_the_commands`)
         for (setup, mated, fresh) in [(
             "",
             "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1",

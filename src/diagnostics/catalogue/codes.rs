@@ -313,7 +313,7 @@ pub static CODES: &[Code] = &[
          the reading is refused, and so are the readings that extend it. Group the overrides \
          into fewer readings.",
         Trigger::Library(
-            "a rule file of 10,002 readings, each extending the one before (tests/codes.rs \
+            "a rule file of 10,002 readings, each extending the one before (tests/suite/codes.rs \
              builds it)",
         ),
     ),

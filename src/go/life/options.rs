@@ -18,7 +18,7 @@ impl Classifier {
     /// Turns off (or back on) the static knowledge of the proof-number search: under the
     /// reconstruction's table a player moving first never gets a vertex that Benson's rule
     /// keeps for the opponent (a stone of an unconditionally alive chain, or its eye). The
-    /// classes are the same either way (tests/go_life.rs compares them); the search is shorter
+    /// classes are the same either way (tests/suite/go_life.rs compares them); the search is shorter
     /// with it.
     pub fn set_static_knowledge(&mut self, on: bool) {
         self.static_knowledge = on;
@@ -27,7 +27,7 @@ impl Classifier {
     /// Turns off (or back on) the colour symmetry of the empty board: the proof-number search
     /// then asks White's question there too, where by default it takes Black's answer (the
     /// swap of the colours maps the empty board onto itself, and every rule onto itself). The
-    /// classes are the same either way (tests/go_life.rs compares them); the empty 3 x 4 board
+    /// classes are the same either way (tests/suite/go_life.rs compares them); the empty 3 x 4 board
     /// takes half the visits with it.
     pub fn set_colour_symmetry(&mut self, on: bool) {
         self.colour_symmetry = on;
@@ -38,7 +38,7 @@ impl Classifier {
     /// for 1 whatever the length). In long capture and recapture fights every new history is
     /// a new sequence whose first numbers are those of a fresh one, so the search can follow a
     /// fight ever further while a shorter proof lies beside it; with a step the numbers of a
-    /// long line grow with it. The classes are the same (tests/go_life.rs compares them); the
+    /// long line grow with it. The classes are the same (tests/suite/go_life.rs compares them); the
     /// visits change, fewer on some positions and more on others (docs/PERFORMANCE.md).
     pub fn set_length_step(&mut self, step: u32) {
         self.length_step = step;
@@ -49,7 +49,7 @@ impl Classifier {
     /// of its options' plus one for each other option still open, where by default it is their
     /// sum. The opponent's many orders of the same plays reach the same boards, and a sum counts
     /// them as often as they are reached; on the long capture fights of paths the sums grow
-    /// with the orders, not with the work left. The classes are the same (tests/go_life.rs);
+    /// with the orders, not with the work left. The classes are the same (tests/suite/go_life.rs);
     /// the visits are far fewer on some positions of path:11 and path:12 and more on the
     /// grids (docs/PERFORMANCE.md).
     pub fn set_weak_numbers(&mut self, weak: bool) {
