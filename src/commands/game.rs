@@ -266,3 +266,83 @@ pub fn replay_by_rules(
         )]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{judge, Judges};
+    use crate::commands::told::Told;
+    use crate::shogi::position::Position;
+
+    /// The positions of the game of `usi` from the start.
+    fn game(usi: &str) -> Vec<Position> {
+        let mut positions = vec![Position::startpos()];
+        for w in usi.split_whitespace() {
+            let last = positions.last().unwrap();
+            let m = last.parse_usi_move(w).unwrap();
+            positions.push(last.after(m));
+        }
+        positions
+    }
+
+    /// Both rooks shuffled three times: the start stands for the fourth time after move 12,
+    /// under each shipped reading, with no move forbidden; each reading's notice is told as it
+    /// is judged, and is the verdict's engine.
+    #[test]
+    fn a_fourfold_repetition_is_found_under_each_reading() {
+        let positions = game(&"2h1h 8b9b 1h2h 9b8b ".repeat(3));
+        let readings: Vec<String> = ["narrow", "broad"].map(String::from).to_vec();
+        let mut judges = Judges::shipped(&[], None, &readings).unwrap();
+        let mut told = vec![];
+        let judged = judge(&mut judges, &positions, None, &readings, &mut |t| {
+            if let Told::Notice(n) = t {
+                told.push(n.clone())
+            }
+        })
+        .unwrap();
+        assert!(judged.failed.is_none());
+        let report = judged.report;
+        assert_eq!(report.moves.len(), 12);
+        assert_eq!(report.moves[0], "2h1h");
+        assert_eq!(report.readings.len(), 2);
+        for (row, name) in report.readings.iter().zip(&readings) {
+            assert_eq!(&row.reading, name);
+            assert_eq!(row.repetitions, [12]);
+            assert!(row.perpetual_checks.is_empty());
+            assert!(row.first_forbidden.is_none());
+            assert!(!row.final_mate);
+        }
+        assert_eq!(
+            told,
+            report
+                .readings
+                .iter()
+                .map(|r| r.engine.clone())
+                .collect::<Vec<_>>()
+        );
+        // a reading the built-in rules do not have is no shipped judge
+        assert!(Judges::shipped(&[], None, &["nope".to_string()]).is_none());
+    }
+
+    /// Positions that do not follow one from the other by a move are no game: refused before
+    /// any reading is judged.
+    #[test]
+    fn positions_that_are_no_game_are_refused() {
+        // two moves apart: 3c3d and 2g2f between the second and the third
+        let mut positions = game("7g7f 3c3d 2g2f");
+        positions.remove(2);
+        let readings = vec!["narrow".to_string()];
+        let mut judges = Judges::shipped(&[], None, &readings).unwrap();
+        let mut said = 0;
+        let ds = match judge(&mut judges, &positions, None, &readings, &mut |_| said += 1) {
+            Err(ds) => ds,
+            Ok(_) => panic!("a game"),
+        };
+        assert_eq!(ds[0].code, crate::diagnostics::code::BAD_GAME_RECORD);
+        assert!(
+            ds[0].message.contains("step 2 is no move"),
+            "{}",
+            ds[0].message
+        );
+        assert_eq!(said, 0);
+    }
+}
