@@ -5,21 +5,18 @@
 use super::args::TsumeArgs;
 use super::common::*;
 use crate::commands::report::tsume as shown;
+use crate::commands::tsume::{TsumeAsk, Written};
 use crate::diagnostics::Diag;
 use crate::front::{OutOpts, RecordFormat};
 use crate::shogi::position::Position;
-use crate::shogi::tsume::report::{self, AtPly, Verdict};
-use crate::shogi::tsume::{Board, Checker, Convention, Futility, CONVENTIONS};
+use crate::shogi::tsume::report;
+use crate::shogi::tsume::CONVENTIONS;
 use crate::shogi::types::Move;
 
 use crate::commands::{TSUME_DEFS, TSUME_READINGS};
 use crate::diagnostics::code;
 
-/// A convention asked for: the name given and what the checker follows.
-pub(super) struct Asked {
-    name: String,
-    conv: Convention,
-}
+pub(super) use crate::commands::tsume::Asked;
 
 /// What every problem of a `tsume` command is judged by: the board variant asked (if any), and
 /// the conventions, each one the checker follows; or the exit status of why not (its
@@ -159,25 +156,13 @@ pub(super) fn run_tsume(a: TsumeArgs) -> i32 {
     if let Err(d) = crate::front::engine_start(std::slice::from_ref(&start)) {
         return printer.fail(d);
     }
-    let stated = match &a.solution {
-        Some(s) => {
-            let mut line = vec![];
-            for t in s.split_whitespace() {
-                match Move::from_usi(t) {
-                    Some(m) => line.push(m),
-                    None => {
-                        return printer.fail(
-                            Diag::error(
-                                code::BAD_SOLUTION,
-                                format!("the solution's move `{t}` is not a USI move"),
-                            )
-                            .help("write the solution in USI moves: `9e9a P*2a 9a2a`"),
-                        )
-                    }
-                }
-            }
-            Some(line)
-        }
+    let stated = match a
+        .solution
+        .as_deref()
+        .map(crate::commands::tsume::stated_line)
+    {
+        Some(Ok(line)) => Some(line),
+        Some(Err(d)) => return printer.fail(d),
         None => record_line,
     };
     let outcome = crate::shogi::dfpn::with_stack(super::output::carried(move || {
@@ -242,7 +227,8 @@ pub(super) fn variant_report(
     dm: crate::shogi::variant::DropMate,
     announce: impl FnOnce(),
 ) -> Result<String, Diag> {
-    use crate::shogi::variant::{MateLimits, MateOutcome, TsumeBoard};
+    use crate::commands::tsume::{variant_search_line, variant_stated_line};
+    use crate::shogi::variant::TsumeBoard;
     let p = super::variant_asked::read_position(v, sfen, "", dm)?;
     let start = TsumeBoard::new(p, dm).map_err(|why| {
         Diag::error(crate::variants::BAD_VARIANT, why)
@@ -250,54 +236,18 @@ pub(super) fn variant_report(
     })?;
     announce();
     let stated = match solution {
-        Some(s) => {
-            let mut q = start.p.clone();
-            let mut line = vec![];
-            for (i, t) in s.split_whitespace().enumerate() {
-                let m = q.parse_move(t, dm).map_err(|e| {
-                    Diag::error(
-                        code::BAD_SOLUTION,
-                        format!("the solution's move {} `{t}`: {}", i + 1, e.message),
-                    )
-                    .help(e.help.clone())
-                })?;
-                q.do_move(m);
-                line.push(m);
-            }
-            Some(line)
-        }
+        Some(s) => Some(variant_stated_line(&start, s, dm)?),
         None => None,
     };
-    let search = |a: &TsumeArgs, start: &TsumeBoard| {
-        let t0 = std::time::Instant::now();
-        let limits = MateLimits {
-            drop_mate: dm,
-            max_plies: a.max_plies,
-            max_nodes: a.nodes,
-            deadline: (a.time_ms > 0).then(|| t0 + std::time::Duration::from_millis(a.time_ms)),
-            ..MateLimits::default()
-        };
-        let r = start.p.clone().mate_search_for(limits, true);
-        match r.outcome {
-            MateOutcome::Mate(line) => Ok(line),
-            MateOutcome::NoMate => Err(no_mate_within(a.max_plies)),
-            MateOutcome::Unknown => Err(search_ran_out(&format!("{} nodes", r.nodes))),
-        }
-    };
     crate::shogi::dfpn::with_stack(super::output::carried(move || {
-        report_problem(a, &start, stated, asked, || search(a, &start))
+        report_problem(a, &start, stated, asked, || {
+            variant_search_line(&ask(a), &start, dm)
+        })
     }))
     .unwrap_or_else(|| Err(no_stack()))
 }
 
-/// Why the tsume checker did not run: no thread could be made for its stack (E0610).
-pub(super) fn no_stack() -> Diag {
-    Diag::error(
-        code::NO_SEARCH_THREAD,
-        "the tsume checker could not run (no thread for its stack)",
-    )
-    .help("the system refused a thread: free memory or raise the limit of threads")
-}
+pub(super) use crate::commands::tsume::no_stack;
 
 /// The report printed, or why there is none.
 pub(super) fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -> i32 {
@@ -311,6 +261,16 @@ pub(super) fn finish(outcome: Option<Result<String, Diag>>, printer: &Printer) -
     }
 }
 
+/// The limits of `a`, for the commands layer.
+fn ask(a: &TsumeArgs) -> TsumeAsk {
+    TsumeAsk {
+        nodes: a.nodes,
+        time_ms: a.time_ms,
+        max_plies: a.max_plies,
+        threads: a.threads,
+    }
+}
+
 /// The report, as text or JSON.
 pub(super) fn report_problem<B: Written>(
     a: &TsumeArgs,
@@ -319,232 +279,38 @@ pub(super) fn report_problem<B: Written>(
     asked: &[Asked],
     search: impl FnOnce() -> Result<Vec<B::Move>, Diag>,
 ) -> Result<String, Diag> {
-    let t0 = std::time::Instant::now();
-    let given = stated.is_some();
-    let line = match stated {
-        Some(l) => l,
-        None => search()?,
-    };
-    if let Some(why) = report::line_problem(start, &line) {
-        return Err(Diag::error(code::BAD_SOLUTION, format!("the solution is not a line of checks: {why}"))
-            .help("every move must be legal, each of the attacker's a check, and the line end on the attacker's move"));
-    }
-    let left_ms = a.time_ms.saturating_sub(t0.elapsed().as_millis() as u64);
-    let mut ck = Checker::new(a.nodes, if a.time_ms == 0 { 0 } else { left_ms.max(1) });
-    let futile = report::futile_interpositions(&mut ck, start, &line);
-    let mut verdicts: Vec<Named<B::Move>> = vec![];
-    for c in asked {
-        // without a stated solution, the common count reads its own line where the searched one
-        // holds a futile interposition
-        let mut own = None;
-        if !given && c.conv.futility == Futility::Common {
-            let in_line = match &futile {
-                Ok(f) => f
-                    .iter()
-                    .any(|at| at.moves.contains(&line[at.ply as usize - 1])),
-                Err(_) => false,
-            };
-            if in_line {
-                if let Ok(Some(l)) = ck.line(start, line.len() as u32, Futility::Common) {
-                    own = Some(l);
-                }
-            }
-        }
-        let v = report::verdict(&mut ck, start, own.as_ref().unwrap_or(&line), c.conv);
-        verdicts.push((c.name.clone(), v, own));
-    }
-    let left = report::leftover(start, &line);
-    let ms = t0.elapsed().as_millis() as u64;
+    let r = crate::commands::tsume::examine(&ask(a), start, stated, asked, search)?;
     Ok(if a.json {
-        json_report(start, &line, given, &left, &futile, &verdicts, ck.nodes, ms)
+        crate::json::text(&r)
     } else {
-        text_report(start, &line, given, &left, &futile, &verdicts)
+        text_report(&r)
     })
 }
 
 /// The shortest mate the df-pn search finds, every interposition counted.
 pub(super) fn search_line(a: &TsumeArgs, start: &Position) -> Result<Vec<Move>, Diag> {
-    use crate::shogi::dfpn::{MateLength, MateOptions, MateSolver, MateStatus};
-    let opts = MateOptions {
-        max_nodes: a.nodes,
-        max_ms: a.time_ms,
-        hash_mb: 64,
-        length: MateLength::Shortest,
-        max_plies: a.max_plies,
-        reading: crate::shogi::readings::Reading::NARROW,
-        ..Default::default()
-    };
-    // (the report runs on a thread with a large stack already)
-    let mut solver = MateSolver::new(opts.hash_mb);
-    solver.set_threads(a.threads);
-    let r = solver.solve(start, &opts);
-    match r.result {
-        MateStatus::Mate => Ok(r.pv),
-        MateStatus::NoMate => Err(no_mate_within(a.max_plies)),
-        MateStatus::Unknown => Err(search_ran_out(&format!("{} nodes, {} ms", r.nodes, r.ms))),
-    }
+    crate::commands::tsume::search_line(&ask(a), start)
 }
 
-/// A verdict under a convention by its name, with the line the convention read for itself.
-type Named<M> = (String, Verdict<M>, Option<Vec<M>>);
-
-/// The position written for the report.
-pub(super) trait Written: Board {
-    fn sfen(&self) -> String;
-}
-
-impl Written for Position {
-    fn sfen(&self) -> String {
-        self.to_sfen()
-    }
-}
-
-impl Written for crate::shogi::variant::TsumeBoard {
-    fn sfen(&self) -> String {
-        self.p.to_sfen()
-    }
-}
-
-/// E0614: no mate within `max_plies`, so no line to examine.
-fn no_mate_within(max_plies: u32) -> Diag {
-    Diag::error(
-        code::NO_TSUME_LINE,
-        format!("no mate within {max_plies} plies: the problem has no solution to examine"),
-    )
-    .help("give the intended solution with --solution, or a longer --max-plies")
-}
-
-/// E0614: the search stopped at its limits (`spent`) before a mate.
-fn search_ran_out(spent: &str) -> Diag {
-    Diag::error(
-        code::NO_TSUME_LINE,
-        format!("the mate search found no mate within its limits ({spent})"),
-    )
-    .help("give the intended solution with --solution, or raise --time-ms / --nodes")
-}
-
-fn usi_list<B: Board>(b: &B, ms: &[B::Move]) -> Vec<String> {
-    ms.iter().map(|m| b.text(*m)).collect()
-}
-
-fn at_ply_json<B: Board>(b: &B, xs: &[AtPly<B::Move>]) -> Vec<shown::AtPly> {
-    xs.iter()
-        .map(|x| shown::AtPly {
-            ply: x.ply,
-            moves: usi_list(b, &x.moves),
-        })
-        .collect()
-}
-
-/// The alternatives of every convention, grouped by ply and by the conventions that find them.
-#[allow(clippy::type_complexity)]
-fn alternatives<M: Clone + PartialEq>(verdicts: &[Named<M>]) -> Vec<(u32, Vec<M>, Vec<String>)> {
-    let mut out: Vec<(u32, Vec<M>, Vec<String>)> = vec![];
-    for (name, v, own) in verdicts {
-        if own.is_some() {
-            continue;
-        }
-        for at in &v.alternatives {
-            match out
-                .iter_mut()
-                .find(|(p, ms, _)| *p == at.ply && *ms == at.moves)
-            {
-                Some(e) => e.2.push(name.clone()),
-                None => out.push((at.ply, at.moves.clone(), vec![name.clone()])),
-            }
-        }
-    }
-    out.sort_by_key(|e| e.0);
-    out
-}
-
-#[allow(clippy::too_many_arguments)]
-fn json_report<B: Written>(
-    start: &B,
-    line: &[B::Move],
-    given: bool,
-    left: &[String],
-    futile: &Result<Vec<AtPly<B::Move>>, crate::shogi::tsume::Stop>,
-    verdicts: &[Named<B::Move>],
-    nodes: u64,
-    ms: u64,
-) -> String {
-    let l = line.len() as u32;
-    let alternatives = alternatives(verdicts)
-        .into_iter()
-        .map(|(p, ms, cs)| shown::Alternative {
-            ply: p,
-            moves: usi_list(start, &ms),
-            last_move: p == l,
-            conventions: cs,
-        })
-        .collect();
-    let verdicts = verdicts
-        .iter()
-        .map(|(name, v, own)| shown::TsumeVerdict {
-            convention: name.clone(),
-            sound: v.sound,
-            reasons: v.reasons.clone(),
-            main_line: own.as_ref().map(|o| usi_list(start, o)),
-            plies: own.as_ref().map(|o| o.len()),
-            shortest: v.shortest,
-            alternatives: at_ply_json(start, &v.alternatives),
-            equal_length: at_ply_json(start, &v.equal_length),
-            promotion_choices: at_ply_json(start, &v.promotion_choices),
-            variations: v
-                .variations
-                .iter()
-                .map(|x| shown::Variation {
-                    ply: x.ply,
-                    line: usi_list(start, &x.line),
-                    alternatives: at_ply_json(start, &x.alternatives),
-                })
-                .collect(),
-        })
-        .collect();
-    crate::json::text(&shown::TsumeReport {
-        sfen: start.sfen(),
-        main_line: usi_list(start, line),
-        plies: line.len(),
-        solution: if given { "given" } else { "searched" },
-        leftover: left.to_vec(),
-        futile_interpositions: futile.as_ref().ok().map(|f| at_ply_json(start, f)),
-        alternatives,
-        verdicts,
-        nodes,
-        ms,
-    })
-}
-
-fn text_report<B: Board>(
-    start: &B,
-    line: &[B::Move],
-    given: bool,
-    left: &[String],
-    futile: &Result<Vec<AtPly<B::Move>>, crate::shogi::tsume::Stop>,
-    verdicts: &[Named<B::Move>],
-) -> String {
-    let names = |ms: &[B::Move]| {
-        ms.iter()
-            .map(|m| start.text(*m))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+/// The report as text: the main line, what is left in hand, the futile interpositions, the
+/// alternatives, then each convention's verdict and its flaws.
+fn text_report(r: &shown::TsumeReport) -> String {
+    let names = |ms: &[String]| ms.join(" ");
     let mut out = vec![format!(
         "main line ({}, {}): {}",
-        report::plies(line.len() as u32),
-        if given {
+        report::plies(u32::try_from(r.plies).unwrap_or(u32::MAX)),
+        if r.solution == "given" {
             "as given"
         } else {
             "the shortest the mate search finds"
         },
-        names(line)
+        names(&r.main_line)
     )];
-    if !left.is_empty() {
-        out.push(format!("left in hand: {}", left.join(" ")));
+    if !r.leftover.is_empty() {
+        out.push(format!("left in hand: {}", r.leftover.join(" ")));
     }
-    match futile {
-        Ok(f) => {
+    match (&r.futile_interpositions, &r.futile_unsettled) {
+        (Some(f), _) => {
             for at in f {
                 out.push(format!(
                     "futile interpositions at ply {}: {}",
@@ -553,31 +319,35 @@ fn text_report<B: Board>(
                 ));
             }
         }
-        Err(s) => out.push(format!("futile interpositions: unknown ({s})")),
+        (None, s) => out.push(format!(
+            "futile interpositions: unknown ({})",
+            s.as_deref().unwrap_or("not settled")
+        )),
     }
-    for (p, ms, cs) in alternatives(verdicts) {
+    for a in &r.alternatives {
         out.push(format!(
-            "alternative mates at ply {p}: {} ({})",
-            names(&ms),
-            cs.join(", ")
+            "alternative mates at ply {}: {} ({})",
+            a.ply,
+            names(&a.moves),
+            a.conventions.join(", ")
         ));
     }
-    for (name, v, own) in verdicts {
+    for v in &r.verdicts {
         let what = match v.sound {
             Some(true) => "sound",
             Some(false) => "not sound",
             None => "unknown",
         };
-        out.push(format!("{name}: {what}"));
-        if let Some(o) = own {
+        out.push(format!("{}: {what}", v.convention));
+        if let Some(o) = &v.main_line {
             out.push(format!(
                 "  main line ({}): {}",
-                report::plies(o.len() as u32),
+                report::plies(u32::try_from(o.len()).unwrap_or(u32::MAX)),
                 names(o)
             ));
         }
-        for r in &v.reasons {
-            out.push(format!("  - {r}"));
+        for why in &v.reasons {
+            out.push(format!("  - {why}"));
         }
         for at in &v.promotion_choices {
             out.push(format!(
@@ -594,13 +364,16 @@ fn text_report<B: Board>(
             ));
         }
         // (where they are flaws, the reasons above name them)
-        if v.convention.variation_alternatives {
+        if v.variation_alternatives {
             for x in &v.variations {
+                let played = (x.ply as usize)
+                    .checked_sub(1)
+                    .and_then(|i| x.line.get(i))
+                    .map_or("?", String::as_str);
                 for at in &x.alternatives {
                     out.push(format!(
-                        "  - ply {} of the variation {} at ply {}: other mates (変化別詰): {}",
+                        "  - ply {} of the variation {played} at ply {}: other mates (変化別詰): {}",
                         at.ply,
-                        start.text(x.line[x.ply as usize - 1]),
                         x.ply,
                         names(&at.moves)
                     ));

@@ -12,6 +12,7 @@ pub mod perft;
 pub mod plan;
 pub mod report;
 pub mod told;
+pub mod tsume;
 
 pub use notice::Notice;
 pub use plan::{

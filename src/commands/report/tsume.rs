@@ -19,6 +19,9 @@ pub struct TsumeReport {
     pub leftover: Vec<String>,
     /// The futile interpositions along the line (`null`: not settled within the limits).
     pub futile_interpositions: Option<Vec<AtPly>>,
+    /// Why the futile interpositions are not settled, where they are not (the text's).
+    #[serde(skip)]
+    pub futile_unsettled: Option<String>,
     /// The alternatives of every convention, by ply and by the conventions that find them.
     pub alternatives: Vec<Alternative>,
     /// Each convention's verdict.
@@ -76,6 +79,9 @@ pub struct TsumeVerdict {
     pub promotion_choices: Vec<AtPly>,
     /// Variations examined.
     pub variations: Vec<Variation>,
+    /// Whether the convention counts other mates in variations as flaws to tell (the text's).
+    #[serde(skip)]
+    pub variation_alternatives: bool,
 }
 
 /// A variation: the defender's other move at a ply, its line and its alternatives.
