@@ -465,6 +465,14 @@ pub(super) fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
+/// What a command says as it runs, on standard error.
+pub(super) fn tell(t: crate::commands::told::Told) {
+    match t {
+        crate::commands::told::Told::Notice(n) => errln!("{}", n.line()),
+        crate::commands::told::Told::OffBindings(off) => say_off(off),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,6 @@ use crate::check::Program;
 use crate::commands::game::{Judged, Judges};
 use crate::commands::perft::{self, HISTORY_DEPTH};
 use crate::commands::report::{Count, Moves, PositionReport, ReadingVerdict};
-use crate::commands::told::Told;
 use crate::commands::{Notice, Plan, SHOGI_READINGS};
 use crate::diagnostics::code;
 use crate::diagnostics::Diag;
@@ -227,14 +226,6 @@ pub(super) fn legal_hybrid(
         .iter()
         .map(|m| m.to_usi())
         .collect())
-}
-
-/// What a command says as it runs, on standard error.
-pub(super) fn tell(t: Told) {
-    match t {
-        Told::Notice(n) => errln!("{}", n.line()),
-        Told::OffBindings(off) => say_off(off),
-    }
 }
 
 /// `okite game` on one game under the readings: the report of [`crate::commands::game::judge`],

@@ -6,6 +6,7 @@
 
 pub mod eval;
 pub mod game;
+pub mod go;
 pub mod mate;
 pub mod notice;
 pub mod perft;

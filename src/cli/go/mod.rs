@@ -9,7 +9,7 @@ use super::args::*;
 use super::common::*;
 use super::query::*;
 use crate::check::Program;
-use crate::commands::report::go::{GoBoard, GoCount, GoVertex, Score, Solved, Winners};
+use crate::commands::report::go::{GoBoard, GoCount, GoVertex, Score, Solved};
 use crate::commands::Notice;
 use crate::commands::Plan;
 use crate::diagnostics::code;
@@ -19,14 +19,7 @@ use crate::ir::Value;
 use crate::natives::Engine;
 use std::path::PathBuf;
 
-/// E0604: the rules, `doing` what the command asks, take graphs of at most `limit` vertices,
-/// and this one has `n`.
-fn beyond_the_rules(doing: &str, limit: usize, n: usize) -> Diag {
-    Diag::error(
-        code::ENGINE_LIMIT,
-        format!("the rules {doing} graphs of at most {limit} vertices; this graph has {n}"),
-    )
-}
+use crate::commands::go::{beyond_the_rules, sequence_value, GoQuery};
 
 /// Evaluate a Go query of the rules with `G` bound to the graph.
 pub(super) fn go_by_rules(
@@ -38,32 +31,26 @@ pub(super) fn go_by_rules(
     json: Option<&Notice>,
     r: Option<Value>,
 ) -> i32 {
-    let printer = Printer::auto();
-    if g.n > 16 {
-        return printer.fail(
-            beyond_the_rules("enumerate configurations of", 16, g.n).help("use --engine native"),
-        );
-    }
-    let mut bound = vec![(
-        "G".to_string(),
-        crate::natives::go::graph_value(g),
-        "Graph".to_string(),
-    )];
-    if let Some(r) = r {
-        bound.push(("r".to_string(), r, "Seq<Config>".to_string()));
-    }
     let spinner = Spinner::new(format!("evaluating {text} by the rules"));
-    let v = eval_with_bound(prog, text, bound, engine, reading, &printer, None);
+    let n = crate::commands::go::count_by_rules(
+        prog,
+        g,
+        GoQuery {
+            text,
+            sequence: r,
+            reading,
+            engine,
+            resident_mb: None,
+        },
+        &mut tell,
+    );
     drop(spinner);
-    // a count is a natural number; a value of another kind is no answer (a rule file that
-    // defines the name otherwise), refused as `perft` refuses it
-    match v {
-        Ok(Value::Int(n)) if n >= 0 => {
+    match n {
+        Ok(n) => {
             print_count(n, json);
             0
         }
-        Ok(v) => printer.fail(unexpected(text, &v, "a count")),
-        Err(c) => c,
+        Err(ds) => Printer::auto().fail_all(&ds, &prog.sources),
     }
 }
 
@@ -398,15 +385,6 @@ fn replay_by_rules(
     Ok(seq)
 }
 
-/// A sequence of boards as the rules' `Seq<Config>`.
-fn sequence_value(g: &crate::go::graph::Graph, seq: &[crate::go::board::Board]) -> Value {
-    Value::seq(
-        seq.iter()
-            .map(|b| crate::natives::go::config_value(g, b))
-            .collect(),
-    )
-}
-
 /// Evaluate a query of the Go rules with `G` the graph and `r` the sequence of boards given.
 pub(super) fn eval_on_sequence(
     prog: &mut Program,
@@ -417,23 +395,21 @@ pub(super) fn eval_on_sequence(
     engine: Engine,
     resident_mb: Option<usize>,
 ) -> Result<Value, i32> {
-    let printer = Printer::auto();
-    let bound = vec![
-        (
-            "G".to_string(),
-            crate::natives::go::graph_value(g),
-            "Graph".to_string(),
-        ),
-        (
-            "r".to_string(),
-            sequence_value(g, seq),
-            "Seq<Config>".to_string(),
-        ),
-    ];
     let spinner = Spinner::new(format!("evaluating {text}"));
-    let v = eval_with_bound(prog, text, bound, engine, reading, &printer, resident_mb);
+    let v = crate::commands::go::ask(
+        prog,
+        g,
+        GoQuery {
+            text,
+            sequence: Some(sequence_value(g, seq)),
+            reading,
+            engine,
+            resident_mb,
+        },
+        &mut tell,
+    );
     drop(spinner);
-    v
+    v.map_err(|ds| Printer::auto().fail_all(&ds, &prog.sources))
 }
 
 /// Ctrl-C during a classification that keeps its results: the first raises the returned flag,
@@ -844,96 +820,61 @@ fn go_score(
             Ok(x) => x,
             Err(c) => return c,
         };
-    let q = format!("(score(last(r)), winner(G, last(r), {h2}), terminable(G, r))");
-    let (pure, pure_winner, terminable) =
-        match eval_on_sequence(&mut prog, &g, &seq, &q, None, engine, None) {
-            Ok(Value::Tuple(t)) if t.len() == 3 => match (&t[0], &t[1], &t[2]) {
-                (Value::Int(s), Value::Int(w), Value::Bool(b)) => (*s, *w, *b),
-                _ => {
-                    return Printer::auto().fail(unexpected(
-                        &q,
-                        &Value::Tuple(t),
-                        "a score, a winner and a truth value",
-                    ))
-                }
-            },
-            Ok(v) => {
-                return Printer::auto().fail(unexpected(
-                    &q,
-                    &v,
-                    "a score, a winner and a truth value",
-                ))
-            }
-            Err(c) => return c,
-        };
-    let chinese = if terminable {
-        let q = format!("(chinese_score(G, r), chinese_winner(G, r, {h2}))");
-        match eval_on_sequence(&mut prog, &g, &seq, &q, None, engine, None) {
-            Ok(Value::Tuple(t)) if t.len() == 2 => match (&t[0], &t[1]) {
-                (Value::Int(s), Value::Int(w)) => Some((*s, *w)),
-                _ => {
-                    return Printer::auto().fail(unexpected(
-                        &q,
-                        &Value::Tuple(t),
-                        "a score and a winner",
-                    ))
-                }
-            },
-            Ok(v) => return Printer::auto().fail(unexpected(&q, &v, "a score and a winner")),
-            Err(c) => return c,
-        }
-    } else {
-        None
+    let ask = crate::commands::go::ScoreAsk {
+        seq: &seq,
+        komi,
+        h2,
+        engine,
     };
-    let colour = |w: i64| if w == 1 { "White" } else { "Black" };
-    let h = h2 as f64 / 2.0;
+    let spinner = Spinner::new("scoring by the rules".to_string());
+    let scored = crate::commands::go::score(&mut prog, &g, &ask, &mut tell);
+    drop(spinner);
+    let report = match scored {
+        Ok(r) => r,
+        Err(ds) => return Printer::auto().fail_all(&ds, &prog.sources),
+    };
     if json {
-        let report = Score {
-            pure,
-            chinese: chinese.map(|(s, _)| s),
-            terminable,
-            komi: crate::json::shown(komi),
-            h: crate::json::shown(h),
-            winner: Winners {
-                pure: colour(pure_winner),
-                chinese: chinese.map(|(_, w)| colour(w)),
-            },
-        };
         outln!("{}", crate::json::text(&report));
     } else {
-        outln!("pure Go score (White minus Black): {pure}");
-        match chinese {
-            Some((s, _)) => outln!("Chinese score (White minus Black): {s}"),
-            None => outln!(
-                "Chinese score: not defined (the seed defines it for Chinese-terminable sequences only)"
-            ),
-        }
-        outln!("Chinese-terminable: {terminable}");
-        outln!("komi {komi} for White: White wins when the score is at least h = {h}");
-        outln!(
-            "pure Go winner: {} ({pure} {} {h})",
-            colour(pure_winner),
-            if pure_winner == 1 { ">=" } else { "<" }
-        );
-        match chinese {
-            Some((s, w)) => outln!(
-                "Chinese winner: {} ({s} {} {h})",
-                colour(w),
-                if w == 1 { ">=" } else { "<" }
-            ),
-            None => outln!("Chinese winner: not defined"),
-        }
-        match (kind, chinese) {
-            ("pure", _) => outln!("{pure}"),
-            (_, Some((s, _))) => outln!("{s}"),
-            (_, None) => outln!("undefined"),
-        }
+        outln!("{}", score_text(&report, kind));
     }
-    if kind == "chinese" && chinese.is_none() {
+    if kind == "chinese" && report.chinese.is_none() {
         1
     } else {
         0
     }
+}
+
+/// `go score`'s report as text, closing with the score `kind` asked (`undefined` where the
+/// Chinese score is not defined).
+fn score_text(r: &Score, kind: &str) -> String {
+    let (pure, h) = (r.pure, r.h.get());
+    let at_least = |w: &str| if w == "White" { ">=" } else { "<" };
+    let mut out = vec![format!("pure Go score (White minus Black): {pure}")];
+    out.push(match r.chinese {
+        Some(s) => format!("Chinese score (White minus Black): {s}"),
+        None => {
+            "Chinese score: not defined (the seed defines it for Chinese-terminable sequences only)"
+                .to_string()
+        }
+    });
+    out.push(format!("Chinese-terminable: {}", r.terminable));
+    out.push(format!(
+        "komi {} for White: White wins when the score is at least h = {h}",
+        r.komi.get()
+    ));
+    let w = r.winner.pure;
+    out.push(format!("pure Go winner: {w} ({pure} {} {h})", at_least(w)));
+    out.push(match (r.chinese, r.winner.chinese) {
+        (Some(s), Some(w)) => format!("Chinese winner: {w} ({s} {} {h})", at_least(w)),
+        _ => "Chinese winner: not defined".to_string(),
+    });
+    out.push(match (kind, r.chinese) {
+        ("pure", _) => pure.to_string(),
+        (_, Some(s)) => s.to_string(),
+        (_, None) => "undefined".to_string(),
+    });
+    out.join("\n")
 }
 
 /// A Go position as JSON: the graph's spec, the board as a character per vertex (`X` black, `O`

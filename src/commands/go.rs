@@ -1,0 +1,251 @@
+#![forbid(unsafe_code)]
+//! The Go commands' questions of the rules as functions of typed inputs: a query with `G` bound
+//! to the graph (and `r` to a sequence of boards), a count by the rules, and `go score`'s
+//! scores and winners; each returns its value or report, or the diagnostics of why there is
+//! none. Nothing here prints: what a face should tell on the way (the native bindings found
+//! off) goes to `tell`.
+
+use crate::check::Program;
+use crate::commands::eval::{evaluate, unexpected, Query};
+use crate::commands::report::go::{Score, Winners};
+use crate::commands::told::Told;
+use crate::diagnostics::{code, Diag};
+use crate::go::board::Board;
+use crate::go::graph::Graph;
+use crate::ir::Value;
+use crate::natives::Engine;
+
+/// The most vertices a graph may have for the rules to enumerate its configurations (each one
+/// a value of the evaluator: 3^16 of them at most).
+pub const RULES_ENUMERATE_AT_MOST: usize = 16;
+
+/// E0604: the rules, `doing` what the command asks, take graphs of at most `limit` vertices,
+/// and this one has `n`.
+pub fn beyond_the_rules(doing: &str, limit: usize, n: usize) -> Diag {
+    Diag::error(
+        code::ENGINE_LIMIT,
+        format!("the rules {doing} graphs of at most {limit} vertices; this graph has {n}"),
+    )
+}
+
+/// A sequence of boards as the rules' `Seq<Config>`.
+pub fn sequence_value(g: &Graph, seq: &[Board]) -> Value {
+    Value::seq(
+        seq.iter()
+            .map(|b| crate::natives::go::config_value(g, b))
+            .collect(),
+    )
+}
+
+/// What a Go query binds: `G` the graph, and `r` the sequence when there is one.
+fn bound(g: &Graph, r: Option<Value>) -> Vec<(String, Value, String)> {
+    let mut bound = vec![(
+        "G".to_string(),
+        crate::natives::go::graph_value(g),
+        "Graph".to_string(),
+    )];
+    if let Some(r) = r {
+        bound.push(("r".to_string(), r, "Seq<Config>".to_string()));
+    }
+    bound
+}
+
+/// A Go question of the rules: the query's text, the sequence bound as `r` (if any), the
+/// reading, the engine and the resident memory the evaluation may reach.
+pub struct GoQuery<'a> {
+    /// The expression.
+    pub text: &'a str,
+    /// `r`, when the query has one.
+    pub sequence: Option<Value>,
+    /// The reading (none: base).
+    pub reading: Option<&'a str>,
+    /// Native where bound, the rules only, or both compared.
+    pub engine: Engine,
+    /// The resident memory the evaluation may reach, in MiB (none: the evaluator's default).
+    pub resident_mb: Option<usize>,
+}
+
+/// `q` evaluated with `G` bound to `g`: its value, or the diagnostics in the program's sources.
+/// The bindings found off are told.
+pub fn ask(
+    prog: &mut Program,
+    g: &Graph,
+    q: GoQuery,
+    tell: &mut dyn FnMut(Told),
+) -> Result<Value, Vec<Diag>> {
+    let answer = evaluate(
+        prog,
+        Query {
+            text: q.text,
+            bound: bound(g, q.sequence),
+            engine: q.engine,
+            reading: q.reading,
+            resident_mb: q.resident_mb,
+            timeout: None,
+        },
+    );
+    if !answer.off_bindings.is_empty() {
+        tell(Told::OffBindings(&answer.off_bindings));
+    }
+    answer.value
+}
+
+/// A count by the rules (`q` a natural number with `G` bound to `g`): refused beyond
+/// [`RULES_ENUMERATE_AT_MOST`] vertices, and when the rules give a value of another kind (a
+/// rule file that defines the name otherwise).
+pub fn count_by_rules(
+    prog: &mut Program,
+    g: &Graph,
+    q: GoQuery,
+    tell: &mut dyn FnMut(Told),
+) -> Result<i64, Vec<Diag>> {
+    if g.n > RULES_ENUMERATE_AT_MOST {
+        return Err(vec![beyond_the_rules(
+            "enumerate configurations of",
+            RULES_ENUMERATE_AT_MOST,
+            g.n,
+        )
+        .help("use --engine native")]);
+    }
+    let text = q.text;
+    match ask(prog, g, q, tell)? {
+        Value::Int(n) if n >= 0 => Ok(n),
+        v => Err(vec![unexpected(text, &v, "a count")]),
+    }
+}
+
+/// `go score`'s question: the sequence of boards `seq` on `g`, White's komi (as given and as
+/// the seed's h in half points, `h2` = -2 komi) and the engine.
+pub struct ScoreAsk<'a> {
+    /// The sequence, from the empty board (or the record's setup) to the position scored.
+    pub seq: &'a [Board],
+    /// The komi as given, for the report.
+    pub komi: f64,
+    /// The seed's h, in half points.
+    pub h2: i64,
+    /// Native where bound, the rules only, or both compared.
+    pub engine: Engine,
+}
+
+/// `go score`: the pure Go score of the last board and its winner with the komi, whether the
+/// sequence is Chinese-terminable, and where it is the Chinese score and its winner, all from
+/// the rule definitions (seed 002), natives bound where they stand for them.
+pub fn score(
+    prog: &mut Program,
+    g: &Graph,
+    s: &ScoreAsk,
+    tell: &mut dyn FnMut(Told),
+) -> Result<Score, Vec<Diag>> {
+    let h2 = s.h2;
+    let mut on_sequence = |prog: &mut Program, text: &str| {
+        ask(
+            prog,
+            g,
+            GoQuery {
+                text,
+                sequence: Some(sequence_value(g, s.seq)),
+                reading: None,
+                engine: s.engine,
+                resident_mb: None,
+            },
+            tell,
+        )
+    };
+    let q = format!("(score(last(r)), winner(G, last(r), {h2}), terminable(G, r))");
+    let wanted = "a score, a winner and a truth value";
+    let (pure, pure_winner, terminable) = match on_sequence(prog, &q)? {
+        Value::Tuple(t) if t.len() == 3 => match (&t[0], &t[1], &t[2]) {
+            (Value::Int(s), Value::Int(w), Value::Bool(b)) => (*s, *w, *b),
+            _ => return Err(vec![unexpected(&q, &Value::Tuple(t), wanted)]),
+        },
+        v => return Err(vec![unexpected(&q, &v, wanted)]),
+    };
+    let chinese = if terminable {
+        let q = format!("(chinese_score(G, r), chinese_winner(G, r, {h2}))");
+        let wanted = "a score and a winner";
+        match on_sequence(prog, &q)? {
+            Value::Tuple(t) if t.len() == 2 => match (&t[0], &t[1]) {
+                (Value::Int(s), Value::Int(w)) => Some((*s, *w)),
+                _ => return Err(vec![unexpected(&q, &Value::Tuple(t), wanted)]),
+            },
+            v => return Err(vec![unexpected(&q, &v, wanted)]),
+        }
+    } else {
+        None
+    };
+    let colour = |w: i64| if w == 1 { "White" } else { "Black" };
+    Ok(Score {
+        pure,
+        chinese: chinese.map(|(s, _)| s),
+        terminable,
+        komi: crate::json::shown(s.komi),
+        h: crate::json::shown(h2 as f64 / 2.0),
+        winner: Winners {
+            pure: colour(pure_winner),
+            chinese: chinese.map(|(_, w)| colour(w)),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count_by_rules, score, GoQuery, ScoreAsk};
+    use crate::go::board::Board;
+    use crate::go::graph::Graph;
+    use crate::natives::Engine;
+
+    fn rules() -> crate::check::Program {
+        crate::check::load::load_shipped(&crate::natives::Natives::standard())
+            .program
+            .unwrap()
+    }
+
+    /// On the path of two vertices the rules count 3^2 = 9 configurations, of which 5 are
+    /// boards (no group without liberties: the full ones are not); on 17 vertices they refuse.
+    #[test]
+    fn counts_by_the_rules() {
+        let mut prog = rules();
+        let g = Graph::parse("path:2").unwrap();
+        let q = |text| GoQuery {
+            text,
+            sequence: None,
+            reading: None,
+            engine: Engine::Rules,
+            resident_mb: None,
+        };
+        let n = count_by_rules(&mut prog, &g, q("size(boards(G))"), &mut |_| {}).unwrap();
+        assert_eq!(n, 5);
+        let ds = count_by_rules(&mut prog, &g, q("true"), &mut |_| {}).unwrap_err();
+        assert_eq!(ds[0].code, crate::diagnostics::code::UNEXPECTED_VALUE);
+        let big = Graph::parse("path:17").unwrap();
+        let ds = count_by_rules(&mut prog, &big, q("size(boards(G))"), &mut |_| {}).unwrap_err();
+        assert_eq!(ds[0].code, crate::diagnostics::code::ENGINE_LIMIT);
+    }
+
+    /// The empty board of the 2 x 2 grid scores 0; with komi 0.5 (h = -0.5) White wins; the
+    /// sequence of the empty board alone is not Chinese-terminable, so it has no Chinese score.
+    /// After a black stone (`B A1`), the pure score of that board is -1 (`okite go score --graph
+    /// grid:2x2 --moves "B A1"`), and Black wins.
+    #[test]
+    fn the_empty_board_is_scored() {
+        let mut prog = rules();
+        let g = Graph::parse("grid:2x2").unwrap();
+        let seq = [Board::empty()];
+        let s = ScoreAsk {
+            seq: &seq,
+            komi: 0.5,
+            h2: -1,
+            engine: Engine::Native,
+        };
+        let r = score(&mut prog, &g, &s, &mut |_| {}).unwrap();
+        assert_eq!((r.pure, r.winner.pure), (0, "White"));
+        assert_eq!((r.komi.get(), r.h.get()), ("0.5", "-0.5"));
+        assert!(!r.terminable);
+        assert_eq!((r.chinese, r.winner.chinese), (None, None));
+        let mut one = Board::empty();
+        one.set(0, Some(crate::go::board::Color::Black));
+        let seq = [Board::empty(), one];
+        let r = score(&mut prog, &g, &ScoreAsk { seq: &seq, ..s }, &mut |_| {}).unwrap();
+        assert_eq!((r.pure, r.winner.pure), (-1, "Black"));
+    }
+}
