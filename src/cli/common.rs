@@ -135,7 +135,6 @@ pub(super) fn say_off_bindings(ev: &Evaluator) {
 
 /// [`say_off_bindings`] of the bindings an evaluation found off, each with why.
 pub(super) fn say_off(off_bindings: &std::collections::BTreeMap<String, String>) {
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     if off_bindings.is_empty() {
         return;
     }
@@ -147,13 +146,9 @@ pub(super) fn say_off(off_bindings: &std::collections::BTreeMap<String, String>)
         "okite: by the rules where natives are off: {}",
         parts.join("; ")
     );
-    if let Ok(mut said) = SAID.lock() {
-        if said.contains(&line) {
-            return;
-        }
-        said.push(line.clone());
+    if super::output::first_time(&line) {
+        errln!("{line}");
     }
-    errln!("{line}");
 }
 
 pub(super) use crate::commands::mate::rules_failed;
@@ -356,16 +351,21 @@ pub(super) fn say_plan(
 /// Whether `--quiet` was given: no progress on the terminal.
 static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Records `--quiet` for the whole run.
+/// Records `--quiet` for the whole run (for the command alone, when it runs in process).
 pub(super) fn set_quiet(quiet: bool) {
-    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+    if !super::output::keep_quiet(quiet) {
+        QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether `--quiet` was given.
+fn quiet() -> bool {
+    super::output::kept_quiet().unwrap_or_else(|| QUIET.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// Whether progress may be drawn: stderr is a terminal and `--quiet` was not given.
 pub(super) fn progress_shown() -> bool {
-    !QUIET.load(std::sync::atomic::Ordering::Relaxed)
-        && std::io::stderr().is_terminal()
-        && !super::output::capturing()
+    !quiet() && std::io::stderr().is_terminal() && !super::output::capturing()
 }
 
 /// A spinner on stderr with the time elapsed and what runs, while a search that may take more
@@ -403,7 +403,7 @@ impl Spinner {
     pub(super) fn tell(&self, line: &str) {
         match &self.0 {
             Some(b) => b.suspend(|| errln!("{line}")),
-            None if !QUIET.load(std::sync::atomic::Ordering::Relaxed) => {
+            None if !quiet() => {
                 errln!("okite: {line}")
             }
             None => {}

@@ -28,8 +28,19 @@ pub struct Captured {
     pub diagnostics: String,
 }
 
+/// What a command run in process keeps: what it wrote, and whether it was asked to be quiet
+/// (`--quiet`, which a process records for its whole run, is the command's own here: commands
+/// run side by side in one process do not quiet each other).
+#[derive(Debug, Default)]
+struct Kept {
+    written: Captured,
+    quiet: bool,
+    /// The lines said once for the whole run ([`first_time`]).
+    said: Vec<String>,
+}
+
 /// The text a command run in process writes, shared by the threads it runs on.
-type Sink = std::sync::Arc<std::sync::Mutex<Captured>>;
+type Sink = std::sync::Arc<std::sync::Mutex<Kept>>;
 
 thread_local! {
     static KEPT: RefCell<Option<Sink>> = const { RefCell::new(None) };
@@ -45,12 +56,50 @@ pub fn capturing() -> bool {
     KEPT.with(|k| k.borrow().is_some())
 }
 
+/// Records `--quiet` for the command this thread keeps the writing of; false where this thread
+/// keeps none (the process's own run records it).
+pub(super) fn keep_quiet(quiet: bool) -> bool {
+    match sink() {
+        Some(s) => {
+            if let Ok(mut c) = s.lock() {
+                c.quiet = quiet;
+            }
+            true
+        }
+        None => false,
+    }
+}
+
+/// Whether the command this thread keeps the writing of was asked to be quiet (none where this
+/// thread keeps none).
+pub(super) fn kept_quiet() -> Option<bool> {
+    sink().map(|s| s.lock().map(|c| c.quiet).unwrap_or(false))
+}
+
+/// Whether `line`, a line a run says once however often it is found (the bindings found off),
+/// is said here for the first time: once per process, or once per command run in process (the
+/// Python package's second call says it again).
+pub(super) fn first_time(line: &str) -> bool {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let new = |said: &mut Vec<String>| {
+        let new = !said.iter().any(|l| l == line);
+        if new {
+            said.push(line.to_string());
+        }
+        new
+    };
+    match sink() {
+        Some(s) => s.lock().map(|mut c| new(&mut c.said)).unwrap_or(true),
+        None => SAID.lock().map(|mut said| new(&mut said)).unwrap_or(true),
+    }
+}
+
 /// Writes into the sink of this thread, if it has one; says whether it did.
 fn into_sink(f: impl FnOnce(&mut Captured)) -> bool {
     match sink() {
         Some(s) => {
             if let Ok(mut c) = s.lock() {
-                f(&mut c);
+                f(&mut c.written);
             }
             true
         }
@@ -65,7 +114,7 @@ pub(super) fn capture(f: impl FnOnce() -> i32) -> Captured {
     let status = f();
     KEPT.with(|k| *k.borrow_mut() = before);
     let kept = match mine.lock() {
-        Ok(mut c) => std::mem::take(&mut *c),
+        Ok(mut c) => std::mem::take(&mut c.written),
         Err(_) => Captured::default(),
     };
     Captured { status, ..kept }
@@ -184,5 +233,29 @@ mod tests {
             0
         });
         assert_eq!(outer.stdout, "outer\nagain\n");
+    }
+
+    /// `--quiet` and the lines said once belong to the command run in process: a quiet command
+    /// does not quiet the next, and a line said once by one command is said by the next too;
+    /// carried onto a search's thread, they are the command's.
+    #[test]
+    fn quiet_and_said_once_are_the_commands_own() {
+        let first = capture(|| {
+            assert!(keep_quiet(true));
+            assert_eq!(kept_quiet(), Some(true));
+            assert!(first_time("okite: a line"));
+            assert!(!first_time("okite: a line"));
+            let there = std::thread::spawn(carried(|| (kept_quiet(), first_time("okite: a line"))));
+            assert_eq!(there.join().unwrap(), (Some(true), false));
+            0
+        });
+        assert_eq!(first.status, 0);
+        capture(|| {
+            assert_eq!(kept_quiet(), Some(false));
+            assert!(first_time("okite: a line"));
+            0
+        });
+        assert_eq!(kept_quiet(), None);
+        assert!(!keep_quiet(true));
     }
 }
