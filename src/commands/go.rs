@@ -7,7 +7,7 @@
 
 use crate::check::Program;
 use crate::commands::eval::{evaluate, unexpected, Query};
-use crate::commands::report::go::{Score, Winners};
+use crate::commands::report::go::{Score, Solved, Winners};
 use crate::commands::told::Told;
 use crate::diagnostics::{code, Diag};
 use crate::go::board::Board;
@@ -187,9 +187,148 @@ pub fn score(
     })
 }
 
+/// The most vertices a graph may have for the rules to solve it (`margin_half_points`).
+pub const RULES_SOLVE_AT_MOST: usize = 6;
+
+/// A value in half points as the solver writes it (points, `1.5`, `-2`).
+pub fn points(half: i64) -> String {
+    format!("{}", half as f64 / 2.0)
+}
+
+/// `go solve` by the rules, from the empty board of `g`: `margin_half_points` under `reading`
+/// with the seeds' h (`h2` = -2 komi, in half points), within `timeout`. The report has no
+/// principal variation, nodes or seconds.
+pub fn solve_by_rules(
+    prog: &mut Program,
+    g: &Graph,
+    reading: &str,
+    h2: i64,
+    timeout: Option<std::time::Duration>,
+    engine: crate::commands::Notice,
+    tell: &mut dyn FnMut(Told),
+) -> Result<Solved, Vec<Diag>> {
+    if g.n > RULES_SOLVE_AT_MOST {
+        return Err(vec![beyond_the_rules("solve", RULES_SOLVE_AT_MOST, g.n)
+            .help(format!(
+                "the native solver follows the readings {}",
+                crate::commands::GO_SOLVE_READINGS.join(", ")
+            ))]);
+    }
+    let text = format!("margin_half_points(G, {h2})");
+    let answer = evaluate(
+        prog,
+        Query {
+            text: &text,
+            bound: bound(g, None),
+            engine: Engine::Native,
+            reading: Some(reading),
+            resident_mb: None,
+            timeout,
+        },
+    );
+    if !answer.off_bindings.is_empty() {
+        tell(Told::OffBindings(&answer.off_bindings));
+    }
+    match answer.value? {
+        Value::Int(half) => Ok(Solved {
+            value: crate::json::shown(half as f64 / 2.0),
+            pv: vec![],
+            nodes: None,
+            seconds: None,
+            engine,
+        }),
+        other => Err(vec![unexpected(&text, &other, "an integer")]),
+    }
+}
+
+/// Why the native solver gave no value.
+#[derive(Debug)]
+pub enum Unsolved {
+    /// The position or the engine's memory (the face places a position's error in its text).
+    Engine(crate::go::error::GoError),
+    /// A budget (nodes, time, the table's memory) passed before a value was proved (E0605),
+    /// saying what was proved.
+    Budget(Diag),
+}
+
+/// `go solve` by the native solver from the position `history` ends in, `to_move` to play:
+/// the report (value, principal variation, work, `engine`) and the solver's own account, or
+/// why there is no value. `progress` is called as the search goes.
+pub fn solve_natively(
+    g: &Graph,
+    rules: &crate::go::rules::Rules,
+    history: &[Board],
+    to_move: crate::go::board::Color,
+    opts: &crate::go::solve::SolveOptions,
+    engine: crate::commands::Notice,
+    progress: &mut dyn FnMut(&crate::go::solve::Progress),
+) -> Result<(Solved, crate::go::solve::SolveResult), Unsolved> {
+    use crate::go;
+    let r = match go::solve::solve_from(g, rules, history, to_move, opts, progress) {
+        Ok(r) => r,
+        // the table's memory is a budget too; anything else is the position's fault
+        Err(e) if e.message.starts_with("cannot allocate") => {
+            return Err(Unsolved::Budget(
+                Diag::error(code::SEARCH_BUDGET, e.message).help(e.help),
+            ));
+        }
+        Err(e) => return Err(Unsolved::Engine(e)),
+    };
+    if !r.complete {
+        // what was proved, where it says more than the board's size does
+        let n = i64::try_from(g.n).unwrap_or(i64::MAX / 4);
+        let (least, most) = (
+            -2 * n - rules.komi_half_points,
+            2 * n - rules.komi_half_points,
+        );
+        let proved = match (r.lower_half_points, r.upper_half_points) {
+            (lo, hi) if lo <= least && hi >= most => String::new(),
+            (lo, hi) if lo == hi => format!(" (it is {})", points(lo)),
+            (lo, hi) => format!("; the value is between {} and {}", points(lo), points(hi)),
+        };
+        let (what, help) = match r.stopped {
+            Some(go::solve::Stop::Time) => (
+                format!(
+                    "the search passed its time budget of {} ms before proving a value",
+                    opts.time_limit.map_or(0, |d| d.as_millis())
+                ),
+                "raise --time-ms",
+            ),
+            _ => (
+                format!(
+                    "the search passed its budget of {} nodes before proving a value",
+                    opts.node_limit
+                ),
+                "raise --nodes",
+            ),
+        };
+        return Err(Unsolved::Budget(
+            Diag::error(code::SEARCH_BUDGET, format!("{what}{proved}")).help(help),
+        ));
+    }
+    let pv =
+        r.pv.iter()
+            .map(|(c, m)| match m {
+                go::rules::Move::Place(v) => format!("{c:?} {}", g.names[*v]),
+                go::rules::Move::Pass => format!("{c:?} pass"),
+            })
+            .collect();
+    let report = Solved {
+        value: crate::json::shown(r.value),
+        pv,
+        nodes: Some(r.nodes),
+        seconds: Some(crate::json::fixed(r.elapsed.as_secs_f64(), 3)),
+        engine,
+    };
+    Ok((report, r))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{count_by_rules, score, GoQuery, ScoreAsk};
+    use super::{
+        count_by_rules, score, solve_by_rules, solve_natively, GoQuery, ScoreAsk, Unsolved,
+    };
+    use crate::commands::Notice;
     use crate::go::board::Board;
     use crate::go::graph::Graph;
     use crate::natives::Engine;
@@ -247,5 +386,70 @@ mod tests {
         let seq = [Board::empty(), one];
         let r = score(&mut prog, &g, &ScoreAsk { seq: &seq, ..s }, &mut |_| {}).unwrap();
         assert_eq!((r.pure, r.winner.pure), (-1, "Black"));
+    }
+
+    fn notice() -> Notice {
+        Notice::native("solve", "area", "the native solver", "area")
+    }
+
+    fn natively(
+        spec: &str,
+        komi_half_points: i64,
+        node_limit: u64,
+    ) -> Result<super::Solved, Unsolved> {
+        let g = Graph::parse(spec).unwrap();
+        let mut rules = crate::go::solve::rules_of_reading("area").unwrap();
+        rules.komi_half_points = komi_half_points;
+        let opts = crate::go::solve::SolveOptions {
+            node_limit,
+            ..Default::default()
+        };
+        let black = crate::go::board::Color::Black;
+        solve_natively(
+            &g,
+            &rules,
+            &[Board::empty()],
+            black,
+            &opts,
+            notice(),
+            &mut |_| {},
+        )
+        .map(|(report, _)| report)
+    }
+
+    /// Under area scoring Black takes the middle of the 3-path and owns it all: 3, by the line
+    /// `Black 2`, two passes (`okite go solve --graph path:3`); a budget of one node proves
+    /// nothing on the 2 x 2 board, and says so (E0605).
+    #[test]
+    fn the_native_solver_reports_a_value_and_its_line() {
+        let r = natively("path:3", 0, u64::MAX).unwrap();
+        assert_eq!(r.value.get(), "3");
+        assert_eq!(r.pv, ["Black 2", "White pass", "Black pass"]);
+        assert!(r.nodes.is_some_and(|n| n > 0));
+        match natively("grid:2x2", 0, 1) {
+            Err(Unsolved::Budget(d)) => {
+                assert_eq!(d.code, crate::diagnostics::code::SEARCH_BUDGET);
+                assert!(d.message.contains("budget of 1 nodes"), "{}", d.message);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The rules and the native solver give the 2-path the same value under area scoring with
+    /// komi 0.5 (-0.5: neither side can take a point); past six vertices the rules refuse.
+    #[test]
+    fn the_rules_solve_as_the_native_solver_does() {
+        let mut prog = rules();
+        let g = Graph::parse("path:2").unwrap();
+        let by_rules =
+            solve_by_rules(&mut prog, &g, "area", -1, None, notice(), &mut |_| {}).unwrap();
+        let native = natively("path:2", 1, u64::MAX).unwrap();
+        assert_eq!(by_rules.value.get(), native.value.get());
+        assert_eq!(by_rules.value.get(), "-0.5");
+        assert!(by_rules.pv.is_empty() && by_rules.nodes.is_none());
+        let big = Graph::parse("path:7").unwrap();
+        let ds =
+            solve_by_rules(&mut prog, &big, "area", 0, None, notice(), &mut |_| {}).unwrap_err();
+        assert_eq!(ds[0].code, crate::diagnostics::code::ENGINE_LIMIT);
     }
 }

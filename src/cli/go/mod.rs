@@ -7,9 +7,8 @@ mod solve;
 
 use super::args::*;
 use super::common::*;
-use super::query::*;
 use crate::check::Program;
-use crate::commands::report::go::{GoBoard, GoCount, GoVertex, Score, Solved};
+use crate::commands::report::go::{GoBoard, GoCount, GoVertex, Score};
 use crate::commands::Notice;
 use crate::commands::Plan;
 use crate::diagnostics::code;
@@ -19,7 +18,7 @@ use crate::ir::Value;
 use crate::natives::Engine;
 use std::path::PathBuf;
 
-use crate::commands::go::{beyond_the_rules, sequence_value, GoQuery};
+use crate::commands::go::{sequence_value, GoQuery};
 
 /// Evaluate a Go query of the rules with `G` bound to the graph.
 pub(super) fn go_by_rules(
@@ -629,10 +628,7 @@ fn komi_text(komi: f64) -> String {
     }
 }
 
-/// A value in half points as the solver prints it (points, `1.5`, `-2`).
-fn points(half: i64) -> String {
-    format!("{}", half as f64 / 2.0)
-}
+use crate::commands::go::points;
 
 /// What a solve did, for stderr.
 fn work_line(r: &crate::go::solve::SolveResult) -> String {
@@ -653,6 +649,7 @@ fn work_line(r: &crate::go::solve::SolveResult) -> String {
 /// `go solve` by the native solver: the value, a principal variation and the work, with
 /// progress on the terminal while it runs; a budget that stops the search is an E0605 that says
 /// what was proved.
+#[allow(clippy::too_many_arguments)]
 fn solve_native(
     spec: &str,
     g: &crate::go::graph::Graph,
@@ -660,9 +657,9 @@ fn solve_native(
     history: &[crate::go::board::Board],
     to_move: crate::go::board::Color,
     opts: &crate::go::solve::SolveOptions,
-    json_engine: Option<&Notice>,
+    engine: Notice,
+    json: bool,
 ) -> i32 {
-    use crate::go;
     let bar = progress_shown().then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(
@@ -673,7 +670,7 @@ fn solve_native(
         b.enable_steady_tick(std::time::Duration::from_millis(200));
         b
     });
-    let mut progress = |p: &go::solve::Progress| {
+    let mut progress = |p: &crate::go::solve::Progress| {
         if let Some(b) = &bar {
             let known = |v: i64, side: &str| {
                 if v.abs() > i64::MAX / 8 {
@@ -694,72 +691,30 @@ fn solve_native(
             ));
         }
     };
-    let result = go::solve::solve_from(g, rules, history, to_move, opts, &mut progress);
+    let solved = crate::commands::go::solve_natively(
+        g,
+        rules,
+        history,
+        to_move,
+        opts,
+        engine,
+        &mut progress,
+    );
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let r = match result {
-        Ok(r) => r,
-        // the table's memory is a budget too; anything else is the position's fault
-        Err(e) if e.message.starts_with("cannot allocate") => {
-            return Printer::auto().fail(Diag::error(code::SEARCH_BUDGET, e.message).help(e.help));
-        }
-        Err(e) => return go_error(spec, "--graph", &e),
+    let (report, r) = match solved {
+        Ok(x) => x,
+        Err(crate::commands::go::Unsolved::Budget(d)) => return Printer::auto().fail(d),
+        Err(crate::commands::go::Unsolved::Engine(e)) => return go_error(spec, "--graph", &e),
     };
-    if !r.complete {
-        // what was proved, where it says more than the board's size does
-        let (least, most) = (
-            -2 * g.n as i64 - rules.komi_half_points,
-            2 * g.n as i64 - rules.komi_half_points,
-        );
-        let proved = match (r.lower_half_points, r.upper_half_points) {
-            (lo, hi) if lo <= least && hi >= most => String::new(),
-            (lo, hi) if lo == hi => format!(" (it is {})", points(lo)),
-            (lo, hi) => format!("; the value is between {} and {}", points(lo), points(hi)),
-        };
-        let (what, help) = match r.stopped {
-            Some(go::solve::Stop::Time) => (
-                format!(
-                    "the search passed its time budget of {} ms before proving a value",
-                    opts.time_limit.map_or(0, |d| d.as_millis())
-                ),
-                "raise --time-ms",
-            ),
-            _ => (
-                format!(
-                    "the search passed its budget of {} nodes before proving a value",
-                    opts.node_limit
-                ),
-                "raise --nodes",
-            ),
-        };
-        return Printer::auto()
-            .fail(Diag::error(code::SEARCH_BUDGET, format!("{what}{proved}")).help(help));
-    }
     errln!("{}", work_line(&r));
-    let pv: Vec<String> =
-        r.pv.iter()
-            .map(|(c, m)| match m {
-                go::rules::Move::Place(v) => format!("{c:?} {}", g.names[*v]),
-                go::rules::Move::Pass => format!("{c:?} pass"),
-            })
-            .collect();
-    match json_engine {
-        Some(engine) => {
-            let report = Solved {
-                value: crate::json::shown(r.value),
-                pv,
-                nodes: Some(r.nodes),
-                seconds: Some(crate::json::fixed(r.elapsed.as_secs_f64(), 3)),
-                engine: engine.clone(),
-            };
-            outln!("{}", crate::json::text(&report));
-        }
-        None => {
-            outln!("principal variation: {}", pv.join(", "));
-            outln!("nodes: {}", r.nodes);
-            outln!("{}", r.value);
-        }
+    if json {
+        outln!("{}", crate::json::text(&report));
+    } else {
+        outln!("principal variation: {}", report.pv.join(", "));
+        outln!("nodes: {}", r.nodes);
+        outln!("{}", r.value);
     }
     0
 }

@@ -60,47 +60,25 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
     }
     if !plan.is_native() {
         // the seeds' komi h is the negative of the komi given to White
-        let text = format!("margin_half_points(G, {})", -((komi * 2.0) as i64));
-        let printer = Printer::auto();
-        if g.n > 6 {
-            return printer.fail(beyond_the_rules("solve", 6, g.n).help(format!(
-                "the native solver follows the readings {}",
-                crate::commands::GO_SOLVE_READINGS.join(", ")
-            )));
-        }
-        let bound = vec![(
-            "G".to_string(),
-            crate::natives::go::graph_value(&g),
-            "Graph".to_string(),
-        )];
-        return match eval_with_bound_within(
+        let solved = crate::commands::go::solve_by_rules(
             &mut prog,
-            &text,
-            bound,
-            Engine::Native,
-            Some(&reading),
-            &printer,
-            None,
+            &g,
+            &reading,
+            -((komi * 2.0) as i64),
             (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
-        ) {
-            Ok(Value::Int(half)) => {
-                let v = half as f64 / 2.0;
-                if json {
-                    let report = crate::commands::report::go::Solved {
-                        value: crate::json::shown(v),
-                        pv: vec![],
-                        nodes: None,
-                        seconds: None,
-                        engine: engine_json.clone(),
-                    };
-                    outln!("{}", crate::json::text(&report));
-                } else {
-                    outln!("{v}");
-                }
+            engine_json,
+            &mut tell,
+        );
+        return match solved {
+            Ok(report) if json => {
+                outln!("{}", crate::json::text(&report));
                 0
             }
-            Ok(other) => printer.fail(unexpected(&text, &other, "an integer")),
-            Err(c) => c,
+            Ok(report) => {
+                outln!("{}", report.value.get());
+                0
+            }
+            Err(ds) => Printer::auto().fail_all(&ds, &prog.sources),
         };
     }
     // the plan is native here: the rules of the shipped reading it follows
@@ -137,6 +115,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
         &history,
         to_move,
         &opts,
-        json.then_some(&engine_json),
+        engine_json,
+        json,
     )
 }
