@@ -7,7 +7,7 @@
 
 use crate::check::Program;
 use crate::commands::eval::{evaluate, unexpected, Query};
-use crate::commands::report::go::{Score, Solved, Winners};
+use crate::commands::report::go::{ClassAnswer, Classes, Score, Solved, Winners};
 use crate::commands::told::Told;
 use crate::diagnostics::{code, Diag};
 use crate::go::board::Board;
@@ -323,6 +323,97 @@ pub fn solve_natively(
     Ok((report, r))
 }
 
+/// The letter of a class value of the rules, if it is one.
+fn class_letter(c: &Value) -> Option<char> {
+    crate::go::life::Class::of_rule_name(&c.to_string()).map(crate::go::life::Class::letter)
+}
+
+/// `go classes` by the rules, on the position `seq` ends in: `classes(G, r)` when every vertex
+/// is asked, else `outcome(G, r, v)` for each asked one (the vertex numbered from 1). A letter
+/// per vertex (`-` not asked).
+#[allow(clippy::too_many_arguments)]
+pub fn classes_by_rules(
+    prog: &mut Program,
+    g: &Graph,
+    seq: &[Board],
+    asked: &[usize],
+    reading: Option<&str>,
+    engine: Engine,
+    resident_mb: Option<usize>,
+    tell: &mut dyn FnMut(Told),
+) -> Result<Vec<char>, Vec<Diag>> {
+    let mut on_sequence = |prog: &mut Program, text: &str| {
+        ask(
+            prog,
+            g,
+            GoQuery {
+                text,
+                sequence: Some(sequence_value(g, seq)),
+                reading,
+                engine,
+                resident_mb,
+            },
+            tell,
+        )
+    };
+    if asked.len() == g.n {
+        let text = "classes(G, r)";
+        return match on_sequence(prog, text)? {
+            Value::Seq(cs) => Ok(cs.iter().map(|c| class_letter(c).unwrap_or('?')).collect()),
+            v => Err(vec![unexpected(text, &v, "a sequence of classes")]),
+        };
+    }
+    let mut letters = vec!['-'; g.n];
+    for &v in asked {
+        let text = format!("outcome(G, r, {})", v + 1);
+        let c = on_sequence(prog, &text)?;
+        match (class_letter(&c), letters.get_mut(v)) {
+            (Some(k), Some(l)) => *l = k,
+            _ => return Err(vec![unexpected(&text, &c, "a class")]),
+        }
+    }
+    Ok(letters)
+}
+
+/// What a classification found: a letter per vertex (`-` not asked, `?` left by a bound on a
+/// vertex's search), the vertices left, and the questions the proof-number search answered.
+pub struct Found {
+    /// A letter per vertex.
+    pub letters: Vec<char>,
+    /// The vertices whose search passed its bound.
+    pub unfinished: Vec<usize>,
+    /// The questions the proof-number search answered.
+    pub answers: Vec<crate::go::life::Answer>,
+}
+
+/// `go classes`' report of what was found on `g`, `engine` the notice of who answered.
+pub fn classes_report(g: &Graph, found: &Found, engine: &crate::commands::Notice) -> Classes {
+    let name = |v: usize| g.names.get(v).cloned().unwrap_or_default();
+    Classes {
+        classes: found
+            .letters
+            .iter()
+            .map(|&n| match n {
+                '-' | '?' => None,
+                n => Some(n.to_string()),
+            })
+            .collect(),
+        unfinished: found.unfinished.iter().map(|&v| name(v)).collect(),
+        answers: found
+            .answers
+            .iter()
+            .map(|a| ClassAnswer {
+                vertex: name(a.vertex),
+                colour: format!("{:?}", a.colour),
+                gets: a.gets,
+                by: a.by.map(name),
+                sequences: a.nodes,
+            })
+            .collect(),
+        engine: engine.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{
@@ -451,5 +542,52 @@ mod tests {
         let ds =
             solve_by_rules(&mut prog, &big, "area", 0, None, notice(), &mut |_| {}).unwrap_err();
         assert_eq!(ds[0].code, crate::diagnostics::code::ENGINE_LIMIT);
+    }
+
+    /// The classes of the empty 2-path by the rules are the native search's (the reading base),
+    /// every vertex asked or one alone; the report leaves out the vertex not asked.
+    #[test]
+    fn classes_by_the_rules_are_the_native_searchs() {
+        use super::{classes_by_rules, classes_report, Found};
+        let mut prog = rules();
+        let g = Graph::parse("path:2").unwrap();
+        let seq = [Board::empty()];
+        let all = classes_by_rules(
+            &mut prog,
+            &g,
+            &seq,
+            &[0, 1],
+            None,
+            Engine::Rules,
+            None,
+            &mut |_| {},
+        )
+        .unwrap();
+        let native = crate::go::life::Classifier::new(&g, crate::go::life::Table::default())
+            .unwrap()
+            .classes_at_parallel(&seq, &[0, 1], 1)
+            .unwrap();
+        let letters: Vec<char> = native.iter().map(|k| k.unwrap().letter()).collect();
+        assert_eq!(all, letters);
+        let one = classes_by_rules(
+            &mut prog,
+            &g,
+            &seq,
+            &[1],
+            None,
+            Engine::Rules,
+            None,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!((one[0], one[1]), ('-', all[1]));
+        let found = Found {
+            letters: one,
+            unfinished: vec![],
+            answers: vec![],
+        };
+        let r = classes_report(&g, &found, &notice());
+        assert_eq!(r.classes[0], None);
+        assert_eq!(r.classes[1], Some(all[1].to_string()));
     }
 }

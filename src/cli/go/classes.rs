@@ -1,18 +1,11 @@
 //! The outcome classes of vertices: `okite go classes`.
 
 use super::*;
-use crate::commands::report::go::{ClassAnswer, Classes};
 use crate::diagnostics::code;
 use crate::go::graph::Graph;
-use crate::go::life::{Answer, Classifier, LifeProgress, Table};
+use crate::go::life::{Classifier, LifeProgress, Table};
 
-/// What the classification found: a letter per vertex (`-` not asked, `?` left by
-/// --vertex-nodes), the vertices left, and the questions the proof-number search answered.
-struct Found {
-    letters: Vec<char>,
-    unfinished: Vec<usize>,
-    answers: Vec<Answer>,
-}
+use crate::commands::go::Found;
 
 pub(super) fn run(a: GoClassesArgs) -> i32 {
     match classify(&a) {
@@ -359,8 +352,7 @@ fn progress_on(
     })
 }
 
-/// The classes by the rules: `classes(G, r)` when every vertex is asked, else
-/// `outcome(G, r, v)` for each asked one (the vertex numbered from 1).
+/// The classes by the rules (see [`crate::commands::go::classes_by_rules`]), with a spinner.
 fn by_the_rules(
     a: &GoClassesArgs,
     cprog: &mut Program,
@@ -369,58 +361,24 @@ fn by_the_rules(
     asked: &[usize],
     engine: Engine,
 ) -> Result<Vec<char>, i32> {
-    let reading = a.reading.as_deref();
-    let bound = Some(a.max_resident_mb);
-    if asked.len() == g.n {
-        return match eval_on_sequence(cprog, g, seq, "classes(G, r)", reading, engine, bound)? {
-            Value::Seq(cs) => Ok(cs.iter().map(|c| class_letter(c).unwrap_or('?')).collect()),
-            v => {
-                Err(Printer::auto().fail(unexpected("classes(G, r)", &v, "a sequence of classes")))
-            }
-        };
-    }
-    let mut letters = vec!['-'; g.n];
-    for &v in asked {
-        let text = format!("outcome(G, r, {})", v + 1);
-        let c = eval_on_sequence(cprog, g, seq, &text, reading, engine, bound)?;
-        match class_letter(&c) {
-            Some(k) => letters[v] = k,
-            None => return Err(Printer::auto().fail(unexpected(&text, &c, "a class"))),
-        }
-    }
-    Ok(letters)
+    let spinner = Spinner::new("classifying by the rules".to_string());
+    let letters = crate::commands::go::classes_by_rules(
+        cprog,
+        g,
+        seq,
+        asked,
+        a.reading.as_deref(),
+        engine,
+        Some(a.max_resident_mb),
+        &mut tell,
+    );
+    drop(spinner);
+    letters.map_err(|ds| Printer::auto().fail_all(&ds, &cprog.sources))
 }
 
 /// The JSON of the classes: {"classes", "unfinished" (present only when --vertex-nodes left
 /// some), "answers" (present only where the proof-number search answered some: whether the
 /// colour moving first gets the vertex, and by which move), "engine"}.
 fn classes_json(g: &Graph, found: &Found, ej: &Notice) -> String {
-    let report = Classes {
-        classes: found
-            .letters
-            .iter()
-            .map(|&n| match n {
-                '-' | '?' => None,
-                n => Some(n.to_string()),
-            })
-            .collect(),
-        unfinished: found
-            .unfinished
-            .iter()
-            .map(|&v| g.names[v].clone())
-            .collect(),
-        answers: found
-            .answers
-            .iter()
-            .map(|a| ClassAnswer {
-                vertex: g.names[a.vertex].clone(),
-                colour: format!("{:?}", a.colour),
-                gets: a.gets,
-                by: a.by.map(|w| g.names[w].clone()),
-                sequences: a.nodes,
-            })
-            .collect(),
-        engine: ej.clone(),
-    };
-    crate::json::text(&report)
+    crate::json::text(&crate::commands::go::classes_report(g, found, ej))
 }

@@ -437,11 +437,6 @@ fn results_error(e: &crate::go::error::GoError) -> i32 {
     go_error("", "--results", e)
 }
 
-/// The letter of a class value of the rules, if it is one.
-fn class_letter(c: &Value) -> Option<char> {
-    crate::go::life::Class::of_rule_name(&c.to_string()).map(crate::go::life::Class::letter)
-}
-
 pub(super) fn run_go(cmd: GoCommand) -> i32 {
     use crate::go;
     match cmd {
