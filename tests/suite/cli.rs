@@ -1,11 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
-//! The command line: exit codes and the shape of outputs. The command lines run in process
-//! (`common::okite_here`, through the face the Python package uses), where they test a
-//! command's logic; the tests of resident memory, of signals and of the process's own streams
-//! start the binary.
+//! The command line: exit codes and the shape of outputs.
 
 use crate::common;
-use common::{json_ok, okite_here as okite, text, usi_session};
+use common::{json_ok, okite, text, usi_session};
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -355,8 +352,6 @@ fn game_reports_the_perpetual_check_per_reading() {
 
 #[test]
 fn mate_json_and_batch() {
-    // resident memory is the process's: the binary's own, not the test process's
-    let okite = common::okite;
     if !common::oracles::present() {
         return;
     }
@@ -402,8 +397,6 @@ fn mate_json_and_batch() {
 /// thread's; 0 and 33 threads refused with the option's code.
 #[test]
 fn mate_threads() {
-    // resident memory is the process's: the binary's own, not the test process's
-    let okite = common::okite;
     if !common::oracles::present() {
         return;
     }
@@ -1212,8 +1205,6 @@ fn rules_classify_and_say(extra: &[&str], says: &str) {
 /// MiB once wrapped to 0 bytes and stopped the search at its first check).
 #[test]
 fn go_classes_takes_a_memory_bound_past_the_machine() {
-    // resident memory is the process's: the binary's own, not the test process's
-    let okite = common::okite;
     // (path:9 visits more than 65,536 sequences: the memory is checked)
     let o = okite(&[
         "go",
@@ -1341,8 +1332,6 @@ fn go_classes_with_weak_numbers() {
 /// past half the memory bound is refused; the rules, which have no such table, say so.
 #[test]
 fn go_classes_with_a_table_of_estimates_of_its_size() {
-    // resident memory is the process's: the binary's own, not the test process's
-    let okite = common::okite;
     let (plain, plain_visits) = classes_and_visits("path:10", &[]);
     let (small, small_visits) = classes_and_visits("path:10", &["--estimate-mb", "1"]);
     assert!(plain.contains(". N"), "{plain}");
@@ -1493,8 +1482,6 @@ fn go_classes_says_its_answers_in_a_log() {
 
 #[test]
 fn go_classes_keeps_its_memory_bound() {
-    // resident memory is the process's: the binary's own, not the test process's
-    let okite = common::okite;
     let o = okite(&[
         "go",
         "classes",

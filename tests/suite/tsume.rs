@@ -5,7 +5,7 @@
 //! JSON contract of the command.
 
 use crate::common;
-use common::{okite_here as okite, text};
+use common::{okite, text};
 use std::process::Output;
 
 fn out(o: &Output) -> String {

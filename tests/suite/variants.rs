@@ -18,10 +18,8 @@ fn okite_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run okite")
 }
 
-/// A command line run in process from the project's folder (the logic of the variant's
-/// commands; [`okite_in`] starts the binary in another folder).
 fn okite(args: &[&str]) -> Output {
-    common::okite_here(args)
+    okite_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
 }
 
 fn out(o: &Output) -> String {

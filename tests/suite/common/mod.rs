@@ -25,22 +25,6 @@ pub fn okite(args: &[&str]) -> Output {
         .expect("run okite")
 }
 
-/// Run the command line `args` in this process (`okite::cli::run_captured`, the face of the
-/// Python package), for tests of a command's logic: what it writes is kept, not printed, and
-/// returned as the binary's output would be (exit status, standard output, standard error).
-/// The working folder is the project's, as `cargo test` runs the suite. Tests of the face
-/// itself (colours, terminals, signals, resident memory, what reaches the process's standard
-/// streams) start the binary with [`okite`].
-pub fn okite_here(args: &[&str]) -> Output {
-    use std::os::unix::process::ExitStatusExt;
-    let c = okite::cli::run_captured(args.iter().copied());
-    Output {
-        status: std::process::ExitStatus::from_raw((c.status & 0xff) << 8),
-        stdout: c.stdout.into_bytes(),
-        stderr: c.stderr.into_bytes(),
-    }
-}
-
 /// Standard output then standard error.
 pub fn text(o: &Output) -> String {
     format!(
