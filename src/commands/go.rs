@@ -65,6 +65,20 @@ pub struct GoQuery<'a> {
     pub resident_mb: Option<usize>,
 }
 
+impl<'a> GoQuery<'a> {
+    /// `text` with `r` the sequence `seq` of boards on `g`, under base, natives bound where
+    /// they stand, within the evaluator's own memory bound.
+    pub fn on_sequence(text: &'a str, g: &Graph, seq: &[Board]) -> GoQuery<'a> {
+        GoQuery {
+            text,
+            sequence: Some(sequence_value(g, seq)),
+            reading: None,
+            engine: Engine::Native,
+            resident_mb: None,
+        }
+    }
+}
+
 /// `q` evaluated with `G` bound to `g`: its value, or the diagnostics in the program's sources.
 /// The bindings found off are told.
 pub fn ask(
@@ -138,15 +152,13 @@ pub fn score(
 ) -> Result<Score, Vec<Diag>> {
     let h2 = s.h2;
     let mut on_sequence = |prog: &mut Program, text: &str| {
+        let q = GoQuery::on_sequence(text, g, s.seq);
         ask(
             prog,
             g,
             GoQuery {
-                text,
-                sequence: Some(sequence_value(g, s.seq)),
-                reading: None,
                 engine: s.engine,
-                resident_mb: None,
+                ..q
             },
             tell,
         )
@@ -343,18 +355,14 @@ pub fn classes_by_rules(
     tell: &mut dyn FnMut(Told),
 ) -> Result<Vec<char>, Vec<Diag>> {
     let mut on_sequence = |prog: &mut Program, text: &str| {
-        ask(
-            prog,
-            g,
-            GoQuery {
-                text,
-                sequence: Some(sequence_value(g, seq)),
-                reading,
-                engine,
-                resident_mb,
-            },
-            tell,
-        )
+        let q = GoQuery::on_sequence(text, g, seq);
+        let q = GoQuery {
+            reading,
+            engine,
+            resident_mb,
+            ..q
+        };
+        ask(prog, g, q, tell)
     };
     if asked.len() == g.n {
         let text = "classes(G, r)";

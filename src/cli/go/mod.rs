@@ -395,18 +395,13 @@ pub(super) fn eval_on_sequence(
     resident_mb: Option<usize>,
 ) -> Result<Value, i32> {
     let spinner = Spinner::new(format!("evaluating {text}"));
-    let v = crate::commands::go::ask(
-        prog,
-        g,
-        GoQuery {
-            text,
-            sequence: Some(sequence_value(g, seq)),
-            reading,
-            engine,
-            resident_mb,
-        },
-        &mut tell,
-    );
+    let q = GoQuery {
+        reading,
+        engine,
+        resident_mb,
+        ..GoQuery::on_sequence(text, g, seq)
+    };
+    let v = crate::commands::go::ask(prog, g, q, &mut tell);
     drop(spinner);
     v.map_err(|ds| Printer::auto().fail_all(&ds, &prog.sources))
 }
