@@ -66,12 +66,12 @@ pub struct GoQuery<'a> {
 }
 
 impl<'a> GoQuery<'a> {
-    /// `text` with `r` the sequence `seq` of boards on `g`, under base, natives bound where
-    /// they stand, within the evaluator's own memory bound.
-    pub fn on_sequence(text: &'a str, g: &Graph, seq: &[Board]) -> GoQuery<'a> {
+    /// `text` with `r` the sequence of boards `r` (see [`sequence_value`]), under base, natives
+    /// bound where they stand, within the evaluator's own memory bound.
+    pub fn on_sequence(text: &'a str, r: Value) -> GoQuery<'a> {
         GoQuery {
             text,
-            sequence: Some(sequence_value(g, seq)),
+            sequence: Some(r),
             reading: None,
             engine: Engine::Native,
             resident_mb: None,
@@ -151,8 +151,9 @@ pub fn score(
     tell: &mut dyn FnMut(Told),
 ) -> Result<Score, Vec<Diag>> {
     let h2 = s.h2;
+    let r = sequence_value(g, s.seq);
     let mut on_sequence = |prog: &mut Program, text: &str| {
-        let q = GoQuery::on_sequence(text, g, s.seq);
+        let q = GoQuery::on_sequence(text, r.clone());
         ask(
             prog,
             g,
@@ -354,8 +355,9 @@ pub fn classes_by_rules(
     resident_mb: Option<usize>,
     tell: &mut dyn FnMut(Told),
 ) -> Result<Vec<char>, Vec<Diag>> {
+    let r = sequence_value(g, seq);
     let mut on_sequence = |prog: &mut Program, text: &str| {
-        let q = GoQuery::on_sequence(text, g, seq);
+        let q = GoQuery::on_sequence(text, r.clone());
         let q = GoQuery {
             reading,
             engine,

@@ -399,7 +399,7 @@ pub(super) fn eval_on_sequence(
         reading,
         engine,
         resident_mb,
-        ..GoQuery::on_sequence(text, g, seq)
+        ..GoQuery::on_sequence(text, sequence_value(g, seq))
     };
     let v = crate::commands::go::ask(prog, g, q, &mut tell);
     drop(spinner);
