@@ -237,34 +237,6 @@ proptest! {
     }
 }
 
-proptest! {
-    // A fixed seed: the rules' cost varies by orders of magnitude between 2 x 2 positions (more
-    // than 8 GB at some six-board sequences: `okite go classes --graph grid:2x2 --moves "W A2,
-    // B B1, B B2, W A1, B B2" --engine rules`), and the cases must stay the ones measured.
-    #![proptest_config(ProptestConfig {
-        cases: 6,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(20_241_124),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
-    /// Random walks of ten moves on the 2 x 2 board (regular continuations chosen at random),
-    /// under the default table and `p-to-chooser`: six of them, about 35 s and 2.2 GB on a 2-core
-    /// machine.
-    #[test]
-    fn random_sequences_on_the_2x2_board(choices in proptest::collection::vec(any::<u32>(), 10)) {
-        let g = Graph::parse("grid:2x2").unwrap();
-        let seq = random_walk(&g, &choices);
-        prop_assume!(seq.len() == 11);
-        let mut prog = rules();
-        for (reading, table) in [("base", Table::Reconstruction), ("p-to-chooser", Table::Chooser)] {
-            let q = compile(&mut prog, "classes(G, r)");
-            let mut by_rules = ByRules::new(&prog, q, reading);
-            let native = letters(&Classifier::new(&g, table).unwrap().classes(&seq).unwrap());
-            prop_assert_eq!(native, by_rules.classes(&g, &seq), "reading {}", reading);
-        }
-    }
-}
-
 /// Seed 004's reason for the second condition of Chinese-style terminability: one chain whose
 /// vertices get different classes. Found by examples/find_split_chain.rs: on the 5-path, after
 /// Black plays 1, 3, 4 and 5, both black chains share the one liberty 2, and White's stone there
@@ -498,38 +470,6 @@ fn a_vertex_past_its_bound_is_left_and_the_others_classified() {
     let e = cl.classes(&seq).unwrap_err();
     assert!(e.message.contains("more than"), "{}", e.message);
     assert!(cl.unfinished().contains(&0));
-}
-
-#[test]
-fn the_native_searches_agree_on_the_small_graphs() {
-    for (spec, moves) in [
-        ("path:4", 6),
-        ("cycle:4", 4),
-        ("path:3", usize::MAX),
-        ("cycle:3", usize::MAX),
-    ] {
-        let (_, all) = graph_and_sequences(spec, moves);
-        for table in PN_TABLES {
-            assert_eq!(searches_agree(spec, table, &all), all.len(), "{spec}");
-        }
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
-    #[test]
-    fn the_native_searches_agree_on_random_sequences(
-        graph in 0usize..4,
-        moves in proptest::collection::vec((0usize..6, any::<bool>()), 3..20),
-    ) {
-        let spec = ["grid:2x2", "path:5", "cycle:5", "grid:2x3"][graph];
-        let g = Graph::parse(spec).unwrap();
-        let seq = random_sequence(&g, &moves);
-        // positions too early for the search without recording are left out
-        for table in PN_TABLES {
-            prop_assume!(searches_agree(spec, table, std::slice::from_ref(&seq)) == 1);
-        }
-    }
 }
 
 /// The proof-number search's classes satisfy the definition one move down, on graphs the
@@ -991,4 +931,73 @@ fn a_yes_names_the_move_that_gets_the_vertex() {
         }
     }
     assert!(checked > 1000, "{checked} moves checked");
+}
+
+/// The slow searches, run by .ci/run after the test command of README.md:
+/// `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    proptest! {
+        // A fixed seed: the rules' cost varies by orders of magnitude between 2 x 2 positions (more
+        // than 8 GB at some six-board sequences: `okite go classes --graph grid:2x2 --moves "W A2,
+        // B B1, B B2, W A1, B B2" --engine rules`), and the cases must stay the ones measured.
+        #![proptest_config(ProptestConfig {
+            cases: 6,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(20_241_124),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+        /// Random walks of ten moves on the 2 x 2 board (regular continuations chosen at random),
+        /// under the default table and `p-to-chooser`: six of them, about 35 s and 2.2 GB on a 2-core
+        /// machine.
+        #[test]
+        #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+        fn random_sequences_on_the_2x2_board(choices in proptest::collection::vec(any::<u32>(), 10)) {
+            let g = Graph::parse("grid:2x2").unwrap();
+            let seq = random_walk(&g, &choices);
+            prop_assume!(seq.len() == 11);
+            let mut prog = rules();
+            for (reading, table) in [("base", Table::Reconstruction), ("p-to-chooser", Table::Chooser)] {
+                let q = compile(&mut prog, "classes(G, r)");
+                let mut by_rules = ByRules::new(&prog, q, reading);
+                let native = letters(&Classifier::new(&g, table).unwrap().classes(&seq).unwrap());
+                prop_assert_eq!(native, by_rules.classes(&g, &seq), "reading {}", reading);
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn the_native_searches_agree_on_the_small_graphs() {
+        for (spec, moves) in [
+            ("path:4", 6),
+            ("cycle:4", 4),
+            ("path:3", usize::MAX),
+            ("cycle:3", usize::MAX),
+        ] {
+            let (_, all) = graph_and_sequences(spec, moves);
+            for table in PN_TABLES {
+                assert_eq!(searches_agree(spec, table, &all), all.len(), "{spec}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+        #[test]
+        #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+        fn the_native_searches_agree_on_random_sequences(
+            graph in 0usize..4,
+            moves in proptest::collection::vec((0usize..6, any::<bool>()), 3..20),
+        ) {
+            let spec = ["grid:2x2", "path:5", "cycle:5", "grid:2x3"][graph];
+            let g = Graph::parse(spec).unwrap();
+            let seq = random_sequence(&g, &moves);
+            // positions too early for the search without recording are left out
+            for table in PN_TABLES {
+                prop_assume!(searches_agree(spec, table, std::slice::from_ref(&seq)) == 1);
+            }
+        }
+    }
 }

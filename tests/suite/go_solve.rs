@@ -168,87 +168,6 @@ fn readings() -> Vec<(&'static str, Rules)> {
     out
 }
 
-/// Every reading, small graphs of each family and random graphs, komi 0, 0.5 and -1.5, from the
-/// empty board and from random positions: the solver's value is the reference's wherever the
-/// reference finishes within its budget.
-#[test]
-fn the_solver_agrees_with_exhaustive_minimax() {
-    let limit = if cfg!(debug_assertions) {
-        200_000
-    } else {
-        3_000_000
-    };
-    let mut graphs: Vec<Graph> = [
-        "path:1",
-        "path:2",
-        "path:3",
-        "path:4",
-        "path:5",
-        "cycle:3",
-        "cycle:4",
-        "star:3",
-        "complete:3",
-        "complete:4",
-        "grid:2x2",
-    ]
-    .iter()
-    .map(|s| Graph::parse(s).unwrap())
-    .collect();
-    let mut seed = 0x5EED_2024u64;
-    for _ in 0..6 {
-        let n = 3 + (splitmix64(&mut seed) % 3) as usize;
-        let mut edges: Vec<(usize, usize)> = (1..n)
-            .map(|v| ((splitmix64(&mut seed) % v as u64) as usize, v))
-            .collect();
-        let (a, b) = (
-            (splitmix64(&mut seed) % n as u64) as usize,
-            (splitmix64(&mut seed) % n as u64) as usize,
-        );
-        if a != b && !edges.contains(&(a, b)) && !edges.contains(&(b, a)) {
-            edges.push((a, b));
-        }
-        graphs.push(Graph::from_edges((0..n).map(|i| i.to_string()).collect(), &edges).unwrap());
-    }
-    let mut compared = 0;
-    let mut skipped = 0;
-    for (name, rules) in readings() {
-        for g in &graphs {
-            for (i, komi) in [0.0, 0.5, -1.5].into_iter().enumerate() {
-                let rules = rules.with_komi(komi).unwrap();
-                let moves = [0, 2, 4][i];
-                let (history, to_move) = random_history(g, rules, moves, &mut seed);
-                let Some(want) = reference(g, rules, &history, to_move, limit) else {
-                    skipped += 1;
-                    continue;
-                };
-                let got = solve_position(g, &rules, &history, to_move, u64::MAX, true).unwrap();
-                assert!(got.complete);
-                assert_eq!(
-                    got.value_half_points,
-                    want,
-                    "{name}, {:?}, komi {komi}, history {:?}",
-                    g.names,
-                    history.iter().map(|b| b.values(g.n)).collect::<Vec<_>>()
-                );
-                // and without the table, symmetry and static bounds
-                let plain = solve_from(
-                    g,
-                    &rules,
-                    &history,
-                    to_move,
-                    &SolveOptions::plain(u64::MAX),
-                    &mut |_| {},
-                )
-                .unwrap();
-                assert_eq!(plain.value_half_points, want, "{name} plain");
-                compared += 1;
-            }
-        }
-    }
-    eprintln!("{compared} positions compared, {skipped} past the reference's budget");
-    assert!(compared > 150, "{compared} compared, {skipped} skipped");
-}
-
 /// Replays a principal variation under positional superko and area scoring: every move is
 /// legal, the game ends with two passes, and the final area score is the value.
 fn replay(g: &Graph, pv: &[(Color, Move)], value_half_points: i64) {
@@ -713,4 +632,93 @@ fn outcome_classes_are_not_the_solvers_bounds() {
     let solved = okite(&["go", "solve", "--graph", "path:2", "--moves", "B 1"]);
     let out = String::from_utf8_lossy(&solved.stdout).to_string();
     assert_eq!(out.lines().last(), Some("-2"), "{out}");
+}
+
+/// The slow searches, run by .ci/run after the test command of README.md:
+/// `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// Every reading, small graphs of each family and random graphs, komi 0, 0.5 and -1.5, from the
+    /// empty board and from random positions: the solver's value is the reference's wherever the
+    /// reference finishes within its budget.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn the_solver_agrees_with_exhaustive_minimax() {
+        let limit = if cfg!(debug_assertions) {
+            200_000
+        } else {
+            3_000_000
+        };
+        let mut graphs: Vec<Graph> = [
+            "path:1",
+            "path:2",
+            "path:3",
+            "path:4",
+            "path:5",
+            "cycle:3",
+            "cycle:4",
+            "star:3",
+            "complete:3",
+            "complete:4",
+            "grid:2x2",
+        ]
+        .iter()
+        .map(|s| Graph::parse(s).unwrap())
+        .collect();
+        let mut seed = 0x5EED_2024u64;
+        for _ in 0..6 {
+            let n = 3 + (splitmix64(&mut seed) % 3) as usize;
+            let mut edges: Vec<(usize, usize)> = (1..n)
+                .map(|v| ((splitmix64(&mut seed) % v as u64) as usize, v))
+                .collect();
+            let (a, b) = (
+                (splitmix64(&mut seed) % n as u64) as usize,
+                (splitmix64(&mut seed) % n as u64) as usize,
+            );
+            if a != b && !edges.contains(&(a, b)) && !edges.contains(&(b, a)) {
+                edges.push((a, b));
+            }
+            graphs
+                .push(Graph::from_edges((0..n).map(|i| i.to_string()).collect(), &edges).unwrap());
+        }
+        let mut compared = 0;
+        let mut skipped = 0;
+        for (name, rules) in readings() {
+            for g in &graphs {
+                for (i, komi) in [0.0, 0.5, -1.5].into_iter().enumerate() {
+                    let rules = rules.with_komi(komi).unwrap();
+                    let moves = [0, 2, 4][i];
+                    let (history, to_move) = random_history(g, rules, moves, &mut seed);
+                    let Some(want) = reference(g, rules, &history, to_move, limit) else {
+                        skipped += 1;
+                        continue;
+                    };
+                    let got = solve_position(g, &rules, &history, to_move, u64::MAX, true).unwrap();
+                    assert!(got.complete);
+                    assert_eq!(
+                        got.value_half_points,
+                        want,
+                        "{name}, {:?}, komi {komi}, history {:?}",
+                        g.names,
+                        history.iter().map(|b| b.values(g.n)).collect::<Vec<_>>()
+                    );
+                    // and without the table, symmetry and static bounds
+                    let plain = solve_from(
+                        g,
+                        &rules,
+                        &history,
+                        to_move,
+                        &SolveOptions::plain(u64::MAX),
+                        &mut |_| {},
+                    )
+                    .unwrap();
+                    assert_eq!(plain.value_half_points, want, "{name} plain");
+                    compared += 1;
+                }
+            }
+        }
+        eprintln!("{compared} positions compared, {skipped} past the reference's budget");
+        assert!(compared > 150, "{compared} compared, {skipped} skipped");
+    }
 }

@@ -963,134 +963,6 @@ fn legal_names_the_moves_of_a_variant() {
     }
 }
 
-/// The moves of a Go command are played under the rules loaded and the reading: a variant that
-/// captures nothing makes `B 4` of `W 3, B 2, B 4` on the 5-path a stone without liberties, which
-/// the shipped rules would have played as a capture; the reading `suicide` plays the suicide that
-/// the base forbids.
-#[test]
-fn go_moves_are_played_under_the_variant_and_the_reading() {
-    let dir = edited_copy(
-        "nocapture",
-        "go.rule",
-        "    c with { v: s } with { u: 0 | u in V(G), c(u) == -s, liberties(G, c, u) == {v} }\n",
-        "    c with { v: s }\n",
-    );
-    let d = dir.to_str().unwrap();
-    let shipped = okite(&[
-        "go",
-        "score",
-        "--graph",
-        "path:5",
-        "--moves",
-        "W 3, B 2, B 4",
-    ]);
-    assert_eq!(shipped.status.code(), Some(0), "{}", err(&shipped));
-    for command in ["sequences", "score"] {
-        let o = okite(&[
-            "go",
-            command,
-            "--graph",
-            "path:5",
-            "--moves",
-            "W 3, B 2, B 4",
-            "--rules",
-            d,
-        ]);
-        assert_ne!(o.status.code(), Some(0), "{command}: {}", out(&o));
-        assert!(
-            err(&o).contains("not a legal move"),
-            "{command}: {}",
-            err(&o)
-        );
-        // the move refused is pointed at, after the rules' reason
-        assert!(
-            err(&o).contains("the rules loaded refuse the move `B 4`"),
-            "{command}: {}",
-            err(&o)
-        );
-        // the moves are played one at a time: the notice of the natives off is said once
-        let notices = err(&o)
-            .lines()
-            .filter(|l| l.contains("natives are off"))
-            .count();
-        assert_eq!(notices, 1, "{command}: {}", err(&o));
-    }
-    // an SGF record is replayed natively: refused where the variant places stones otherwise
-    let sgf = dir.join("two.sgf");
-    std::fs::write(&sgf, "(;GM[1]FF[4]SZ[3];B[aa];W[bb])").unwrap();
-    let o = okite(&[
-        "go",
-        "classes",
-        "--sgf",
-        sgf.to_str().unwrap(),
-        "--rules",
-        d,
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", out(&o));
-    assert!(
-        err(&o).contains("E0607") && err(&o).contains("--moves"),
-        "{}",
-        err(&o)
-    );
-    let shipped = okite(&["go", "classes", "--sgf", sgf.to_str().unwrap()]);
-    assert_eq!(shipped.status.code(), Some(0), "{}", err(&shipped));
-    // a prefix the variant allows: the count follows it, as the rules alone count it
-    let o = okite(&[
-        "go",
-        "sequences",
-        "--graph",
-        "path:5",
-        "--moves",
-        "W 3, B 2",
-        "--rules",
-        d,
-    ]);
-    let by_rules = okite(&[
-        "go",
-        "sequences",
-        "--graph",
-        "path:5",
-        "--moves",
-        "W 3, B 2",
-        "--rules",
-        d,
-        "--engine",
-        "rules",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert_eq!(out(&o), out(&by_rules));
-    // a suicide of two stones, legal under the reading `suicide` alone
-    let moves = ["--graph", "path:4", "--moves", "B 1, W 3, B 2"];
-    let base = okite(&[&["go", "solve"][..], &moves[..]].concat());
-    assert_ne!(base.status.code(), Some(0), "{}", out(&base));
-    assert!(err(&base).contains("suicide"), "{}", err(&base));
-    for command in ["solve", "classes"] {
-        let o = okite(
-            &[
-                &["go", command][..],
-                &moves[..],
-                &["--reading", "suicide"][..],
-            ]
-            .concat(),
-        );
-        assert_eq!(o.status.code(), Some(0), "{command}: {}", err(&o));
-    }
-    // the two black stones are gone: White's stone stands alone on 3
-    let o = okite(
-        &[
-            &["go", "classes"][..],
-            &moves[..],
-            &["--reading", "suicide"][..],
-        ]
-        .concat(),
-    );
-    let points: Vec<String> = out(&o)
-        .lines()
-        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
-        .collect();
-    assert_eq!(points, ["1 .", "2 .", "3 O", "4 ."], "{}", out(&o));
-}
-
 /// A search's stop and time limit bind while the rules answer for it: a changed `nifu` that
 /// counts to five billion before it answers (minutes of evaluation, past the evaluator's own
 /// step budget) is ended by `stop` in the USI engine and by `--time-ms` in `okite mate`, which
@@ -2074,4 +1946,139 @@ fn kif_records_of_a_variant_through_the_commands() {
         err(&o)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The slow searches, run by .ci/run after the test command of README.md:
+/// `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// The moves of a Go command are played under the rules loaded and the reading: a variant that
+    /// captures nothing makes `B 4` of `W 3, B 2, B 4` on the 5-path a stone without liberties, which
+    /// the shipped rules would have played as a capture; the reading `suicide` plays the suicide that
+    /// the base forbids.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn go_moves_are_played_under_the_variant_and_the_reading() {
+        let dir = edited_copy(
+            "nocapture",
+            "go.rule",
+            "    c with { v: s } with { u: 0 | u in V(G), c(u) == -s, liberties(G, c, u) == {v} }\n",
+            "    c with { v: s }\n",
+        );
+        let d = dir.to_str().unwrap();
+        let shipped = okite(&[
+            "go",
+            "score",
+            "--graph",
+            "path:5",
+            "--moves",
+            "W 3, B 2, B 4",
+        ]);
+        assert_eq!(shipped.status.code(), Some(0), "{}", err(&shipped));
+        for command in ["sequences", "score"] {
+            let o = okite(&[
+                "go",
+                command,
+                "--graph",
+                "path:5",
+                "--moves",
+                "W 3, B 2, B 4",
+                "--rules",
+                d,
+            ]);
+            assert_ne!(o.status.code(), Some(0), "{command}: {}", out(&o));
+            assert!(
+                err(&o).contains("not a legal move"),
+                "{command}: {}",
+                err(&o)
+            );
+            // the move refused is pointed at, after the rules' reason
+            assert!(
+                err(&o).contains("the rules loaded refuse the move `B 4`"),
+                "{command}: {}",
+                err(&o)
+            );
+            // the moves are played one at a time: the notice of the natives off is said once
+            let notices = err(&o)
+                .lines()
+                .filter(|l| l.contains("natives are off"))
+                .count();
+            assert_eq!(notices, 1, "{command}: {}", err(&o));
+        }
+        // an SGF record is replayed natively: refused where the variant places stones otherwise
+        let sgf = dir.join("two.sgf");
+        std::fs::write(&sgf, "(;GM[1]FF[4]SZ[3];B[aa];W[bb])").unwrap();
+        let o = okite(&[
+            "go",
+            "classes",
+            "--sgf",
+            sgf.to_str().unwrap(),
+            "--rules",
+            d,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", out(&o));
+        assert!(
+            err(&o).contains("E0607") && err(&o).contains("--moves"),
+            "{}",
+            err(&o)
+        );
+        let shipped = okite(&["go", "classes", "--sgf", sgf.to_str().unwrap()]);
+        assert_eq!(shipped.status.code(), Some(0), "{}", err(&shipped));
+        // a prefix the variant allows: the count follows it, as the rules alone count it
+        let o = okite(&[
+            "go",
+            "sequences",
+            "--graph",
+            "path:5",
+            "--moves",
+            "W 3, B 2",
+            "--rules",
+            d,
+        ]);
+        let by_rules = okite(&[
+            "go",
+            "sequences",
+            "--graph",
+            "path:5",
+            "--moves",
+            "W 3, B 2",
+            "--rules",
+            d,
+            "--engine",
+            "rules",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        assert_eq!(out(&o), out(&by_rules));
+        // a suicide of two stones, legal under the reading `suicide` alone
+        let moves = ["--graph", "path:4", "--moves", "B 1, W 3, B 2"];
+        let base = okite(&[&["go", "solve"][..], &moves[..]].concat());
+        assert_ne!(base.status.code(), Some(0), "{}", out(&base));
+        assert!(err(&base).contains("suicide"), "{}", err(&base));
+        for command in ["solve", "classes"] {
+            let o = okite(
+                &[
+                    &["go", command][..],
+                    &moves[..],
+                    &["--reading", "suicide"][..],
+                ]
+                .concat(),
+            );
+            assert_eq!(o.status.code(), Some(0), "{command}: {}", err(&o));
+        }
+        // the two black stones are gone: White's stone stands alone on 3
+        let o = okite(
+            &[
+                &["go", "classes"][..],
+                &moves[..],
+                &["--reading", "suicide"][..],
+            ]
+            .concat(),
+        );
+        let points: Vec<String> = out(&o)
+            .lines()
+            .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .collect();
+        assert_eq!(points, ["1 .", "2 .", "3 O", "4 ."], "{}", out(&o));
+    }
 }

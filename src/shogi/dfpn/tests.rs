@@ -226,21 +226,6 @@ const SHORTER: [(&str, usize, u32); 5] = [
     ("mate-9-ply.sfen", 423, 7),
 ];
 
-/// The 3, 5 and 7 sets in full, the first 100 of the 9 and 11 sets.
-#[test]
-#[cfg_attr(debug_assertions, ignore)]
-fn nshogi_sets_sample() {
-    if !crate::shogi::test_data::present() {
-        return;
-    }
-    for (name, n) in SETS {
-        let take = if n <= 7 { usize::MAX } else { 100 };
-        for (s, l) in run_set(name, n, take) {
-            println!("{name}: shorter mate {l}: {s}");
-        }
-    }
-}
-
 /// All 2,500 positions (about 2 minutes in release on one core):
 /// `cargo test --release nshogi_sets_full -- --ignored --nocapture`.
 #[test]
@@ -629,4 +614,25 @@ fn two_threads_no_mate_and_limits() {
         assert!(r.result == MateStatus::Unknown || is_mating_line(&p, &r.pv));
     })
     .unwrap();
+}
+
+/// The slow searches, run by .ci/run after the test command of README.md:
+/// `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// The 3, 5 and 7 sets in full, the first 100 of the 9 and 11 sets.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn nshogi_sets_sample() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
+        for (name, n) in SETS {
+            let take = if n <= 7 { usize::MAX } else { 100 };
+            for (s, l) in run_set(name, n, take) {
+                println!("{name}: shorter mate {l}: {s}");
+            }
+        }
+    }
 }
