@@ -470,6 +470,12 @@ pub(super) fn tell(t: crate::commands::told::Told) {
     match t {
         crate::commands::told::Told::Notice(n) => errln!("{}", n.line()),
         crate::commands::told::Told::OffBindings(off) => say_off(off),
+        crate::commands::told::Told::ResultsRead(n, file) => {
+            errln!("okite: {n} results read from {}", file.display())
+        }
+        crate::commands::told::Told::ResultsKept(n, file) => {
+            errln!("okite: {n} results kept in {}", file.display())
+        }
     }
 }
 

@@ -309,8 +309,8 @@ fn text_report(r: &shown::TsumeReport) -> String {
     if !r.leftover.is_empty() {
         out.push(format!("left in hand: {}", r.leftover.join(" ")));
     }
-    match (&r.futile_interpositions, &r.futile_unsettled) {
-        (Some(f), _) => {
+    match &r.futile_interpositions {
+        shown::Futile::Settled(f) => {
             for at in f {
                 out.push(format!(
                     "futile interpositions at ply {}: {}",
@@ -319,10 +319,9 @@ fn text_report(r: &shown::TsumeReport) -> String {
                 ));
             }
         }
-        (None, s) => out.push(format!(
-            "futile interpositions: unknown ({})",
-            s.as_deref().unwrap_or("not settled")
-        )),
+        shown::Futile::Unsettled(why) => {
+            out.push(format!("futile interpositions: unknown ({why})"))
+        }
     }
     for a in &r.alternatives {
         out.push(format!(

@@ -4,6 +4,7 @@
 
 use crate::commands::Notice;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// One thing a command says as it runs.
 pub enum Told<'a> {
@@ -11,4 +12,8 @@ pub enum Told<'a> {
     Notice(&'a Notice),
     /// The native bindings an evaluation of the rules found off, each with why.
     OffBindings(&'a BTreeMap<String, String>),
+    /// Results of an earlier search read from a file before this one starts: how many.
+    ResultsRead(usize, &'a Path),
+    /// The results of this search kept in a file, as it ends: how many.
+    ResultsKept(usize, &'a Path),
 }

@@ -307,8 +307,10 @@ fn written<B: Written>(
         plies: line.len(),
         solution: if given { "given" } else { "searched" },
         leftover,
-        futile_interpositions: futile.as_ref().ok().map(|f| at_plies(start, f)),
-        futile_unsettled: futile.as_ref().err().map(|s| s.to_string()),
+        futile_interpositions: match &futile {
+            Ok(f) => shown::Futile::Settled(at_plies(start, f)),
+            Err(why) => shown::Futile::Unsettled(why.to_string()),
+        },
         alternatives,
         verdicts,
         nodes,

@@ -3,9 +3,9 @@
 use super::*;
 use crate::diagnostics::code;
 use crate::go::graph::Graph;
-use crate::go::life::{Classifier, LifeProgress, Table};
+use crate::go::life::{LifeProgress, Table};
 
-use crate::commands::go::Found;
+use crate::commands::go::{ClassesAsk, Found, NativeClasses, NoClasses};
 
 pub(super) fn run(a: GoClassesArgs) -> i32 {
     match classify(&a) {
@@ -56,7 +56,13 @@ fn classify(a: &GoClassesArgs) -> Result<i32, i32> {
     // the native search answers (else the rules: one thread, no bound on a vertex)
     let native = a.engine == Engine::Native && table.is_some();
     options_of_the_native_search(a, native)?;
-    let no_pn = no_proof_numbers(a, native, table, &g);
+    let no_pn = crate::commands::go::no_proof_numbers(
+        a.engine,
+        native,
+        a.search == LifeSearch::ProofNumbers,
+        table,
+        g.n,
+    );
     if let (Some(_), Some(why)) = (a.ask, no_pn) {
         return Err(Printer::auto().fail(
             Diag::error(
@@ -179,30 +185,8 @@ fn options_of_the_native_search(a: &GoClassesArgs, native: bool) -> Result<(), i
     Ok(())
 }
 
-/// Why the proof-number search, which answers the questions of a class one by one and keeps
-/// their results, does not search here (where it does not).
-fn no_proof_numbers(
-    a: &GoClassesArgs,
-    native: bool,
-    table: Option<Table>,
-    g: &Graph,
-) -> Option<&'static str> {
-    if a.engine == Engine::Verify {
-        Some("--engine verify compares the classes of the two engines")
-    } else if !native {
-        Some("the rules answer here, not the native search")
-    } else if a.search != LifeSearch::ProofNumbers
-        || table == Some(Table::Cautious)
-        || g.n > crate::go::life::TRACK_MAX_VERTICES
-    {
-        Some("the proof-number search answers only under the default table or p-to-chooser, on graphs of up to 16 vertices")
-    } else {
-        None
-    }
-}
-
-/// The classes found by the native search, with its options, its results files and its
-/// progress on the terminal.
+/// The classes found by the native search (see [`crate::commands::go::classes_natively`]),
+/// with its progress on the terminal, Ctrl-C kept for its results file, and its counters told.
 fn by_the_native_search(
     a: &GoClassesArgs,
     graph: &str,
@@ -211,60 +195,38 @@ fn by_the_native_search(
     asked: &[usize],
     table: Table,
 ) -> Result<Found, i32> {
-    let mut cl = match Classifier::new(g, table) {
-        Ok(c) => c,
-        Err(e) => return Err(go_error(graph, "--graph", &e)),
-    };
-    cl.node_limit = a.nodes;
-    cl.vertex_node_limit = a.vertex_nodes;
-    cl.set_max_resident_bytes(Some(a.max_resident_mb.saturating_mul(1 << 20)));
-    if let Some(mb) = a.estimate_mb {
-        cl.set_estimate_bytes(mb.saturating_mul(1 << 20));
-    }
-    cl.set_proof_numbers(a.search == LifeSearch::ProofNumbers);
-    cl.set_length_step(a.length_step);
-    cl.set_weak_numbers(a.weak_numbers);
-    cl.set_ask_only(a.ask.map(|c| match c {
-        AskColour::Black => crate::go::board::Color::Black,
-        AskColour::White => crate::go::board::Color::White,
-    }));
-    // the results file locked before it is read: no other process writes it while this one
-    // keeps its results there
-    if let Some(file) = &a.results {
-        if let Err(e) = cl.keep_results(file.clone(), std::time::Duration::from_secs(600)) {
-            return Err(results_error(&e));
-        }
-        cl.interrupt = keep_on_interrupt();
-    }
-    let existing = a.results.iter().filter(|p| p.exists());
-    for file in a.read_results.iter().chain(existing) {
-        match cl.load_results(file) {
-            Ok(n) => errln!("okite: {n} results read from {}", file.display()),
-            Err(e) => return Err(results_error(&e)),
-        }
-    }
-    let start = std::time::Instant::now();
     let spinner = std::rc::Rc::new(Spinner::new(format!("classifying the vertices of {graph}")));
-    cl.progress = Some(progress_on(
-        spinner.clone(),
-        graph.to_string(),
-        g.names.clone(),
-    ));
-    let classes = cl.classes_at_parallel(seq, asked, a.threads);
-    cl.progress = None;
+    let ask = ClassesAsk {
+        table,
+        nodes: a.nodes,
+        vertex_nodes: a.vertex_nodes,
+        max_resident_bytes: Some(a.max_resident_mb.saturating_mul(1 << 20)),
+        estimate_bytes: a.estimate_mb.map(|mb| mb.saturating_mul(1 << 20)),
+        proof_numbers: a.search == LifeSearch::ProofNumbers,
+        length_step: a.length_step,
+        weak_numbers: a.weak_numbers,
+        ask_only: a.ask.map(|c| match c {
+            AskColour::Black => crate::go::board::Color::Black,
+            AskColour::White => crate::go::board::Color::White,
+        }),
+        results: a.results.as_deref(),
+        read_results: &a.read_results,
+        threads: a.threads,
+        interrupt: a.results.as_ref().and_then(|_| keep_on_interrupt()),
+        progress: Some(progress_on(
+            spinner.clone(),
+            graph.to_string(),
+            g.names.clone(),
+        )),
+    };
+    let native = crate::commands::go::classes_natively(g, seq, asked, ask, &mut tell);
     drop(spinner);
-    // what was found is kept, whether the classification ended or not
-    if let Some(file) = &a.results {
-        match cl.keep_final() {
-            Ok(Some(n)) => {
-                errln!("okite: {n} results kept in {}", file.display())
-            }
-            Ok(None) => {}
-            Err(e) => return Err(results_error(&e)),
-        }
-    }
-    match classes {
-        Ok(ks) => {
+    match native {
+        Ok(NativeClasses {
+            found,
+            stats,
+            elapsed,
+        }) => {
             errln!(
                 "{} in {:.2?}: {} sequences searched, {} memo hits, {} memo entries, {} estimates",
                 if a.ask.is_some() {
@@ -272,29 +234,17 @@ fn by_the_native_search(
                 } else {
                     "classified"
                 },
-                start.elapsed(),
-                cl.stats.nodes,
-                cl.stats.hits,
-                cl.stats.entries,
-                cl.stats.estimates
+                elapsed,
+                stats.nodes,
+                stats.hits,
+                stats.entries,
+                stats.estimates
             );
-            let unfinished = cl.unfinished().to_vec();
-            let letters = (0..g.n)
-                .map(|v| match ks[v] {
-                    Some(k) => k.letter(),
-                    None if unfinished.contains(&v) => '?',
-                    None => '-',
-                })
-                .collect();
-            Ok(Found {
-                letters,
-                unfinished,
-                answers: cl.answers().to_vec(),
-            })
+            Ok(found)
         }
-        // by its kind: a budget passed (E0605), the memory bound (E0611), the results file
-        // (E0615), Ctrl-C
-        Err(e) => Err(go_error(graph, "--graph", &e)),
+        Err(NoClasses::Results(e)) => Err(results_error(&e)),
+        // by its kind: a budget passed (E0605), the memory bound (E0611), Ctrl-C
+        Err(NoClasses::Search(e)) => Err(go_error(graph, "--graph", &e)),
     }
 }
 

@@ -38,9 +38,11 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
         Err(c) => return c,
     };
     let from_empty = history.len() == 1 && history[0] == go::board::Board::empty();
-    if let Err(c) = check_komi(komi) {
-        return c;
-    }
+    // the seeds' komi h, in half points, is the negative of the komi given to White
+    let h2 = match seed_h2(komi) {
+        Ok(h) => h,
+        Err(c) => return c,
+    };
     let r = match prog.reading_or_error(&reading) {
         Ok(r) => r,
         Err(d) => return Printer::auto().fail_in(d, &prog.sources),
@@ -59,12 +61,11 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
         );
     }
     if !plan.is_native() {
-        // the seeds' komi h is the negative of the komi given to White
         let solved = crate::commands::go::solve_by_rules(
             &mut prog,
             &g,
             &reading,
-            -((komi * 2.0) as i64),
+            h2,
             (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
             engine_json,
             &mut tell,
@@ -92,7 +93,7 @@ pub(super) fn run(a: GoSolveArgs) -> i32 {
             format!("the native solver does not follow the reading `{shipped}`"),
         ));
     };
-    rules.komi_half_points = (komi * 2.0) as i64;
+    rules.komi_half_points = -h2;
     if hash_mb > 65536 {
         return Printer::auto().fail(
             Diag::error(

@@ -18,10 +18,7 @@ pub struct TsumeReport {
     /// The pieces left in the attacker's hand at the end.
     pub leftover: Vec<String>,
     /// The futile interpositions along the line (`null`: not settled within the limits).
-    pub futile_interpositions: Option<Vec<AtPly>>,
-    /// Why the futile interpositions are not settled, where they are not (the text's).
-    #[serde(skip)]
-    pub futile_unsettled: Option<String>,
+    pub futile_interpositions: Futile,
     /// The alternatives of every convention, by ply and by the conventions that find them.
     pub alternatives: Vec<Alternative>,
     /// Each convention's verdict.
@@ -30,6 +27,25 @@ pub struct TsumeReport {
     pub nodes: u64,
     /// The milliseconds taken.
     pub ms: u64,
+}
+
+/// The futile interpositions along a line, or why they are not settled (within the limits of
+/// the search): serialised as the list, or `null` and no reason.
+#[derive(Clone, Debug)]
+pub enum Futile {
+    /// Settled: the plies where the defender has futile interpositions, with them.
+    Settled(Vec<AtPly>),
+    /// Not settled, and why.
+    Unsettled(String),
+}
+
+impl Serialize for Futile {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Futile::Settled(at) => at.serialize(s),
+            Futile::Unsettled(_) => s.serialize_none(),
+        }
+    }
 }
 
 /// Moves at one ply of a line.

@@ -1,13 +1,21 @@
 #![forbid(unsafe_code)]
 //! The Go commands' questions of the rules as functions of typed inputs: a query with `G` bound
 //! to the graph (and `r` to a sequence of boards), a count by the rules, and `go score`'s
-//! scores and winners; each returns its value or report, or the diagnostics of why there is
-//! none. Nothing here prints: what a face should tell on the way (the native bindings found
-//! off) goes to `tell`.
+//! scores and winners, `go solve`'s value and `go classes`' classes (by the rules or natively,
+//! in [`classes`]); each returns its value or report, or the diagnostics of why there is none.
+//! Nothing here prints: what a face should tell on the way (the native bindings found off)
+//! goes to `tell`.
+
+pub mod classes;
+
+pub use classes::{
+    classes_by_rules, classes_natively, classes_report, no_proof_numbers, ClassesAsk, Found,
+    NativeClasses, NoClasses,
+};
 
 use crate::check::Program;
 use crate::commands::eval::{evaluate, unexpected, Query};
-use crate::commands::report::go::{ClassAnswer, Classes, Score, Solved, Winners};
+use crate::commands::report::go::{Score, Solved, Winners};
 use crate::commands::told::Told;
 use crate::diagnostics::{code, Diag};
 use crate::go::board::Board;
@@ -37,13 +45,10 @@ pub fn sequence_value(g: &Graph, seq: &[Board]) -> Value {
     )
 }
 
-/// What a Go query binds: `G` the graph, and `r` the sequence when there is one.
-fn bound(g: &Graph, r: Option<Value>) -> Vec<(String, Value, String)> {
-    let mut bound = vec![(
-        "G".to_string(),
-        crate::natives::go::graph_value(g),
-        "Graph".to_string(),
-    )];
+/// What a Go query binds: `G` the graph (as the rules' value), and `r` the sequence when
+/// there is one.
+fn bound(g: Value, r: Option<Value>) -> Vec<(String, Value, String)> {
+    let mut bound = vec![("G".to_string(), g, "Graph".to_string())];
     if let Some(r) = r {
         bound.push(("r".to_string(), r, "Seq<Config>".to_string()));
     }
@@ -84,6 +89,17 @@ impl<'a> GoQuery<'a> {
 pub fn ask(
     prog: &mut Program,
     g: &Graph,
+    q: GoQuery,
+    tell: &mut dyn FnMut(Told),
+) -> Result<Value, Vec<Diag>> {
+    ask_of(prog, crate::natives::go::graph_value(g), q, tell)
+}
+
+/// [`ask`] with `G` bound to `g`, the graph's value already made (see
+/// [`crate::natives::go::graph_value`]): for several questions of one graph.
+pub fn ask_of(
+    prog: &mut Program,
+    g: Value,
     q: GoQuery,
     tell: &mut dyn FnMut(Told),
 ) -> Result<Value, Vec<Diag>> {
@@ -232,7 +248,7 @@ pub fn solve_by_rules(
         prog,
         Query {
             text: &text,
-            bound: bound(g, None),
+            bound: bound(crate::natives::go::graph_value(g), None),
             engine: Engine::Native,
             reading: Some(reading),
             resident_mb: None,
@@ -334,94 +350,6 @@ pub fn solve_natively(
         engine,
     };
     Ok((report, r))
-}
-
-/// The letter of a class value of the rules, if it is one.
-fn class_letter(c: &Value) -> Option<char> {
-    crate::go::life::Class::of_rule_name(&c.to_string()).map(crate::go::life::Class::letter)
-}
-
-/// `go classes` by the rules, on the position `seq` ends in: `classes(G, r)` when every vertex
-/// is asked, else `outcome(G, r, v)` for each asked one (the vertex numbered from 1). A letter
-/// per vertex (`-` not asked).
-#[allow(clippy::too_many_arguments)]
-pub fn classes_by_rules(
-    prog: &mut Program,
-    g: &Graph,
-    seq: &[Board],
-    asked: &[usize],
-    reading: Option<&str>,
-    engine: Engine,
-    resident_mb: Option<usize>,
-    tell: &mut dyn FnMut(Told),
-) -> Result<Vec<char>, Vec<Diag>> {
-    let r = sequence_value(g, seq);
-    let mut on_sequence = |prog: &mut Program, text: &str| {
-        let q = GoQuery::on_sequence(text, r.clone());
-        let q = GoQuery {
-            reading,
-            engine,
-            resident_mb,
-            ..q
-        };
-        ask(prog, g, q, tell)
-    };
-    if asked.len() == g.n {
-        let text = "classes(G, r)";
-        return match on_sequence(prog, text)? {
-            Value::Seq(cs) => Ok(cs.iter().map(|c| class_letter(c).unwrap_or('?')).collect()),
-            v => Err(vec![unexpected(text, &v, "a sequence of classes")]),
-        };
-    }
-    let mut letters = vec!['-'; g.n];
-    for &v in asked {
-        let text = format!("outcome(G, r, {})", v + 1);
-        let c = on_sequence(prog, &text)?;
-        match (class_letter(&c), letters.get_mut(v)) {
-            (Some(k), Some(l)) => *l = k,
-            _ => return Err(vec![unexpected(&text, &c, "a class")]),
-        }
-    }
-    Ok(letters)
-}
-
-/// What a classification found: a letter per vertex (`-` not asked, `?` left by a bound on a
-/// vertex's search), the vertices left, and the questions the proof-number search answered.
-pub struct Found {
-    /// A letter per vertex.
-    pub letters: Vec<char>,
-    /// The vertices whose search passed its bound.
-    pub unfinished: Vec<usize>,
-    /// The questions the proof-number search answered.
-    pub answers: Vec<crate::go::life::Answer>,
-}
-
-/// `go classes`' report of what was found on `g`, `engine` the notice of who answered.
-pub fn classes_report(g: &Graph, found: &Found, engine: &crate::commands::Notice) -> Classes {
-    let name = |v: usize| g.names.get(v).cloned().unwrap_or_default();
-    Classes {
-        classes: found
-            .letters
-            .iter()
-            .map(|&n| match n {
-                '-' | '?' => None,
-                n => Some(n.to_string()),
-            })
-            .collect(),
-        unfinished: found.unfinished.iter().map(|&v| name(v)).collect(),
-        answers: found
-            .answers
-            .iter()
-            .map(|a| ClassAnswer {
-                vertex: name(a.vertex),
-                colour: format!("{:?}", a.colour),
-                gets: a.gets,
-                by: a.by.map(name),
-                sequences: a.nodes,
-            })
-            .collect(),
-        engine: engine.clone(),
-    }
 }
 
 #[cfg(test)]
@@ -599,5 +527,104 @@ mod tests {
         let r = classes_report(&g, &found, &notice());
         assert_eq!(r.classes[0], None);
         assert_eq!(r.classes[1], Some(all[1].to_string()));
+    }
+
+    fn ask_of<'a>(
+        results: Option<&'a std::path::Path>,
+        read: &'a [std::path::PathBuf],
+    ) -> super::ClassesAsk<'a> {
+        super::ClassesAsk {
+            table: crate::go::life::Table::default(),
+            nodes: u64::MAX,
+            vertex_nodes: None,
+            max_resident_bytes: None,
+            estimate_bytes: None,
+            proof_numbers: true,
+            length_step: 0,
+            weak_numbers: false,
+            ask_only: None,
+            results,
+            read_results: read,
+            threads: 1,
+            interrupt: None,
+            progress: None,
+        }
+    }
+
+    /// The native search through the commands layer: the classifier's classes (on one thread
+    /// and on two), the vertices neither asked nor symmetric to one asked left `-`; its results kept in a file are told, and
+    /// read again by the next search, which finds the same classes; a file that is no results
+    /// file is refused as one (not as the graph's error).
+    #[test]
+    fn classes_natively_keep_and_read_their_results() {
+        use super::{classes_natively, NoClasses};
+        use crate::commands::told::Told;
+        let g = Graph::parse("path:4").unwrap();
+        let seq = [Board::empty()];
+        let want: Vec<char> =
+            crate::go::life::Classifier::new(&g, crate::go::life::Table::default())
+                .unwrap()
+                .classes(&seq)
+                .unwrap()
+                .iter()
+                .map(|k| k.letter())
+                .collect();
+        for threads in [1, 2] {
+            let ask = super::ClassesAsk {
+                threads,
+                ..ask_of(None, &[])
+            };
+            let c = classes_natively(&g, &seq, &[0, 1, 2, 3], ask, &mut |_| {}).unwrap();
+            assert_eq!(c.found.letters, want);
+            assert!(c.stats.nodes > 0);
+        }
+        let some = classes_natively(&g, &seq, &[2], ask_of(None, &[]), &mut |_| {}).unwrap();
+        // the vertex asked, and its image under the path's symmetry, which shares its search
+        assert_eq!(some.found.letters, vec!['-', want[1], want[2], '-']);
+        let dir = std::env::temp_dir().join(format!("okite-classes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("path4.results");
+        let mut told = Vec::new();
+        let mut tell = |t: Told| match t {
+            Told::ResultsRead(n, _) => told.push(("read", n)),
+            Told::ResultsKept(n, _) => told.push(("kept", n)),
+            _ => {}
+        };
+        let first =
+            classes_natively(&g, &seq, &[0, 1, 2, 3], ask_of(Some(&file), &[]), &mut tell).unwrap();
+        assert_eq!(first.found.letters, want);
+        assert!(
+            matches!(told.as_slice(), [("kept", n)] if *n > 0),
+            "{told:?}"
+        );
+        told.clear();
+        let again = classes_natively(
+            &g,
+            &seq,
+            &[0, 1, 2, 3],
+            ask_of(None, std::slice::from_ref(&file)),
+            &mut |t| {
+                if let Told::ResultsRead(n, _) = t {
+                    told.push(("read", n))
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(again.found.letters, want);
+        assert!(
+            matches!(told.as_slice(), [("read", n)] if *n > 0),
+            "{told:?}"
+        );
+        let junk = dir.join("junk");
+        std::fs::write(&junk, "not results").unwrap();
+        let e = classes_natively(
+            &g,
+            &seq,
+            &[0],
+            ask_of(None, std::slice::from_ref(&junk)),
+            &mut |_| {},
+        );
+        assert!(matches!(e, Err(NoClasses::Results(_))), "{:?}", e.err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
