@@ -389,14 +389,20 @@ mod tests {
         );
     }
 
-    #[test]
-    #[cfg_attr(debug_assertions, ignore)]
-    fn grids_agree_release() {
-        assert_eq!(
-            count_boards_exhaustive(&Graph::grid(4, 4).unwrap()).unwrap(),
-            24318165
-        );
-        grids_agree(8, 20);
+    /// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+    /// README.md: `cargo test --release -- --ignored ::slow::`.
+    mod slow {
+        use super::*;
+
+        #[test]
+        #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+        fn grids_agree_release() {
+            assert_eq!(
+                count_boards_exhaustive(&Graph::grid(4, 4).unwrap()).unwrap(),
+                24318165
+            );
+            grids_agree(8, 20);
+        }
     }
 
     #[test]

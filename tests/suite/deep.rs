@@ -172,26 +172,6 @@ fn every_face(n: u64, raised: bool) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 6, .. ProptestConfig::default() })]
-
-    /// Depths from 1 to past the default budget, with the default budget and a raised one.
-    #[test]
-    fn any_depth_answers_or_is_refused(
-        n in prop_oneof![1u64..2_000, 2_000u64..99_000, 99_990u64..100_010, 100_010u64..400_000],
-        raised in any::<bool>(),
-    ) {
-        every_face(n, raised);
-    }
-}
-
-/// The edges of the budget, each side.
-#[test]
-fn at_the_budget() {
-    every_face(DEFAULT_DEPTH - 3, false);
-    every_face(DEFAULT_DEPTH + 1, false);
-}
-
 /// A rule file in a folder of its own, then `okite ARGS` run with `{}` in ARGS replaced by its
 /// path.
 fn with_file(name: &str, text: &str, args: &[&str], stdin: Option<&str>) -> Output {
@@ -319,4 +299,32 @@ fn variant_perft_depth_is_bounded() {
     let (code, text) = status_and_text(&o);
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("E0602"), "{text}");
+}
+
+/// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+/// README.md: `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// The edges of the budget, each side.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn at_the_budget() {
+        every_face(DEFAULT_DEPTH - 3, false);
+        every_face(DEFAULT_DEPTH + 1, false);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 6, .. ProptestConfig::default() })]
+
+        /// Depths from 1 to past the default budget, with the default budget and a raised one.
+        #[test]
+        #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+        fn any_depth_answers_or_is_refused(
+            n in prop_oneof![1u64..2_000, 2_000u64..99_000, 99_990u64..100_010, 100_010u64..400_000],
+            raised in any::<bool>(),
+        ) {
+            every_face(n, raised);
+        }
+    }
 }

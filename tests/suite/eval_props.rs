@@ -162,38 +162,6 @@ fn one_evaluator_keeps_tables_per_reading() {
     assert_eq!(ev.memo_len(), 5);
 }
 
-/// A definition outside any recursion whose table is never asked again stops being tabled after
-/// its trial (the table holds what it held then), a recursive one always is, and the values
-/// are the same either way.
-#[test]
-fn tables_that_never_answer_are_given_up() {
-    let src = "def sq(x: Int) -> Int = sum i in 1..x: x\n\
-               def fib(n: Int) -> Int = if n < 2 then n else fib(n - 1) + fib(n - 2)\n\
-               def total(n: Int) -> Int = sum x in 1..n: sq(x)\n";
-    let binder = okite::bindings::Sound::standard();
-    let run = |query: &str, memo: bool| {
-        let mut prog2 =
-            load_str("p.rule", src, &Natives::standard()).unwrap_or_else(|_| panic!("loads"));
-        let fid = prog2.sources.add("<q>", None, query.to_string());
-        let e = parse_expr(query, fid).unwrap();
-        let q = prog2.compile_query(&e, &[]).unwrap();
-        let mut ev = Evaluator::new(&prog2, &binder);
-        ev.memoize = memo;
-        let v = ev.eval_query(&q).unwrap();
-        (v, ev.memo_len())
-    };
-    // 20,000 distinct calls of `sq`: without giving up, the table would hold every one of them
-    let (v, entries) = run("total(20000)", true);
-    let (v2, _) = run("total(20000)", false);
-    assert_eq!(v, v2);
-    let n: i64 = (1..=20000i64).map(|x| x * x).sum();
-    assert_eq!(v, Value::Int(n));
-    assert!(entries < 10_000, "{entries} memo entries");
-    // a recursive definition keeps its table: fib(60) by the definition needs it
-    let (f, _) = run("fib(60)", true);
-    assert_eq!(f, Value::Int(1_548_008_755_920));
-}
-
 const ONE: &str = "def one = 1\n";
 
 /// Quantifiers and generators walk a range or the keys of a map where they are: the same
@@ -639,4 +607,43 @@ fn chains_of_small_definitions_answer_in_linear_steps() {
         p.push(p[i - 1].wrapping_add(p[i - 1]).wrapping_sub(p[i / 2]));
     }
     assert_eq!(format!("{v}"), p[199].to_string());
+}
+
+/// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+/// README.md: `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// A definition outside any recursion whose table is never asked again stops being tabled after
+    /// its trial (the table holds what it held then), a recursive one always is, and the values
+    /// are the same either way.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn tables_that_never_answer_are_given_up() {
+        let src = "def sq(x: Int) -> Int = sum i in 1..x: x\n\
+                   def fib(n: Int) -> Int = if n < 2 then n else fib(n - 1) + fib(n - 2)\n\
+                   def total(n: Int) -> Int = sum x in 1..n: sq(x)\n";
+        let binder = okite::bindings::Sound::standard();
+        let run = |query: &str, memo: bool| {
+            let mut prog2 =
+                load_str("p.rule", src, &Natives::standard()).unwrap_or_else(|_| panic!("loads"));
+            let fid = prog2.sources.add("<q>", None, query.to_string());
+            let e = parse_expr(query, fid).unwrap();
+            let q = prog2.compile_query(&e, &[]).unwrap();
+            let mut ev = Evaluator::new(&prog2, &binder);
+            ev.memoize = memo;
+            let v = ev.eval_query(&q).unwrap();
+            (v, ev.memo_len())
+        };
+        // 20,000 distinct calls of `sq`: without giving up, the table would hold every one of them
+        let (v, entries) = run("total(20000)", true);
+        let (v2, _) = run("total(20000)", false);
+        assert_eq!(v, v2);
+        let n: i64 = (1..=20000i64).map(|x| x * x).sum();
+        assert_eq!(v, Value::Int(n));
+        assert!(entries < 10_000, "{entries} memo entries");
+        // a recursive definition keeps its table: fib(60) by the definition needs it
+        let (f, _) = run("fib(60)", true);
+        assert_eq!(f, Value::Int(1_548_008_755_920));
+    }
 }

@@ -81,56 +81,6 @@ fn the_same_boards() {
     same_boards(small_graphs());
 }
 
-/// Graphs of up to 9 vertices, counted by rules/go.rule alone (a few seconds each) and natively:
-/// every family from 6 to 9 vertices, the 3 x 3 grid and random connected graphs of 9 vertices.
-#[test]
-fn the_same_boards_up_to_nine_vertices() {
-    let mut graphs: Vec<Graph> = [
-        "grid:3x3",
-        "grid:2x4",
-        "path:6",
-        "path:7",
-        "path:8",
-        "path:9",
-        "cycle:6",
-        "cycle:7",
-        "cycle:8",
-        "cycle:9",
-        "star:5",
-        "star:6",
-        "star:7",
-        "star:8",
-        "complete:5",
-        "complete:6",
-        "complete:7",
-        "complete:8",
-        "complete:9",
-    ]
-    .iter()
-    .map(|s| Graph::parse(s).unwrap())
-    .collect();
-    // Random connected graphs on 9 vertices: a random spanning tree plus random extra edges.
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
-    for extra in [0, 2, 5, 9] {
-        let mut edges: Vec<(usize, usize)> = (1..9).map(|v| (next(v as u64) as usize, v)).collect();
-        for _ in 0..extra {
-            let (a, b) = (next(9) as usize, next(9) as usize);
-            if a != b && !edges.contains(&(a, b)) && !edges.contains(&(b, a)) {
-                edges.push((a, b));
-            }
-        }
-        let names = (1..=9).map(|v| v.to_string()).collect();
-        graphs.push(Graph::from_edges(names, &edges).unwrap());
-    }
-    same_boards(graphs);
-}
-
 #[test]
 fn the_same_regular_sequences() {
     let mut prog = rules();
@@ -386,5 +336,63 @@ fn winner_refuses_by_the_rules_what_the_native_refuses() {
             "winner(path(2), {1: 1, 2: 0}, 0)",
         ]);
         assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1", "{engine}");
+    }
+}
+
+/// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+/// README.md: `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// Graphs of up to 9 vertices, counted by rules/go.rule alone (a few seconds each) and natively:
+    /// every family from 6 to 9 vertices, the 3 x 3 grid and random connected graphs of 9 vertices.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn the_same_boards_up_to_nine_vertices() {
+        let mut graphs: Vec<Graph> = [
+            "grid:3x3",
+            "grid:2x4",
+            "path:6",
+            "path:7",
+            "path:8",
+            "path:9",
+            "cycle:6",
+            "cycle:7",
+            "cycle:8",
+            "cycle:9",
+            "star:5",
+            "star:6",
+            "star:7",
+            "star:8",
+            "complete:5",
+            "complete:6",
+            "complete:7",
+            "complete:8",
+            "complete:9",
+        ]
+        .iter()
+        .map(|s| Graph::parse(s).unwrap())
+        .collect();
+        // Random connected graphs on 9 vertices: a random spanning tree plus random extra edges.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for extra in [0, 2, 5, 9] {
+            let mut edges: Vec<(usize, usize)> =
+                (1..9).map(|v| (next(v as u64) as usize, v)).collect();
+            for _ in 0..extra {
+                let (a, b) = (next(9) as usize, next(9) as usize);
+                if a != b && !edges.contains(&(a, b)) && !edges.contains(&(b, a)) {
+                    edges.push((a, b));
+                }
+            }
+            let names = (1..=9).map(|v| v.to_string()).collect();
+            graphs.push(Graph::from_edges(names, &edges).unwrap());
+        }
+        same_boards(graphs);
     }
 }

@@ -1414,28 +1414,6 @@ fn eval_limited(
     )
 }
 
-/// Values that double at each line, by every operation that makes a value (`++` on texts and
-/// sequences, `union`, the three comprehensions, `with`, `product`, `zip`, `rev`, `union_all`,
-/// `sort`, slices and `take`, the text `str` writes of shared parts), past any bound: under `--max-resident-mb 256`
-/// in a process whose address space is 352 MiB, each is refused with E0306 before the
-/// allocation that would pass a bound is asked for, never aborted by the allocator (a text of
-/// 1.6 GB made by `++` aborted the process: "memory allocation failed", exit 134). The JSON text
-/// of a value of shared parts is weighed before it is written too (E0307).
-#[cfg(target_os = "linux")]
-#[test]
-fn doubling_values_are_refused_before_they_are_made() {
-    for (i, (what, ..)) in DOUBLINGS.iter().enumerate() {
-        let (text, query) = doubling(i, 40);
-        let (code, err) = eval_limited(&format!("chain{i}"), &text, &query, 256, 352, false);
-        assert_eq!(code, Some(2), "{what}: {err}");
-        assert!(err.contains("E0306"), "{what}: {err}");
-    }
-    let (text, _) = doubling(11, 40);
-    let (code, err) = eval_limited("json", &text, "v24", 256, 352, true);
-    assert_eq!(code, Some(2), "JSON: {err}");
-    assert!(err.contains("E0307"), "JSON: {err}");
-}
-
 #[cfg(target_os = "linux")]
 mod growth {
     use super::*;
@@ -1462,5 +1440,34 @@ mod growth {
                 bound + slack
             );
         }
+    }
+}
+
+/// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+/// README.md: `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// Values that double at each line, by every operation that makes a value (`++` on texts and
+    /// sequences, `union`, the three comprehensions, `with`, `product`, `zip`, `rev`, `union_all`,
+    /// `sort`, slices and `take`, the text `str` writes of shared parts), past any bound: under `--max-resident-mb 256`
+    /// in a process whose address space is 352 MiB, each is refused with E0306 before the
+    /// allocation that would pass a bound is asked for, never aborted by the allocator (a text of
+    /// 1.6 GB made by `++` aborted the process: "memory allocation failed", exit 134). The JSON text
+    /// of a value of shared parts is weighed before it is written too (E0307).
+    #[cfg(target_os = "linux")]
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn doubling_values_are_refused_before_they_are_made() {
+        for (i, (what, ..)) in DOUBLINGS.iter().enumerate() {
+            let (text, query) = doubling(i, 40);
+            let (code, err) = eval_limited(&format!("chain{i}"), &text, &query, 256, 352, false);
+            assert_eq!(code, Some(2), "{what}: {err}");
+            assert!(err.contains("E0306"), "{what}: {err}");
+        }
+        let (text, _) = doubling(11, 40);
+        let (code, err) = eval_limited("json", &text, "v24", 256, 352, true);
+        assert_eq!(code, Some(2), "JSON: {err}");
+        assert!(err.contains("E0307"), "JSON: {err}");
     }
 }

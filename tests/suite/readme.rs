@@ -162,59 +162,6 @@ fn run_tour(dir: &std::path::Path) -> (usize, Vec<String>) {
 }
 
 #[test]
-fn the_readme_tour_is_true() {
-    let (ran, failures) = run_tour(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
-    assert!(ran >= 25, "only {ran} commands of the tour ran");
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-}
-
-/// The tour from an empty folder, as a user of an installed okite runs it: the rule files come
-/// from `okite rules export rules` (the binary's own copy), the test data the tour names (files
-/// under `tests/`) is put beside them; nothing else of the repository is there.
-#[test]
-fn the_readme_tour_is_true_from_an_empty_folder() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("okite-readme-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_okite"))
-        .args(["rules", "export", "rules"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // the files under tests/ and examples/ that the tour's commands and variables name, and
-    // the files of the folders it names
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let copy = |word: &str| {
-        let to = dir.join(word);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(root.join(word), &to).unwrap();
-    };
-    for word in readme.split_whitespace() {
-        let word = word.trim_matches(|c: char| "\"'()$`".contains(c));
-        if !(word.starts_with("tests/") || word.starts_with("examples/")) {
-            continue;
-        }
-        if root.join(word).is_file() {
-            copy(word);
-        } else if root.join(word).is_dir() {
-            for e in std::fs::read_dir(root.join(word)).unwrap() {
-                let name = e.unwrap().file_name();
-                let inner = format!("{}/{}", word.trim_end_matches('/'), name.to_string_lossy());
-                if root.join(&inner).is_file() {
-                    copy(&inner);
-                }
-            }
-        }
-    }
-    let (ran, failures) = run_tour(&dir);
-    assert!(ran >= 25, "only {ran} commands of the tour ran");
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
 fn the_matcher_sees_differences() {
     let shown = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     assert!(shows(&shown(&["900"]), &["900"]));
@@ -235,4 +182,66 @@ fn the_matcher_sees_differences() {
         &shown(&["ok a", "...", "68 passed"]),
         &["ok a", "x", "67 passed"]
     ));
+}
+
+/// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+/// README.md: `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn the_readme_tour_is_true() {
+        let (ran, failures) = run_tour(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+        assert!(ran >= 25, "only {ran} commands of the tour ran");
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+
+    /// The tour from an empty folder, as a user of an installed okite runs it: the rule files come
+    /// from `okite rules export rules` (the binary's own copy), the test data the tour names (files
+    /// under `tests/`) is put beside them; nothing else of the repository is there.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn the_readme_tour_is_true_from_an_empty_folder() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = std::env::temp_dir().join(format!("okite-readme-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_okite"))
+            .args(["rules", "export", "rules"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        // the files under tests/ and examples/ that the tour's commands and variables name, and
+        // the files of the folders it names
+        let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+        let copy = |word: &str| {
+            let to = dir.join(word);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(root.join(word), &to).unwrap();
+        };
+        for word in readme.split_whitespace() {
+            let word = word.trim_matches(|c: char| "\"'()$`".contains(c));
+            if !(word.starts_with("tests/") || word.starts_with("examples/")) {
+                continue;
+            }
+            if root.join(word).is_file() {
+                copy(word);
+            } else if root.join(word).is_dir() {
+                for e in std::fs::read_dir(root.join(word)).unwrap() {
+                    let name = e.unwrap().file_name();
+                    let inner =
+                        format!("{}/{}", word.trim_end_matches('/'), name.to_string_lossy());
+                    if root.join(&inner).is_file() {
+                        copy(&inner);
+                    }
+                }
+            }
+        }
+        let (ran, failures) = run_tour(&dir);
+        assert!(ran >= 25, "only {ran} commands of the tour ran");
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

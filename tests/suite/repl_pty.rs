@@ -161,54 +161,6 @@ fn a_session_in_a_terminal() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Ctrl-C while `:load` parses or checks a large rule file stops the load: the rules are kept as
-/// they were and the session goes on; the same file loads when left alone.
-#[test]
-fn ctrl_c_interrupts_a_load() {
-    let dir = std::env::temp_dir().join(format!("okite-repl-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let history = dir.join("history");
-    // 300,000 chained definitions: a few seconds to check
-    let big = dir.join("big.rule");
-    let mut text = String::from("def d0 = 0\n");
-    for i in 1..300_000 {
-        text.push_str(&format!("def d{i} = d{}\n", i - 1));
-    }
-    std::fs::write(&big, text).unwrap();
-    let mut p = spawn(&history);
-    prompt(&mut p);
-    // early, while the file is parsed (apart: the parse cannot be stopped), and later, while
-    // it is checked
-    for wait in [200, 1500] {
-        p.send_line(format!(":load {}", big.display())).unwrap();
-        std::thread::sleep(Duration::from_millis(wait));
-        p.send(ControlCode::EndOfText).unwrap();
-        p.expect("interrupted; the rules were kept as they were")
-            .unwrap();
-        prompt(&mut p);
-        // the line editor reads the terminal again (input typed before may be dropped)
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    p.send_line("d5 + 1").unwrap();
-    p.expect("unknown name `d5`").unwrap();
-    prompt(&mut p);
-    p.send_line("2 * 3").unwrap();
-    p.expect("6").unwrap();
-    prompt(&mut p);
-    // left alone, the load ends and its definitions answer (its summary waited for: the
-    // redrawn line echoes a prompt before the load ends)
-    p.send_line(format!(":load {}", big.display())).unwrap();
-    p.expect(expectrl::Regex("3[0-9]{5} definitions")).unwrap();
-    prompt(&mut p);
-    std::thread::sleep(Duration::from_millis(200));
-    p.send_line("d5 + 6 * 7").unwrap();
-    p.expect("42").unwrap();
-    prompt(&mut p);
-    p.send_line(":quit").unwrap();
-    p.expect(expectrl::Eof).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 /// A search that takes about a second shows a spinner with what runs on a terminal, and none
 /// with `--quiet`; its answer is printed either way.
 #[test]
@@ -295,4 +247,59 @@ fn the_language_server_in_a_terminal_says_what_it_is() {
         matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 1)),
         "{status:?}"
     );
+}
+
+/// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+/// README.md: `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// Ctrl-C while `:load` parses or checks a large rule file stops the load: the rules are kept as
+    /// they were and the session goes on; the same file loads when left alone.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn ctrl_c_interrupts_a_load() {
+        let dir = std::env::temp_dir().join(format!("okite-repl-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let history = dir.join("history");
+        // 300,000 chained definitions: a few seconds to check
+        let big = dir.join("big.rule");
+        let mut text = String::from("def d0 = 0\n");
+        for i in 1..300_000 {
+            text.push_str(&format!("def d{i} = d{}\n", i - 1));
+        }
+        std::fs::write(&big, text).unwrap();
+        let mut p = spawn(&history);
+        prompt(&mut p);
+        // early, while the file is parsed (apart: the parse cannot be stopped), and later, while
+        // it is checked
+        for wait in [200, 1500] {
+            p.send_line(format!(":load {}", big.display())).unwrap();
+            std::thread::sleep(Duration::from_millis(wait));
+            p.send(ControlCode::EndOfText).unwrap();
+            p.expect("interrupted; the rules were kept as they were")
+                .unwrap();
+            prompt(&mut p);
+            // the line editor reads the terminal again (input typed before may be dropped)
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        p.send_line("d5 + 1").unwrap();
+        p.expect("unknown name `d5`").unwrap();
+        prompt(&mut p);
+        p.send_line("2 * 3").unwrap();
+        p.expect("6").unwrap();
+        prompt(&mut p);
+        // left alone, the load ends and its definitions answer (its summary waited for: the
+        // redrawn line echoes a prompt before the load ends)
+        p.send_line(format!(":load {}", big.display())).unwrap();
+        p.expect(expectrl::Regex("3[0-9]{5} definitions")).unwrap();
+        prompt(&mut p);
+        std::thread::sleep(Duration::from_millis(200));
+        p.send_line("d5 + 6 * 7").unwrap();
+        p.expect("42").unwrap();
+        prompt(&mut p);
+        p.send_line(":quit").unwrap();
+        p.expect(expectrl::Eof).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

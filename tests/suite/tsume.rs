@@ -25,29 +25,6 @@ const PROBLEMS: [(&str, &str); 6] = [
     ("k2G5/9/K8/9/N8/9/9/9/9 b 2r2b3g4s3n4l18p 1", ""),
 ];
 
-/// `tsume_within` under both counts, by the rules and natively, for one and three plies.
-#[test]
-fn tsume_within_natively_and_by_the_rules() {
-    let mut seen = std::collections::BTreeSet::new();
-    for (sfen, moves) in PROBLEMS {
-        for n in [1, 3] {
-            for c in ["every_interposition", "futile_uncounted"] {
-                let e = format!("tsume_within(g, i, {n}, {c})");
-                let o = okite(&["eval", "--verify", "--sfen", sfen, "--moves", moves, &e]);
-                assert_eq!(
-                    o.status.code(),
-                    Some(0),
-                    "{sfen} {moves}: {e}: {}",
-                    text(&o)
-                );
-                seen.insert(out(&o));
-            }
-        }
-    }
-    // both answers occur
-    assert_eq!(seen.len(), 2, "{seen:?}");
-}
-
 /// `futile` of every answer after the check, for no plies left and two, by the rules and
 /// natively; and the answers that are futile by the rules are the ones `okite tsume` lists.
 #[test]
@@ -343,4 +320,34 @@ fn batches_report_each_problem_in_order() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("E0602"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The slow tests (more than about 5 s each), run by .ci/run after the test command of
+/// README.md: `cargo test --release -- --ignored ::slow::`.
+mod slow {
+    use super::*;
+
+    /// `tsume_within` under both counts, by the rules and natively, for one and three plies.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn tsume_within_natively_and_by_the_rules() {
+        let mut seen = std::collections::BTreeSet::new();
+        for (sfen, moves) in PROBLEMS {
+            for n in [1, 3] {
+                for c in ["every_interposition", "futile_uncounted"] {
+                    let e = format!("tsume_within(g, i, {n}, {c})");
+                    let o = okite(&["eval", "--verify", "--sfen", sfen, "--moves", moves, &e]);
+                    assert_eq!(
+                        o.status.code(),
+                        Some(0),
+                        "{sfen} {moves}: {e}: {}",
+                        text(&o)
+                    );
+                    seen.insert(out(&o));
+                }
+            }
+        }
+        // both answers occur
+        assert_eq!(seen.len(), 2, "{seen:?}");
+    }
 }

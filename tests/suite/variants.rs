@@ -644,80 +644,6 @@ fn repl_definition_reaches_the_native_bindings() {
     assert!(notes.contains("`uchifuzume` changed"), "{notes}");
 }
 
-/// The mate search under a variant solves the first problems of the mate-5 set, and each line
-/// it gives replays as a mate under the variant, every move legal, by the rules.
-#[test]
-fn variant_mate_lines_replay_as_mates_by_the_rules() {
-    if !common::oracles::present() {
-        return;
-    }
-    let set = std::fs::read_to_string(common::oracles::path("mate-5-ply.sfen")).unwrap();
-    let problems: Vec<&str> = set
-        .lines()
-        .map(|l| l.trim())
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .take(40)
-        .collect();
-    let batch =
-        std::env::temp_dir().join(format!("okite-variants-mate5-{}.sfen", std::process::id()));
-    std::fs::write(&batch, problems.join("\n")).unwrap();
-    for (file, reading) in [
-        (
-            "tests/variants/uchifuzume_allowed.rule",
-            "uchifuzume-allowed",
-        ),
-        ("tests/variants/nifu_allowed.rule", "nifu-allowed"),
-    ] {
-        let o = okite(&[
-            "mate",
-            "--rules",
-            file,
-            "--reading",
-            reading,
-            "--batch",
-            batch.to_str().unwrap(),
-            "--length",
-            "any",
-            "--json",
-            "--time-ms",
-            "20000",
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-        let lines: Vec<String> = out(&o).lines().map(|l| l.to_string()).collect();
-        assert_eq!(lines.len(), problems.len());
-        let mut mates = 0;
-        for (sfen, line) in problems.iter().zip(&lines) {
-            if !line.starts_with("{\"result\": \"mate\"") {
-                continue;
-            }
-            mates += 1;
-            let pv = line
-                .split("\"pv\": [")
-                .nth(1)
-                .and_then(|r| r.split(']').next())
-                .unwrap()
-                .replace(['"', ','], "");
-            // every move legal, every attacking move a check, and mate at the end
-            let check = okite(&[
-                "eval", "--rules", file, "--reading", reading, "--engine", "rules", "--sfen",
-                sfen, "--moves", &pv,
-                "(all j in 2..i: not forbidden(g[1..j], j)) and mate(g, i) and (all j in 1..i - 1: j mod 2 == 0 or in_check(g[j + 1], turn(g[j + 1])))",
-            ]);
-            assert_eq!(
-                out(&check),
-                "true",
-                "{reading} {sfen} {pv}: {}",
-                err(&check)
-            );
-        }
-        assert!(
-            mates + 2 >= problems.len(),
-            "{reading}: {mates} mates of {}",
-            problems.len()
-        );
-    }
-}
-
 /// `go solve` follows any reading of the rules: natively under the definitions of a shipped
 /// reading the solver plays (area, base, situational, simple-ko, suicide), by the rules otherwise
 /// (small graphs), with a notice; the value is the rules' own.
@@ -2080,5 +2006,80 @@ mod slow {
             .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
             .collect();
         assert_eq!(points, ["1 .", "2 .", "3 O", "4 ."], "{}", out(&o));
+    }
+
+    /// The mate search under a variant solves the first problems of the mate-5 set, and each line
+    /// it gives replays as a mate under the variant, every move legal, by the rules.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn variant_mate_lines_replay_as_mates_by_the_rules() {
+        if !common::oracles::present() {
+            return;
+        }
+        let set = std::fs::read_to_string(common::oracles::path("mate-5-ply.sfen")).unwrap();
+        let problems: Vec<&str> = set
+            .lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(40)
+            .collect();
+        let batch =
+            std::env::temp_dir().join(format!("okite-variants-mate5-{}.sfen", std::process::id()));
+        std::fs::write(&batch, problems.join("\n")).unwrap();
+        for (file, reading) in [
+            (
+                "tests/variants/uchifuzume_allowed.rule",
+                "uchifuzume-allowed",
+            ),
+            ("tests/variants/nifu_allowed.rule", "nifu-allowed"),
+        ] {
+            let o = okite(&[
+                "mate",
+                "--rules",
+                file,
+                "--reading",
+                reading,
+                "--batch",
+                batch.to_str().unwrap(),
+                "--length",
+                "any",
+                "--json",
+                "--time-ms",
+                "20000",
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+            let lines: Vec<String> = out(&o).lines().map(|l| l.to_string()).collect();
+            assert_eq!(lines.len(), problems.len());
+            let mut mates = 0;
+            for (sfen, line) in problems.iter().zip(&lines) {
+                if !line.starts_with("{\"result\": \"mate\"") {
+                    continue;
+                }
+                mates += 1;
+                let pv = line
+                    .split("\"pv\": [")
+                    .nth(1)
+                    .and_then(|r| r.split(']').next())
+                    .unwrap()
+                    .replace(['"', ','], "");
+                // every move legal, every attacking move a check, and mate at the end
+                let check = okite(&[
+                    "eval", "--rules", file, "--reading", reading, "--engine", "rules", "--sfen",
+                    sfen, "--moves", &pv,
+                    "(all j in 2..i: not forbidden(g[1..j], j)) and mate(g, i) and (all j in 1..i - 1: j mod 2 == 0 or in_check(g[j + 1], turn(g[j + 1])))",
+                ]);
+                assert_eq!(
+                    out(&check),
+                    "true",
+                    "{reading} {sfen} {pv}: {}",
+                    err(&check)
+                );
+            }
+            assert!(
+                mates + 2 >= problems.len(),
+                "{reading}: {mates} mates of {}",
+                problems.len()
+            );
+        }
     }
 }

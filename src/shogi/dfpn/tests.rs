@@ -58,52 +58,6 @@ fn the_line_is_read_to_the_end() {
     assert!(is_mating_line(&p, &r.pv), "{:?}", r.pv);
 }
 
-/// Line 172 of the mate-9 set, a mate of 9 plies. A proof, then a table that has forgotten it
-/// (a later search took the entries' place, as the budgets below the mate do while the line is
-/// shortened): the line read when the proof was made leads the new reading, its checks searched
-/// alone, and costs fewer nodes than searching each node of the line again; the line it reads is
-/// a mate of the same length.
-#[test]
-fn a_line_once_proved_is_read_again_from_its_checks() {
-    use search::{Buffers, Search};
-    use table::Table;
-    let mut p = Position::from_sfen(
-        "l1s6/3n1G3/p3Bp3/3pp1p1p/2k5P/6P2/P2PSP3/1P3K3/LN1+p1G1NL b RGSNL3Prbgs2p 121",
-    )
-    .unwrap();
-    let start = p.clone();
-    let mut tt = Table::new(16);
-    let mut b = Buffers::new();
-    let read_again = |tt: &mut Table, b: &mut Buffers, p: &mut Position, known: bool| {
-        tt.new_search(false);
-        let mut s = Search::start(
-            tt.handle(false),
-            b,
-            p.side_to_move(),
-            crate::shogi::readings::Reading::NARROW,
-            Instant::now(),
-        );
-        let v = s.root_alone(p, 9);
-        assert_eq!((v.pn, v.len), (0, 9));
-        let first = s.pv(p, 9, true, None);
-        assert!(is_mating_line(&start, &first), "{first:?}");
-        s.tt.table().forget_all();
-        let before = s.nodes;
-        let line = s.pv(p, 9, true, known.then_some(&first[..]));
-        (line, s.nodes - before)
-    };
-    let (plain, plain_nodes) = read_again(&mut tt, &mut b, &mut p, false);
-    let (led, led_nodes) = read_again(&mut tt, &mut b, &mut p, true);
-    for line in [&plain, &led] {
-        assert_eq!(line.len(), 9, "{line:?}");
-        assert!(is_mating_line(&start, line), "{line:?}");
-    }
-    assert!(
-        led_nodes < plain_nodes,
-        "{led_nodes} nodes led by the known line, {plain_nodes} without"
-    );
-}
-
 /// A search stopped by its node limit after a mate was found returns a line that replays as a
 /// mate, of the length it reports; it says `shortest` only for the length the unlimited search
 /// proves shortest, and its lower bound is at most that length (proved by disproofs only).
@@ -544,49 +498,6 @@ mod exhaustive_check {
     }
 }
 
-/// Two threads sharing the table: on a sample of every set (every eleventh problem, and the
-/// ones whose label is longer than the shortest mate), the same shortest length as one thread,
-/// the label's (or the exhaustive search's where the label is wrong), and a line that mates.
-#[test]
-#[cfg_attr(debug_assertions, ignore)]
-fn two_threads_find_the_same_shortest_mates() {
-    if !crate::shogi::test_data::present() {
-        return;
-    }
-    with_stack(|| {
-        let mut one = MateSolver::new(16);
-        let mut two = MateSolver::new(16);
-        two.set_threads(2);
-        assert_eq!(two.threads(), 2);
-        let opts = MateOptions::default();
-        for (name, n) in SETS {
-            let all = sfens(name);
-            let step = if n <= 7 { 11 } else { 23 };
-            let mut idx: Vec<usize> = (0..all.len()).step_by(step).collect();
-            idx.extend(SHORTER.iter().filter(|s| s.0 == name).map(|s| s.1));
-            for i in idx {
-                let s = &all[i];
-                let want = SHORTER
-                    .iter()
-                    .find(|x| x.0 == name && x.1 == i)
-                    .map_or(n, |x| x.2);
-                let p = Position::from_sfen(s).unwrap();
-                let r1 = one.solve(&p, &opts);
-                let r2 = two.solve(&p, &opts);
-                for r in [&r1, &r2] {
-                    assert_eq!(r.result, MateStatus::Mate, "{name} {i}: {s}");
-                    assert!(r.shortest, "{name} {i}: {s}");
-                    assert_eq!(r.plies, want, "{name} {i}: {s}");
-                    assert_eq!(r.lower_bound, want, "{name} {i}: {s}");
-                    assert_eq!(r.pv.len() as u32, want, "{name} {i}: {s} {:?}", r.pv);
-                    assert!(is_mating_line(&p, &r.pv), "{name} {i}: {s} {:?}", r.pv);
-                }
-            }
-        }
-    })
-    .unwrap();
-}
-
 /// Two threads on a position without mate, and on one with a node limit: the same answers as
 /// one thread (no mate; unknown).
 #[test]
@@ -634,5 +545,95 @@ mod slow {
                 println!("{name}: shorter mate {l}: {s}");
             }
         }
+    }
+
+    /// Line 172 of the mate-9 set, a mate of 9 plies. A proof, then a table that has forgotten it
+    /// (a later search took the entries' place, as the budgets below the mate do while the line is
+    /// shortened): the line read when the proof was made leads the new reading, its checks searched
+    /// alone, and costs fewer nodes than searching each node of the line again; the line it reads is
+    /// a mate of the same length.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn a_line_once_proved_is_read_again_from_its_checks() {
+        use search::{Buffers, Search};
+        use table::Table;
+        let mut p = Position::from_sfen(
+            "l1s6/3n1G3/p3Bp3/3pp1p1p/2k5P/6P2/P2PSP3/1P3K3/LN1+p1G1NL b RGSNL3Prbgs2p 121",
+        )
+        .unwrap();
+        let start = p.clone();
+        let mut tt = Table::new(16);
+        let mut b = Buffers::new();
+        let read_again = |tt: &mut Table, b: &mut Buffers, p: &mut Position, known: bool| {
+            tt.new_search(false);
+            let mut s = Search::start(
+                tt.handle(false),
+                b,
+                p.side_to_move(),
+                crate::shogi::readings::Reading::NARROW,
+                Instant::now(),
+            );
+            let v = s.root_alone(p, 9);
+            assert_eq!((v.pn, v.len), (0, 9));
+            let first = s.pv(p, 9, true, None);
+            assert!(is_mating_line(&start, &first), "{first:?}");
+            s.tt.table().forget_all();
+            let before = s.nodes;
+            let line = s.pv(p, 9, true, known.then_some(&first[..]));
+            (line, s.nodes - before)
+        };
+        let (plain, plain_nodes) = read_again(&mut tt, &mut b, &mut p, false);
+        let (led, led_nodes) = read_again(&mut tt, &mut b, &mut p, true);
+        for line in [&plain, &led] {
+            assert_eq!(line.len(), 9, "{line:?}");
+            assert!(is_mating_line(&start, line), "{line:?}");
+        }
+        assert!(
+            led_nodes < plain_nodes,
+            "{led_nodes} nodes led by the known line, {plain_nodes} without"
+        );
+    }
+
+    /// Two threads sharing the table: on a sample of every set (every eleventh problem, and the
+    /// ones whose label is longer than the shortest mate), the same shortest length as one thread,
+    /// the label's (or the exhaustive search's where the label is wrong), and a line that mates.
+    #[test]
+    #[ignore = "slow: .ci/run runs it, `cargo test --release -- --ignored ::slow::`"]
+    fn two_threads_find_the_same_shortest_mates() {
+        if !crate::shogi::test_data::present() {
+            return;
+        }
+        with_stack(|| {
+            let mut one = MateSolver::new(16);
+            let mut two = MateSolver::new(16);
+            two.set_threads(2);
+            assert_eq!(two.threads(), 2);
+            let opts = MateOptions::default();
+            for (name, n) in SETS {
+                let all = sfens(name);
+                let step = if n <= 7 { 11 } else { 23 };
+                let mut idx: Vec<usize> = (0..all.len()).step_by(step).collect();
+                idx.extend(SHORTER.iter().filter(|s| s.0 == name).map(|s| s.1));
+                for i in idx {
+                    let s = &all[i];
+                    let want = SHORTER
+                        .iter()
+                        .find(|x| x.0 == name && x.1 == i)
+                        .map_or(n, |x| x.2);
+                    let p = Position::from_sfen(s).unwrap();
+                    let r1 = one.solve(&p, &opts);
+                    let r2 = two.solve(&p, &opts);
+                    for r in [&r1, &r2] {
+                        assert_eq!(r.result, MateStatus::Mate, "{name} {i}: {s}");
+                        assert!(r.shortest, "{name} {i}: {s}");
+                        assert_eq!(r.plies, want, "{name} {i}: {s}");
+                        assert_eq!(r.lower_bound, want, "{name} {i}: {s}");
+                        assert_eq!(r.pv.len() as u32, want, "{name} {i}: {s} {:?}", r.pv);
+                        assert!(is_mating_line(&p, &r.pv), "{name} {i}: {s} {:?}", r.pv);
+                    }
+                }
+            }
+        })
+        .unwrap();
     }
 }
