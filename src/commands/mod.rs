@@ -12,6 +12,7 @@ pub mod notice;
 pub mod perft;
 pub mod plan;
 pub mod report;
+pub mod rulesets;
 pub mod told;
 pub mod tsume;
 
