@@ -7,6 +7,7 @@
 pub mod eval;
 pub mod game;
 pub mod go;
+pub mod go_result;
 pub mod mate;
 pub mod notice;
 pub mod perft;
