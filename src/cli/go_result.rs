@@ -4,7 +4,8 @@
 
 use super::args::GoResultArgs;
 use super::common::*;
-use crate::commands::go_result::{own_ruleset, points, GoGame, GoResultAsk, Judgement, NoResult};
+use crate::commands::go::points;
+use crate::commands::go_result::{own_ruleset, GoGame, GoResultAsk, Judgement, NoResult};
 use crate::diagnostics::code;
 use crate::diagnostics::Diag;
 use crate::go::board::Color;

@@ -34,6 +34,22 @@ pub struct Answer {
     pub off_bindings: BTreeMap<String, String>,
 }
 
+/// [`evaluate`], with the bindings found off told (when there are any) before the value is
+/// handed back: for commands that say them as they run.
+pub fn evaluate_telling(
+    prog: &mut Program,
+    q: Query,
+    tell: &mut dyn FnMut(crate::commands::told::Told),
+) -> Result<Value, Vec<Diag>> {
+    let answer = evaluate(prog, q);
+    if !answer.off_bindings.is_empty() {
+        tell(crate::commands::told::Told::OffBindings(
+            &answer.off_bindings,
+        ));
+    }
+    answer.value
+}
+
 /// `q` evaluated on `prog`: the query's text is added to the program's sources, so that its
 /// diagnostics point into it.
 pub fn evaluate(prog: &mut Program, q: Query) -> Answer {

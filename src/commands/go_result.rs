@@ -5,7 +5,8 @@
 //! Nothing here prints: the bindings an evaluation found off are told.
 
 use crate::check::Program;
-use crate::commands::eval::{evaluate, unexpected, Query};
+use crate::commands::eval::{evaluate_telling, unexpected, Query};
+use crate::commands::go::points;
 use crate::commands::report::go_result::{
     DeadStones, GoResultReport, NativeUse, RulesetVerdict, StatedResult, StatedRules,
 };
@@ -294,15 +295,6 @@ fn winner_name(v: &Value) -> Option<Option<&'static str>> {
     })
 }
 
-/// Half points `half` as points: `3`, `6.5`, `-0.5`.
-pub fn points(half: i64) -> String {
-    if half % 2 == 0 {
-        format!("{}", half / 2)
-    } else {
-        format!("{:.1}", half as f64 / 2.0)
-    }
-}
-
 /// One rule set's verdict of a game.
 pub struct Row {
     /// The rule set.
@@ -407,7 +399,7 @@ pub fn judge(
     let bound = verdict_inputs(&j, &dead, handicap, km, st.as_ref());
     let mut rows = vec![];
     for name in ask.rulesets {
-        let answer = evaluate(
+        let v = evaluate_telling(
             prog,
             Query {
                 text: "go_verdict(G, c0, ms, dead, hc, km, loser, counted)",
@@ -417,11 +409,9 @@ pub fn judge(
                 resident_mb: None,
                 timeout: None,
             },
-        );
-        if !answer.off_bindings.is_empty() {
-            tell(Told::OffBindings(&answer.off_bindings));
-        }
-        let v = answer.value.map_err(NoResult::Diags)?;
+            tell,
+        )
+        .map_err(NoResult::Diags)?;
         let rid = prog.reading_id(name).unwrap_or(crate::check::BASE);
         let natives = crate::bindings::natives_in_cone(prog, rid, "go_verdict");
         match verdict_row(name, &v, st.as_ref(), natives) {

@@ -4,7 +4,7 @@
 //! prints: the bindings an evaluation found off are told.
 
 use crate::check::Program;
-use crate::commands::eval::{evaluate, state_names, unexpected, Query};
+use crate::commands::eval::{evaluate_telling, state_names, unexpected, Query};
 use crate::commands::report::{self, RulesetResult, RulesetsReport};
 use crate::commands::told::Told;
 use crate::diagnostics::Diag;
@@ -115,7 +115,7 @@ pub fn judge_by_rulesets(
             ),
             ("e".to_string(), Value::str(ending), "Str".to_string()),
         ];
-        let answer = evaluate(
+        let v = evaluate_telling(
             prog,
             Query {
                 text: "verdict(g, e)",
@@ -125,11 +125,8 @@ pub fn judge_by_rulesets(
                 resident_mb: None,
                 timeout: None,
             },
-        );
-        if !answer.off_bindings.is_empty() {
-            tell(Told::OffBindings(&answer.off_bindings));
-        }
-        let v = answer.value?;
+            tell,
+        )?;
         let (mut result, mut ply, mut reason) = match &v {
             Value::Tuple(t) if t.len() == 3 => match (result_name(&t[0]), &t[1], &t[2]) {
                 (Some(r), Value::Int(i), Value::Str(s)) if *i >= 0 => {

@@ -14,7 +14,7 @@ pub use classes::{
 };
 
 use crate::check::Program;
-use crate::commands::eval::{evaluate, unexpected, Query};
+use crate::commands::eval::{evaluate_telling, unexpected, Query};
 use crate::commands::report::go::{Score, Solved, Winners};
 use crate::commands::told::Told;
 use crate::diagnostics::{code, Diag};
@@ -103,7 +103,7 @@ pub fn ask_of(
     q: GoQuery,
     tell: &mut dyn FnMut(Told),
 ) -> Result<Value, Vec<Diag>> {
-    let answer = evaluate(
+    evaluate_telling(
         prog,
         Query {
             text: q.text,
@@ -113,11 +113,8 @@ pub fn ask_of(
             resident_mb: q.resident_mb,
             timeout: None,
         },
-    );
-    if !answer.off_bindings.is_empty() {
-        tell(Told::OffBindings(&answer.off_bindings));
-    }
-    answer.value
+        tell,
+    )
 }
 
 /// A count by the rules (`q` a natural number with `G` bound to `g`): refused beyond
@@ -221,7 +218,12 @@ pub const RULES_SOLVE_AT_MOST: usize = 6;
 
 /// A value in half points as the solver writes it (points, `1.5`, `-2`).
 pub fn points(half: i64) -> String {
-    format!("{}", half as f64 / 2.0)
+    // exact at any size: a whole number without a fraction, else one decimal (always .5)
+    if half % 2 == 0 {
+        format!("{}", half / 2)
+    } else {
+        format!("{:.1}", half as f64 / 2.0)
+    }
 }
 
 /// `go solve` by the rules, from the empty board of `g`: `margin_half_points` under `reading`
@@ -244,7 +246,7 @@ pub fn solve_by_rules(
             ))]);
     }
     let text = format!("margin_half_points(G, {h2})");
-    let answer = evaluate(
+    let value = evaluate_telling(
         prog,
         Query {
             text: &text,
@@ -254,11 +256,9 @@ pub fn solve_by_rules(
             resident_mb: None,
             timeout,
         },
-    );
-    if !answer.off_bindings.is_empty() {
-        tell(Told::OffBindings(&answer.off_bindings));
-    }
-    match answer.value? {
+        tell,
+    )?;
+    match value {
         Value::Int(half) => Ok(Solved {
             value: crate::json::shown(half as f64 / 2.0),
             pv: vec![],
